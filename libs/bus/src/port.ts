@@ -1,0 +1,55 @@
+/**
+ * The EventBus port: subjects with dot-separated tokens (`platform.docs.p1.t1.created`), publish
+ * with a message id (a duplicate id inside the de-duplication window is dropped), and durable,
+ * named, at-least-once subscriptions with explicit ack that replicas of one consumer share.
+ * JetStream and an in-process adapter implement it; `contract.ts` is the one suite for both.
+ */
+
+export interface PublishOptions {
+  /** De-duplication key: a second publish with the same id inside the window is dropped. */
+  msgId: string;
+  /** Extra headers carried to consumers (for example the request id). */
+  headers?: Record<string, string>;
+}
+
+export interface PublishResult {
+  duplicate: boolean;
+}
+
+export interface BusMessage<T = unknown> {
+  subject: string;
+  msgId: string;
+  data: T;
+  headers: Record<string, string>;
+  /** 1 on the first delivery, higher on redeliveries. */
+  deliveryCount: number;
+}
+
+export interface SubscribeOptions<T = unknown> {
+  /** Durable consumer name. Subscriptions with the same name share its messages (work queue). */
+  durable: string;
+  /** Subject filter with NATS wildcards: `*` one token, `>` the rest. */
+  filter: string;
+  /**
+   * Resolving acknowledges the message; throwing (or rejecting) makes it redeliver after `retryDelayMs`.
+   */
+  handler: (message: BusMessage<T>) => Promise<void>;
+  /** Unacknowledged messages are redelivered after this long (default 30 s). */
+  ackWaitMs?: number;
+  /** Delay before a failed message is redelivered (default 1 s). */
+  retryDelayMs?: number;
+}
+
+export interface Subscription {
+  /** Stops receiving; unacknowledged messages go to other subscribers of the durable. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  readonly kind: 'nats' | 'in-process';
+  publish(subject: string, data: unknown, options: PublishOptions): Promise<PublishResult>;
+  subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription>;
+  /** Lightweight liveness probe for health checks. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

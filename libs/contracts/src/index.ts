@@ -1,0 +1,5 @@
+export * from './principal';
+export * from './session';
+export * from './errors';
+export * from './health';
+export * from './services';

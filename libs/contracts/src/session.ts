@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * A server-side session as identity stores it in the KeyValue port under
+ * `sessionKey(tokenHash)`. The gateway reads it on every request; the token itself is never stored.
+ */
+export const sessionRecordSchema = z.object({
+  id: z.string().min(1),
+  userId: z.string().min(1),
+  /** Absolute expiry, Unix ms (30 days from creation, never extended). */
+  expiresAt: z.number().int(),
+  createdAt: z.number().int(),
+  platformOwner: z.boolean(),
+  displayName: z.string().optional(),
+  language: z.string().optional(),
+});
+
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+
+export const SESSION_COOKIE = 'session';
+export const SESSION_KEY_PREFIX = 'session:';
+
+/** KeyValue key of a session, by the SHA-256 hex of its token. */
+export function sessionKey(tokenHash: string): string {
+  return `${SESSION_KEY_PREFIX}${tokenHash}`;
+}

@@ -1,0 +1,79 @@
+import type { ErrorBody } from '@platform/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/**
+ * An error with an HTTP status and a stable code from a service's catalogue. The shared error
+ * handler turns it into `{ error, code, details }`; for 5xx the message is replaced so internals
+ * never leak.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** A service's catalogue of errors: `const errors = errorCatalogue({ NOT_FOUND: [404, 'Not found'] })`. */
+export function errorCatalogue<K extends string>(entries: Record<K, [status: number, message: string]>) {
+  return (code: K, overrides: { message?: string; details?: unknown } = {}) => {
+    const [status, message] = entries[code];
+    return new AppError(status, code, overrides.message ?? message, overrides.details);
+  };
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): { message: string; issues: Array<{ field: string; message: string }> } {
+  const described = issues.map((issue) => {
+    const path = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+    const field = [context, ...path.map(String)].filter(Boolean).join('.');
+    return { field, message: issue.params?.issue?.message ?? issue.message ?? 'invalid' };
+  });
+  const first = described[0];
+  return { message: first ? `Invalid ${first.field || context || 'request'}: ${first.message}` : 'Invalid request', issues: described };
+}
+
+/** Registers the one error handler and the JSON 404 for unknown routes. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    const body: ErrorBody = { error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' };
+    void reply.code(404).send(body);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      const body: ErrorBody = {
+        error: error.statusCode >= 500 ? 'Internal server error' : error.message,
+        code: error.code,
+        ...(error.details === undefined || error.statusCode >= 500 ? {} : { details: error.details }),
+      };
+      return reply.code(error.statusCode).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const { message, issues } = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
+      return reply.code(400).send({ error: message, code: 'VALIDATION_FAILED', details: { issues } } satisfies ErrorBody);
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return reply.code(500).send({ error: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody);
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send({ error: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody);
+    }
+    // Fastify's own client errors: bad JSON, body too large, unsupported media type, rate limits.
+    return reply.code(status).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' } satisfies ErrorBody);
+  });
+}

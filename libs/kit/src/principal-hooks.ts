@@ -1,0 +1,42 @@
+import { anonymousPrincipal, type Principal, type UserPrincipal } from '@platform/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors';
+import { PRINCIPAL_HEADER, verifyPrincipal } from './principal-signature';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, set by the gateway's session hook or from the verified signed header. */
+    principal: Principal;
+  }
+}
+
+/** Declares `request.principal`, anonymous until a hook establishes who calls. */
+export function decoratePrincipal(app: FastifyInstance): void {
+  app.decorateRequest('principal', { getter: () => anonymousPrincipal, setter() {} } as never);
+}
+
+/**
+ * For a service running as its own process: every request must carry a principal the gateway
+ * signed; anything else (a client that reached the service directly) gets 401. `/api/health` is
+ * exempt so orchestrators can probe the service.
+ */
+export function trustSignedPrincipal(app: FastifyInstance, secret: string): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.url === '/api/health') return;
+    const principal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret);
+    if (!principal) throw new AppError(401, 'UNSIGNED_REQUEST', 'Request did not come through the gateway');
+    request.principal = principal;
+  });
+}
+
+/** The current user, or 401 when the request has none (the route-level user guard). */
+export function requireUser(request: FastifyRequest): UserPrincipal {
+  const principal = request.principal;
+  if (principal.kind !== 'user') throw new AppError(401, 'UNAUTHENTICATED', 'Authentication required');
+  return principal;
+}
+
+/** The user guard as a Fastify preHandler, for route options: `{ preHandler: userGuard }`. */
+export async function userGuard(request: FastifyRequest): Promise<void> {
+  requireUser(request);
+}

@@ -1,0 +1,37 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { principalSchema, type Principal } from '@platform/contracts';
+
+/** The header that carries the signed principal from the gateway to a service. */
+export const PRINCIPAL_HEADER = 'x-platform-principal';
+
+/** How long a signature stays valid; it only has to cross one hop inside the platform. */
+const SIGNATURE_LIFETIME_MS = 60_000;
+
+function mac(secret: string, payload: string): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
+}
+
+/** `base64url(JSON {p, exp}).base64url(HMAC-SHA256)`, signed with the shared secret. */
+export function signPrincipal(principal: Principal, secret: string, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ p: principal, exp: now + SIGNATURE_LIFETIME_MS })).toString('base64url');
+  return `${payload}.${mac(secret, payload).toString('base64url')}`;
+}
+
+/** The principal when the header carries a valid, unexpired signature, else null. */
+export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
+  if (!header) return null;
+  const dot = header.indexOf('.');
+  if (dot <= 0) return null;
+  const payload = header.slice(0, dot);
+  const given = Buffer.from(header.slice(dot + 1), 'base64url');
+  const expected = mac(secret, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { p?: unknown; exp?: unknown };
+    if (typeof decoded.exp !== 'number' || decoded.exp < now) return null;
+    const parsed = principalSchema.safeParse(decoded.p);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

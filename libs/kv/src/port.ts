@@ -1,0 +1,25 @@
+/**
+ * The KeyValue port: string keys to string values with an optional time to live, and a prefix
+ * scan. Redis (ioredis) and memory adapters implement it; `contract.ts` is the one suite for both.
+ */
+
+export interface SetOptions {
+  /** Expire the key after this many milliseconds. */
+  ttlMs?: number;
+  /** Only set when the key does not exist (a lock); `set` then answers whether it did. */
+  onlyIfAbsent?: boolean;
+}
+
+export interface KeyValue {
+  readonly kind: 'redis' | 'memory';
+  get(key: string): Promise<string | null>;
+  /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key). */
+  set(key: string, value: string, options?: SetOptions): Promise<boolean>;
+  /** Answers true when a key was removed. */
+  delete(key: string): Promise<boolean>;
+  /** Every live key starting with `prefix`, with its value, in key order. */
+  scan(prefix: string): Promise<Array<{ key: string; value: string }>>;
+  /** Lightweight liveness probe for health checks. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,83 @@
+/**
+ * The DocumentStore port: named collections of JSON documents keyed by a string `id`, with
+ * MongoDB query, projection and update-modifier semantics. Every adapter (MongoDB, embedded)
+ * gives the same answers; `contract.ts` is the one suite that proves it.
+ */
+
+/** A MongoDB-style query filter (`{ a: 1, 'b.c': { $gt: 2 }, $or: [...] }`). */
+export type Filter = Record<string, unknown>;
+
+/** A MongoDB-style update modifier (`{ $set: {...}, $inc: {...} }`). */
+export type UpdateModifier = Record<string, Record<string, unknown>>;
+
+export type SortSpec = Record<string, 1 | -1>;
+
+/** Inclusion (`{ a: 1 }`) or exclusion (`{ changes: 0 }`) projection; never mixed. */
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+}
+
+export interface StoredDocument {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface Collection<T extends StoredDocument = StoredDocument> {
+  readonly name: string;
+  /** Inserts one document. Throws `DuplicateKeyError` when its id or a unique index clashes. */
+  insertOne(doc: T): Promise<void>;
+  /** Inserts many documents in order; stops at the first duplicate with `DuplicateKeyError`. */
+  insertMany(docs: T[]): Promise<void>;
+  findById(id: string, options?: { projection?: Projection }): Promise<T | null>;
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  /**
+   * Atomically applies `modifier` to the first document matching `filter` and returns it as it is
+   * after the update, or null when nothing matched. With `upsert`, a missing document is created
+   * from the filter's equality fields plus the modifier (the filter must name `id`).
+   */
+  updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null>;
+  /** Applies `modifier` to every matching document; answers how many were modified. */
+  updateMany(filter: Filter, modifier: UpdateModifier): Promise<number>;
+  /** Removes every matching document; answers how many were removed. */
+  deleteMany(filter: Filter): Promise<number>;
+  /** Creates the index if it does not exist yet (idempotent). */
+  ensureIndex(spec: IndexSpec): Promise<void>;
+}
+
+export interface DocumentStore {
+  /** Which adapter serves (`mongodb` or `embedded`), for health reports. */
+  readonly kind: 'mongodb' | 'embedded';
+  collection<T extends StoredDocument = StoredDocument>(name: string): Collection<T>;
+  /** Lightweight liveness probe for health checks. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly key: string,
+  ) {
+    super(`duplicate key in ${collection}: ${key}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export class InvalidModifierError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidModifierError';
+  }
+}

@@ -1,0 +1,37 @@
+import { openEventBus, type EventBus } from '@platform/bus';
+import { openKeyValue, type KeyValue } from '@platform/kv';
+import { openDocumentStore, type DocumentStore } from '@platform/storage';
+import type { PlatformConfig } from './config';
+
+export interface Adapters {
+  store: DocumentStore;
+  bus: EventBus;
+  kv: KeyValue;
+}
+
+/**
+ * Builds each port's adapter once per process: a URL in the environment selects the real backend
+ * (MongoDB, NATS JetStream, Redis), otherwise the embedded one serves. Every hosted service gets
+ * these same instances.
+ */
+export async function openAdapters(config: PlatformConfig): Promise<Adapters> {
+  const [store, bus, kv] = await Promise.all([
+    openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR }),
+    openEventBus({ natsUrl: config.NATS_URL }),
+    openKeyValue({ redisUrl: config.REDIS_URL }),
+  ]);
+  return { store, bus, kv };
+}
+
+export async function closeAdapters(adapters: Partial<Adapters>): Promise<void> {
+  await Promise.allSettled([adapters.bus?.close(), adapters.kv?.close(), adapters.store?.close()]);
+}
+
+/** Health probes for the adapters a process holds. */
+export function adapterProbes(adapters: Partial<Adapters>): Array<{ name: string; kind: string; probe: () => Promise<boolean> }> {
+  const probes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }> = [];
+  if (adapters.store) probes.push({ name: 'store', kind: adapters.store.kind, probe: () => adapters.store!.ping() });
+  if (adapters.bus) probes.push({ name: 'bus', kind: adapters.bus.kind, probe: () => adapters.bus!.ping() });
+  if (adapters.kv) probes.push({ name: 'kv', kind: adapters.kv.kind, probe: () => adapters.kv!.ping() });
+  return probes;
+}

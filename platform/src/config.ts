@@ -1,0 +1,52 @@
+import { serviceNames, type ServiceName } from '@platform/contracts';
+import { commaList, ConfigError, parseEnv } from '@platform/kit';
+import { z } from 'zod';
+
+/** Used only when PRINCIPAL_SECRET is unset outside production; never valid in production. */
+const DEVELOPMENT_PRINCIPAL_SECRET = 'development-only-principal-secret-change-me';
+
+const serviceList = commaList.pipe(z.array(z.enum(['all', ...serviceNames])).min(1, 'name at least one service or all'));
+
+const url = z.url();
+
+export const platformEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SERVICES: serviceList.default(['all']),
+  DATA_DIR: z.string().default('./.data'),
+  MONGO_URL: url.optional(),
+  MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('platform'),
+  NATS_URL: url.optional(),
+  REDIS_URL: url.optional(),
+  PRINCIPAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  IDENTITY_URL: url.optional(),
+  DATA_URL: url.optional(),
+  AUDIT_URL: url.optional(),
+  PUBLISHING_URL: url.optional(),
+  ACTIONS_URL: url.optional(),
+  VISITORS_URL: url.optional(),
+});
+
+export type PlatformEnv = z.output<typeof platformEnvSchema>;
+
+export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPAL_SECRET'> {
+  services: ReadonlySet<ServiceName>;
+  principalSecret: string;
+  dev: boolean;
+}
+
+/** Reads and checks the environment once; a bad value throws a ConfigError naming it. */
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const parsed = parseEnv(platformEnvSchema, env);
+  const dev = parsed.NODE_ENV !== 'production';
+  if (!dev && !parsed.PRINCIPAL_SECRET) {
+    throw new ConfigError(['PRINCIPAL_SECRET: required in production (at least 32 characters)']);
+  }
+  const { SERVICES, PRINCIPAL_SECRET, ...rest } = parsed;
+  const services = new Set<ServiceName>(SERVICES.includes('all') ? serviceNames : (SERVICES as ServiceName[]));
+  return { ...rest, services, principalSecret: PRINCIPAL_SECRET ?? DEVELOPMENT_PRINCIPAL_SECRET, dev };
+}

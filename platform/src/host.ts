@@ -1,0 +1,123 @@
+import { backendServiceNames, type BackendServiceName } from '@platform/contracts';
+import { buildGateway } from '@platform/gateway';
+import cookie from '@fastify/cookie';
+import {
+  ConfigError,
+  createApp,
+  createLogger,
+  HealthMonitor,
+  trustSignedPrincipal,
+  type Clock,
+  type Logger,
+  type ServiceContext,
+} from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import { adapterProbes, closeAdapters, openAdapters } from './adapters';
+import type { PlatformConfig } from './config';
+import { serviceRegistry } from './service-registry';
+
+export interface RunningPlatform {
+  /** Base URL it listens on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  app: FastifyInstance;
+  context: ServiceContext;
+  close(): Promise<void>;
+}
+
+const serviceUrlVariable = {
+  identity: 'IDENTITY_URL',
+  data: 'DATA_URL',
+  audit: 'AUDIT_URL',
+  publishing: 'PUBLISHING_URL',
+  actions: 'ACTIONS_URL',
+  visitors: 'VISITORS_URL',
+} as const satisfies Record<BackendServiceName, keyof PlatformConfig>;
+
+/** Where the gateway reaches each service it does not host; every one must have a URL. */
+function remoteServiceUrls(config: PlatformConfig, hosted: BackendServiceName[]): Map<BackendServiceName, string> {
+  const remotes = new Map<BackendServiceName, string>();
+  const missing: string[] = [];
+  for (const name of backendServiceNames) {
+    if (hosted.includes(name)) continue;
+    const url = config[serviceUrlVariable[name]];
+    if (typeof url === 'string') remotes.set(name, url.replace(/\/$/, ''));
+    else missing.push(`${serviceUrlVariable[name]}: required when SERVICES does not include ${name}`);
+  }
+  if (missing.length) throw new ConfigError(missing);
+  return remotes;
+}
+
+/**
+ * Starts one process of the platform: the services named in SERVICES (all by default) on the
+ * adapters the environment selects. With the gateway, hosted services are mounted in-process and
+ * the others proxied; without it, the services answer only requests the gateway signed.
+ */
+export async function startPlatform(config: PlatformConfig, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningPlatform> {
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: [...config.services].join(',') });
+  const clock = options.clock ?? Date.now;
+  const hosted = backendServiceNames.filter((name) => config.services.has(name));
+  const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
+
+  const adapters = await openAdapters(config);
+  const context: ServiceContext = { dev: config.dev, logger, clock, ...adapters };
+  const services = hosted.map((name) => serviceRegistry[name]);
+  const stops: Array<() => Promise<void>> = [];
+
+  let app: FastifyInstance;
+  let monitors: { start(): Promise<void>; stop(): void };
+  if (config.services.has('gateway')) {
+    const gateway = await buildGateway({
+      logger,
+      kv: adapters.kv,
+      clock,
+      principalSecret: config.principalSecret,
+      local: { services, context },
+      remotes,
+      dependencyProbes: adapterProbes(adapters),
+      bodyLimit: config.BODY_LIMIT_BYTES,
+      trustProxy: config.TRUST_PROXY,
+    });
+    app = gateway.app;
+    monitors = gateway;
+  } else {
+    app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
+    await app.register(cookie);
+    trustSignedPrincipal(app, config.principalSecret);
+    const dependencies = new HealthMonitor();
+    for (const probe of adapterProbes(adapters)) dependencies.register(probe.name, probe.probe, probe.kind);
+    app.get('/api/health', { schema: { hide: true } }, async () => {
+      const snapshot = dependencies.snapshot();
+      const up = Object.values(snapshot).every((state) => state.up);
+      return { status: up ? 'ok' : 'degraded', services: Object.fromEntries(hosted.map((name) => [name, { up: true }])), dependencies: snapshot };
+    });
+    for (const service of services) await app.register(service.routes, context);
+    monitors = { start: () => dependencies.start(), stop: () => dependencies.stop() };
+  }
+
+  try {
+    for (const service of services) if (service.start) stops.push(await service.start(context));
+    await monitors.start();
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (error) {
+    await Promise.allSettled(stops.map((stop) => stop()));
+    await app.close();
+    await closeAdapters(adapters);
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  logger.info({ services: [...config.services], store: adapters.store.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port }, 'platform started');
+
+  return {
+    url: `http://${host}:${port}`,
+    app,
+    context,
+    async close() {
+      monitors.stop();
+      await app.close();
+      await Promise.allSettled(stops.map((stop) => stop()));
+      await closeAdapters(adapters);
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { actionsService } from './app';

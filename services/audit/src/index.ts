@@ -1,0 +1,1 @@
+export { auditService } from './app';

@@ -1,0 +1,67 @@
+import cookie from '@fastify/cookie';
+import type { BackendServiceName, HealthBody } from '@platform/contracts';
+import { createApp, HealthMonitor, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import type { KeyValue } from '@platform/kv';
+import type { FastifyInstance } from 'fastify';
+import { registerHealthRoute } from './health';
+import { registerProxies } from './proxy';
+import { SessionLoader } from './session-loader';
+import { registerSessionHook } from './session-hook';
+
+export interface GatewayOptions {
+  logger: Logger;
+  kv: KeyValue;
+  clock: () => number;
+  principalSecret: string;
+  /** Services mounted in this process, with the context they share. */
+  local: { services: ServiceDefinition[]; context: ServiceContext } | undefined;
+  /** Services reached over HTTP: name to base URL. */
+  remotes: ReadonlyMap<BackendServiceName, string>;
+  /** Probes of the backends this process holds (store, bus, kv). */
+  dependencyProbes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }>;
+  bodyLimit?: number;
+  trustProxy?: boolean;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+async function remoteHealthy(baseUrl: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(1_000) });
+  return response.ok;
+}
+
+/**
+ * The gateway: the session hook, the user guard's 401s, `/api/health`, and the one route table,
+ * served by in-process service plugins (all-in-one) or proxies to service URLs (microservices).
+ */
+export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
+  const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  await app.register(cookie);
+  registerSessionHook(app, new SessionLoader(options.kv, options.clock));
+
+  const services = new HealthMonitor();
+  const dependencies = new HealthMonitor();
+  for (const service of options.local?.services ?? []) services.register(service.name, async () => true, 'in-process');
+  for (const [name, url] of options.remotes) services.register(name, () => remoteHealthy(url), url);
+  for (const { name, kind, probe } of options.dependencyProbes) dependencies.register(name, probe, kind);
+  const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
+  registerHealthRoute(app, { services, dependencies }, shape);
+
+  if (options.local) {
+    for (const service of options.local.services) await app.register(service.routes, options.local.context);
+  }
+  await registerProxies(app, options.remotes, options.principalSecret);
+
+  return {
+    app,
+    start: async () => void (await Promise.all([services.start(), dependencies.start()])),
+    stop: () => {
+      services.stop();
+      dependencies.stop();
+    },
+  };
+}

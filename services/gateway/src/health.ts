@@ -1,0 +1,25 @@
+import { healthBodySchema, type HealthBody } from '@platform/contracts';
+import type { HealthMonitor } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * `GET /api/health`: answers from the monitors' latest snapshots, so it touches neither the
+ * session store nor any other backend while serving. 200 while the gateway serves; `status` says
+ * `degraded` when a service or dependency is down.
+ */
+export function registerHealthRoute(
+  app: FastifyInstance,
+  monitors: { services: HealthMonitor; dependencies: HealthMonitor },
+  shape: HealthBody['shape'],
+): void {
+  app.get(
+    '/api/health',
+    { schema: { tags: ['platform'], summary: 'Health of the gateway, its services and backends', security: [], response: { 200: healthBodySchema } } },
+    async () => {
+      const services = monitors.services.snapshot();
+      const dependencies = monitors.dependencies.snapshot();
+      const allUp = [...Object.values(services), ...Object.values(dependencies)].every((state) => state.up);
+      return { status: allUp ? 'ok' : 'degraded', shape, services, dependencies } satisfies HealthBody;
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import httpProxy from '@fastify/http-proxy';
+import type { BackendServiceName } from '@platform/contracts';
+import { PRINCIPAL_HEADER, signPrincipal } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import { routeTable } from './route-table';
+
+/**
+ * Sends every route-table prefix of a remote service to its URL with @fastify/http-proxy. The
+ * caller travels as a freshly signed principal header; whatever the client sent under that name
+ * is replaced, and so is the request id, so logs join up across the hop.
+ */
+export async function registerProxies(
+  app: FastifyInstance,
+  remotes: ReadonlyMap<BackendServiceName, string>,
+  principalSecret: string,
+): Promise<void> {
+  for (const { prefix, service } of routeTable) {
+    const upstream = remotes.get(service);
+    if (!upstream) continue;
+    await app.register(httpProxy, {
+      upstream,
+      prefix,
+      rewritePrefix: prefix,
+      websocket: false,
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          [PRINCIPAL_HEADER]: signPrincipal(request.principal, principalSecret),
+          'x-request-id': request.id,
+        }),
+      },
+    });
+  }
+}

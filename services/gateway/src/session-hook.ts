@@ -1,0 +1,42 @@
+import { SESSION_COOKIE, type Principal } from '@platform/contracts';
+import { AppError } from '@platform/kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sessionBypassList } from './route-table';
+import type { SessionLoader } from './session-loader';
+
+/** The session token from the `session` cookie or an `Authorization: Bearer` header. */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || undefined;
+  return request.cookies?.[SESSION_COOKIE] || undefined;
+}
+
+/**
+ * The gateway's onRequest hook: establishes `request.principal` from the session for every path
+ * except the bypass list. No token, or an unknown or expired one, means anonymous; a route's user
+ * guard then answers 401. A token that cannot be checked because the store is down and is not in
+ * the local cache gets 503 rather than silently signing the user out.
+ */
+export function registerSessionHook(app: FastifyInstance, loader: SessionLoader): void {
+  app.addHook('onRequest', async (request) => {
+    if (sessionBypassList.has(request.url.split('?')[0] ?? '')) return;
+    const token = sessionToken(request);
+    if (!token) return;
+    const lookup = await loader.load(token);
+    if (lookup.status === 'store-unavailable') {
+      throw new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly');
+    }
+    if (lookup.status === 'found') {
+      const { session } = lookup;
+      const principal: Principal = {
+        kind: 'user',
+        userId: session.userId,
+        sessionId: session.id,
+        platformOwner: session.platformOwner,
+        ...(session.displayName ? { displayName: session.displayName } : {}),
+        ...(session.language ? { language: session.language } : {}),
+      };
+      request.principal = principal;
+    }
+  });
+}

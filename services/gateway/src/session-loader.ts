@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { sessionKey, sessionRecordSchema, type SessionRecord } from '@platform/contracts';
+import type { KeyValue } from '@platform/kv';
+
+export type SessionLookup =
+  | { status: 'found'; session: SessionRecord; fromCache: boolean }
+  | { status: 'none' }
+  | { status: 'store-unavailable' };
+
+/** SHA-256 hex of a session token: the store never holds the token itself. */
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Loads sessions from the KeyValue store on every request (so a logout takes effect at once) and
+ * keeps the last answer per token in a bounded local cache. When the store cannot be reached, a
+ * cached session is used until its own absolute expiry (the spec's "locally cached session").
+ */
+export class SessionLoader {
+  private readonly cache = new Map<string, SessionRecord>();
+
+  constructor(
+    private readonly kv: KeyValue,
+    private readonly clock: () => number,
+    private readonly maxCached = 50_000,
+  ) {}
+
+  async load(token: string): Promise<SessionLookup> {
+    const tokenHash = hashSessionToken(token);
+    let raw: string | null;
+    try {
+      raw = await this.kv.get(sessionKey(tokenHash));
+    } catch {
+      return this.fromCache(tokenHash);
+    }
+    const session = raw === null ? null : this.parse(raw);
+    if (!session || session.expiresAt <= this.clock()) {
+      this.cache.delete(tokenHash);
+      return { status: 'none' };
+    }
+    this.remember(tokenHash, session);
+    return { status: 'found', session, fromCache: false };
+  }
+
+  private fromCache(tokenHash: string): SessionLookup {
+    const cached = this.cache.get(tokenHash);
+    if (!cached) return { status: 'store-unavailable' };
+    if (cached.expiresAt <= this.clock()) {
+      this.cache.delete(tokenHash);
+      return { status: 'none' };
+    }
+    return { status: 'found', session: cached, fromCache: true };
+  }
+
+  private parse(raw: string): SessionRecord | null {
+    try {
+      const parsed = sessionRecordSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private remember(tokenHash: string, session: SessionRecord): void {
+    // Re-inserting moves the entry to the end, so the first key is the least recently used.
+    this.cache.delete(tokenHash);
+    this.cache.set(tokenHash, session);
+    if (this.cache.size > this.maxCached) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

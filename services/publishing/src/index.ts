@@ -1,0 +1,1 @@
+export { publishingService } from './app';

@@ -1,0 +1,1 @@
+export { visitorsService } from './app';
