@@ -9,18 +9,25 @@ export interface Adapters {
   kv: KeyValue;
 }
 
+/** A gateway-only process holds no documents, so it opens no store. */
+export type GatewayAdapters = Omit<Adapters, 'store'> & { store?: undefined };
+
 /**
  * Builds each port's adapter once per process: a URL in the environment selects the real backend
  * (MongoDB, NATS JetStream, Redis), otherwise the embedded one serves. Every hosted service gets
  * these same instances.
  */
-export async function openAdapters(config: PlatformConfig): Promise<Adapters> {
+export async function openAdapters(config: PlatformConfig, options: { withStore: true }): Promise<Adapters>;
+export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters>;
+export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters> {
   const [store, bus, kv] = await Promise.all([
-    openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR }),
+    options.withStore
+      ? openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR })
+      : undefined,
     openEventBus({ natsUrl: config.NATS_URL }),
     openKeyValue({ redisUrl: config.REDIS_URL }),
   ]);
-  return { store, bus, kv };
+  return store ? { store, bus, kv } : { bus, kv };
 }
 
 export async function closeAdapters(adapters: Partial<Adapters>): Promise<void> {

@@ -20,7 +20,8 @@ export interface RunningPlatform {
   /** Base URL it listens on, e.g. http://127.0.0.1:3000. */
   url: string;
   app: FastifyInstance;
-  context: ServiceContext;
+  /** What the hosted services share; absent in a gateway-only process. */
+  context: ServiceContext | undefined;
   close(): Promise<void>;
 }
 
@@ -58,8 +59,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
 
-  const adapters = await openAdapters(config);
-  const context: ServiceContext = { dev: config.dev, logger, clock, ...adapters };
+  const adapters = await openAdapters(config, { withStore: hosted.length > 0 });
+  const context: ServiceContext | undefined = adapters.store ? { dev: config.dev, logger, clock, ...adapters, store: adapters.store } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 
@@ -71,7 +72,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       kv: adapters.kv,
       clock,
       principalSecret: config.principalSecret,
-      local: { services, context },
+      local: context ? { services, context } : undefined,
       remotes,
       dependencyProbes: adapterProbes(adapters),
       bodyLimit: config.BODY_LIMIT_BYTES,
@@ -80,6 +81,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     app = gateway.app;
     monitors = gateway;
   } else {
+    if (!context) throw new ConfigError(['SERVICES: names no service to host']);
     app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
     await app.register(cookie);
     trustSignedPrincipal(app, config.principalSecret);
@@ -95,7 +97,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   }
 
   try {
-    for (const service of services) if (service.start) stops.push(await service.start(context));
+    for (const service of services) if (service.start && context) stops.push(await service.start(context));
     await monitors.start();
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
@@ -107,7 +109,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  logger.info({ services: [...config.services], store: adapters.store.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port }, 'platform started');
+  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port }, 'platform started');
 
   return {
     url: `http://${host}:${port}`,

@@ -3,3 +3,4 @@ export * from './session';
 export * from './errors';
 export * from './health';
 export * from './services';
+export * from './access';

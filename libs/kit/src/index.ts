@@ -6,3 +6,5 @@ export { createLogger, type Logger } from './logger';
 export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from './principal-hooks';
 export { PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal-signature';
 export type { Clock, ServiceContext, ServiceDefinition } from './service';
+export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
+export { ProjectAccess, type ProjectContext, type ProjectRecord } from './project-access';

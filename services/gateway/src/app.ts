@@ -3,7 +3,7 @@ import type { BackendServiceName, HealthBody } from '@platform/contracts';
 import { createApp, HealthMonitor, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { FastifyInstance } from 'fastify';
-import { registerHealthRoute } from './health';
+import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { registerProxies } from './proxy';
 import { SessionLoader } from './session-loader';
 import { registerSessionHook } from './session-hook';
@@ -50,6 +50,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   for (const { name, kind, probe } of options.dependencyProbes) dependencies.register(name, probe, kind);
   const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
   registerHealthRoute(app, { services, dependencies }, shape);
+  registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name));
 
   if (options.local) {
     for (const service of options.local.services) await app.register(service.routes, options.local.context);

@@ -1,6 +1,7 @@
-import { healthBodySchema, type HealthBody } from '@platform/contracts';
+import { dependencyStateSchema, healthBodySchema, type BackendServiceName, type HealthBody } from '@platform/contracts';
 import type { HealthMonitor } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 /**
  * `GET /api/health`: answers from the monitors' latest snapshots, so it touches neither the
@@ -22,4 +23,19 @@ export function registerHealthRoute(
       return { status: allUp ? 'ok' : 'degraded', shape, services, dependencies } satisfies HealthBody;
     },
   );
+}
+
+/**
+ * `GET /api/health/{service}` for services hosted in this process: their state from the snapshot.
+ * A remote service's health is proxied to its own `/api/health` instead (see proxy.ts), so this
+ * path also measures exactly one gateway hop.
+ */
+export function registerLocalServiceHealthRoutes(app: FastifyInstance, monitor: HealthMonitor, local: BackendServiceName[]): void {
+  for (const name of local) {
+    app.get(
+      `/api/health/${name}`,
+      { schema: { tags: ['platform'], summary: `Health of the ${name} service`, security: [], response: { 200: z.object({ service: z.string(), state: dependencyStateSchema.optional() }) } } },
+      async () => ({ service: name, state: monitor.snapshot()[name] }),
+    );
+  }
 }

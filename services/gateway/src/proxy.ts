@@ -14,13 +14,15 @@ export async function registerProxies(
   remotes: ReadonlyMap<BackendServiceName, string>,
   principalSecret: string,
 ): Promise<void> {
-  for (const { prefix, service } of routeTable) {
+  const healthRoutes = [...remotes.keys()].map((service) => ({ prefix: `/api/health/${service}`, rewritePrefix: '/api/health', service }));
+  const tableRoutes = routeTable.map((entry) => ({ ...entry, rewritePrefix: entry.prefix }));
+  for (const { prefix, rewritePrefix, service } of [...tableRoutes, ...healthRoutes]) {
     const upstream = remotes.get(service);
     if (!upstream) continue;
     await app.register(httpProxy, {
       upstream,
       prefix,
-      rewritePrefix: prefix,
+      rewritePrefix,
       websocket: false,
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({

@@ -1,0 +1,20 @@
+# One image for every service; SERVICES (see docker-compose.yml) picks what a container hosts.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN npm i -g pnpm@10
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json tsconfig.base.json tsconfig.json ./
+COPY libs libs
+COPY services services
+COPY platform platform
+COPY bench/package.json bench/package.json
+RUN pnpm install --frozen-lockfile
+COPY scripts scripts
+RUN node scripts/bundle.mjs
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+CMD ["node", "dist/platform.mjs"]

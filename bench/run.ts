@@ -1,0 +1,18 @@
+import { gatewayOverhead } from './src/suites/gateway-overhead';
+
+/** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
+const suites: Record<string, () => Promise<void>> = {
+  'gateway-overhead': gatewayOverhead,
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in suites));
+if (unknown.length) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${Object.keys(suites).join(', ')}`);
+  process.exit(2);
+}
+for (const name of requested.length ? requested : Object.keys(suites)) {
+  console.log(`== ${name}`);
+  await suites[name]!();
+}
+process.exit(0);

@@ -1,0 +1,71 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+/** One autocannon run. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 32,
+    duration: options.durationSeconds ?? 5,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * Runs each target `rounds` times, interleaved (A B A B ...) so drift on a shared machine hits
+ * both alike, after one short warm-up each; answers the median of every figure per target.
+ */
+export async function compareLoads(targets: Record<string, LoadOptions>, rounds = 3): Promise<Record<string, LoadResult>> {
+  const names = Object.keys(targets);
+  for (const name of names) await runLoad({ ...targets[name]!, durationSeconds: 1 });
+  const runs: Record<string, LoadResult[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const name of names) runs[name]!.push(await runLoad(targets[name]!));
+  }
+  return Object.fromEntries(
+    names.map((name) => {
+      const results = runs[name]!;
+      return [
+        name,
+        {
+          requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+          p50Ms: median(results.map((r) => r.p50Ms)),
+          p99Ms: median(results.map((r) => r.p99Ms)),
+          non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+          errors: results.reduce((sum, r) => sum + r.errors, 0),
+        },
+      ];
+    }),
+  );
+}

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@platform/testkit';
+
+export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface PlatformProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `platform/src/main.ts` as its own process, so the load generator and the server do not
+ * share an event loop; resolves once /api/health answers.
+ */
+export async function startPlatformProcess(environment: Record<string, string>): Promise<PlatformProcess> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-data-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...environment },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`platform process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error('platform process did not become healthy');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,38 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { repositoryRoot } from './processes';
+
+const file = join(repositoryRoot, 'BENCHMARKS.md');
+
+export function machineLine(): string {
+  return `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB memory, Node ${process.version}`;
+}
+
+const header = `# Benchmarks
+
+Written by \`pnpm bench\` (all suites) or \`pnpm bench <suite>\` (one suite; the others keep their
+last figures). Each figure is the median of 3 interleaved autocannon runs of 5 s after a 1 s
+warm-up, with the load generator in its own process. Ratios compare targets measured in the same
+run, which is what stays meaningful on a shared 2-core machine; absolute numbers vary by machine.
+`;
+
+/** Replaces (or appends) one suite's section, between markers, leaving the other suites' figures. */
+export async function writeSection(suite: string, markdown: string): Promise<void> {
+  let current = header;
+  try {
+    current = await readFile(file, 'utf8');
+  } catch {
+    // first run writes the header
+  }
+  const start = `<!-- bench:${suite} -->`;
+  const end = `<!-- /bench:${suite} -->`;
+  const section = `${start}\n${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}.\n${end}`;
+  const pattern = new RegExp(`${start}[\\s\\S]*?${end}`);
+  const next = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`;
+  await writeFile(file, next.endsWith('\n') ? next : `${next}\n`);
+}
+
+export function formatRow(cells: Array<string | number>): string {
+  return `| ${cells.map((cell) => (typeof cell === 'number' ? cell.toLocaleString('en-US', { maximumFractionDigits: 2 }) : cell)).join(' | ')} |`;
+}

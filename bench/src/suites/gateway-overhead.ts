@@ -1,0 +1,66 @@
+import { startLocalTopology } from '@platform/platform';
+import { startBenchBackends } from '../backends';
+import { compareLoads, type LoadResult } from '../load';
+import { startPlatformProcess } from '../processes';
+import { formatRow, writeSection } from '../report';
+
+function row(shape: string, path: string, result: LoadResult): string {
+  return formatRow([shape, path, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+}
+
+/**
+ * Gateway overhead (issue 2): a health route through the gateway vs the same route on the
+ * service directly. Microservices: gateway `/api/health/data` (one proxy hop) vs the data
+ * process's `/api/health`. All-in-one: the all-in-one process's `/api/health/data` (session hook,
+ * router, in-process answer) vs a data-only process's `/api/health`.
+ */
+export async function gatewayOverhead(): Promise<void> {
+  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
+  const dataAlone = await startPlatformProcess({ SERVICES: 'data' });
+  let single: Record<string, LoadResult>;
+  try {
+    single = await compareLoads({ gateway: { url: `${allInOne.url}/api/health/data` }, direct: { url: `${dataAlone.url}/api/health` } });
+  } finally {
+    await allInOne.stop();
+    await dataAlone.stop();
+  }
+
+  const backends = await startBenchBackends();
+  let micro: Record<string, LoadResult>;
+  try {
+    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bench_${Date.now()}` } });
+    try {
+      micro = await compareLoads({
+        gateway: { url: `${topology.gatewayUrl}/api/health/data` },
+        direct: { url: `${topology.serviceUrls.get('data')}/api/health` },
+      });
+    } finally {
+      await topology.stop();
+    }
+  } finally {
+    await backends.stop();
+  }
+
+  const ratio = (results: Record<string, LoadResult>) => results.gateway!.requestsPerSecond / results.direct!.requestsPerSecond;
+  const addedP99 = (results: Record<string, LoadResult>) => results.gateway!.p99Ms - results.direct!.p99Ms;
+  await writeSection(
+    'gateway-overhead',
+    `## Gateway overhead (issue 2)
+
+Command: \`pnpm bench gateway-overhead\`. 32 connections. "direct" is the same kind of route on a
+service process without the gateway in front.
+
+| shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---|---|---|---|
+${row('all-in-one', 'gateway /api/health/data', single.gateway!)}
+${row('all-in-one', 'direct data /api/health', single.direct!)}
+${row('microservices', 'gateway /api/health/data (proxied)', micro.gateway!)}
+${row('microservices', 'direct data /api/health', micro.direct!)}
+
+| shape | throughput gateway / direct | target | added p99 | target |
+|---|---|---|---|---|
+| all-in-one | ${ratio(single).toFixed(2)}x | ≥ 0.95x | ${addedP99(single).toFixed(1)} ms | |
+| microservices | ${ratio(micro).toFixed(2)}x | ≥ 0.55x | ${addedP99(micro).toFixed(1)} ms | < 3 ms |`,
+  );
+  console.log(`gateway overhead: all-in-one ${ratio(single).toFixed(2)}x, microservices ${ratio(micro).toFixed(2)}x (+${addedP99(micro).toFixed(1)} ms p99)`);
+}

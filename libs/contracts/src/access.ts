@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** The operations row-level security guards. */
+export const rlsOperations = ['read', 'update', 'delete'] as const;
+export type RlsOperation = (typeof rlsOperations)[number];
+
+/** One operation's rule: a permission string (`{projectId}::name`) and/or listed user ids. */
+export const accessRuleSchema = z.object({
+  permission: z.string().min(1).optional(),
+  userIds: z.array(z.string().min(1)).optional(),
+});
+
+/** RLS configuration stored on every entity (and on projects). An operation without a rule is open to project members. */
+export const accessSchema = z.object({
+  read: accessRuleSchema.optional(),
+  update: accessRuleSchema.optional(),
+  delete: accessRuleSchema.optional(),
+});
+
+export type AccessRule = z.infer<typeof accessRuleSchema>;
+export type Access = z.infer<typeof accessSchema>;
+
+/** Members are stored in the `project-members` collection with id `{projectId}:{userId}`. */
+export const PROJECT_MEMBERS_COLLECTION = 'project-members';
+export const PROJECTS_COLLECTION = 'projects';
+
+export const projectRoleSchema = z.enum(['owner', 'member']);
+export type ProjectRole = z.infer<typeof projectRoleSchema>;
+
+export const projectMemberSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  userId: z.string(),
+  role: projectRoleSchema,
+  /** Permission strings, each scoped `{projectId}::name`. */
+  permissions: z.array(z.string()),
+  createdAt: z.number(),
+});
+export type ProjectMember = z.infer<typeof projectMemberSchema>;
+
+export function projectMemberId(projectId: string, userId: string): string {
+  return `${projectId}:${userId}`;
+}
+
+/** `permission` as the project scopes it: prefixed with `{projectId}::` unless it already holds `::`. */
+export function scopePermission(projectId: string, permission: string): string {
+  return permission.includes('::') ? permission : `${projectId}::${permission}`;
+}

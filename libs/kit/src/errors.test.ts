@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createApp } from './app';
+import { AppError, errorCatalogue } from './errors';
+import { createLogger } from './logger';
+
+const catalogue = errorCatalogue({ TEST_CONFLICT: [409, 'Conflict happened'], TEST_BROKEN: [500, 'database password is hunter2'] });
+
+describe('shared error handling', () => {
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = await createApp({ logger: createLogger({ level: 'silent' }), title: 'test', bodyLimit: 2048 });
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    typed.post('/items', { schema: { body: z.object({ name: z.string().min(2), count: z.number().int() }) } }, async (request) => request.body);
+    typed.get('/conflict', async () => {
+      throw catalogue('TEST_CONFLICT', { details: { revision: 3 } });
+    });
+    typed.get('/broken', async () => {
+      throw catalogue('TEST_BROKEN');
+    });
+    typed.get('/crash', async () => {
+      throw new Error('secret internals');
+    });
+    typed.get('/bad-response', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: 'yes' }) as never);
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers an AppError with its status, code, message and details', async () => {
+    const response = await app.inject({ method: 'GET', url: '/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: 'Conflict happened', code: 'TEST_CONFLICT', details: { revision: 3 } });
+  });
+
+  it('names the failing field of a bad body with 400', async () => {
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { name: 'ok', count: 1.5 } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.error).toContain('body.count');
+  });
+
+  it('answers malformed JSON and oversized bodies with 4xx JSON', async () => {
+    const malformed = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().code).toBeTruthy();
+    const large = await app.inject({ method: 'POST', url: '/items', payload: { name: 'x'.repeat(4096), count: 1 } });
+    expect(large.statusCode).toBe(413);
+  });
+
+  it('hides the message of every 5xx', async () => {
+    for (const url of ['/broken', '/crash', '/bad-response']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: 'Internal server error', code: expect.any(String) });
+      expect(response.body).not.toMatch(/hunter2|secret internals/);
+    }
+  });
+
+  it('answers unknown routes with 404 JSON', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Route GET /nowhere not found', code: 'NOT_FOUND' });
+  });
+
+  it('keeps a valid incoming request id and replaces an unsafe one', async () => {
+    const kept = await app.inject({ method: 'GET', url: '/conflict', headers: { 'x-request-id': 'req-123' } });
+    expect(kept.headers['x-request-id']).toBe('req-123');
+    const replaced = await app.inject({ method: 'GET', url: '/conflict', headers: { 'x-request-id': 'bad id\nwith newline' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('AppError carries what the handler needs', () => {
+    const error = new AppError(418, 'TEST_TEAPOT', 'short and stout');
+    expect([error.statusCode, error.code, error.message]).toEqual([418, 'TEST_TEAPOT', 'short and stout']);
+  });
+});

@@ -1,0 +1,85 @@
+import {
+  PROJECT_MEMBERS_COLLECTION,
+  PROJECTS_COLLECTION,
+  projectMemberId,
+  type Access,
+  type Principal,
+  type ProjectMember,
+} from '@platform/contracts';
+import type { DocumentStore } from '@platform/storage';
+import { AppError } from './errors';
+import type { ProjectCaller } from './rls';
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  ownerId: string;
+  access?: Access;
+  aiEnabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+  revision: number;
+  deletedAt?: number;
+}
+
+export interface ProjectContext {
+  project: ProjectRecord;
+  caller: ProjectCaller;
+}
+
+/**
+ * Looks up a caller's standing in a project from the shared store (identity owns the records;
+ * every service reads them here, never from the client). Non-members, anonymous callers and
+ * unknown projects all get the same 404 so project ids cannot be probed. Answers are cached for
+ * `cacheMs` to keep hot paths to one store read per request at most.
+ */
+export class ProjectAccess {
+  private readonly cache = new Map<string, { value: ProjectContext | null; at: number }>();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: () => number,
+    private readonly cacheMs = 1_000,
+  ) {}
+
+  /** The project and the caller's standing in it, or 404. */
+  async require(projectId: string, principal: Principal): Promise<ProjectContext> {
+    const context = await this.lookup(projectId, principal);
+    if (!context) throw new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    return context;
+  }
+
+  /** Forgets cached answers for a project (after membership or project changes in this process). */
+  forget(projectId: string): void {
+    for (const key of this.cache.keys()) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
+  }
+
+  private async lookup(projectId: string, principal: Principal): Promise<ProjectContext | null> {
+    if (principal.kind !== 'user') return null;
+    const key = `${projectId}\u0000${principal.userId}`;
+    const now = this.clock();
+    const cached = this.cache.get(key);
+    if (cached && now - cached.at < this.cacheMs) return cached.value;
+    const value = await this.load(projectId, principal.userId, principal.platformOwner);
+    this.cache.set(key, { value, at: now });
+    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
+    return value;
+  }
+
+  private async load(projectId: string, userId: string, platformOwner: boolean): Promise<ProjectContext | null> {
+    const [project, member] = await Promise.all([
+      this.store.collection<ProjectRecord & { [k: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId),
+      this.store.collection<ProjectMember & { [k: string]: unknown }>(PROJECT_MEMBERS_COLLECTION).findById(projectMemberId(projectId, userId)),
+    ]);
+    if (!project || project.deletedAt !== undefined) return null;
+    if (!member && !platformOwner) return null;
+    return {
+      project,
+      caller: {
+        userId,
+        superuser: platformOwner || member?.role === 'owner' || project.ownerId === userId,
+        permissions: new Set(member?.permissions ?? []),
+      },
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+
+/** The backends the compose file runs as third-party images, which a local run supplies itself. */
+export const backendHosts = ['mongo', 'nats', 'redis'] as const;
+export type BackendHost = (typeof backendHosts)[number];
+
+/** One platform container of the compose file, as a local process would need it. */
+export interface ComposeService {
+  name: string;
+  /** Its environment, with `${VAR:-default}` and `${VAR:?message}` already resolved. */
+  environment: Record<string, string>;
+  dependsOn: string[];
+}
+
+interface RawService {
+  environment?: Record<string, string | number | boolean | null> | string[];
+  depends_on?: string[] | Record<string, unknown>;
+}
+
+/** Resolves compose's `${VAR}`, `${VAR:-default}` and `${VAR:?message}` from `variables`. */
+export function interpolate(value: string, variables: Record<string, string | undefined>): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_, name: string, operator: string | undefined, argument = '') => {
+    const current = variables[name];
+    const isSet = operator?.startsWith(':') ? current !== undefined && current !== '' : current !== undefined;
+    if (isSet) return current as string;
+    if (operator?.endsWith('?')) throw new Error(`compose variable ${name}: ${argument || 'required'}`);
+    return operator?.endsWith('-') ? argument : '';
+  });
+}
+
+function environmentOf(raw: RawService, variables: Record<string, string | undefined>): Record<string, string> {
+  const entries = Array.isArray(raw.environment)
+    ? raw.environment.map((line) => {
+        const at = line.indexOf('=');
+        return [line.slice(0, at), line.slice(at + 1)] as const;
+      })
+    : Object.entries(raw.environment ?? {}).map(([key, value]) => [key, value === null ? '' : String(value)] as const);
+  return Object.fromEntries(entries.map(([key, value]) => [key, interpolate(value, variables)]));
+}
+
+/** The platform services of a compose file (everything but the backend images). */
+export async function readComposeServices(composeFile: string, variables: Record<string, string | undefined>): Promise<ComposeService[]> {
+  const document = parse(await readFile(composeFile, 'utf8'), { merge: true }) as { services: Record<string, RawService> };
+  return Object.entries(document.services)
+    .filter(([name]) => !(backendHosts as readonly string[]).includes(name))
+    .map(([name, raw]) => ({
+      name,
+      environment: environmentOf(raw, variables),
+      dependsOn: Array.isArray(raw.depends_on) ? raw.depends_on : Object.keys(raw.depends_on ?? {}),
+    }));
+}
+
+/**
+ * Rewrites a container's environment for a local process: URLs that name a backend host become
+ * the local backend's URL, URLs that name a platform service point at its loopback port, and the
+ * process listens on its own port on loopback.
+ */
+export function localEnvironment(
+  service: ComposeService,
+  backendUrls: Record<BackendHost, string>,
+  servicePorts: ReadonlyMap<string, number>,
+): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [key, value] of Object.entries(service.environment)) {
+    const host = /^[a-z]+:\/\/([^/:]+)/.exec(value)?.[1];
+    if (host && (backendHosts as readonly string[]).includes(host)) environment[key] = backendUrls[host as BackendHost];
+    else if (host && servicePorts.has(host)) environment[key] = value.replace(/\/\/[^/:]+:\d+/, `//127.0.0.1:${servicePorts.get(host)}`);
+    else environment[key] = value;
+  }
+  environment.HOST = '127.0.0.1';
+  environment.PORT = String(servicePorts.get(service.name));
+  return environment;
+}
+
+/** Services grouped so that each group depends only on earlier groups (compose's start order). */
+export function startOrder(services: ComposeService[]): ComposeService[][] {
+  const platformNames = new Set(services.map((s) => s.name));
+  const started = new Set<string>();
+  const levels: ComposeService[][] = [];
+  let remaining = services;
+  while (remaining.length) {
+    const ready = remaining.filter((s) => s.dependsOn.every((d) => !platformNames.has(d) || started.has(d)));
+    if (!ready.length) throw new Error(`depends_on cycle among ${remaining.map((s) => s.name).join(', ')}`);
+    levels.push(ready);
+    for (const s of ready) started.add(s.name);
+    remaining = remaining.filter((s) => !started.has(s.name));
+  }
+  return levels;
+}

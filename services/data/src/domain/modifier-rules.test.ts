@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { checkClientModifier, MODIFIER_LIMITS, touchedPaths } from './modifier-rules';
+
+const ok = (modifier: unknown, allowAccess = false) => checkClientModifier(modifier, { allowAccess });
+
+describe('client modifier rules', () => {
+  it('accepts every shared operator on ordinary fields, with dotted paths', () => {
+    expect(
+      ok({
+        $set: { title: 'x', 'address.city': 'Berlin' },
+        $unset: { draft: '' },
+        $inc: { count: 1 },
+        $push: { tags: { $each: ['a', 'b'] } },
+        $pull: { tags: 'c' },
+        $addToSet: { labels: 'l' },
+        $rename: { old: 'fresh' },
+        $min: { low: 1 },
+        $max: { high: 2 },
+        $mul: { price: 1.1 },
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['modifier', null],
+    ['modifier', []],
+    ['modifier', {}],
+    ['modifier.title', { title: 'x' }],
+    ['modifier.$where', { $where: 'sleep(1000)' }],
+    ['modifier.$currentDate', { $currentDate: { at: true } }],
+    ['modifier.$set', { $set: 'x' }],
+    ['modifier.$set', { $set: {} }],
+    ['modifier.$set.id', { $set: { id: 'other' } }],
+    ['modifier.$set.revision', { $set: { revision: 99 } }],
+    ['modifier.$inc.revision', { $inc: { revision: 1 } }],
+    ['modifier.$unset.deletedAt', { $unset: { deletedAt: '' } }],
+    ['modifier.$set.changes.0', { $set: { 'changes.0': {} } }],
+    ['modifier.$set.updatedAt', { $set: { updatedAt: 1 } }],
+    ['modifier.$set.createdAt', { $set: { createdAt: 1 } }],
+    ['modifier.$set.projectId', { $set: { projectId: 'p2' } }],
+    ['modifier.$set._outbox', { $set: { _outbox: [] } }],
+    ['modifier.$set.access.read.userIds', { $set: { 'access.read.userIds': ['me'] } }],
+    ['modifier.$set.a.__proto__.polluted', { $set: { 'a.__proto__.polluted': true } }],
+    ['modifier.$set.constructor', { $set: { constructor: 1 } }],
+    ['modifier.$set.a..b', { $set: { 'a..b': 1 } }],
+    ['modifier.$set.items.$.name', { $set: { 'items.$.name': 1 } }],
+    ['modifier.$set.nested.$gt', { $set: { nested: { $gt: 1 } } }],
+    ['modifier.$set.nested.deep.$where', { $set: { nested: { deep: { $where: 'x' } } } }],
+    ['modifier.$set.nested.__proto__', { $set: { nested: JSON.parse('{"__proto__": {"x": 1}}') } }],
+    ['modifier.$push.tags.$each.0.$gt', { $push: { tags: { $each: [{ $gt: 1 }] } } }],
+    ['modifier.$inc.count', { $inc: { count: 'one' } }],
+    ['modifier.$mul.count', { $mul: { count: Number.POSITIVE_INFINITY } }],
+    ['modifier.$rename.title', { $rename: { title: 'revision' } }],
+    ['modifier.$rename.title', { $rename: { title: 7 } }],
+  ])('rejects a modifier, naming %s', (path, modifier) => {
+    const problems = ok(modifier);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.map((p) => p.path)).toContain(path);
+  });
+
+  it('lets a caller with project update permission change access', () => {
+    expect(ok({ $set: { 'access.read.userIds': ['me'] } }, true)).toEqual([]);
+  });
+
+  it('bounds size, depth and the number of paths', () => {
+    expect(ok({ $set: { big: 'x'.repeat(MODIFIER_LIMITS.maxBytes) } })[0]?.message).toMatch(/bytes/);
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < MODIFIER_LIMITS.maxDepth + 2; i += 1) deep = { inner: deep };
+    expect(ok({ $set: { deep } })[0]?.message).toMatch(/deeper/);
+    const many = Object.fromEntries(Array.from({ length: MODIFIER_LIMITS.maxPaths + 1 }, (_, i) => [`f${i}`, i]));
+    expect(ok({ $set: many }).at(-1)?.message).toMatch(/paths/);
+  });
+
+  it('lists the paths a modifier touches, both ends of a rename', () => {
+    expect(touchedPaths({ $set: { a: 1, 'b.c': 2 }, $rename: { d: 'e' } }).sort()).toEqual(['a', 'b.c', 'd', 'e']);
+  });
+});

@@ -1,0 +1,108 @@
+import type { UpdateModifier } from '@platform/storage';
+
+/** Fields the server owns: no client modifier may touch them or anything below them. */
+export const SYSTEM_FIELDS: ReadonlySet<string> = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'changes', 'projectId', 'typeId', 'tenantId']);
+
+/** Operators both store adapters implement with identical semantics. */
+export const CLIENT_OPERATORS: ReadonlySet<string> = new Set(['$set', '$unset', '$inc', '$push', '$pull', '$addToSet', '$rename', '$min', '$max', '$mul']);
+
+const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export const MODIFIER_LIMITS = { maxBytes: 256 * 1024, maxDepth: 16, maxPaths: 500 } as const;
+
+export type ModifierProblem = { path: string; message: string };
+
+function depthOf(value: unknown, depth = 0): number {
+  if (value === null || typeof value !== 'object') return depth;
+  let deepest = depth + 1;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, depth + 1));
+  return deepest;
+}
+
+/** Finds `$`-prefixed or prototype keys anywhere inside a value (operator injection, pollution). */
+function unsafeKeyIn(value: unknown, at: string): ModifierProblem | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const key of Object.keys(value)) {
+    if (key.startsWith('$')) return { path: `${at}.${key}`, message: 'operator keys are not allowed inside values' };
+    if (FORBIDDEN_SEGMENTS.has(key)) return { path: `${at}.${key}`, message: `the key ${key} is not allowed` };
+    const inner = unsafeKeyIn((value as Record<string, unknown>)[key], `${at}.${key}`);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function pathProblem(path: string, allowAccess: boolean): string | undefined {
+  const segments = path.split('.');
+  if (path.length === 0 || segments.some((s) => s.length === 0)) return 'empty path segment';
+  if (segments.some((s) => s.startsWith('$'))) return 'positional and operator paths are not allowed';
+  if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return 'path segment not allowed';
+  const root = segments[0] as string;
+  if (root.startsWith('_')) return 'internal fields cannot be changed';
+  if (SYSTEM_FIELDS.has(root)) return `${root} is managed by the server`;
+  if (root === 'access' && !allowAccess) return 'changing access needs update permission on the project';
+  return undefined;
+}
+
+/**
+ * Checks a client's update modifier before anything is written: only the shared operators, each
+ * with an object of field paths; no system, internal or (without permission) access fields; no
+ * operator or prototype keys inside values; bounded size and depth. Answers every problem found,
+ * each naming its path.
+ */
+export function checkClientModifier(modifier: unknown, options: { allowAccess: boolean }): ModifierProblem[] {
+  if (modifier === null || typeof modifier !== 'object' || Array.isArray(modifier)) return [{ path: 'modifier', message: 'must be an object of update operators' }];
+  const entries = Object.entries(modifier as Record<string, unknown>);
+  if (entries.length === 0) return [{ path: 'modifier', message: 'must contain at least one operator' }];
+  const size = Buffer.byteLength(JSON.stringify(modifier));
+  if (size > MODIFIER_LIMITS.maxBytes) return [{ path: 'modifier', message: `is ${size} bytes; the limit is ${MODIFIER_LIMITS.maxBytes}` }];
+  if (depthOf(modifier) > MODIFIER_LIMITS.maxDepth) return [{ path: 'modifier', message: `nests deeper than ${MODIFIER_LIMITS.maxDepth} levels` }];
+
+  const problems: ModifierProblem[] = [];
+  let pathCount = 0;
+  for (const [operator, fields] of entries) {
+    if (!CLIENT_OPERATORS.has(operator)) {
+      problems.push({ path: `modifier.${operator}`, message: `unsupported operator; allowed: ${[...CLIENT_OPERATORS].join(', ')}` });
+      continue;
+    }
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields) || Object.keys(fields).length === 0) {
+      problems.push({ path: `modifier.${operator}`, message: 'must be a non-empty object of field paths' });
+      continue;
+    }
+    for (const [path, value] of Object.entries(fields as Record<string, unknown>)) {
+      pathCount += 1;
+      const problem = pathProblem(path, options.allowAccess);
+      if (problem) problems.push({ path: `modifier.${operator}.${path}`, message: problem });
+      if (operator === '$rename') {
+        const target = typeof value === 'string' ? pathProblem(value, options.allowAccess) : 'must name the new path as a string';
+        if (target) problems.push({ path: `modifier.${operator}.${path}`, message: `rename target: ${target}` });
+      } else if (operator === '$inc' || operator === '$mul') {
+        if (typeof value !== 'number' || !Number.isFinite(value)) problems.push({ path: `modifier.${operator}.${path}`, message: 'must be a finite number' });
+      } else if ((operator === '$push' || operator === '$addToSet') && isEachWrapper(value)) {
+        const inner = unsafeKeyIn((value as { $each: unknown }).$each, `modifier.${operator}.${path}.$each`);
+        if (inner) problems.push(inner);
+      } else {
+        const unsafe = unsafeKeyIn(value, `modifier.${operator}.${path}`);
+        if (unsafe) problems.push(unsafe);
+      }
+    }
+  }
+  if (pathCount > MODIFIER_LIMITS.maxPaths) problems.push({ path: 'modifier', message: `touches ${pathCount} paths; the limit is ${MODIFIER_LIMITS.maxPaths}` });
+  return problems;
+}
+
+/** `$push`/`$addToSet` may wrap several values as `{ $each: [...] }`, the one allowed `$` key in a value. */
+function isEachWrapper(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && Array.isArray((value as { $each?: unknown }).$each);
+}
+
+/** The top-level field paths a modifier changes (rename counts both ends). */
+export function touchedPaths(modifier: UpdateModifier): string[] {
+  const paths = new Set<string>();
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const [path, value] of Object.entries(fields)) {
+      paths.add(path);
+      if (operator === '$rename' && typeof value === 'string') paths.add(value);
+    }
+  }
+  return [...paths];
+}
