@@ -4,3 +4,4 @@ export * from './errors';
 export * from './health';
 export * from './services';
 export * from './access';
+export * from './document-events';

@@ -3,10 +3,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, type EventBus } from '@platform/bus';
+import {
+  PROJECT_MEMBERS_COLLECTION,
+  PROJECTS_COLLECTION,
+  projectMemberId,
+  scopePermission,
+  sessionKey,
+  type Access,
+  type SessionRecord,
+} from '@platform/contracts';
 import { createLogger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
+import { hashSessionToken } from './session-loader';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -19,6 +29,13 @@ export interface TestGateway {
   context: ServiceContext;
   /** One HTTP call through the gateway; `token` is sent as `Authorization: Bearer`. */
   call<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse<T>>;
+  /** A session for `userId` written straight to the key-value store, as identity would; answers its token. */
+  signIn(userId: string, options?: { platformOwner?: boolean; displayName?: string }): Promise<string>;
+  /**
+   * A project with an owner and members written straight to the store in identity's record shapes,
+   * for service tests that need membership without going through identity. Permissions are scoped.
+   */
+  seedProject(project: { id?: string; ownerId: string; access?: Access; members?: Array<{ userId: string; permissions?: string[] }> }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -76,6 +93,46 @@ export async function startTestGateway(options: {
       let body: unknown = text;
       if (text && response.headers.get('content-type')?.includes('json')) body = JSON.parse(text);
       return { status: response.status, body: body as any, headers: response.headers };
+    },
+    async signIn(userId, signInOptions = {}) {
+      const token = randomBytes(32).toString('base64url');
+      const now = clock();
+      const session: SessionRecord = {
+        id: randomBytes(8).toString('hex'),
+        userId,
+        createdAt: now,
+        expiresAt: now + 30 * 24 * 60 * 60 * 1000,
+        platformOwner: signInOptions.platformOwner ?? false,
+        ...(signInOptions.displayName ? { displayName: signInOptions.displayName } : {}),
+      };
+      await context.kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+      return token;
+    },
+    async seedProject(project) {
+      const id = project.id ?? `p${randomBytes(6).toString('hex')}`;
+      const now = clock();
+      await context.store.collection(PROJECTS_COLLECTION).insertOne({
+        id,
+        name: `Project ${id}`,
+        ownerId: project.ownerId,
+        ...(project.access ? { access: project.access } : {}),
+        aiEnabled: false,
+        createdAt: now,
+        updatedAt: now,
+        revision: 0,
+      });
+      const members = [{ userId: project.ownerId, permissions: [] as string[], role: 'owner' as const }, ...(project.members ?? []).map((m) => ({ ...m, role: 'member' as const }))];
+      for (const member of members) {
+        await context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({
+          id: projectMemberId(id, member.userId),
+          projectId: id,
+          userId: member.userId,
+          role: member.role,
+          permissions: (member.permissions ?? []).map((permission) => scopePermission(id, permission)),
+          createdAt: now,
+        });
+      }
+      return id;
     },
     async close() {
       gateway.stop();

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const changeKinds = ['created', 'updated', 'deleted'] as const;
+export type ChangeKind = (typeof changeKinds)[number];
+
+/** One entry of a document's history (the spec's EventSource). */
+export const eventSourceSchema = z.object({
+  userId: z.string(),
+  timestamp: z.number(),
+  /** Revision before the change; -1 for the creation, whose result is revision 0. */
+  baseRevision: z.number().int(),
+  modifier: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+export type EventSource = z.infer<typeof eventSourceSchema>;
+
+/**
+ * The payload of `platform.docs.<projectId>.<typeId>.<kind>`, message id
+ * `<collection>/<id>/<revision>`. `typeId` is `types` or `applications` for those collections.
+ */
+export const documentEventSchema = z.object({
+  projectId: z.string(),
+  typeId: z.string(),
+  collection: z.string(),
+  kind: z.enum(changeKinds),
+  entityId: z.string(),
+  revision: z.number().int(),
+  change: eventSourceSchema,
+  /** The entity after the change, without its history. */
+  entity: z.record(z.string(), z.unknown()),
+});
+export type DocumentEvent = z.infer<typeof documentEventSchema>;
+
+export function documentEventSubject(projectId: string, typeId: string, kind: ChangeKind): string {
+  return `platform.docs.${projectId}.${typeId}.${kind}`;
+}
+
+export function documentEventId(collection: string, entityId: string, revision: number): string {
+  return `${collection}/${entityId}/${revision}`;
+}

@@ -1,0 +1,88 @@
+import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
+import type { DocumentStore, Filter } from '@platform/storage';
+import { dataError } from '../errors';
+import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
+import type { History } from './history';
+import type { UpdatedAtClock } from './updated-at-clock';
+
+export interface PullPage {
+  items: StoredEntity[];
+  /** Present when more items follow: pass it back as `cursor` for the next page. */
+  cursor?: string;
+}
+
+interface PullCursor {
+  updatedAt: number;
+  id: string;
+  /** The upper bound the first page fixed, so later pages read the same consistent range. */
+  until: number;
+}
+
+function encodeCursor(cursor: PullCursor): string {
+  return Buffer.from(JSON.stringify([cursor.updatedAt, cursor.id, cursor.until])).toString('base64url');
+}
+
+export function decodeCursor(value: string): PullCursor | null {
+  try {
+    const [updatedAt, id, until] = JSON.parse(Buffer.from(value, 'base64url').toString()) as unknown[];
+    if (typeof updatedAt === 'number' && typeof id === 'string' && typeof until === 'number') return { updatedAt, id, until };
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+/** Reads with RLS applied at the store, never loading history unless asked for. */
+export class EntityReader {
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly history: History,
+    private readonly timestamps: UpdatedAtClock,
+  ) {}
+
+  /** One entity the caller may read (deleted ones too), or 404. */
+  async readable(scope: EntityScope, id: string, caller: ProjectCaller): Promise<StoredEntity> {
+    const entity = await this.store.collection<StoredEntity>(scope.collection).findById(id, { projection: READ_PROJECTION });
+    if (!entity || !rlsAllows(entity.access, 'read', caller)) throw dataError('DATA_ENTITY_NOT_FOUND');
+    return entity;
+  }
+
+  /** Entity with its outbox, for writes that need the complete change list afterwards. */
+  async withChanges(scope: EntityScope, entity: StoredEntity): Promise<Record<string, unknown>> {
+    const { _outbox, ...visible } = entity;
+    return { ...visible, changes: await this.history.changes(scope.collection, entity.id, _outbox) };
+  }
+
+  /**
+   * Entities changed after `since` (deleted ones included, so clients can classify removals), in
+   * (updatedAt, id) order, up to the clock's stable bound, `limit` per page.
+   */
+  async pull(scope: EntityScope, caller: ProjectCaller, options: { since: number; limit: number; cursor?: PullCursor }): Promise<PullPage> {
+    const until = options.cursor?.until ?? this.timestamps.stableUntil();
+    const after: Filter = options.cursor
+      ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
+      : { updatedAt: { $gt: options.since } };
+    return this.page(scope, caller, { $and: [after, { updatedAt: { $lte: until } }] }, options.limit, until);
+  }
+
+  /** The live (not deleted) entities, in (updatedAt, id) order, `limit` per page. */
+  async list(scope: EntityScope, caller: ProjectCaller, options: { limit: number; cursor?: PullCursor }): Promise<PullPage> {
+    const until = options.cursor?.until ?? Number.MAX_SAFE_INTEGER;
+    const after: Filter = options.cursor
+      ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
+      : {};
+    return this.page(scope, caller, { $and: [after, { deletedAt: { $exists: false } }] }, options.limit, until);
+  }
+
+  private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
+    const readable = rlsFilter('read', caller);
+    const query = Object.keys(readable).length ? { $and: [filter, readable] } : filter;
+    const items = await this.store
+      .collection<StoredEntity>(scope.collection)
+      .find(query, { sort: { updatedAt: 1, id: 1 }, limit: limit + 1, projection: READ_PROJECTION });
+    if (items.length <= limit) return { items };
+    const page = items.slice(0, limit);
+    const last = page[page.length - 1] as StoredEntity;
+    return { items: page, cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+  }
+}

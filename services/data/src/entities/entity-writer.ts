@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Access } from '@platform/contracts';
+import { DuplicateKeyError, guardedUpdate, type DocumentStore, type UpdateModifier } from '@platform/storage';
+import { conflictDetails } from '../domain/conflict';
+import { dataError } from '../errors';
+import type { EntityScope, OutboxEntry, StoredEntity } from './entity';
+import type { History } from './history';
+import type { OutboxDrainer } from './outbox';
+import type { UpdatedAtClock } from './updated-at-clock';
+
+/**
+ * Every write to an entity collection: create, patch and soft delete. Each is one atomic store
+ * step that also appends the change to the entity's outbox; the drain then moves it to history and
+ * publishes the event. A write is acknowledged once the store has it, whatever the bus does.
+ */
+export class EntityWriter {
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly history: History,
+    private readonly drainer: OutboxDrainer,
+    private readonly timestamps: UpdatedAtClock,
+  ) {}
+
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access }): Promise<StoredEntity> {
+    await this.drainer.register(scope);
+    const id = options.id ?? randomUUID();
+    const initial = { ...fields, ...(fields.access === undefined && options.defaultAccess ? { access: options.defaultAccess } : {}) };
+    const stamp = this.timestamps.begin();
+    const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
+    const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [change] };
+    try {
+      await this.store.collection<StoredEntity>(scope.collection).insertOne(entity);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw dataError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
+      throw error;
+    } finally {
+      stamp.end();
+    }
+    const stored = await this.restampIfSlow(scope, entity, stamp.at);
+    await this.drainer.drain(scope, stored);
+    return stored;
+  }
+
+  /** Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not. */
+  async patch(scope: EntityScope, id: string, modifier: UpdateModifier, options: { userId: string; baseRevision: number }): Promise<StoredEntity> {
+    await this.drainer.register(scope);
+    const stamp = this.timestamps.begin();
+    let result;
+    try {
+      result = await guardedUpdate(this.store.collection<StoredEntity>(scope.collection), {
+        id,
+        expectedRevision: options.baseRevision,
+        modifier,
+        change: { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier },
+        now: stamp.at,
+      });
+    } finally {
+      stamp.end();
+    }
+    if (result.status === 'not-found') throw dataError('DATA_ENTITY_NOT_FOUND');
+    if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision);
+    const stored = await this.restampIfSlow(scope, result.document as StoredEntity, stamp.at);
+    await this.drainer.drain(scope, stored);
+    return stored;
+  }
+
+  /**
+   * With a settle margin (several processes on one MongoDB), a write that took longer than half of
+   * it gets a fresh `updatedAt`, so no pull can have read past it (see UpdatedAtClock).
+   */
+  private async restampIfSlow(scope: EntityScope, entity: StoredEntity, stampedAt: number): Promise<StoredEntity> {
+    let current = entity;
+    let stamp = stampedAt;
+    while (this.timestamps.settleMs > 0 && this.timestamps.now() - stamp > this.timestamps.settleMs / 2) {
+      const fresh = this.timestamps.begin();
+      try {
+        const touched = await this.store.collection<StoredEntity>(scope.collection).updateOne({ id: current.id, updatedAt: stamp }, { $set: { updatedAt: fresh.at } });
+        if (!touched) return current;
+        current = touched;
+        stamp = fresh.at;
+      } finally {
+        fresh.end();
+      }
+    }
+    return current;
+  }
+
+  /** Soft delete: `deletedAt`, a revision and a change, like any other write. */
+  async remove(scope: EntityScope, entity: StoredEntity, userId: string): Promise<StoredEntity> {
+    return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision });
+  }
+
+  private async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number) {
+    if (baseRevision > current.revision || baseRevision < 0) {
+      return dataError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
+    }
+    const [base, changesSince] = await Promise.all([
+      this.history.stateAt(scope.collection, current.id, baseRevision),
+      this.history.changes(scope.collection, current.id, current._outbox, baseRevision),
+    ]);
+    const { _outbox, ...visible } = current;
+    return dataError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });
+  }
+}

@@ -1,0 +1,61 @@
+import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+import type { EventSource } from '@platform/contracts';
+import { historyCollection } from '../domain/collections';
+import { applyModifier } from '../domain/paths';
+import type { OutboxEntry } from './entity';
+
+interface HistoryRecord extends StoredDocument, EventSource {
+  entityId: string;
+  revision: number;
+}
+
+/**
+ * The history of every entity of a collection, one record per change in `{collection}.history`,
+ * so an entity with 100,000 changes stays a small document and its writes do not slow down.
+ */
+export class History {
+  private readonly indexed = new Set<string>();
+
+  constructor(private readonly store: DocumentStore) {}
+
+  private async collectionFor(collection: string) {
+    const history = this.store.collection<HistoryRecord>(historyCollection(collection));
+    if (!this.indexed.has(collection)) {
+      await history.ensureIndex({ keys: { entityId: 1, revision: 1 }, unique: true });
+      this.indexed.add(collection);
+    }
+    return history;
+  }
+
+  /** Appends an outbox entry; a second append of the same revision is a no-op (drains may race). */
+  async append(collection: string, entityId: string, entry: OutboxEntry): Promise<void> {
+    const history = await this.collectionFor(collection);
+    const { revision, userId, timestamp, baseRevision, modifier } = entry;
+    try {
+      await history.insertOne({ id: `${entityId}:${revision}`, entityId, revision, userId, timestamp, baseRevision, modifier });
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+  }
+
+  /** Changes of one entity in revision order (after `afterRevision`), including any still in its outbox. */
+  async changes(collection: string, entityId: string, outbox: OutboxEntry[] | undefined, afterRevision = -2): Promise<EventSource[]> {
+    const history = await this.collectionFor(collection);
+    const records = await history.find({ entityId, revision: { $gt: afterRevision } }, { sort: { revision: 1 } });
+    const byRevision = new Map<number, EventSource>();
+    for (const { revision, userId, timestamp, baseRevision, modifier } of records) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
+    for (const { revision, userId, timestamp, baseRevision, modifier } of outbox ?? []) {
+      if (revision > afterRevision && !byRevision.has(revision)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
+    }
+    return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);
+  }
+
+  /** The entity as it was at `revision`, replayed from its changes (used to explain a conflict). */
+  async stateAt(collection: string, entityId: string, revision: number): Promise<Record<string, unknown>> {
+    const history = await this.collectionFor(collection);
+    const records = await history.find({ entityId, revision: { $lte: revision } }, { sort: { revision: 1 } });
+    let state: Record<string, unknown> = {};
+    for (const record of records) state = applyModifier(state, record.modifier as never);
+    return { ...state, revision };
+  }
+}

@@ -1,0 +1,101 @@
+import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEvent } from '@platform/contracts';
+import type { EventBus } from '@platform/bus';
+import type { Logger } from '@platform/kit';
+import type { DocumentStore, StoredDocument } from '@platform/storage';
+import { publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
+import type { History } from './history';
+
+const REGISTRY = 'outbox-collections';
+
+interface RegistryRecord extends StoredDocument {
+  projectId: string;
+  typeId: string;
+}
+
+export function changeKindOf(entry: OutboxEntry): ChangeKind {
+  if (entry.revision === 0) return 'created';
+  return entry.modifier.$set && 'deletedAt' in entry.modifier.$set ? 'deleted' : 'updated';
+}
+
+/**
+ * Moves changes out of an entity's outbox: append to history, publish the event (message id
+ * `<collection>/<id>/<revision>`, so a repeat is dropped by the bus), then pull the entry. Each
+ * step is idempotent, so a drain interrupted anywhere (crash, bus down) is simply done again later
+ * by the sweeper, and no change is ever lost or published twice to a consumer.
+ */
+export class OutboxDrainer {
+  private readonly registered = new Set<string>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly bus: EventBus,
+    private readonly history: History,
+    private readonly clock: () => number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Records that a collection may hold outbox entries, once per process, so the sweeper finds it. */
+  async register(scope: EntityScope): Promise<void> {
+    if (this.registered.has(scope.collection)) return;
+    await this.store.collection<RegistryRecord>(REGISTRY).updateOne(
+      { id: scope.collection },
+      { $set: { projectId: scope.projectId, typeId: scope.typeId } },
+      { upsert: true },
+    );
+    await this.store.collection(scope.collection).ensureIndex({ keys: { '_outbox.revision': 1 } });
+    this.registered.add(scope.collection);
+  }
+
+  /** Drains one entity; answers false when publishing failed (the entry stays for the sweeper). */
+  async drain(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
+    const entries = [...(entity._outbox ?? [])].sort((a, b) => a.revision - b.revision);
+    for (const entry of entries) {
+      await this.history.append(scope.collection, entity.id, entry);
+      const kind = changeKindOf(entry);
+      const event: DocumentEvent = {
+        projectId: scope.projectId,
+        typeId: scope.typeId,
+        collection: scope.collection,
+        kind,
+        entityId: entity.id,
+        revision: entry.revision,
+        change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
+        entity: publicView(entity),
+      };
+      try {
+        await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision) });
+      } catch (error) {
+        this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
+        return false;
+      }
+      await this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: { revision: entry.revision } } });
+    }
+    return true;
+  }
+
+  /** Finishes every outbox entry older than `graceMs` in every registered collection. */
+  async sweep(graceMs = 2_000): Promise<number> {
+    const registry = await this.store.collection<RegistryRecord>(REGISTRY).find({});
+    let drained = 0;
+    for (const record of registry) {
+      const scope: EntityScope = { projectId: record.projectId, typeId: record.typeId, collection: record.id };
+      const pending = await this.store
+        .collection<StoredEntity>(record.id)
+        .find({ '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } }, { limit: 500 });
+      for (const entity of pending) if (await this.drain(scope, entity)) drained += 1;
+    }
+    return drained;
+  }
+
+  startSweeping(intervalMs = 5_000): void {
+    this.sweeper = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'outbox sweep failed'));
+    }, intervalMs);
+    this.sweeper.unref();
+  }
+
+  stopSweeping(): void {
+    clearInterval(this.sweeper);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Hands out `updatedAt` values and knows up to which value a pull may safely read.
+ *
+ * The pull cursor is the largest `updatedAt` a client has seen, so a write must never become
+ * visible with an `updatedAt` at or below a value some pull already returned. Two things could
+ * break that: two writes sharing a value (prevented here: values are unique and increasing within
+ * a process), and a write stamped early but committed late (a concurrent pull would return the
+ * later-stamped, earlier-committed entity and move the client past it). So every stamp stays "in
+ * flight" until its write is stored, and pulls read only up to just below the oldest in-flight
+ * stamp. Across processes sharing one MongoDB, `settleMs` adds a margin for the other processes'
+ * in-flight writes (and clock skew); writes that take longer than half of it are re-stamped by the
+ * writer so the margin holds. The embedded store has one process, so its margin is 0.
+ */
+export class UpdatedAtClock {
+  private last = 0;
+  private readonly inFlight = new Map<number, number>();
+
+  constructor(
+    private readonly clock: () => number,
+    readonly settleMs = 0,
+  ) {}
+
+  now(): number {
+    return this.clock();
+  }
+
+  /** A fresh stamp, in flight until `end()` is called (after the write was stored or failed). */
+  begin(): { at: number; end(): void } {
+    this.last = Math.max(this.clock(), this.last + 1);
+    const at = this.last;
+    this.inFlight.set(at, (this.inFlight.get(at) ?? 0) + 1);
+    return {
+      at,
+      end: () => {
+        const count = (this.inFlight.get(at) ?? 1) - 1;
+        if (count <= 0) this.inFlight.delete(at);
+        else this.inFlight.set(at, count);
+      },
+    };
+  }
+
+  /** The largest `updatedAt` a pull may return now. */
+  stableUntil(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const at of this.inFlight.keys()) if (at < oldest) oldest = at;
+    return Math.min(oldest - 1, this.clock() - this.settleMs);
+  }
+}

@@ -1,0 +1,14 @@
+import { errorCatalogue } from '@platform/kit';
+
+/** The data service's errors; codes are stable, clients may switch on them. */
+export const dataError = errorCatalogue({
+  DATA_TYPE_NOT_FOUND: [404, 'Type not found'],
+  DATA_ENTITY_NOT_FOUND: [404, 'Entity not found'],
+  DATA_DUPLICATE_ID: [409, 'An entity with this id already exists'],
+  DATA_REVISION_CONFLICT: [409, 'The entity changed since baseRevision; resolve the conflict and retry'],
+  DATA_LOCAL_ONLY_TYPE: [409, 'This type is localOnly: its entities live only on clients and are never sent to the server'],
+  DATA_INVALID_MODIFIER: [400, 'Invalid modifier'],
+  DATA_SCHEMA_VIOLATION: [400, 'The document does not match its type schema'],
+  DATA_FORBIDDEN: [403, 'You may not do this to this entity'],
+  DATA_NO_DEFAULT_ACCESS: [400, 'The type has no defaultAccess to reset to'],
+});

@@ -1,0 +1,74 @@
+import { requireUser, rlsAllows } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
+import { ID_PATTERN } from '../domain/collections';
+import { typeIdSchema } from '../domain/type-record';
+import { READ_PROJECTION, type StoredEntity } from '../entities/entity';
+import { TypeDirectory } from '../entities/type-directory';
+import { dataError } from '../errors';
+import type { DataDeps } from './context';
+
+const PAGE = 500;
+
+const responseSchema = z.object({
+  matchingCount: z.number(),
+  action: z.string(),
+  operations: z.array(z.string()),
+  dryRun: z.boolean(),
+  modifiedCount: z.number().optional(),
+});
+
+/**
+ * POST .../types/{typeId}/batch-rls: changes the RLS of many entities at once. Each changed entity
+ * is written like any other (revision, change, event); entities already as the action wants them
+ * are matched but not modified. Needs the RLS update permission on the project.
+ */
+export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/projects/:projectId/types/:typeId/batch-rls',
+    {
+      schema: {
+        tags: ['types'],
+        summary: 'Change the RLS permissions of many entities of a type (dryRun previews)',
+        params: z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema }),
+        body: batchRlsRequestSchema,
+        response: { 200: responseSchema },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      const { projectId, typeId } = request.params;
+      const { project, caller } = await deps.projects.require(projectId, request.principal);
+      if (!rlsAllows(project.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'Batch RLS needs the update permission on the project' });
+      const type = await deps.types.require(projectId, typeId);
+      const body = request.body;
+      if (body.action === 'resetToDefault' && !type.defaultAccess) throw dataError('DATA_NO_DEFAULT_ACCESS');
+
+      const scope = TypeDirectory.documentsScope(projectId, typeId);
+      const collection = deps.store.collection<StoredEntity>(scope.collection);
+      const filter = batchTargetFilter(projectId, body.filter);
+      const operations = body.action === 'resetToDefault' ? [] : (body.operations ?? []);
+      const dryRun = body.dryRun ?? false;
+      if (dryRun) return { matchingCount: await collection.count(filter), action: body.action, operations, dryRun };
+
+      let matchingCount = 0;
+      let modifiedCount = 0;
+      let lastId = '';
+      for (;;) {
+        const page = await collection.find({ $and: [filter, { id: { $gt: lastId } }] }, { sort: { id: 1 }, limit: PAGE, projection: READ_PROJECTION });
+        for (const entity of page) {
+          matchingCount += 1;
+          const modifier = batchModifierFor(projectId, body, entity.access, type.defaultAccess);
+          if (!modifier) continue;
+          await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision });
+          modifiedCount += 1;
+        }
+        if (page.length < PAGE) break;
+        lastId = (page[page.length - 1] as StoredEntity).id;
+      }
+      return { matchingCount, action: body.action, operations, dryRun, modifiedCount };
+    },
+  );
+}

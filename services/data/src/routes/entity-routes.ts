@@ -1,0 +1,192 @@
+import type { Access } from '@platform/contracts';
+import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
+import type { UpdateModifier } from '@platform/storage';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ID_PATTERN } from '../domain/collections';
+import { checkClientModifier, type ModifierProblem } from '../domain/modifier-rules';
+import { applyModifier } from '../domain/paths';
+import { decodeCursor } from '../entities/entity-reader';
+import { publicView, type EntityScope, type StoredEntity } from '../entities/entity';
+import { dataError } from '../errors';
+import type { DataDeps } from './context';
+
+/** How one family of collections (documents of a type, types, applications) differs. */
+export interface EntityKind<P extends z.ZodRawShape> {
+  tag: string;
+  basePath: string;
+  params: z.ZodObject<P>;
+  resolve(deps: DataDeps, params: z.infer<z.ZodObject<P>>): Promise<ResolvedKind>;
+}
+
+export interface ResolvedKind {
+  scope: EntityScope;
+  /** Problems with an entity's fields as they would be stored (schema, record shape). */
+  validate(fields: Record<string, unknown>): Array<{ field: string; message: string }>;
+  defaultAccess?: Access;
+  /** Set when the collection refuses writes (localOnly types). */
+  refuseWrites?: AppError;
+  /** Rules for a client-chosen id, when stricter than the general id pattern. */
+  idSchema?: z.ZodType<string>;
+}
+
+const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
+const entitySchema = z
+  .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number().optional(), changes: z.array(z.unknown()).optional() })
+  .loose();
+const pageSchema = z.object({ items: z.array(entitySchema), cursor: z.string().optional() });
+const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
+
+function badModifier(problems: ModifierProblem[]): AppError {
+  const first = problems[0] as ModifierProblem;
+  return dataError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems } });
+}
+
+function schemaViolation(problems: Array<{ field: string; message: string }>): AppError {
+  const first = problems[0] as { field: string; message: string };
+  return dataError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+}
+
+/** Fields of an entity as its schema sees them: without server-owned and internal ones. */
+function ownFields(entity: Record<string, unknown>): Record<string, unknown> {
+  const { id, revision, createdAt, updatedAt, deletedAt, changes, ...fields } = entity;
+  return Object.fromEntries(Object.entries(fields).filter(([key]) => !key.startsWith('_')));
+}
+
+/**
+ * GET list/pull, GET one, POST, PATCH and DELETE for one family of collections, the same shape
+ * everywhere as the spec requires. Every route needs a project member; RLS decides per entity.
+ */
+export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstance, deps: DataDeps, kind: EntityKind<P>): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const entityParams = kind.params.extend({ id: idSchema });
+
+  async function open(request: FastifyRequest, params: z.infer<z.ZodObject<P>>): Promise<{ caller: ProjectCaller; resolved: ResolvedKind; projectAccess: Access | undefined }> {
+    requireUser(request);
+    const { project, caller } = await deps.projects.require((params as { projectId: string }).projectId, request.principal);
+    return { caller, resolved: await kind.resolve(deps, params), projectAccess: project.access };
+  }
+
+  typed.get(
+    kind.basePath,
+    {
+      schema: {
+        tags: [kind.tag],
+        summary: 'List entities; with updatedAt, pull every change after that time (deleted ones included)',
+        params: kind.params,
+        querystring: z.object({
+          updatedAt: z.coerce.number().int().min(0).optional().describe('0 returns all; otherwise entities modified after this time, deleted ones included'),
+          includeChanges: booleanQuery.optional(),
+          limit: z.coerce.number().int().min(1).max(5000).default(1000),
+          cursor: z.string().max(500).optional().describe('From the previous page, to continue it'),
+        }),
+        response: { 200: pageSchema },
+      },
+    },
+    async (request) => {
+      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      const { updatedAt, includeChanges, limit } = request.query;
+      const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      if (cursor === null) throw new AppError(400, 'DATA_INVALID_CURSOR', 'Invalid cursor: pass back the cursor of the previous page unchanged');
+      const page =
+        updatedAt === undefined
+          ? await deps.reader.list(resolved.scope, caller, { limit, cursor })
+          : await deps.reader.pull(resolved.scope, caller, { since: updatedAt, limit, cursor });
+      const items = includeChanges
+        ? await Promise.all(page.items.map((item) => deps.reader.withChanges(resolved.scope, item)))
+        : page.items.map(publicView);
+      return { items, ...(page.cursor ? { cursor: page.cursor } : {}) } as z.infer<typeof pageSchema>;
+    },
+  );
+
+  typed.get(
+    `${kind.basePath}/:id`,
+    { schema: { tags: [kind.tag], summary: 'One entity', params: entityParams, querystring: z.object({ includeChanges: booleanQuery.optional() }), response: { 200: entitySchema } } },
+    async (request) => {
+      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      return (request.query.includeChanges ? await deps.reader.withChanges(resolved.scope, entity) : publicView(entity)) as z.infer<typeof entitySchema>;
+    },
+  );
+
+  typed.post(
+    kind.basePath,
+    {
+      schema: {
+        tags: [kind.tag],
+        summary: 'Create an entity (the complete document with changes in the answer)',
+        params: kind.params,
+        body: z.record(z.string(), z.unknown()).describe('The full entity; id is generated when absent'),
+        response: { 201: entitySchema },
+      },
+    },
+    async (request, reply) => {
+      const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      if (resolved.refuseWrites) throw resolved.refuseWrites;
+      const { id, ...fields } = request.body;
+      if (id !== undefined) {
+        const idCheck = (resolved.idSchema ?? idSchema).safeParse(id);
+        if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid body.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
+      }
+      if (Object.keys(fields).length) {
+        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller) });
+        if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'body') })));
+      }
+      const problems = resolved.validate(fields);
+      if (problems.length) throw schemaViolation(problems);
+      const created = await deps.writer.create(resolved.scope, fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
+      return reply.code(201).send((await deps.reader.withChanges(resolved.scope, created)) as z.infer<typeof entitySchema>);
+    },
+  );
+
+  typed.patch(
+    `${kind.basePath}/:id`,
+    {
+      schema: {
+        tags: [kind.tag],
+        summary: 'Apply an update modifier if the entity is still at baseRevision (409 with conflict details otherwise)',
+        params: entityParams,
+        body: z.object({ modifier: z.record(z.string(), z.unknown()), baseRevision: z.number().int().min(0) }),
+        response: { 200: entitySchema },
+      },
+    },
+    async (request) => {
+      const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      if (resolved.refuseWrites) throw resolved.refuseWrites;
+      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
+      if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
+      const problems = checkClientModifier(request.body.modifier, { allowAccess: rlsAllows(projectAccess, 'update', caller) });
+      if (problems.length) throw badModifier(problems);
+      const modifier = request.body.modifier as UpdateModifier;
+      if (entity.revision === request.body.baseRevision) {
+        let after: Record<string, unknown>;
+        try {
+          after = applyModifier(entity as Record<string, unknown>, modifier);
+        } catch (error) {
+          throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
+        }
+        const violations = resolved.validate(ownFields(after));
+        if (violations.length) throw schemaViolation(violations);
+      }
+      const updated = await deps.writer.patch(resolved.scope, entity.id, modifier, { userId: caller.userId, baseRevision: request.body.baseRevision });
+      return (await deps.reader.withChanges(resolved.scope, updated)) as z.infer<typeof entitySchema>;
+    },
+  );
+
+  typed.delete(
+    `${kind.basePath}/:id`,
+    { schema: { tags: [kind.tag], summary: 'Soft-delete an entity', params: entityParams, response: { 200: entitySchema } } },
+    async (request) => {
+      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      if (resolved.refuseWrites) throw resolved.refuseWrites;
+      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
+      if (!rlsAllows(entity.access, 'delete', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
+      const removed = await deps.writer.remove(resolved.scope, entity, caller.userId);
+      return (await deps.reader.withChanges(resolved.scope, removed)) as z.infer<typeof entitySchema>;
+    },
+  );
+}
+

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ID_PATTERN } from '../domain/collections';
+import { generateSamples } from '../domain/sample-data';
+import { typeIdSchema } from '../domain/type-record';
+import { TypeDirectory } from '../entities/type-directory';
+import { publicView } from '../entities/entity';
+import { dataError } from '../errors';
+import type { DataDeps } from './context';
+
+const params = z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema });
+const schemaResponse = z.object({ projectId: z.string(), typeId: z.string(), schema: z.object({ fields: z.record(z.string(), z.unknown()) }) });
+
+/**
+ * The spec fixes the unauthenticated answer of these four routes: 401 with the JSON string
+ * "Unauthorized" (not our usual error object).
+ */
+function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.principal.kind === 'user') return false;
+  void reply.code(401).type('application/json').send(JSON.stringify('Unauthorized'));
+  return true;
+}
+
+/** Type schema and sample data: GET .../schema, GET /api/schemas/..., GET and POST .../sample-data. */
+export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const unauthorized = { 401: z.literal('Unauthorized') };
+
+  const readSchema = async (request: FastifyRequest<{ Params: z.infer<typeof params> }>, reply: FastifyReply) => {
+    if (refuseAnonymous(request, reply)) return reply;
+    const { projectId, typeId } = request.params;
+    await deps.projects.require(projectId, request.principal);
+    const type = await deps.types.require(projectId, typeId);
+    return { projectId, typeId, schema: type.schema ?? { fields: {} } };
+  };
+  const schemaRoute = { tags: ['types'], summary: "The type's field schema", params, response: { 200: schemaResponse, ...unauthorized } };
+  typed.get('/api/projects/:projectId/types/:typeId/schema', { schema: schemaRoute }, readSchema);
+  typed.get('/api/schemas/projects/:projectId/types/:typeId', { schema: schemaRoute }, readSchema);
+
+  typed.get(
+    '/api/projects/:projectId/types/:typeId/sample-data',
+    {
+      schema: {
+        tags: ['types'],
+        summary: 'Realistic sample documents generated from the type schema (nothing is stored)',
+        params,
+        querystring: z.object({ count: z.coerce.number().int().min(1).max(100).default(5), seed: z.coerce.number().int().min(0).optional() }),
+        response: { 200: z.object({ items: z.array(z.record(z.string(), z.unknown())) }), ...unauthorized },
+      },
+    },
+    async (request, reply) => {
+      if (refuseAnonymous(request, reply)) return reply;
+      const { projectId, typeId } = request.params;
+      await deps.projects.require(projectId, request.principal);
+      const type = await deps.types.require(projectId, typeId);
+      return { items: generateSamples(type.schema ?? { fields: {} }, request.query.count, request.query.seed ?? deps.clock(), deps.clock()) };
+    },
+  );
+
+  typed.post(
+    '/api/projects/:projectId/types/:typeId/sample-data',
+    {
+      schema: {
+        tags: ['types'],
+        summary: 'Create sample documents from the type schema',
+        params,
+        body: z.object({ count: z.number().int().min(1).max(100).default(5), seed: z.number().int().min(0).optional() }).default({ count: 5 }),
+        response: { 201: z.object({ items: z.array(z.record(z.string(), z.unknown())) }), ...unauthorized },
+      },
+    },
+    async (request, reply) => {
+      if (refuseAnonymous(request, reply)) return reply;
+      const { projectId, typeId } = request.params;
+      const { caller } = await deps.projects.require(projectId, request.principal);
+      const type = await deps.types.require(projectId, typeId);
+      if (type.syncType === 'localOnly') throw dataError('DATA_LOCAL_ONLY_TYPE');
+      const scope = TypeDirectory.documentsScope(projectId, typeId);
+      const samples = generateSamples(type.schema ?? { fields: {} }, request.body.count, request.body.seed ?? deps.clock(), deps.clock());
+      const created = [];
+      for (const sample of samples) created.push(publicView(await deps.writer.create(scope, sample, { userId: caller.userId, defaultAccess: type.defaultAccess })));
+      return reply.code(201).send({ items: created });
+    },
+  );
+}
