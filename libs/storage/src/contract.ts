@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedUpdate } from './guarded-update';
+import { DuplicateKeyError, InvalidModifierError, type Collection, type DocumentStore, type StoredDocument } from './port';
+
+interface Item extends StoredDocument {
+  name?: string;
+  n?: number;
+  tags?: unknown[];
+  nested?: Record<string, unknown>;
+  revision?: number;
+}
+
+/**
+ * The one DocumentStore contract: every adapter must pass it unchanged. `open` gives a fresh,
+ * empty store; each test works in its own collection.
+ */
+export function runDocumentStoreContract(adapter: string, open: () => Promise<{ store: DocumentStore; dispose: () => Promise<void> }>): void {
+  describe(`DocumentStore contract: ${adapter}`, () => {
+    let store: DocumentStore;
+    let dispose: () => Promise<void>;
+    const fresh = (): Collection<Item> => store.collection<Item>(`c${randomUUID().replaceAll('-', '')}`);
+
+    beforeAll(async () => {
+      ({ store, dispose } = await open());
+    });
+    afterAll(async () => {
+      await dispose?.();
+    });
+
+    it('answers its kind and a ping', async () => {
+      expect(['mongodb', 'embedded']).toContain(store.kind);
+      expect(await store.ping()).toBe(true);
+    });
+
+    it('inserts, finds by id and refuses a duplicate id', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'a', name: 'first', nested: { deep: { x: 1 } } });
+      expect(await items.findById('a')).toEqual({ id: 'a', name: 'first', nested: { deep: { x: 1 } } });
+      expect(await items.findById('missing')).toBeNull();
+      await expect(items.insertOne({ id: 'a', name: 'again' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect((await items.findById('a'))?.name).toBe('first');
+    });
+
+    it('stops an ordered insertMany at the first duplicate', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'b' });
+      await expect(items.insertMany([{ id: 'a' }, { id: 'b' }, { id: 'c' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect((await items.find({}, { sort: { id: 1 } })).map((item) => item.id)).toEqual(['a', 'b']);
+    });
+
+    it('hands out copies: changing a result changes nothing stored', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'a', nested: { x: 1 } });
+      const found = await items.findById('a');
+      (found?.nested as Record<string, unknown>).x = 99;
+      expect((await items.findById('a'))?.nested).toEqual({ x: 1 });
+    });
+
+    it('queries with MongoDB operators, dotted paths, sort, skip, limit and count', async () => {
+      const items = fresh();
+      await items.insertMany([
+        { id: '1', name: 'ann', n: 5, tags: ['red', 'blue'], nested: { level: 2 } },
+        { id: '2', name: 'bob', n: 1, tags: ['green'], nested: { level: 1 } },
+        { id: '3', name: 'cid', n: 9, nested: { level: 2 } },
+        { id: '4', name: 'dee', n: 5, tags: ['red'] },
+      ]);
+      const ids = (list: Item[]) => list.map((item) => item.id);
+      expect(ids(await items.find({ n: { $gt: 4 } }, { sort: { id: 1 } }))).toEqual(['1', '3', '4']);
+      expect(ids(await items.find({ 'nested.level': 2 }, { sort: { id: 1 } }))).toEqual(['1', '3']);
+      expect(ids(await items.find({ tags: 'red' }, { sort: { id: 1 } }))).toEqual(['1', '4']);
+      expect(ids(await items.find({ $or: [{ name: 'bob' }, { id: '3' }] }, { sort: { id: 1 } }))).toEqual(['2', '3']);
+      expect(ids(await items.find({ tags: { $exists: false } }))).toEqual(['3']);
+      expect(ids(await items.find({ id: { $in: ['4', '2', 'x'] } }, { sort: { id: -1 } }))).toEqual(['4', '2']);
+      expect(ids(await items.find({}, { sort: { n: -1, id: 1 } }))).toEqual(['3', '1', '4', '2']);
+      expect(ids(await items.find({}, { sort: { n: 1, id: 1 }, skip: 1, limit: 2 }))).toEqual(['1', '4']);
+      expect((await items.findOne({ n: 5 }, { sort: { id: -1 } }))?.id).toBe('4');
+      expect(await items.count({ n: 5 })).toBe(2);
+      expect(await items.count()).toBe(4);
+    });
+
+    it('projects by inclusion and exclusion, always keeping id', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'a', name: 'x', n: 1, nested: { secret: true } });
+      expect(await items.findById('a', { projection: { nested: 0 } })).toEqual({ id: 'a', name: 'x', n: 1 });
+      expect(await items.find({}, { projection: { name: 1 } })).toEqual([{ id: 'a', name: 'x' }]);
+    });
+
+    it('applies every supported update operator with MongoDB semantics', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'a', name: 'x', n: 10, tags: ['a', 'b', 'a'], nested: { keep: 1, gone: 2 }, low: 5, high: 5, old: 'v' } as Item);
+      const after = await items.updateOne(
+        { id: 'a' },
+        {
+          $set: { name: 'y', 'nested.added.deep': true },
+          $unset: { 'nested.gone': '' },
+          $inc: { n: 5, fresh: 2 },
+          $mul: { high: 3 },
+          $min: { low: 2 },
+          $max: { 'nested.keep': 7 },
+          $rename: { old: 'renamed' },
+          $pull: { tags: 'a' },
+        },
+      );
+      expect(after).toEqual({ id: 'a', name: 'y', n: 15, fresh: 2, tags: ['b'], nested: { keep: 7, added: { deep: true } }, low: 2, high: 15, renamed: 'v' });
+      const pushed = await items.updateOne({ id: 'a' }, { $push: { tags: { $each: ['c', 'd'] } }, $addToSet: { set: 'one' } });
+      expect(pushed?.tags).toEqual(['b', 'c', 'd']);
+      const again = await items.updateOne({ id: 'a' }, { $addToSet: { set: 'one', tags: 'b' } });
+      expect(again).toMatchObject({ set: ['one'], tags: ['b', 'c', 'd'] });
+      const pulled = await items.updateOne({ id: 'a' }, { $pull: { tags: 'c' }, $pullAll: { set: ['one'] } });
+      expect(pulled).toMatchObject({ tags: ['b', 'd'], set: [] });
+      expect(await items.findById('a')).toEqual(pulled);
+    });
+
+    it('refuses unsupported, empty, id-changing and conflicting modifiers and changes nothing', async () => {
+      const items = fresh();
+      await items.insertOne({ id: 'a', n: 1 });
+      for (const modifier of [{}, { $where: { n: 1 } }, { $set: { id: 'b' } }, { $set: { n: 2 }, $inc: { n: 1 } }, { $set: { nested: 1, 'nested.x': 2 } }, { $set: { 'a..b': 1 } }, { $set: { 'tags.$': 1 } }]) {
+        await expect(items.updateOne({ id: 'a' }, modifier as never)).rejects.toBeInstanceOf(InvalidModifierError);
+      }
+      expect(await items.findById('a')).toEqual({ id: 'a', n: 1 });
+    });
+
+    it('answers null when nothing matches and upserts from the filter when asked', async () => {
+      const items = fresh();
+      expect(await items.updateOne({ id: 'x' }, { $set: { n: 1 } })).toBeNull();
+      expect(await items.count()).toBe(0);
+      expect(await items.updateOne({ id: 'x', name: 'seed' }, { $inc: { n: 1 } }, { upsert: true })).toEqual({ id: 'x', name: 'seed', n: 1 });
+      expect(await items.updateOne({ id: 'x' }, { $inc: { n: 1 } }, { upsert: true })).toEqual({ id: 'x', name: 'seed', n: 2 });
+    });
+
+    it('updates and deletes many, answering counts', async () => {
+      const items = fresh();
+      await items.insertMany([{ id: '1', n: 1 }, { id: '2', n: 2 }, { id: '3', n: 3 }]);
+      expect(await items.updateMany({ n: { $gte: 2 } }, { $set: { big: true } })).toBe(2);
+      expect(await items.updateMany({ n: { $gte: 2 } }, { $set: { big: true } })).toBe(0);
+      expect(await items.deleteMany({ big: true })).toBe(2);
+      expect((await items.find({})).map((item) => item.id)).toEqual(['1']);
+    });
+
+    it('enforces unique indexes on insert and update, idempotently created', async () => {
+      const items = fresh();
+      await items.ensureIndex({ keys: { name: 1 }, unique: true });
+      await items.ensureIndex({ keys: { name: 1 }, unique: true });
+      await items.ensureIndex({ keys: { n: 1 } });
+      await items.insertOne({ id: '1', name: 'ann' });
+      await items.insertOne({ id: '2', name: 'bob' });
+      await expect(items.insertOne({ id: '3', name: 'ann' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(items.updateOne({ id: '2' }, { $set: { name: 'ann' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect((await items.findById('2'))?.name).toBe('bob');
+      await items.deleteMany({ id: '1' });
+      await items.insertOne({ id: '3', name: 'ann' });
+      expect(await items.count()).toBe(2);
+    });
+
+    it('refuses a unique index over existing duplicates', async () => {
+      const items = fresh();
+      await items.insertMany([{ id: '1', name: 'same' }, { id: '2', name: 'same' }]);
+      await expect(items.ensureIndex({ keys: { name: 1 }, unique: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+    });
+
+    describe('guarded update', () => {
+      const change = { userId: 'u1', note: 'edit' };
+
+      it('applies the modifier, bumps the revision, stamps updatedAt and appends the change', async () => {
+        const items = fresh();
+        await items.insertOne({ id: 'a', revision: 0, name: 'x', _outbox: [] } as Item);
+        const result = await guardedUpdate(items, { id: 'a', expectedRevision: 0, modifier: { $set: { name: 'y' } }, change, now: 1234 });
+        expect(result).toEqual({ status: 'updated', document: { id: 'a', revision: 1, name: 'y', updatedAt: 1234, _outbox: [{ ...change, revision: 1 }] } });
+      });
+
+      it('reports a conflict with the current document, and a missing one', async () => {
+        const items = fresh();
+        await items.insertOne({ id: 'a', revision: 3, name: 'x', _outbox: [] } as Item);
+        const stale = await guardedUpdate(items, { id: 'a', expectedRevision: 2, modifier: { $set: { name: 'y' } }, change, now: 1 });
+        expect(stale).toEqual({ status: 'conflict', current: { id: 'a', revision: 3, name: 'x', _outbox: [] } });
+        expect(await guardedUpdate(items, { id: 'nope', expectedRevision: 0, modifier: { $set: { name: 'y' } }, change, now: 1 })).toEqual({ status: 'not-found' });
+      });
+
+      it('refuses a modifier that writes the fields it owns', async () => {
+        const items = fresh();
+        await items.insertOne({ id: 'a', revision: 0, _outbox: [] } as Item);
+        for (const field of ['revision', 'updatedAt', '_outbox', 'id']) {
+          await expect(guardedUpdate(items, { id: 'a', expectedRevision: 0, modifier: { $set: { [field]: 5 } }, change, now: 1 })).rejects.toBeInstanceOf(InvalidModifierError);
+        }
+        expect((await items.findById('a'))?.revision).toBe(0);
+      });
+
+      it('lets exactly one of 50 concurrent updates with the same expected revision win', async () => {
+        const items = fresh();
+        await items.insertOne({ id: 'a', revision: 0, n: 0, _outbox: [] } as Item);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => guardedUpdate(items, { id: 'a', expectedRevision: 0, modifier: { $inc: { n: 1 } }, change: { writer: i }, now: i })),
+        );
+        expect(results.filter((result) => result.status === 'updated')).toHaveLength(1);
+        expect(results.filter((result) => result.status === 'conflict')).toHaveLength(49);
+        const stored = (await items.findById('a')) as Item & { _outbox: unknown[] };
+        expect(stored).toMatchObject({ revision: 1, n: 1 });
+        expect(stored._outbox).toHaveLength(1);
+      });
+    });
+  });
+}

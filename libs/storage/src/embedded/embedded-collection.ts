@@ -1,0 +1,263 @@
+import { Query } from 'mingo';
+import { update } from 'mingo/updater';
+import { assertSupportedModifier } from '../modifier';
+import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import type { CollectionLog, LogRecord } from './collection-log';
+
+const QUERY_OPTIONS = { idKey: 'id' } as const;
+
+interface UniqueIndex {
+  spec: IndexSpec;
+  /** Index key (the indexed values, JSON) to the id of the document holding it. */
+  owners: Map<string, string>;
+}
+
+function valueAt(document: Record<string, unknown>, path: string): unknown {
+  let current: unknown = document;
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** Like MongoDB, a missing field is indexed as null, so two documents without it clash. */
+function indexKey(spec: IndexSpec, document: Record<string, unknown>): string {
+  return JSON.stringify(Object.keys(spec.keys).map((path) => valueAt(document, path) ?? null));
+}
+
+function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
+  return JSON.stringify(a.keys) === JSON.stringify(b.keys);
+}
+
+/** The filter's plain equality fields: what an upsert starts its new document from. */
+function equalityFields(filter: Filter): Record<string, unknown> {
+  const seed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.startsWith('$') || key.includes('.')) continue;
+    const isOperator = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => k.startsWith('$'));
+    if (!isOperator) seed[key] = structuredClone(value);
+  }
+  return seed;
+}
+
+/**
+ * A collection held in memory and persisted through its log. Every read and write runs its whole
+ * match-and-change in one synchronous step, so each single-document write is atomic; the write
+ * resolves once its log line is on disk.
+ */
+export class EmbeddedCollection<T extends StoredDocument> implements Collection<T> {
+  private readonly documents = new Map<string, T>();
+  private readonly indexes: IndexSpec[] = [];
+  private readonly uniqueIndexes: UniqueIndex[] = [];
+  private log: CollectionLog | undefined;
+
+  constructor(readonly name: string) {}
+
+  /** Rebuilds the state from the log's records (at open, before any other call). */
+  replay(records: LogRecord[]): void {
+    for (const record of records) {
+      if ('put' in record) this.documents.set(String(record.put.id), record.put as T);
+      else if ('del' in record) this.documents.delete(record.del);
+      else if ('index' in record && !this.indexes.some((spec) => sameKeys(spec, record.index))) this.indexes.push(record.index);
+    }
+    for (const spec of this.indexes) if (spec.unique) this.uniqueIndexes.push(this.buildUniqueIndex(spec));
+  }
+
+  attach(log: CollectionLog): void {
+    this.log = log;
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+
+  /** The records that rebuild the current state: indexes first, then one put per document. */
+  snapshot(): LogRecord[] {
+    return [...this.indexes.map((index) => ({ index })), ...[...this.documents.values()].map((put) => ({ put }))];
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    await this.insertMany([doc]);
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    const writes: Promise<void>[] = [];
+    try {
+      for (const doc of docs) {
+        if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
+        if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
+        const stored = structuredClone(doc);
+        this.claimUniqueKeys(stored, undefined);
+        this.documents.set(stored.id, stored);
+        writes.push(this.persist({ put: stored }));
+      }
+    } finally {
+      await Promise.all(writes);
+    }
+  }
+
+  async findById(id: string, options?: { projection?: Projection }): Promise<T | null> {
+    const found = this.documents.get(id);
+    return found ? this.present(found, options?.projection) : null;
+  }
+
+  async findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
+    const [first] = await this.find(filter, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let matches = this.matching(filter);
+    if (options.sort) matches = sortDocuments(matches, options.sort);
+    const start = options.skip ?? 0;
+    const end = options.limit ? start + options.limit : undefined;
+    return matches.slice(start, end).map((document) => this.present(document, options.projection));
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    return this.matching(filter).length;
+  }
+
+  async updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
+    assertSupportedModifier(modifier);
+    const [current] = this.matching(filter, 1);
+    if (current) {
+      const next = this.applyModifier(current, modifier);
+      if (next !== current) await this.replace(current, next);
+      return structuredClone(next);
+    }
+    if (!options?.upsert) return null;
+    const seed = equalityFields(filter);
+    if (typeof seed.id !== 'string') throw new TypeError('an upsert filter must name the document id');
+    const created = this.applyModifier(seed as T, modifier);
+    await this.insertOne(created);
+    return structuredClone(created);
+  }
+
+  async updateMany(filter: Filter, modifier: UpdateModifier): Promise<number> {
+    assertSupportedModifier(modifier);
+    const writes: Promise<void>[] = [];
+    let modified = 0;
+    try {
+      for (const current of this.matching(filter)) {
+        const next = this.applyModifier(current, modifier);
+        if (next === current) continue;
+        writes.push(this.replace(current, next));
+        modified += 1;
+      }
+    } finally {
+      await Promise.all(writes);
+    }
+    return modified;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const doomed = this.matching(filter);
+    const writes = doomed.map((document) => {
+      this.documents.delete(document.id);
+      for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
+      return this.persist({ del: document.id });
+    });
+    await Promise.all(writes);
+    return doomed.length;
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    if (this.indexes.some((existing) => sameKeys(existing, spec))) return;
+    const normalized: IndexSpec = { keys: { ...spec.keys }, ...(spec.unique ? { unique: true } : {}) };
+    if (normalized.unique) this.uniqueIndexes.push(this.buildUniqueIndex(normalized));
+    this.indexes.push(normalized);
+    await this.persist({ index: normalized });
+  }
+
+  private matching(filter: Filter, limit?: number): T[] {
+    const query = new Query(filter, QUERY_OPTIONS);
+    // An equality on id needs no scan.
+    const candidates = typeof filter.id === 'string' ? [this.documents.get(filter.id)].filter((d): d is T => d !== undefined) : this.documents.values();
+    const found: T[] = [];
+    for (const document of candidates) {
+      if (!query.test(document)) continue;
+      found.push(document);
+      if (limit !== undefined && found.length >= limit) break;
+    }
+    return found;
+  }
+
+  private present(document: T, projection: Projection | undefined): T {
+    if (!projection || Object.keys(projection).length === 0) return structuredClone(document);
+    const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection).all();
+    return structuredClone(projected as T);
+  }
+
+  /** The document after the modifier, or the same object when nothing changed. */
+  private applyModifier(current: T, modifier: UpdateModifier): T {
+    const next = structuredClone(current);
+    const changed = update(next as Record<string, unknown>, modifier as never);
+    return changed.length > 0 ? next : current;
+  }
+
+  private async replace(current: T, next: T): Promise<void> {
+    this.claimUniqueKeys(next, current);
+    this.documents.set(next.id, next);
+    await this.persist({ put: next });
+  }
+
+  /** Checks every unique index for `next`, then moves its keys over from `previous`. */
+  private claimUniqueKeys(next: T, previous: T | undefined): void {
+    for (const index of this.uniqueIndexes) {
+      const key = indexKey(index.spec, next);
+      const owner = index.owners.get(key);
+      if (owner !== undefined && owner !== next.id) throw new DuplicateKeyError(this.name, `${Object.keys(index.spec.keys).join(', ')}: ${key}`);
+    }
+    for (const index of this.uniqueIndexes) {
+      if (previous) index.owners.delete(indexKey(index.spec, previous));
+      index.owners.set(indexKey(index.spec, next), next.id);
+    }
+  }
+
+  private buildUniqueIndex(spec: IndexSpec): UniqueIndex {
+    const owners = new Map<string, string>();
+    for (const document of this.documents.values()) {
+      const key = indexKey(spec, document);
+      if (owners.has(key)) throw new DuplicateKeyError(this.name, `${Object.keys(spec.keys).join(', ')}: ${key}`);
+      owners.set(key, document.id);
+    }
+    return { spec, owners };
+  }
+
+  private persist(record: LogRecord): Promise<void> {
+    if (!this.log) throw new Error(`collection ${this.name} has no log attached`);
+    return this.log.append(record);
+  }
+}
+
+/** MongoDB's order for the values a JSON document can hold: missing = null < numbers < strings < objects < arrays < booleans. */
+const TYPE_RANK: Record<string, number> = { undefined: 1, null: 1, number: 2, string: 3, object: 4, array: 5, boolean: 6 };
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const rankA = TYPE_RANK[typeOf(a)] ?? 7;
+  const rankB = TYPE_RANK[typeOf(b)] ?? 7;
+  if (rankA !== rankB) return rankA - rankB;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0;
+}
+
+function sortDocuments<T extends StoredDocument>(documents: T[], sort: Record<string, 1 | -1>): T[] {
+  const keys = Object.entries(sort);
+  return [...documents].sort((a, b) => {
+    for (const [path, direction] of keys) {
+      const order = compareValues(valueAt(a, path), valueAt(b, path));
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  });
+}

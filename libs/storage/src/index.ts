@@ -1,0 +1,7 @@
+export * from './port';
+export { assertSupportedModifier, modifiedPaths, SUPPORTED_OPERATORS } from './modifier';
+export { guardedUpdate, type GuardedUpdateRequest, type GuardedUpdateResult } from './guarded-update';
+export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';
+export { CorruptLogError } from './embedded/collection-log';
+export { createMongoStore, type MongoStoreOptions } from './mongodb/mongo-store';
+export { openDocumentStore } from './open-store';

@@ -1,0 +1,49 @@
+import { InvalidModifierError, type UpdateModifier } from './port';
+
+/** The update operators every adapter implements with MongoDB's semantics. */
+export const SUPPORTED_OPERATORS: ReadonlySet<string> = new Set([
+  '$set', '$unset', '$inc', '$push', '$pull', '$addToSet', '$rename', '$min', '$max', '$mul', '$pop', '$pullAll',
+]);
+
+/** The field paths a modifier writes (a rename writes both its source and its target). */
+export function modifiedPaths(modifier: UpdateModifier): string[] {
+  const paths: string[] = [];
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const [path, value] of Object.entries(fields)) {
+      paths.push(path);
+      if (operator === '$rename' && typeof value === 'string') paths.push(value);
+    }
+  }
+  return paths;
+}
+
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
+/**
+ * Rejects what the adapters would treat differently: unknown operators, non-object operands,
+ * empty or `$`-positional paths, a change to `id`, and two operators writing overlapping paths
+ * (MongoDB refuses those; an in-memory engine would silently apply both).
+ */
+export function assertSupportedModifier(modifier: UpdateModifier): void {
+  const operators = Object.keys(modifier);
+  if (operators.length === 0) throw new InvalidModifierError('an update modifier needs at least one operator');
+  for (const operator of operators) {
+    if (!SUPPORTED_OPERATORS.has(operator)) throw new InvalidModifierError(`unsupported update operator ${operator}`);
+    const fields = modifier[operator];
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) throw new InvalidModifierError(`${operator} needs an object of field paths`);
+  }
+  const paths = modifiedPaths(modifier);
+  for (const path of paths) {
+    const segments = path.split('.');
+    if (segments.some((segment) => segment.length === 0)) throw new InvalidModifierError(`the path "${path}" has an empty segment`);
+    if (segments.some((segment) => segment.startsWith('$'))) throw new InvalidModifierError(`the path "${path}" uses a positional operator, which is not supported`);
+    if (segments[0] === 'id' || segments[0] === '_id') throw new InvalidModifierError('id cannot be changed');
+  }
+  for (let i = 0; i < paths.length; i += 1) {
+    for (let j = i + 1; j < paths.length; j += 1) {
+      if (overlaps(paths[i] as string, paths[j] as string)) throw new InvalidModifierError(`the paths "${paths[i]}" and "${paths[j]}" conflict`);
+    }
+  }
+}

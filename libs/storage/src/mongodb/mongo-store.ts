@@ -1,0 +1,135 @@
+import { MongoClient, MongoServerError, type Collection as DriverCollection, type Document } from 'mongodb';
+import { assertSupportedModifier } from '../modifier';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import { fromMongoDocument, toMongoDocument, toMongoFilter, toMongoKeys, toMongoProjection, toMongoSort } from './id-mapping';
+
+export interface MongoStoreOptions {
+  url: string;
+  database: string;
+  /** How long an operation waits for a reachable server before failing (default 5 s). */
+  serverSelectionTimeoutMs?: number;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** MongoDB says 11000; FerretDB on SQLite reports some unique violations as an InternalError. */
+function isDuplicateKey(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === DUPLICATE_KEY || (error instanceof MongoServerError && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}
+
+function rethrowDuplicate(collection: string, error: unknown): never {
+  if (isDuplicateKey(error)) {
+    const keyValue = (error as MongoServerError).keyValue;
+    throw new DuplicateKeyError(collection, keyValue ? JSON.stringify(toMongoKeys(keyValue)).replace('"_id"', '"id"') : 'unique index');
+  }
+  throw error;
+}
+
+class MongoCollection<T extends StoredDocument> implements Collection<T> {
+  constructor(private readonly driver: DriverCollection<Document>) {}
+
+  get name(): string {
+    return this.driver.collectionName;
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      await this.driver.insertOne(toMongoDocument(doc));
+    } catch (error) {
+      rethrowDuplicate(this.name, error);
+    }
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    try {
+      await this.driver.insertMany(docs.map(toMongoDocument), { ordered: true });
+    } catch (error) {
+      rethrowDuplicate(this.name, error);
+    }
+  }
+
+  async findById(id: string, options?: { projection?: Projection }): Promise<T | null> {
+    return this.findOne({ id }, options);
+  }
+
+  async findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
+    const [first] = await this.find(filter, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let cursor = this.driver.find(toMongoFilter(filter));
+    if (options.projection && Object.keys(options.projection).length > 0) cursor = cursor.project(toMongoProjection(options.projection));
+    if (options.sort) cursor = cursor.sort(toMongoSort(options.sort));
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    const documents = await cursor.toArray();
+    return documents.map((document) => fromMongoDocument<T>(document));
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    return this.driver.countDocuments(toMongoFilter(filter));
+  }
+
+  async updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
+    assertSupportedModifier(modifier);
+    try {
+      const document = await this.driver.findOneAndUpdate(toMongoFilter(filter), modifier, { returnDocument: 'after', upsert: options?.upsert ?? false });
+      return document ? fromMongoDocument<T>(document) : null;
+    } catch (error) {
+      return rethrowDuplicate(this.name, error);
+    }
+  }
+
+  async updateMany(filter: Filter, modifier: UpdateModifier): Promise<number> {
+    assertSupportedModifier(modifier);
+    try {
+      const result = await this.driver.updateMany(toMongoFilter(filter), modifier);
+      return result.modifiedCount;
+    } catch (error) {
+      return rethrowDuplicate(this.name, error);
+    }
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const result = await this.driver.deleteMany(toMongoFilter(filter));
+    return result.deletedCount;
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    const keys = toMongoKeys(spec.keys);
+    // `_id` alone is MongoDB's own unique primary index.
+    if (Object.keys(keys).length === 1 && '_id' in keys) return;
+    try {
+      await this.driver.createIndex(keys, { unique: spec.unique ?? false });
+    } catch (error) {
+      rethrowDuplicate(this.name, error);
+    }
+  }
+}
+
+/** The MongoDB DocumentStore on the official driver. Connects before answering, so a bad URL fails at start. */
+export async function createMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
+  const client = new MongoClient(options.url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, ignoreUndefined: true });
+  await client.connect();
+  const database = client.db(options.database);
+  return {
+    kind: 'mongodb',
+    collection<T extends StoredDocument>(name: string): Collection<T> {
+      return new MongoCollection<T>(database.collection(name));
+    },
+    async ping() {
+      try {
+        await database.command({ ping: 1 }, { timeoutMS: 2000 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

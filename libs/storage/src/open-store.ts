@@ -1,0 +1,9 @@
+import { createEmbeddedStore } from './embedded/embedded-store';
+import { createMongoStore } from './mongodb/mongo-store';
+import type { DocumentStore } from './port';
+
+/** MongoDB when a URL is configured, otherwise the embedded store under `dataDir`. */
+export function openDocumentStore(options: { mongoUrl?: string; mongoDatabase?: string; dataDir: string }): Promise<DocumentStore> {
+  if (options.mongoUrl) return createMongoStore({ url: options.mongoUrl, database: options.mongoDatabase ?? 'platform' });
+  return createEmbeddedStore({ dataDir: options.dataDir });
+}
