@@ -1,5 +1,7 @@
-import { describe, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import type { BackendKind, BackendReport } from './backends';
+import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from './local-servers';
+import { hasExecutableSync } from './processes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,4 +53,45 @@ export function describeWithBackends(kinds: BackendKind[], title: string, body: 
     return;
   }
   describe.skipIf(true)(`${title} [skipped: ${reasons.join('; ')}]`, () => body(urls));
+}
+
+const restartableServers: Record<BackendKind, { executable: string; start: () => Promise<LocalServer> }> = {
+  mongo: { executable: 'go', start: startMongoCompatServer },
+  nats: { executable: 'nats-server', start: startNatsServer },
+  redis: { executable: 'redis-server', start: startRedisServer },
+};
+
+/**
+ * A suite that stops and restarts its backend (outage and crash tests), so it gets a private
+ * server from the local binary rather than the shared one. Skipped with the reason when the
+ * binary is missing, failing in CI.
+ */
+export function describeWithOwnServer(kind: BackendKind, title: string, body: (server: () => LocalServer) => void): void {
+  const recipe = restartableServers[kind];
+  if (!hasExecutableSync(recipe.executable)) {
+    const reason = `needs ${recipe.executable} on PATH to run a private ${kind} server`;
+    if (process.env.CI === 'true') {
+      describe(title, () => {
+        it(reason, () => {
+          throw new Error(`CI must run this suite: ${reason}`);
+        });
+      });
+      return;
+    }
+    describe.skipIf(true)(`${title} [skipped: ${reason}]`, () => body(() => undefined as never));
+    return;
+  }
+  describe(title, () => {
+    let server: LocalServer | undefined;
+    beforeAll(async () => {
+      server = await recipe.start();
+    }, 300_000);
+    afterAll(async () => {
+      await server?.dispose();
+    });
+    body(() => {
+      if (!server) throw new Error(`the private ${kind} server did not start`);
+      return server;
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { createServer, connect } from 'node:net';
 
 /** Asks the OS for a free loopback port by binding port 0 and releasing it. */
@@ -71,16 +72,18 @@ export function recentOutput(process: ManagedProcess): string {
 
 /** True when an executable of that name is on the PATH. */
 export async function hasExecutable(name: string): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
-  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
-  for (const dir of dirs) {
+  return hasExecutableSync(name);
+}
+
+/** The same check without awaiting, for deciding at suite-declaration time. */
+export function hasExecutableSync(name: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => {
+    if (!dir) return false;
     try {
-      await access(`${dir}/${name}`, constants.X_OK);
+      accessSync(`${dir}/${name}`, constants.X_OK);
       return true;
     } catch {
-      // not in this directory
+      return false;
     }
-  }
-  return false;
+  });
 }

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyValue } from './port';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The one KeyValue contract; every adapter passes it unchanged. Each test uses its own key space. */
+export function runKeyValueContract(adapter: string, open: () => Promise<KeyValue>): void {
+  describe(`KeyValue contract: ${adapter}`, () => {
+    let kv: KeyValue;
+    const space = () => `t:${randomUUID()}:`;
+    beforeAll(async () => {
+      kv = await open();
+    });
+    afterAll(async () => {
+      await kv?.close();
+    });
+
+    it('answers its kind and a ping', async () => {
+      expect(['redis', 'memory']).toContain(kv.kind);
+      expect(await kv.ping()).toBe(true);
+    });
+
+    it('sets, gets, overwrites and deletes', async () => {
+      const key = `${space()}k`;
+      expect(await kv.get(key)).toBeNull();
+      expect(await kv.set(key, 'one')).toBe(true);
+      expect(await kv.set(key, 'two')).toBe(true);
+      expect(await kv.get(key)).toBe('two');
+      expect(await kv.delete(key)).toBe(true);
+      expect(await kv.delete(key)).toBe(false);
+      expect(await kv.get(key)).toBeNull();
+    });
+
+    it('sets only if absent, like a lock', async () => {
+      const key = `${space()}lock`;
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => kv.set(key, `holder${i}`, { onlyIfAbsent: true })));
+      expect(answers.filter(Boolean)).toHaveLength(1);
+      expect(await kv.get(key)).toBe(`holder${answers.indexOf(true)}`);
+    });
+
+    it('expires a key after its time to live', async () => {
+      const key = `${space()}short`;
+      await kv.set(key, 'v', { ttlMs: 60 });
+      await kv.set(`${key}-long`, 'v', { ttlMs: 60_000 });
+      expect(await kv.get(key)).toBe('v');
+      await pause(150);
+      expect(await kv.get(key)).toBeNull();
+      expect(await kv.set(key, 'again', { ttlMs: 60_000, onlyIfAbsent: true })).toBe(true);
+      expect(await kv.get(`${key}-long`)).toBe('v');
+    });
+
+    it('scans a prefix literally, in key order, skipping expired keys', async () => {
+      const prefix = space();
+      await kv.set(`${prefix}b`, '2');
+      await kv.set(`${prefix}a`, '1');
+      await kv.set(`${prefix}*[x]?`, 'glob');
+      await kv.set(`${prefix}gone`, 'x', { ttlMs: 30 });
+      await kv.set(`${space()}a`, 'other space');
+      await pause(100);
+      expect(await kv.scan(prefix)).toEqual([
+        { key: `${prefix}*[x]?`, value: 'glob' },
+        { key: `${prefix}a`, value: '1' },
+        { key: `${prefix}b`, value: '2' },
+      ]);
+      expect(await kv.scan(`${prefix}*`)).toEqual([{ key: `${prefix}*[x]?`, value: 'glob' }]);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { runKeyValueContract } from './contract';
+import { createMemoryKeyValue } from './memory';
+
+runKeyValueContract('memory', async () => createMemoryKeyValue());

@@ -1,0 +1,48 @@
+import type { KeyValue, SetOptions } from './port';
+
+/**
+ * The in-memory KeyValue for the all-in-one shape and tests: one process, nothing shared.
+ * `now` can be injected so tests control expiry.
+ */
+export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyValue {
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, { value: string; expiresAt?: number }>();
+  const live = (key: string) => {
+    const entry = entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  return {
+    kind: 'memory',
+    async get(key) {
+      return live(key)?.value ?? null;
+    },
+    async set(key: string, value: string, setOptions: SetOptions = {}) {
+      if (setOptions.onlyIfAbsent && live(key)) return false;
+      entries.set(key, { value, ...(setOptions.ttlMs !== undefined ? { expiresAt: now() + setOptions.ttlMs } : {}) });
+      return true;
+    },
+    async delete(key) {
+      const existed = live(key) !== undefined;
+      entries.delete(key);
+      return existed;
+    },
+    async scan(prefix) {
+      const found: Array<{ key: string; value: string }> = [];
+      for (const key of [...entries.keys()]) {
+        const entry = key.startsWith(prefix) ? live(key) : undefined;
+        if (entry) found.push({ key, value: entry.value });
+      }
+      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      entries.clear();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { Redis } from 'ioredis';
+import type { KeyValue, SetOptions } from './port';
+
+export interface RedisKeyValueOptions {
+  url: string;
+  /** Prepended to every key, so several deployments can share one Redis. */
+  keyPrefix?: string;
+}
+
+/** Escapes Redis glob characters so a prefix matches literally in SCAN. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
+}
+
+/**
+ * The Redis KeyValue on ioredis. Commands fail fast while Redis is unreachable (no offline
+ * queue, one attempt) so callers can fall back or answer 503 instead of hanging; the client
+ * keeps reconnecting in the background.
+ */
+export async function createRedisKeyValue(options: RedisKeyValueOptions): Promise<KeyValue> {
+  const prefix = options.keyPrefix ?? '';
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  // Connection errors surface through failing commands and ping; the event itself is expected.
+  client.on('error', () => undefined);
+  await client.connect().catch(() => undefined);
+
+  return {
+    kind: 'redis',
+    async get(key) {
+      return client.get(prefix + key);
+    },
+    async set(key: string, value: string, setOptions: SetOptions = {}) {
+      const ttl = setOptions.ttlMs !== undefined ? ['PX', Math.max(1, Math.round(setOptions.ttlMs))] : [];
+      const onlyIfAbsent = setOptions.onlyIfAbsent ? ['NX'] : [];
+      const answer = await client.call('SET', prefix + key, value, ...ttl, ...onlyIfAbsent);
+      return answer === 'OK';
+    },
+    async delete(key) {
+      return (await client.del(prefix + key)) > 0;
+    },
+    async scan(keyPrefix) {
+      const keys = new Set<string>();
+      let cursor = '0';
+      do {
+        const [next, batch] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix + keyPrefix)}*`, 'COUNT', 1000);
+        for (const key of batch) keys.add(key);
+        cursor = next;
+      } while (cursor !== '0');
+      const sorted = [...keys].sort();
+      const found: Array<{ key: string; value: string }> = [];
+      for (let start = 0; start < sorted.length; start += 500) {
+        const chunk = sorted.slice(start, start + 500);
+        const values = await client.mget(...chunk);
+        chunk.forEach((key, index) => {
+          const value = values[index];
+          // A key that expired between SCAN and MGET is simply gone.
+          if (value !== null && value !== undefined) found.push({ key: key.slice(prefix.length), value });
+        });
+      }
+      return found;
+    },
+    async ping() {
+      try {
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
