@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { subjectMatches } from './subject-filter';
+
+describe('subjectMatches', () => {
+  it.each([
+    ['platform.docs.p1.t1.created', 'platform.docs.p1.t1.created', true],
+    ['platform.docs.*.t1.created', 'platform.docs.p1.t1.created', true],
+    ['platform.docs.>', 'platform.docs.p1.t1.created', true],
+    ['platform.>', 'platform', false],
+    ['platform.docs.*', 'platform.docs.p1.t1', false],
+    ['platform.docs.p1', 'platform.docs.p1.t1', false],
+    ['platform.docs.p1.t1.created', 'platform.docs.p1', false],
+    ['platform.*.p1.>', 'platform.audit.p1.x', true],
+  ])('%s against %s is %s', (filter, subject, expected) => {
+    expect(subjectMatches(filter, subject)).toBe(expected);
+  });
+});
