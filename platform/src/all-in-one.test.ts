@@ -22,7 +22,7 @@ describe('the all-in-one shape on embedded storage', () => {
   it('answers GET /api/health 200 without a session, every service in-process on embedded backends', async () => {
     const response = await fetch(`${platform.url}/api/health`);
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = (await response.json()) as { services: Record<string, unknown> };
     expect(body).toMatchObject({
       status: 'ok',
       shape: 'all-in-one',
@@ -45,7 +45,7 @@ describe('the all-in-one shape on embedded storage', () => {
   });
 
   it('serves the OpenAPI document and the Swagger UI', async () => {
-    const document = await (await fetch(`${platform.url}/api/openapi.json`)).json();
+    const document = (await (await fetch(`${platform.url}/api/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/me']));
     const ui = await fetch(`${platform.url}/api/docs/`);

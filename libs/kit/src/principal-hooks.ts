@@ -10,9 +10,22 @@ declare module 'fastify' {
   }
 }
 
-/** Declares `request.principal`, anonymous until a hook establishes who calls. */
+const principalSlot = Symbol('principal');
+type WithPrincipalSlot = { [principalSlot]?: Principal };
+
+/**
+ * Declares `request.principal`, anonymous until a hook establishes who calls. A getter/setter
+ * pair, because Fastify refuses a shared object as a request decoration's default.
+ */
 export function decoratePrincipal(app: FastifyInstance): void {
-  app.decorateRequest('principal', { getter: () => anonymousPrincipal, setter() {} } as never);
+  app.decorateRequest('principal', {
+    getter(this: WithPrincipalSlot) {
+      return this[principalSlot] ?? anonymousPrincipal;
+    },
+    setter(this: WithPrincipalSlot, principal: Principal) {
+      this[principalSlot] = principal;
+    },
+  } as never);
 }
 
 /**

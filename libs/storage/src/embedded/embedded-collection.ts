@@ -186,7 +186,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private present(document: T, projection: Projection | undefined): T {
     if (!projection || Object.keys(projection).length === 0) return structuredClone(document);
-    const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection).all();
+    const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection as never).all();
     return structuredClone(projected as T);
   }
 

@@ -18,7 +18,7 @@ async function createType(body: Record<string, unknown>) {
 beforeAll(async () => {
   platform = await startTestGateway({ services: [dataService] });
   for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
-  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['editors'] }, { userId: 'bob' }] });
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['editors'] }, { userId: 'bob' }], access: { update: { userIds: ['owner'] } } });
   await platform.context.bus.subscribe<DocumentEvent>({ durable: 'documents-api-test', filter: 'platform.docs.>', handler: async (message) => void events.push(message) });
 });
 

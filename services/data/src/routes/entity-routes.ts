@@ -105,7 +105,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     { schema: { tags: [kind.tag], summary: 'One entity', params: entityParams, querystring: z.object({ includeChanges: booleanQuery.optional() }), response: { 200: entitySchema } } },
     async (request) => {
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       return (request.query.includeChanges ? await deps.reader.withChanges(resolved.scope, entity) : publicView(entity)) as z.infer<typeof entitySchema>;
     },
   );
@@ -154,7 +154,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     async (request) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       if (resolved.refuseWrites) throw resolved.refuseWrites;
-      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
       if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
       const problems = checkClientModifier(request.body.modifier, { allowAccess: rlsAllows(projectAccess, 'update', caller) });
@@ -181,7 +181,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     async (request) => {
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       if (resolved.refuseWrites) throw resolved.refuseWrites;
-      const entity = await deps.reader.readable(resolved.scope, request.params.id, caller);
+      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
       if (!rlsAllows(entity.access, 'delete', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
       const removed = await deps.writer.remove(resolved.scope, entity, caller.userId);

@@ -38,7 +38,7 @@ describe('modifier fuzz', () => {
   beforeAll(async () => {
     platform = await startTestGateway({ services: [dataService] });
     token = await platform.signIn('member');
-    const projectId = await platform.seedProject({ ownerId: 'someone-else', members: [{ userId: 'member' }] });
+    const projectId = await platform.seedProject({ ownerId: 'someone-else', members: [{ userId: 'member' }], access: { update: { userIds: ['someone-else'] } } });
     await platform.call('POST', `/api/projects/${projectId}/types`, { token: await platform.signIn('someone-else'), body: { id: 'things', name: 'Things' } });
     path = `/api/projects/${projectId}/types/things/data`;
   });
