@@ -1,4 +1,4 @@
-import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from '@platform/testkit';
+import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from '@platform/testkit/servers';
 
 export interface BenchBackends {
   urls: { mongo: string; nats: string; redis: string };

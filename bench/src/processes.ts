@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@platform/testkit';
+import { freePort } from '@platform/testkit/servers';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,4 +1,4 @@
-import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from '@platform/testkit';
+import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from '@platform/testkit/servers';
 import { startLocalTopology } from './compose/local-topology';
 
 /**

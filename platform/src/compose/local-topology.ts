@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@platform/testkit';
+import { freePort } from '@platform/testkit/servers';
 import { localEnvironment, readComposeServices, startOrder, type BackendHost } from './compose-topology';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
