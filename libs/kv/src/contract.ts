@@ -50,6 +50,17 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       expect(await kv.get(`${key}-long`)).toBe('v');
     });
 
+    it('increments a counter atomically within a fixed window', async () => {
+      const key = `${space()}counter`;
+      const values = await Promise.all(Array.from({ length: 20 }, () => kv.increment(key, { ttlMs: 150 })));
+      expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      await pause(60);
+      expect(await kv.increment(key, { ttlMs: 60_000 })).toBe(21);
+      await pause(150);
+      expect(await kv.get(key)).toBeNull();
+      expect(await kv.increment(key, { ttlMs: 60_000 })).toBe(1);
+    });
+
     it('scans a prefix literally, in key order, skipping expired keys', async () => {
       const prefix = space();
       await kv.set(`${prefix}b`, '2');

@@ -25,6 +25,12 @@ export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyV
       entries.set(key, { value, ...(setOptions.ttlMs !== undefined ? { expiresAt: now() + setOptions.ttlMs } : {}) });
       return true;
     },
+    async increment(key, incrementOptions) {
+      const entry = live(key);
+      const value = (entry ? Number(entry.value) || 0 : 0) + 1;
+      entries.set(key, { value: String(value), expiresAt: entry?.expiresAt ?? now() + incrementOptions.ttlMs });
+      return value;
+    },
     async delete(key) {
       const existed = live(key) !== undefined;
       entries.delete(key);

@@ -15,6 +15,11 @@ export interface KeyValue {
   get(key: string): Promise<string | null>;
   /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key). */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;
+  /**
+   * Adds one to a counter and answers the new value; a counter that does not exist starts at 0
+   * and expires after `ttlMs` from its creation (later increments keep that expiry): a fixed window.
+   */
+  increment(key: string, options: { ttlMs: number }): Promise<number>;
   /** Answers true when a key was removed. */
   delete(key: string): Promise<boolean>;
   /** Every live key starting with `prefix`, with its value, in key order. */

@@ -41,6 +41,17 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
       const answer = await client.call('SET', prefix + key, value, ...ttl, ...onlyIfAbsent);
       return answer === 'OK';
     },
+    async increment(key, incrementOptions) {
+      // SET NX PX creates the window with its expiry; INCR keeps the expiry of an existing key.
+      const results = await client
+        .multi()
+        .set(prefix + key, '0', 'PX', Math.max(1, Math.round(incrementOptions.ttlMs)), 'NX')
+        .incr(prefix + key)
+        .exec();
+      const failed = results?.find(([error]) => error)?.[0];
+      if (!results || failed) throw failed ?? new Error('increment was not executed');
+      return Number(results[1]?.[1]);
+    },
     async delete(key) {
       return (await client.del(prefix + key)) > 0;
     },
