@@ -5,6 +5,8 @@ import {
   ConfigError,
   createApp,
   createLogger,
+  createLogMailer,
+  createSmtpMailer,
   HealthMonitor,
   trustSignedPrincipal,
   type Clock,
@@ -60,7 +62,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
 
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 });
-  const context: ServiceContext | undefined = adapters.store ? { dev: config.dev, logger, clock, ...adapters, store: adapters.store } : undefined;
+  const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
+  const context: ServiceContext | undefined = adapters.store ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 

@@ -52,9 +52,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.statusCode >= 500 && error.statusCode !== 503) request.log.error({ err: error }, 'request failed');
+      const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
       const body: ErrorBody = {
-        error: error.statusCode >= 500 ? 'Internal server error' : error.message,
+        error: error.statusCode >= 500 && error.statusCode !== 503 ? 'Internal server error' : error.message,
         code: error.code,
         ...(error.details === undefined || error.statusCode >= 500 ? {} : { details: error.details }),
       };

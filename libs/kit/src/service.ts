@@ -4,6 +4,7 @@ import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
+import type { Mailer } from './mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time without sleeping. */
 export type Clock = () => number;
@@ -16,6 +17,7 @@ export interface ServiceContext {
   store: DocumentStore;
   bus: EventBus;
   kv: KeyValue;
+  mailer: Mailer;
   clock: Clock;
 }
 

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus } from '@platform/bus';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createApp, createLogger, PRINCIPAL_HEADER, requireUser, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildGateway, type Gateway } from './app';
-import { hashSessionToken } from './session-loader';
 
 const logger = createLogger({ level: 'silent' });
 const secret = randomBytes(32).toString('hex');
@@ -27,6 +26,7 @@ function switchableKeyValue(inner: KeyValue) {
       return inner.get(key);
     },
     set: (key, value, options) => inner.set(key, value, options),
+    increment: (key, options) => inner.increment(key, options),
     delete: (key) => inner.delete(key),
     scan: (prefix) => inner.scan(prefix),
     ping: async () => !state.down,
@@ -62,7 +62,7 @@ describe('gateway in the all-in-one shape', () => {
     now = Date.UTC(2026, 0, 1);
     dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
     switchable = switchableKeyValue(createMemoryKeyValue({ now: () => now }));
-    context = { dev: true, logger, clock: () => now, store: await createEmbeddedStore({ dataDir }), bus: createInProcessBus(), kv: switchable.kv };
+    context = { dev: true, logger, clock: () => now, store: await createEmbeddedStore({ dataDir }), bus: createInProcessBus(), kv: switchable.kv, mailer: createLogMailer(logger) };
     gateway = await buildGateway({
       logger,
       kv: switchable.kv,

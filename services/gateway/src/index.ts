@@ -1,3 +1,2 @@
 export { buildGateway, type Gateway, type GatewayOptions } from './app';
 export { routeTable, serviceForPath, sessionBypassList } from './route-table';
-export { hashSessionToken } from './session-loader';

@@ -1,15 +1,8 @@
-import { SESSION_COOKIE, type Principal } from '@platform/contracts';
-import { AppError } from '@platform/kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '@platform/contracts';
+import { AppError, sessionToken } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
 import { sessionBypassList } from './route-table';
 import type { SessionLoader } from './session-loader';
-
-/** The session token from the `session` cookie or an `Authorization: Bearer` header. */
-export function sessionToken(request: FastifyRequest): string | undefined {
-  const authorization = request.headers.authorization;
-  if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || undefined;
-  return request.cookies?.[SESSION_COOKIE] || undefined;
-}
 
 /**
  * The gateway's onRequest hook: establishes `request.principal` from the session for every path

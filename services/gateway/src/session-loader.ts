@@ -1,16 +1,11 @@
-import { createHash } from 'node:crypto';
 import { sessionKey, sessionRecordSchema, type SessionRecord } from '@platform/contracts';
+import { hashSessionToken } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 
 export type SessionLookup =
   | { status: 'found'; session: SessionRecord; fromCache: boolean }
   | { status: 'none' }
   | { status: 'store-unavailable' };
-
-/** SHA-256 hex of a session token: the store never holds the token itself. */
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /**
  * Loads sessions from the KeyValue store on every request (so a logout takes effect at once) and

@@ -12,11 +12,10 @@ import {
   type Access,
   type SessionRecord,
 } from '@platform/contracts';
-import { createLogger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createLogger, createLogMailer, hashSessionToken, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
-import { hashSessionToken } from './session-loader';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -50,9 +49,11 @@ export async function startTestGateway(options: {
   store?: DocumentStore;
   bus?: EventBus;
   kv?: KeyValue;
+  /** Where the services log (silent by default); tests read mails and promotion URLs from it. */
+  logger?: Logger;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
-  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const clock = options.clock ?? Date.now;
   const context: ServiceContext = {
     dev: options.dev ?? true,
@@ -61,6 +62,7 @@ export async function startTestGateway(options: {
     store: options.store ?? (await createEmbeddedStore({ dataDir })),
     bus: options.bus ?? createInProcessBus(),
     kv: options.kv ?? createMemoryKeyValue({ now: clock }),
+    mailer: createLogMailer(logger),
   };
   const stops: Array<() => Promise<void>> = [];
   for (const service of options.services) if (service.start) stops.push(await service.start(context));

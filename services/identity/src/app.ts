@@ -1,10 +1,27 @@
 import type { ServiceDefinition } from '@platform/kit';
-import { meRoutes } from './routes/me';
+import { identityDeps } from './identity-deps';
+import { registerAuthRoutes } from './routes/auth';
+import { registerDevPromotionRoute } from './routes/dev-promotion';
+import { registerMeRoutes } from './routes/me';
+import { registerProjectRoutes } from './routes/projects';
+import { registerUserRoutes } from './routes/users';
 
-/** The identity service: users, sessions, projects and members, profile. */
+/** The identity service: accounts, sessions, projects and members, profile, owner promotion. */
 export const identityService: ServiceDefinition = {
   name: 'identity',
   routes: async (app, context) => {
-    await app.register(meRoutes, context);
+    const deps = identityDeps(context);
+    registerAuthRoutes(app, deps);
+    registerMeRoutes(app, deps);
+    registerUserRoutes(app, deps);
+    registerProjectRoutes(app, deps);
+    registerDevPromotionRoute(app, deps);
+  },
+  start: async (context) => {
+    const deps = identityDeps(context);
+    await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes()]);
+    // Promotion tokens do not survive a restart of identity (spec: pending → gone).
+    await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
+    return async () => undefined;
   },
 };

@@ -1,0 +1,16 @@
+import { errorCatalogue } from '@platform/kit';
+
+/** The identity service's errors; codes are stable, clients may switch on them. */
+export const identityError = errorCatalogue({
+  IDENTITY_EMAIL_TAKEN: [409, 'An account with this email already exists'],
+  IDENTITY_INVALID_CREDENTIALS: [401, 'Invalid email or password'],
+  IDENTITY_TOO_MANY_ATTEMPTS: [429, 'Too many failed sign-in attempts; try again later'],
+  IDENTITY_SESSION_STORE_UNAVAILABLE: [503, 'Sign-in is unavailable right now: the session store cannot be reached; try again shortly'],
+  IDENTITY_USER_NOT_FOUND: [404, 'User not found'],
+  IDENTITY_INVALID_PROFILE: [400, 'Invalid profile update'],
+  IDENTITY_FORBIDDEN: [403, 'You may not change this project'],
+  IDENTITY_OWNER_MEMBERSHIP: [409, "The project owner's membership cannot be changed"],
+  IDENTITY_INVALID_PERMISSION: [400, 'Invalid permission'],
+  IDENTITY_PROMOTION_TOKEN_INVALID: [403, 'Invalid or expired token'],
+  IDENTITY_PROMOTION_NOT_SINGLE_USER: [403, 'This endpoint only works when there is exactly 1 user'],
+});

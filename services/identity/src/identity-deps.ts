@@ -1,0 +1,42 @@
+import { ProjectAccess, type Clock, type Logger, type Mailer, type ServiceContext } from '@platform/kit';
+import { LoginThrottle } from './auth/login-throttle';
+import { Sessions } from './auth/sessions';
+import { ProjectRepository } from './projects/project-repository';
+import { PromotionTokens } from './promotion/promotion-tokens';
+import { UserRepository } from './users/user-repository';
+
+/** What identity's routes share: one instance of each per service context. */
+export interface IdentityDeps {
+  dev: boolean;
+  logger: Logger;
+  clock: Clock;
+  mailer: Mailer;
+  users: UserRepository;
+  projects: ProjectRepository;
+  access: ProjectAccess;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+  promotions: PromotionTokens;
+}
+
+const depsByContext = new WeakMap<ServiceContext, IdentityDeps>();
+
+export function identityDeps(context: ServiceContext): IdentityDeps {
+  const existing = depsByContext.get(context);
+  if (existing) return existing;
+  const { store, kv, clock } = context;
+  const deps: IdentityDeps = {
+    dev: context.dev,
+    logger: context.logger,
+    clock,
+    mailer: context.mailer,
+    users: new UserRepository(store, clock),
+    projects: new ProjectRepository(store, clock),
+    access: new ProjectAccess(store, clock),
+    sessions: new Sessions(kv, clock),
+    throttle: new LoginThrottle(kv),
+    promotions: new PromotionTokens(kv),
+  };
+  depsByContext.set(context, deps);
+  return deps;
+}

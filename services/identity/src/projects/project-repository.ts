@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { PROJECT_MEMBERS_COLLECTION, PROJECTS_COLLECTION, projectMemberId, scopePermission, type Access, type ProjectMember } from '@platform/contracts';
+import type { Clock, ProjectRecord } from '@platform/kit';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
+import { identityError } from '../errors';
+
+type StoredProject = ProjectRecord & { [field: string]: unknown };
+type StoredMember = ProjectMember & { [field: string]: unknown };
+
+/** Scopes every plain permission name in an access configuration to the project. */
+function scopeAccess(projectId: string, access: Access): Access {
+  return Object.fromEntries(
+    Object.entries(access).map(([operation, rule]) => [operation, rule.permission === undefined ? rule : { ...rule, permission: scopePermission(projectId, rule.permission) }]),
+  );
+}
+
+/** Projects and their members as identity stores them; other services read them through kit's ProjectAccess. */
+export class ProjectRepository {
+  private readonly projects: Collection<StoredProject>;
+  private readonly members: Collection<StoredMember>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+  ) {
+    this.projects = store.collection<StoredProject>(PROJECTS_COLLECTION);
+    this.members = store.collection<StoredMember>(PROJECT_MEMBERS_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.members.ensureIndex({ keys: { userId: 1 } });
+    await this.members.ensureIndex({ keys: { projectId: 1 } });
+  }
+
+  /** Creates the project with `ownerId` as its owner member. */
+  async create(input: { name: string; ownerId: string; access?: Access }): Promise<ProjectRecord> {
+    const id = randomUUID();
+    const now = this.clock();
+    const project: StoredProject = {
+      id,
+      name: input.name,
+      ownerId: input.ownerId,
+      ...(input.access ? { access: scopeAccess(id, input.access) } : {}),
+      aiEnabled: false,
+      createdAt: now,
+      updatedAt: now,
+      revision: 0,
+    };
+    // The owner's membership first: a crash in between leaves a membership without a project,
+    // which ProjectAccess ignores, never a project nobody can reach.
+    await this.members.insertOne({ id: projectMemberId(id, input.ownerId), projectId: id, userId: input.ownerId, role: 'owner', permissions: [], createdAt: now });
+    await this.projects.insertOne(project);
+    return project;
+  }
+
+  async listForUser(userId: string): Promise<ProjectRecord[]> {
+    const memberships = await this.members.find({ userId }, { projection: { projectId: 1 } });
+    if (memberships.length === 0) return [];
+    return this.projects.find({ id: { $in: memberships.map((m) => m.projectId) }, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
+  }
+
+  async listMembers(projectId: string): Promise<ProjectMember[]> {
+    return this.members.find({ projectId }, { sort: { createdAt: 1, userId: 1 } });
+  }
+
+  async findMember(projectId: string, userId: string): Promise<ProjectMember | null> {
+    return this.members.findById(projectMemberId(projectId, userId));
+  }
+
+  /** Adds the member or replaces its permissions; answers the member and whether it is new. */
+  async putMember(projectId: string, userId: string, permissions: string[]): Promise<{ member: ProjectMember; created: boolean }> {
+    const scoped = [...new Set(permissions.map((permission) => scopePermission(projectId, permission)))];
+    const member: StoredMember = { id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: scoped, createdAt: this.clock() };
+    try {
+      await this.members.insertOne(member);
+      return { member, created: true };
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    const updated = await this.members.updateOne({ id: member.id, role: 'member' }, { $set: { permissions: scoped } });
+    if (!updated) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
+    return { member: updated, created: false };
+  }
+
+  async removeMember(projectId: string, userId: string): Promise<boolean> {
+    return (await this.members.deleteMany({ id: projectMemberId(projectId, userId), role: 'member' })) > 0;
+  }
+
+  /** Whether two users are members of at least one common project. */
+  async shareAProject(userA: string, userB: string): Promise<boolean> {
+    const projectsOfA = await this.members.find({ userId: userA }, { projection: { projectId: 1 } });
+    if (projectsOfA.length === 0) return false;
+    return (await this.members.count({ userId: userB, projectId: { $in: projectsOfA.map((m) => m.projectId) } })) > 0;
+  }
+
+  async setAiEnabled(projectId: string, aiEnabled: boolean): Promise<boolean> {
+    const updated = await this.projects.updateOne({ id: projectId }, { $set: { aiEnabled, updatedAt: this.clock() }, $inc: { revision: 1 } });
+    return updated !== null;
+  }
+}

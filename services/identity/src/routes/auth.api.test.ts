@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+
+const DAY = 24 * 60 * 60 * 1000;
+let now = Date.UTC(2026, 10, 1);
+let platform: IdentityTestPlatform;
+
+beforeAll(async () => {
+  platform = await startIdentityPlatform({ clock: () => now });
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+function cookieOf(response: { headers: Headers }): string {
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('session='));
+  expect(cookie).toBeDefined();
+  return cookie!;
+}
+
+describe('registration', () => {
+  it('answers 201 with the public user, a session cookie and the token', async () => {
+    const response = await platform.call('POST', '/api/auth/register', { body: { email: ' Ada@Example.org ', password: 'analytical', displayName: 'Ada' } });
+    expect(response.status).toBe(201);
+    expect(response.body.user).toMatchObject({ email: 'ada@example.org', displayName: 'Ada', platformOwner: false, profileFields: {}, recentProjects: {} });
+    expect(response.body.expiresAt).toBe(now + 30 * DAY);
+    expect(JSON.stringify(response.body)).not.toMatch(/passwordHash|argon2/);
+    const cookie = cookieOf(response);
+    expect(cookie).toContain(`session=${response.body.token}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    expect((await platform.call('GET', '/api/me', { token: response.body.token })).body).toMatchObject({ id: response.body.user.id, email: 'ada@example.org' });
+  });
+
+  it('refuses a taken email (any case) with 409', async () => {
+    await platform.register('grace@example.org');
+    const again = await platform.call('POST', '/api/auth/register', { body: { email: 'GRACE@example.org', password: 'another password' } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('IDENTITY_EMAIL_TAKEN');
+  });
+
+  it('refuses a bad email or a short password with 400 and creates nothing', async () => {
+    for (const body of [{ email: 'not-an-email', password: 'long enough' }, { email: 'short@example.org', password: 'seven77' }, { password: 'long enough' }]) {
+      const response = await platform.call('POST', '/api/auth/register', { body });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('VALIDATION_FAILED');
+    }
+    const login = await platform.call('POST', '/api/auth/login', { body: { email: 'short@example.org', password: 'seven77' } });
+    expect(login.status).toBe(401);
+  });
+
+  it('writes the welcome mail to the log instead of sending it', async () => {
+    await platform.register('mail@example.org', { displayName: 'Mailed' });
+    const mail = platform.logs.find((line) => (line.mail as { to?: string } | undefined)?.to === 'mail@example.org');
+    expect(mail?.mail).toMatchObject({ subject: 'Welcome to the platform', text: expect.stringContaining('Mailed') });
+  });
+});
+
+describe('sign-in and sessions', () => {
+  it('signs in with the right password; cookie and bearer both authenticate', async () => {
+    const { user } = await platform.register('linus@example.org', { password: 'penguins rock' });
+    const login = await platform.call('POST', '/api/auth/login', { body: { email: 'LINUS@example.org', password: 'penguins rock' } });
+    expect(login.status).toBe(200);
+    expect(login.body.user.id).toBe(user.id);
+    const cookie = cookieOf(login).split(';')[0]!;
+    expect((await platform.call('GET', '/api/me', { headers: { cookie } })).body.id).toBe(user.id);
+    expect((await platform.call('GET', '/api/me', { token: login.body.token })).body.id).toBe(user.id);
+  });
+
+  it('answers one generic 401 for a wrong password and an unknown account', async () => {
+    await platform.register('ken@example.org', { password: 'unix forever' });
+    const wrong = await platform.call('POST', '/api/auth/login', { body: { email: 'ken@example.org', password: 'wrong password' } });
+    const unknown = await platform.call('POST', '/api/auth/login', { body: { email: 'nobody@example.org', password: 'wrong password' } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('answers 401 on /api/me without a session and after logout', async () => {
+    expect((await platform.call('GET', '/api/me')).status).toBe(401);
+    const { token } = await platform.register('brief@example.org');
+    const logout = await platform.call('POST', '/api/auth/logout', { token });
+    expect(logout.status).toBe(204);
+    expect(logout.headers.getSetCookie().join()).toMatch(/session=;/);
+    expect((await platform.call('GET', '/api/me', { token })).status).toBe(401);
+    expect((await platform.call('POST', '/api/auth/logout')).status).toBe(204);
+  });
+
+  it('expires a session 30 days after creation, however much it is used', async () => {
+    const { token } = await platform.register('mayfly@example.org');
+    const start = now;
+    try {
+      now = start + 29 * DAY;
+      expect((await platform.call('GET', '/api/me', { token })).status).toBe(200);
+      now = start + 30 * DAY - 1;
+      expect((await platform.call('GET', '/api/me', { token })).status).toBe(200);
+      now = start + 30 * DAY;
+      expect((await platform.call('GET', '/api/me', { token })).status).toBe(401);
+    } finally {
+      now = start + 31 * DAY;
+    }
+  });
+});
+
+describe('sign-in throttling', () => {
+  it('locks an account after 5 failures, even for the right password, until the window passes', async () => {
+    await platform.register('target@example.org', { password: 'the real one' });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await platform.call('POST', '/api/auth/login', { body: { email: 'target@example.org', password: `guess ${attempt}` } })).status).toBe(401);
+    }
+    const locked = await platform.call('POST', '/api/auth/login', { body: { email: 'target@example.org', password: 'the real one' } });
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('IDENTITY_TOO_MANY_ATTEMPTS');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    now += 15 * 60 * 1000;
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'target@example.org', password: 'the real one' } })).status).toBe(200);
+  });
+
+  it('limits failures per IP across accounts', async () => {
+    now += 15 * 60 * 1000;
+    await platform.register('bystander@example.org', { password: 'bystander pw' });
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expect((await platform.call('POST', '/api/auth/login', { body: { email: `spray${attempt}@example.org`, password: 'guess' } })).status).toBe(401);
+    }
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'bystander@example.org', password: 'bystander pw' } })).status).toBe(429);
+    now += 15 * 60 * 1000;
+  });
+});
+
+describe('in production', () => {
+  it('marks the session cookie Secure', async () => {
+    const production = await startIdentityPlatform({ dev: false });
+    try {
+      const response = await production.call('POST', '/api/auth/register', { body: { email: 'prod@example.org', password: 'production pw' } });
+      expect(response.status).toBe(201);
+      expect(cookieOf(response)).toMatch(/Secure/i);
+    } finally {
+      await production.close();
+    }
+  });
+});

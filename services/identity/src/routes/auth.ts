@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { sessionToken } from '@platform/kit';
+import { DuplicateKeyError } from '@platform/storage';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { hashPassword, spendVerificationTime, verifyPassword } from '../auth/passwords';
+import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
+
+const normalizedEmail = z.string().trim().toLowerCase();
+
+const registerBody = z.object({
+  email: normalizedEmail.pipe(z.email('a valid email address')).pipe(z.string().max(320)),
+  password: z.string().min(8, 'at least 8 characters').max(1024),
+  displayName: z.string().trim().min(1).max(100).optional(),
+  language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as en or de').optional(),
+});
+
+const loginBody = z.object({ email: normalizedEmail.pipe(z.string().min(1).max(320)), password: z.string().min(1).max(1024) });
+
+const sessionResponse = z.object({
+  user: currentUserSchema,
+  token: z.string().describe('The session token, for clients that send `Authorization: Bearer <token>` instead of the cookie'),
+  expiresAt: z.number().describe('Absolute expiry, Unix ms: 30 days after sign-in'),
+});
+
+/** Sign-in, registration and sign-out (the spec leaves them "not shown"; see docs/identity.md). */
+export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/auth/register',
+    { schema: { tags: ['identity'], summary: 'Create an account and sign in', security: [], body: registerBody, response: { 201: sessionResponse } } },
+    async (request, reply) => {
+      const { email, password, displayName, language } = request.body;
+      const now = deps.clock();
+      const user: UserRecord = {
+        id: randomUUID(),
+        email,
+        passwordHash: await hashPassword(password),
+        displayName: displayName ?? email.split('@')[0]!,
+        profileFields: {},
+        recentProjects: {},
+        platformOwner: false,
+        ...(language ? { language } : {}),
+        createdAt: now,
+        updatedAt: now,
+        revision: 0,
+      };
+      const { passwordHash: _secret, ...stored } = user;
+      // The session first: with the session store down nothing is created and the caller gets 503.
+      const { token, session } = await deps.sessions.create(stored);
+      try {
+        await deps.users.insert(user);
+      } catch (error) {
+        await deps.sessions.revoke(token);
+        throw error instanceof DuplicateKeyError ? identityError('IDENTITY_EMAIL_TAKEN') : error;
+      }
+      await afterRegistration(deps, stored, request.log);
+      setSessionCookie(reply, token, session.expiresAt, deps.dev);
+      return reply.code(201).send({ user: toCurrentUser(stored), token, expiresAt: session.expiresAt });
+    },
+  );
+
+  routes.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Sign in with email and password',
+        description: 'Failures answer one generic 401; repeated failures per account or per IP answer 429 with Retry-After.',
+        security: [],
+        body: loginBody,
+        response: { 200: sessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      await deps.throttle.assertAllowed(email, request.ip);
+      const user = await deps.users.findWithSecretByEmail(email);
+      const valid = user ? await verifyPassword(user.passwordHash, password) : await spendVerificationTime(password).then(() => false);
+      if (!user || !valid) {
+        await deps.throttle.recordFailure(email, request.ip);
+        throw identityError('IDENTITY_INVALID_CREDENTIALS');
+      }
+      await deps.throttle.recordSuccess(email, request.ip);
+      const { passwordHash: _secret, ...stored } = user;
+      const { token, session } = await deps.sessions.create(stored);
+      setSessionCookie(reply, token, session.expiresAt, deps.dev);
+      return { user: toCurrentUser(stored), token, expiresAt: session.expiresAt };
+    },
+  );
+
+  routes.post(
+    '/api/auth/logout',
+    { schema: { tags: ['identity'], summary: 'End the current session (idempotent)', response: { 204: z.null().describe('Signed out') } } },
+    async (request, reply) => {
+      const token = sessionToken(request);
+      if (token) await deps.sessions.revoke(token);
+      clearSessionCookie(reply, deps.dev);
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/** The welcome mail and, for the first user in development, the owner-promotion URL in the log. */
+async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: FastifyInstance['log']): Promise<void> {
+  if (deps.dev && (await deps.users.count()) === 1) {
+    const token = await deps.promotions.issue(user.id);
+    log.warn({ promotionPath: `/api/admin/dev/platform-owner/${token}` }, `Development: open /api/admin/dev/platform-owner/${token} within 10 minutes to make ${user.email} platform owner`);
+  }
+  await deps.mailer
+    .send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.` })
+    .catch((error: unknown) => log.error({ err: error }, 'welcome mail could not be sent'));
+}

@@ -1,0 +1,126 @@
+import type { UserPrincipal } from '@platform/contracts';
+import { requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
+
+const tags = ['projects'];
+
+/** Projects, their members and AI settings. Non-members get 404 for every project route. */
+export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  async function requireUpdate(projectId: string, principal: UserPrincipal): Promise<ProjectContext> {
+    const context = await deps.access.require(projectId, principal);
+    if (!rlsAllows(context.project.access, 'update', context.caller)) throw identityError('IDENTITY_FORBIDDEN');
+    return context;
+  }
+
+  routes.post(
+    '/api/projects',
+    { preHandler: userGuard, schema: { tags, summary: 'Create a project; the caller becomes its owner', body: createProjectBody, response: { 201: projectSchema } } },
+    async (request, reply) => {
+      const project = await deps.projects.create({ ...request.body, ownerId: requireUser(request).userId });
+      return reply.code(201).send(project);
+    },
+  );
+
+  routes.get(
+    '/api/projects',
+    { preHandler: userGuard, schema: { tags, summary: "The caller's projects", response: { 200: z.object({ items: z.array(projectSchema) }) } } },
+    async (request) => ({ items: await deps.projects.listForUser(requireUser(request).userId) }),
+  );
+
+  routes.get(
+    '/api/projects/:projectId',
+    { preHandler: userGuard, schema: { tags, summary: 'One project', params: projectIdParams, response: { 200: projectSchema } } },
+    async (request) => (await deps.access.require(request.params.projectId, requireUser(request))).project,
+  );
+
+  routes.get(
+    '/api/projects/:projectId/members',
+    { preHandler: userGuard, schema: { tags, summary: "The project's members", params: projectIdParams, response: { 200: z.object({ items: z.array(memberSchema) }) } } },
+    async (request) => {
+      const { project, caller } = await deps.access.require(request.params.projectId, requireUser(request));
+      if (!rlsAllows(project.access, 'read', caller)) throw identityError('IDENTITY_FORBIDDEN', { message: 'You may not read this project' });
+      return { items: await deps.projects.listMembers(project.id) };
+    },
+  );
+
+  routes.post(
+    '/api/projects/:projectId/members',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Add a member or replace its permissions',
+        description: 'Needs the project\'s RLS update permission. Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.',
+        params: projectIdParams,
+        body: addMemberBody,
+        response: { 200: memberSchema, 201: memberSchema },
+      },
+    },
+    async (request, reply) => {
+      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      const { userId, permissions } = request.body;
+      const foreign = permissions.find((permission) => permission.includes('::') && !permission.startsWith(`${project.id}::`));
+      if (foreign) throw identityError('IDENTITY_INVALID_PERMISSION', { message: `Invalid permission ${foreign}: scoped to another project` });
+      if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
+      await deps.users.require(userId);
+      const { member, created } = await deps.projects.putMember(project.id, userId, permissions);
+      deps.access.forget(project.id);
+      return reply.code(created ? 201 : 200).send(member);
+    },
+  );
+
+  routes.delete(
+    '/api/projects/:projectId/members/:userId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Remove a member (members may also remove themselves)',
+        params: projectIdParams.extend({ userId: z.string().min(1).max(100) }),
+        response: { 204: z.null().describe('Removed') },
+      },
+    },
+    async (request, reply) => {
+      const principal = requireUser(request);
+      const { projectId, userId } = request.params;
+      const { project } = userId === principal.userId ? await deps.access.require(projectId, principal) : await requireUpdate(projectId, principal);
+      if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
+      if (!(await deps.projects.removeMember(project.id, userId))) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
+      deps.access.forget(project.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.patch(
+    '/api/projects/:projectId/ai-settings',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Turn AI features on or off for the project',
+        description: "Needs the project's RLS update permission. AI is off for new projects.",
+        params: projectIdParams,
+        body: aiSettingsBody,
+        response: { 200: z.object({ success: z.literal(true) }), 500: z.object({ success: z.literal(false), error: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      try {
+        if (!(await deps.projects.setAiEnabled(project.id, request.body.aiEnabled))) throw new Error('project vanished');
+      } catch (error) {
+        request.log.error({ err: error, projectId: project.id }, 'AI settings update failed');
+        return reply.code(500).send({ success: false, error: 'The AI settings could not be saved; try again' });
+      }
+      deps.access.forget(project.id);
+      return { success: true as const };
+    },
+  );
+}

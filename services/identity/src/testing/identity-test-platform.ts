@@ -1,0 +1,30 @@
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import type { KeyValue } from '@platform/kv';
+import { pino } from 'pino';
+import { expect } from 'vitest';
+import { identityService } from '../app';
+
+export interface IdentityTestPlatform extends TestGateway {
+  /** Every line the services logged, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** Registers through the API; answers the session token and the user. */
+  register(email: string, options?: { password?: string; displayName?: string }): Promise<{ token: string; user: any }>;
+}
+
+/**
+ * Identity behind the gateway with its log captured, so tests read what the server wrote there
+ * (welcome mails, promotion URLs) exactly as an operator would.
+ */
+export async function startIdentityPlatform(options: { clock?: () => number; dev?: boolean; kv?: KeyValue } = {}): Promise<IdentityTestPlatform> {
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const platform = await startTestGateway({ services: [identityService], logger, ...options });
+  return Object.assign(platform, {
+    logs,
+    async register(email: string, registerOptions: { password?: string; displayName?: string } = {}) {
+      const response = await platform.call('POST', '/api/auth/register', { body: { email, password: registerOptions.password ?? 'correct horse battery', displayName: registerOptions.displayName } });
+      expect(response.status).toBe(201);
+      return { token: response.body.token as string, user: response.body.user };
+    },
+  });
+}

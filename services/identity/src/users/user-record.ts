@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+export const USERS_COLLECTION = 'users';
+
+/** Who may see a profile field (`UserProfileAccessLevel`). */
+export const privacySchema = z.enum(['public', 'projects', 'private']);
+export type Privacy = z.infer<typeof privacySchema>;
+export const DEFAULT_PRIVACY: Privacy = 'projects';
+
+export const profileFieldSchema = z.object({ value: z.unknown().optional(), privacy: privacySchema });
+export type ProfileField = z.infer<typeof profileFieldSchema>;
+export type ProfileFields = Partial<Record<'firstName' | 'lastName' | 'displayName' | 'email', ProfileField>>;
+
+/** A user as routes see it: everything stored except the password hash. */
+export interface StoredUser {
+  id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  displayName: string;
+  profileFields: ProfileFields;
+  /** projectId to the time it was last opened (Unix ms), newest first, at most 50. */
+  recentProjects: Record<string, number>;
+  platformOwner: boolean;
+  language?: string;
+  avatarUrl?: string;
+  createdAt: number;
+  updatedAt: number;
+  revision: number;
+}
+
+/** A user as identity stores it. `passwordHash` is read only by sign-in (see UserRepository). */
+export interface UserRecord extends StoredUser {
+  passwordHash: string;
+}
+
+/** The user as its owner sees it (`GET /api/me`, sign-in answers). */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  profileFields: z.record(z.string(), profileFieldSchema),
+  recentProjects: z.record(z.string(), z.number()),
+  platformOwner: z.boolean(),
+  language: z.string().optional(),
+  avatarUrl: z.string().optional(),
+  createdAt: z.number(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export function toCurrentUser(user: StoredUser): CurrentUser {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    profileFields: user.profileFields as Record<string, ProfileField>,
+    recentProjects: user.recentProjects,
+    platformOwner: user.platformOwner,
+    ...(user.language ? { language: user.language } : {}),
+    ...(user.avatarUrl ? { avatarUrl: user.avatarUrl } : {}),
+    createdAt: user.createdAt,
+  };
+}

@@ -1,0 +1,77 @@
+import type { Clock } from '@platform/kit';
+import type { Collection, DocumentStore, UpdateModifier } from '@platform/storage';
+import { identityError } from '../errors';
+import { USERS_COLLECTION, type StoredUser, type UserRecord } from './user-record';
+
+type UserDocument = UserRecord & { [field: string]: unknown };
+
+/** Reads never load the password hash, so no route can leak it by accident. */
+const WITHOUT_SECRET = { projection: { passwordHash: 0 } } as const;
+
+function withoutSecret(user: UserRecord): StoredUser {
+  const { passwordHash: _secret, ...stored } = user;
+  return stored;
+}
+
+/** The users collection: one place that knows how users are stored. */
+export class UserRepository {
+  private readonly users: Collection<UserDocument>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+  ) {
+    this.users = store.collection<UserDocument>(USERS_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.users.ensureIndex({ keys: { email: 1 }, unique: true });
+  }
+
+  /** Throws DuplicateKeyError when the email is taken. */
+  async insert(user: UserRecord): Promise<void> {
+    await this.users.insertOne({ ...user });
+  }
+
+  async findById(id: string): Promise<StoredUser | null> {
+    return this.users.findById(id, WITHOUT_SECRET);
+  }
+
+  async require(id: string): Promise<StoredUser> {
+    const user = await this.findById(id);
+    if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
+    return user;
+  }
+
+  /** The only read that includes the password hash: sign-in. */
+  async findWithSecretByEmail(email: string): Promise<UserRecord | null> {
+    return this.users.findOne({ email });
+  }
+
+  async count(): Promise<number> {
+    return this.users.count();
+  }
+
+  /** Applies `modifier` with a new revision and updatedAt; answers the user after it, or null when unknown. */
+  async update(id: string, modifier: UpdateModifier): Promise<StoredUser | null> {
+    const updated = await this.users.updateOne({ id }, this.stamped(modifier));
+    return updated && withoutSecret(updated);
+  }
+
+  /**
+   * Read-modify-write without lost updates: `change` computes the modifier from the user as read,
+   * and the write applies only if nobody wrote in between (same revision); otherwise it re-reads
+   * and recomputes. Whole-value writes (recentProjects) thus never resurrect what another evicted.
+   */
+  async updateFromCurrent(id: string, change: (user: StoredUser) => UpdateModifier): Promise<StoredUser> {
+    for (;;) {
+      const user = await this.require(id);
+      const updated = await this.users.updateOne({ id, revision: user.revision }, this.stamped(change(user)));
+      if (updated) return withoutSecret(updated);
+    }
+  }
+
+  private stamped(modifier: UpdateModifier): UpdateModifier {
+    return { ...modifier, $set: { ...modifier.$set, updatedAt: this.clock() }, $inc: { ...modifier.$inc, revision: 1 } };
+  }
+}
