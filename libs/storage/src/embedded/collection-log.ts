@@ -92,9 +92,10 @@ export class CollectionLog {
     });
   }
 
-  /** Waits for every queued append, then closes the file. */
+  /** Waits for every queued append, then closes the file; later appends are refused. */
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
+    this.failure ??= new Error('the embedded store is closed');
     await this.handle?.close();
     this.handle = undefined;
   }

@@ -34,6 +34,17 @@ describe('embedded store durability', () => {
     await second.close();
   });
 
+  it('refuses writes after close, leaving the files as they were', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    const items = store.collection('items');
+    await items.insertOne({ id: '1' });
+    await store.close();
+    const before = await readFile(join(dataDir, 'items.jsonl'), 'utf8');
+    await expect(items.insertOne({ id: '2' })).rejects.toThrow(/closed/);
+    await expect(items.updateOne({ id: '1' }, { $set: { late: true } })).rejects.toThrow(/closed/);
+    expect(await readFile(join(dataDir, 'items.jsonl'), 'utf8')).toBe(before);
+  });
+
   it('refuses a second open of the same directory while the first is open', async () => {
     const store = await createEmbeddedStore({ dataDir });
     await expect(createEmbeddedStore({ dataDir })).rejects.toThrow(/already open/);
