@@ -1,8 +1,10 @@
 import { gatewayOverhead } from './src/suites/gateway-overhead';
+import { identityMe } from './src/suites/identity-me';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
 const suites: Record<string, () => Promise<void>> = {
   'gateway-overhead': gatewayOverhead,
+  'identity-me': identityMe,
 };
 
 const requested = process.argv.slice(2);

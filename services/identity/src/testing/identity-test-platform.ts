@@ -1,5 +1,6 @@
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import type { KeyValue } from '@platform/kv';
+import type { DocumentStore } from '@platform/storage';
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { identityService } from '../app';
@@ -15,7 +16,7 @@ export interface IdentityTestPlatform extends TestGateway {
  * Identity behind the gateway with its log captured, so tests read what the server wrote there
  * (welcome mails, promotion URLs) exactly as an operator would.
  */
-export async function startIdentityPlatform(options: { clock?: () => number; dev?: boolean; kv?: KeyValue } = {}): Promise<IdentityTestPlatform> {
+export async function startIdentityPlatform(options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore } = {}): Promise<IdentityTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const platform = await startTestGateway({ services: [identityService], logger, ...options });
