@@ -3,7 +3,7 @@ import type { Access } from '@platform/contracts';
 import { DuplicateKeyError, guardedUpdate, type DocumentStore, type UpdateModifier } from '@platform/storage';
 import { conflictDetails } from '../domain/conflict';
 import { dataError } from '../errors';
-import type { EntityScope, OutboxEntry, StoredEntity } from './entity';
+import { storeChange, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 import type { OutboxDrainer } from './outbox';
 import type { UpdatedAtClock } from './updated-at-clock';
@@ -27,7 +27,7 @@ export class EntityWriter {
     const initial = { ...fields, ...(fields.access === undefined && options.defaultAccess ? { access: options.defaultAccess } : {}) };
     const stamp = this.timestamps.begin();
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
-    const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [change] };
+    const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
     try {
       await this.store.collection<StoredEntity>(scope.collection).insertOne(entity);
     } catch (error) {
@@ -51,7 +51,7 @@ export class EntityWriter {
         id,
         expectedRevision: options.baseRevision,
         modifier,
-        change: { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier },
+        change: { ...storeChange({ userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 }) },
         now: stamp.at,
       });
     } finally {

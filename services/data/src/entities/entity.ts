@@ -6,6 +6,26 @@ export interface OutboxEntry extends EventSource {
   revision: number;
 }
 
+/**
+ * A change as stored, in an entity's outbox and in history. MongoDB refuses `$`-prefixed keys
+ * inside stored documents, so the modifier is kept as JSON text and decoded on the way out.
+ */
+export interface StoredChange {
+  revision: number;
+  userId: string;
+  timestamp: number;
+  baseRevision: number;
+  modifierJson: string;
+}
+
+export function storeChange({ modifier, ...rest }: OutboxEntry): StoredChange {
+  return { ...rest, modifierJson: JSON.stringify(modifier) };
+}
+
+export function loadChange({ modifierJson, revision, userId, timestamp, baseRevision }: StoredChange): OutboxEntry {
+  return { revision, userId, timestamp, baseRevision, modifier: JSON.parse(modifierJson) as OutboxEntry['modifier'] };
+}
+
 /** An entity as stored: the document's fields plus server-owned ones; `_` fields never leave the service. */
 export interface StoredEntity extends StoredDocument {
   revision: number;
@@ -13,7 +33,7 @@ export interface StoredEntity extends StoredDocument {
   updatedAt: number;
   deletedAt?: number;
   access?: Access;
-  _outbox?: OutboxEntry[];
+  _outbox?: StoredChange[];
 }
 
 /** Where an entity lives: its project, its type (or `types` / `applications`) and its collection. */

@@ -2,11 +2,10 @@ import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@pla
 import type { EventSource } from '@platform/contracts';
 import { historyCollection } from '../domain/collections';
 import { applyModifier } from '../domain/paths';
-import type { OutboxEntry } from './entity';
+import { loadChange, storeChange, type OutboxEntry, type StoredChange } from './entity';
 
-interface HistoryRecord extends StoredDocument, EventSource {
+interface HistoryRecord extends StoredDocument, StoredChange {
   entityId: string;
-  revision: number;
 }
 
 /**
@@ -30,21 +29,20 @@ export class History {
   /** Appends an outbox entry; a second append of the same revision is a no-op (drains may race). */
   async append(collection: string, entityId: string, entry: OutboxEntry): Promise<void> {
     const history = await this.collectionFor(collection);
-    const { revision, userId, timestamp, baseRevision, modifier } = entry;
     try {
-      await history.insertOne({ id: `${entityId}:${revision}`, entityId, revision, userId, timestamp, baseRevision, modifier });
+      await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
   }
 
   /** Changes of one entity in revision order (after `afterRevision`), including any still in its outbox. */
-  async changes(collection: string, entityId: string, outbox: OutboxEntry[] | undefined, afterRevision = -2): Promise<EventSource[]> {
+  async changes(collection: string, entityId: string, outbox: StoredChange[] | undefined, afterRevision = -2): Promise<EventSource[]> {
     const history = await this.collectionFor(collection);
     const records = await history.find({ entityId, revision: { $gt: afterRevision } }, { sort: { revision: 1 } });
     const byRevision = new Map<number, EventSource>();
-    for (const { revision, userId, timestamp, baseRevision, modifier } of records) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
-    for (const { revision, userId, timestamp, baseRevision, modifier } of outbox ?? []) {
+    for (const { revision, userId, timestamp, baseRevision, modifier } of records.map(loadChange)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
+    for (const { revision, userId, timestamp, baseRevision, modifier } of (outbox ?? []).map(loadChange)) {
       if (revision > afterRevision && !byRevision.has(revision)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
     }
     return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);
@@ -55,7 +53,7 @@ export class History {
     const history = await this.collectionFor(collection);
     const records = await history.find({ entityId, revision: { $lte: revision } }, { sort: { revision: 1 } });
     let state: Record<string, unknown> = {};
-    for (const record of records) state = applyModifier(state, record.modifier as never);
+    for (const record of records.map(loadChange)) state = applyModifier(state, record.modifier as never);
     return { ...state, revision };
   }
 }

@@ -2,7 +2,7 @@ import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEv
 import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
 import type { DocumentStore, StoredDocument } from '@platform/storage';
-import { publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
+import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 
 const REGISTRY = 'outbox-collections';
@@ -49,7 +49,7 @@ export class OutboxDrainer {
 
   /** Drains one entity; answers false when publishing failed (the entry stays for the sweeper). */
   async drain(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
-    const entries = [...(entity._outbox ?? [])].sort((a, b) => a.revision - b.revision);
+    const entries = (entity._outbox ?? []).map(loadChange).sort((a, b) => a.revision - b.revision);
     for (const entry of entries) {
       await this.history.append(scope.collection, entity.id, entry);
       const kind = changeKindOf(entry);
