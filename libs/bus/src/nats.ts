@@ -72,6 +72,9 @@ function headersOf(message: JsMsg): Record<string, string> {
   return found;
 }
 
+/** How long a publish waits for JetStream's acknowledgement while connected. */
+const PUBLISH_TIMEOUT_MS = 2_000;
+
 /**
  * The JetStream EventBus. The stream is created (or updated) on start; publishes carry the
  * message id JetStream de-duplicates on; each durable is a pull consumer with explicit ack that
@@ -94,13 +97,23 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
   });
   const jetstream = connection.jetstream();
   const running = new Set<ConsumerMessages>();
+  // Tracks the connection so publishes fail at once while NATS is away, instead of waiting for
+  // their timeout: callers (the data service's outbox) keep the event and publish it later.
+  let connected = true;
+  void (async () => {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') connected = false;
+      else if (status.type === 'reconnect') connected = true;
+    }
+  })().catch(() => undefined);
 
   return {
     kind: 'nats',
     async publish(subject: string, data: unknown, publishOptions: PublishOptions): Promise<PublishResult> {
+      if (!connected || connection.isClosed()) throw new Error('NATS is not connected');
       const headers = natsHeaders();
       for (const [key, value] of Object.entries(publishOptions.headers ?? {})) headers.set(key, value);
-      const ack = await jetstream.publish(subject, Buffer.from(JSON.stringify(data ?? null)), { msgID: publishOptions.msgId, headers });
+      const ack = await jetstream.publish(subject, Buffer.from(JSON.stringify(data ?? null)), { msgID: publishOptions.msgId, headers, timeout: PUBLISH_TIMEOUT_MS });
       return { duplicate: ack.duplicate };
     },
 
