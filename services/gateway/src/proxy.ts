@@ -29,6 +29,8 @@ export async function registerProxies(
           ...headers,
           [PRINCIPAL_HEADER]: signPrincipal(request.principal, principalSecret),
           'x-request-id': request.id,
+          // The client address as the gateway sees it (services trust it: only signed requests reach them).
+          'x-forwarded-for': request.ip,
         }),
       },
     });
