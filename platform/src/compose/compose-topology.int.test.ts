@@ -35,6 +35,21 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
     expect(await response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  it('signs up, signs in with the cookie, and reaches data through the gateway', async () => {
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${topology.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const email = `compose-${randomBytes(4).toString('hex')}@example.org`;
+    expect((await post('/api/auth/register', { email, password: 'compose password' })).status).toBe(201);
+    const login = await post('/api/auth/login', { email, password: 'compose password' });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const me = await fetch(`${topology.gatewayUrl}/api/me`, { headers: { cookie } });
+    expect(((await me.json()) as { email: string }).email).toBe(email);
+    const project = (await (await post('/api/projects', { name: 'Compose' }, { cookie })).json()) as { id: string };
+    const type = await post(`/api/projects/${project.id}/types`, { name: 'Notes' }, { cookie });
+    expect(type.status).toBe(201);
+  });
+
   it('services refuse requests that did not come through the gateway', async () => {
     const direct = await fetch(`${topology.serviceUrls.get('identity')}/api/me`, { headers: { 'x-platform-principal': 'forged.signature' } });
     expect(direct.status).toBe(401);
