@@ -1,4 +1,4 @@
-import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from '@platform/testkit/servers';
+import { startBackendServers } from '@platform/testkit/servers';
 import { startLocalTopology } from './compose/local-topology';
 
 /**
@@ -7,20 +7,10 @@ import { startLocalTopology } from './compose/local-topology';
  * them it starts local ones (FerretDB built from tools/mongo-compat, nats-server, redis-server).
  */
 async function main(): Promise<void> {
-  const owned: LocalServer[] = [];
-  const ensure = async (given: string | undefined, start: () => Promise<LocalServer>) => {
-    if (given) return given;
-    const server = await start();
-    owned.push(server);
-    return server.url;
-  };
-  const [mongo, nats, redis] = await Promise.all([
-    ensure(process.env.MONGO_URL, startMongoCompatServer),
-    ensure(process.env.NATS_URL, startNatsServer),
-    ensure(process.env.REDIS_URL, startRedisServer),
-  ]);
+  const backends = await startBackendServers();
+  const { mongo, nats, redis } = backends.urls;
   const topology = await startLocalTopology({
-    backendUrls: { mongo, nats, redis },
+    backendUrls: backends.urls,
     variables: { PRINCIPAL_SECRET: process.env.PRINCIPAL_SECRET },
     extraEnvironment: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
     log: (line) => console.log(line),
@@ -28,7 +18,7 @@ async function main(): Promise<void> {
   console.log(`gateway ready at ${topology.gatewayUrl} (mongo ${mongo}, nats ${nats}, redis ${redis}); Ctrl-C stops everything`);
   const shutdown = async () => {
     await topology.stop();
-    await Promise.all(owned.map((server) => server.dispose()));
+    await backends.stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());

@@ -1,5 +1,5 @@
 import { startLocalTopology } from '@platform/platform';
-import { startBenchBackends } from '../backends';
+import { startBackendServers } from '@platform/testkit/servers';
 import { compareLoads, type LoadResult } from '../load';
 import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
@@ -25,7 +25,7 @@ export async function gatewayOverhead(): Promise<void> {
     await dataAlone.stop();
   }
 
-  const backends = await startBenchBackends();
+  const backends = await startBackendServers();
   let micro: Record<string, LoadResult>;
   try {
     const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bench_${Date.now()}` } });

@@ -1,4 +1,4 @@
-import { startBenchBackends } from '../backends';
+import { startBackendServers } from '@platform/testkit/servers';
 import { compareLoads, type LoadResult } from '../load';
 import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
@@ -12,7 +12,7 @@ function row(target: string, result: LoadResult): string {
  * request, then identity reads the user; compared with `GET /api/health` in the same run.
  */
 export async function identityMe(): Promise<void> {
-  const backends = await startBenchBackends();
+  const backends = await startBackendServers();
   let results: Record<string, LoadResult>;
   try {
     const platform = await startPlatformProcess({ SERVICES: 'all', REDIS_URL: backends.urls.redis });

@@ -5,3 +5,4 @@
 export { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from './local-servers';
 export { ensureMongoCompatBinary } from './mongo-compat-build';
 export { freePort, waitForPort, startProcess, type ManagedProcess } from './processes';
+export { startBackendServers, type BackendServers } from './backend-servers';
