@@ -1,1 +1,5 @@
 export { dataService } from './app';
+export { dataDeps } from './data-deps';
+export type { DataDeps } from './routes/context';
+export { applicationsCollection, documentsCollection, typesCollection } from './domain/collections';
+export { publicView, type EntityScope, type StoredEntity } from './entities/entity';

@@ -1,37 +1,51 @@
 import httpProxy from '@fastify/http-proxy';
 import type { BackendServiceName } from '@platform/contracts';
-import { PRINCIPAL_HEADER, signPrincipal } from '@platform/kit';
+import { PRINCIPAL_HEADER } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
+import { Pool } from 'undici';
+import { cachingPrincipalSigner } from './principal-signer';
 import { routeTable } from './route-table';
 
 /**
- * Sends every route-table prefix of a remote service to its URL with @fastify/http-proxy. The
- * caller travels as a freshly signed principal header; whatever the client sent under that name
- * is replaced, and so is the request id, so logs join up across the hop.
+ * Sends every route-table prefix of a remote service to its URL with @fastify/http-proxy, and
+ * `/api/health/{service}` to that service's `/api/health`. All prefixes of one service share one
+ * keep-alive pool (one registration per prefix would otherwise open a pool each). The caller
+ * travels as a signed principal header; whatever the client sent under that name is replaced, and
+ * so are the request id (so logs join up across the hop) and X-Forwarded-For.
  */
 export async function registerProxies(
   app: FastifyInstance,
   remotes: ReadonlyMap<BackendServiceName, string>,
   principalSecret: string,
 ): Promise<void> {
+  const sign = cachingPrincipalSigner(principalSecret);
+  const pools = new Map([...remotes].map(([service, upstream]) => [service, new Pool(upstream, { connections: 64, pipelining: 1 })]));
+  app.addHook('onClose', async () => {
+    await Promise.all([...pools.values()].map((pool) => pool.close()));
+  });
+
   const healthRoutes = [...remotes.keys()].map((service) => ({ prefix: `/api/health/${service}`, rewritePrefix: '/api/health', service }));
   const tableRoutes = routeTable.map((entry) => ({ ...entry, rewritePrefix: entry.prefix }));
   for (const { prefix, rewritePrefix, service } of [...tableRoutes, ...healthRoutes]) {
     const upstream = remotes.get(service);
-    if (!upstream) continue;
+    const pool = pools.get(service);
+    if (!upstream || !pool) continue;
     await app.register(httpProxy, {
       upstream,
       prefix,
       rewritePrefix,
       websocket: false,
+      undici: pool,
+      disableRequestLogging: true,
       replyOptions: {
-        rewriteRequestHeaders: (request, headers) => ({
-          ...headers,
-          [PRINCIPAL_HEADER]: signPrincipal(request.principal, principalSecret),
-          'x-request-id': request.id,
+        rewriteRequestHeaders: (request, headers) => {
+          // `headers` is reply-from's own copy of the client's headers.
+          headers[PRINCIPAL_HEADER] = sign(request.principal);
+          headers['x-request-id'] = request.id;
           // The client address as the gateway sees it (services trust it: only signed requests reach them).
-          'x-forwarded-for': request.ip,
-        }),
+          headers['x-forwarded-for'] = request.ip;
+          return headers;
+        },
       },
     });
   }

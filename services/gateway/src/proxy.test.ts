@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
+import { createMemoryKeyValue } from '@platform/kv';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway, type Gateway } from './app';
+
+const secret = randomBytes(32).toString('hex');
+
+describe('proxy to a remote service', () => {
+  let upstream: FastifyInstance;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    // Echoes what arrived, with the body as raw text, so the test sees exactly what was forwarded.
+    upstream = Fastify();
+    upstream.removeAllContentTypeParsers();
+    upstream.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    upstream.get('/api/health', async () => ({ from: 'data process' }));
+    upstream.all('/*', async (request) => ({
+      method: request.method,
+      url: request.url,
+      body: request.body ?? null,
+      contentType: request.headers['content-type'] ?? null,
+      principal: verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret),
+      requestId: request.headers['x-request-id'],
+      forwardedFor: request.headers['x-forwarded-for'],
+    }));
+    const address = await upstream.listen({ host: '127.0.0.1', port: 0 });
+    gateway = await buildGateway({
+      logger: createLogger({ level: 'silent' }),
+      kv: createMemoryKeyValue(),
+      clock: Date.now,
+      principalSecret: secret,
+      local: undefined,
+      remotes: new Map([['data', address]]),
+      dependencyProbes: [],
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.app.close();
+    await upstream.close();
+  });
+
+  it('forwards path and query string as sent, with a signed principal, the request id and the client address', async () => {
+    const headers = { 'x-request-id': 'trace-7', 'x-forwarded-for': '6.6.6.6' };
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data?b=2&a=%20x', headers, remoteAddress: '10.1.2.3' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      method: 'GET',
+      url: '/api/projects/p1/types/t1/data?b=2&a=%20x',
+      principal: { kind: 'anonymous' },
+      requestId: 'trace-7',
+      forwardedFor: '10.1.2.3',
+    });
+  });
+
+  it('forwards request bodies byte for byte instead of parsing them', async () => {
+    const json = '{ "name" :  "kept as sent" }';
+    const asJson = await gateway.app.inject({ method: 'POST', url: '/api/help/chat', headers: { 'content-type': 'application/json' }, payload: json });
+    expect(asJson.json()).toMatchObject({ method: 'POST', body: json, contentType: 'application/json' });
+    const asText = await gateway.app.inject({ method: 'PUT', url: '/api/schemas/x', headers: { 'content-type': 'text/csv' }, payload: 'a,b\n1,2' });
+    expect(asText.json()).toMatchObject({ method: 'PUT', body: 'a,b\n1,2', contentType: 'text/csv' });
+  });
+
+  it("sends /api/health/{service} to the service's own /api/health", async () => {
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/health/data' });
+    expect(response.json()).toEqual({ from: 'data process' });
+  });
+
+  it('refuses dot segments and leaves paths outside the table to the 404 handler', async () => {
+    expect((await gateway.app.inject({ method: 'GET', url: '/api/help/..%2f..%2finternal' })).statusCode).toBe(400);
+    expect((await gateway.app.inject({ method: 'GET', url: '/api/nowhere' })).statusCode).toBe(404);
+    expect((await gateway.app.inject({ method: 'GET', url: '/api/me' })).statusCode).toBe(404);
+  });
+});
