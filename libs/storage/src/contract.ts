@@ -153,6 +153,24 @@ export function runDocumentStoreContract(adapter: string, open: () => Promise<{ 
       expect(await items.count()).toBe(2);
     });
 
+    it('answers equality queries on an indexed field as a scan would, through updates, arrays and deletes', async () => {
+      const items = fresh();
+      await items.insertMany([{ id: '1', name: 'x', n: 1 }, { id: '2', name: 'y', n: 2 }, { id: '3', tags: ['x', 'z'], n: 3 }, { id: '4', name: 'x', n: 4 }]);
+      await items.ensureIndex({ keys: { name: 1, n: 1 } });
+      await items.ensureIndex({ keys: { tags: 1 } });
+      await items.insertOne({ id: '5', name: 'x', n: 5 });
+      await items.updateOne({ id: '4' }, { $set: { name: 'y' } });
+      await items.updateOne({ id: '2' }, { $set: { name: 'x' } });
+      await items.deleteMany({ id: '1' });
+      const ids = async (filter: Record<string, unknown>) => (await items.find(filter, { sort: { id: 1 } })).map((item) => item.id);
+      expect(await ids({ name: 'x' })).toEqual(['2', '5']);
+      expect(await ids({ name: { $eq: 'x' }, n: { $gt: 2 } })).toEqual(['5']);
+      expect(await ids({ name: 'nobody' })).toEqual([]);
+      expect(await ids({ tags: 'z' })).toEqual(['3']);
+      expect(await ids({ tags: ['x', 'z'] })).toEqual(['3']);
+      expect(await items.count({ name: 'y' })).toBe(1);
+    });
+
     it('refuses a unique index over existing duplicates', async () => {
       const items = fresh();
       await items.insertMany([{ id: '1', name: 'same' }, { id: '2', name: 'same' }]);

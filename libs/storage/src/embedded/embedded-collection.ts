@@ -3,6 +3,7 @@ import { update } from 'mingo/updater';
 import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionLog, LogRecord } from './collection-log';
+import { LookupIndex } from './lookup-index';
 
 const QUERY_OPTIONS = { idKey: 'id' } as const;
 
@@ -21,6 +22,14 @@ function valueAt(document: Record<string, unknown>, path: string): unknown {
   return current;
 }
 
+/**
+ * Documents here are JSON (the log keeps them as JSON lines), and a JSON round trip copies such
+ * small plain objects several times faster than structuredClone; reads copy every result.
+ */
+function copyJson<V>(value: V): V {
+  return JSON.parse(JSON.stringify(value)) as V;
+}
+
 /** Like MongoDB, a missing field is indexed as null, so two documents without it clash. */
 function indexKey(spec: IndexSpec, document: Record<string, unknown>): string {
   return JSON.stringify(Object.keys(spec.keys).map((path) => valueAt(document, path) ?? null));
@@ -36,7 +45,7 @@ function equalityFields(filter: Filter): Record<string, unknown> {
   for (const [key, value] of Object.entries(filter)) {
     if (key.startsWith('$') || key.includes('.')) continue;
     const isOperator = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).some((k) => k.startsWith('$'));
-    if (!isOperator) seed[key] = structuredClone(value);
+    if (!isOperator) seed[key] = copyJson(value);
   }
   return seed;
 }
@@ -50,6 +59,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly documents = new Map<string, T>();
   private readonly indexes: IndexSpec[] = [];
   private readonly uniqueIndexes: UniqueIndex[] = [];
+  /** One per distinct leading top-level field of the declared indexes. */
+  private readonly lookups: LookupIndex[] = [];
+  private readonly serialized = new WeakMap<T, string>();
   private log: CollectionLog | undefined;
 
   constructor(readonly name: string) {}
@@ -61,7 +73,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       else if ('del' in record) this.documents.delete(record.del);
       else if ('index' in record && !this.indexes.some((spec) => sameKeys(spec, record.index))) this.indexes.push(record.index);
     }
-    for (const spec of this.indexes) if (spec.unique) this.uniqueIndexes.push(this.buildUniqueIndex(spec));
+    for (const spec of this.indexes) {
+      if (spec.unique) this.uniqueIndexes.push(this.buildUniqueIndex(spec));
+      this.addLookup(spec);
+    }
   }
 
   attach(log: CollectionLog): void {
@@ -87,9 +102,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       for (const doc of docs) {
         if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
         if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
-        const stored = structuredClone(doc);
+        const stored = copyJson(doc);
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
+        for (const lookup of this.lookups) lookup.add(stored);
         writes.push(this.persist({ put: stored }));
       }
     } finally {
@@ -125,14 +141,14 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (current) {
       const next = this.applyModifier(current, modifier);
       if (next !== current) await this.replace(current, next);
-      return structuredClone(next);
+      return copyJson(next);
     }
     if (!options?.upsert) return null;
     const seed = equalityFields(filter);
     if (typeof seed.id !== 'string') throw new TypeError('an upsert filter must name the document id');
     const created = this.applyModifier(seed as T, modifier);
     await this.insertOne(created);
-    return structuredClone(created);
+    return copyJson(created);
   }
 
   async updateMany(filter: Filter, modifier: UpdateModifier): Promise<number> {
@@ -157,6 +173,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const writes = doomed.map((document) => {
       this.documents.delete(document.id);
       for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
+      for (const lookup of this.lookups) lookup.remove(document);
       return this.persist({ del: document.id });
     });
     await Promise.all(writes);
@@ -168,13 +185,13 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const normalized: IndexSpec = { keys: { ...spec.keys }, ...(spec.unique ? { unique: true } : {}) };
     if (normalized.unique) this.uniqueIndexes.push(this.buildUniqueIndex(normalized));
     this.indexes.push(normalized);
+    this.addLookup(normalized);
     await this.persist({ index: normalized });
   }
 
   private matching(filter: Filter, limit?: number): T[] {
     const query = new Query(filter, QUERY_OPTIONS);
-    // An equality on id needs no scan.
-    const candidates = typeof filter.id === 'string' ? [this.documents.get(filter.id)].filter((d): d is T => d !== undefined) : this.documents.values();
+    const candidates = this.candidates(filter);
     const found: T[] = [];
     for (const document of candidates) {
       if (!query.test(document)) continue;
@@ -184,21 +201,53 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return found;
   }
 
+  /** An equality on id or on an indexed field needs no scan; anything else walks every document. */
+  private candidates(filter: Filter): Iterable<T> {
+    if (typeof filter.id === 'string') return [this.documents.get(filter.id)].filter((d): d is T => d !== undefined);
+    for (const lookup of this.lookups) {
+      const ids = lookup.candidates(filter);
+      if (ids) return [...ids].map((id) => this.documents.get(id) as T);
+    }
+    return this.documents.values();
+  }
+
+  private addLookup(spec: IndexSpec): void {
+    const [field] = Object.keys(spec.keys);
+    if (field === undefined || field === 'id' || field.includes('.') || this.lookups.some((lookup) => lookup.field === field)) return;
+    const lookup = new LookupIndex(field);
+    for (const document of this.documents.values()) lookup.add(document);
+    this.lookups.push(lookup);
+  }
+
+  /** A stored document's JSON, made once: stored objects are never changed, only replaced. */
+  private jsonOf(document: T): string {
+    let json = this.serialized.get(document);
+    if (json === undefined) {
+      json = JSON.stringify(document);
+      this.serialized.set(document, json);
+    }
+    return json;
+  }
+
   private present(document: T, projection: Projection | undefined): T {
-    if (!projection || Object.keys(projection).length === 0) return structuredClone(document);
+    if (!projection || Object.keys(projection).length === 0) return JSON.parse(this.jsonOf(document)) as T;
     const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection as never).all();
-    return structuredClone(projected as T);
+    return copyJson(projected as T);
   }
 
   /** The document after the modifier, or the same object when nothing changed. */
   private applyModifier(current: T, modifier: UpdateModifier): T {
-    const next = structuredClone(current);
+    const next = copyJson(current);
     const changed = update(next as Record<string, unknown>, modifier as never);
     return changed.length > 0 ? next : current;
   }
 
   private async replace(current: T, next: T): Promise<void> {
     this.claimUniqueKeys(next, current);
+    for (const lookup of this.lookups) {
+      lookup.remove(current);
+      lookup.add(next);
+    }
     this.documents.set(next.id, next);
     await this.persist({ put: next });
   }
