@@ -3,6 +3,7 @@ import type { BackendServiceName, HealthBody } from '@platform/contracts';
 import { createApp, HealthMonitor, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { FastifyInstance } from 'fastify';
+import { registerAgentDocsRoutes } from './agent-docs';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { registerProxies } from './proxy';
 import { SessionLoader } from './session-loader';
@@ -35,8 +36,9 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
 }
 
 /**
- * The gateway: the session hook, the user guard's 401s, `/api/health`, and the one route table,
- * served by in-process service plugins (all-in-one) or proxies to service URLs (microservices).
+ * The gateway: the session hook, the user guard's 401s, `/api/health`, the agent docs (`/llm.txt`)
+ * and the one route table, served by in-process service plugins (all-in-one) or proxies to service
+ * URLs (microservices).
  */
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
@@ -51,6 +53,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
   registerHealthRoute(app, { services, dependencies }, shape);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name));
+  registerAgentDocsRoutes(app);
 
   if (options.local) {
     for (const service of options.local.services) await app.register(service.routes, options.local.context);

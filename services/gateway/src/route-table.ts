@@ -5,7 +5,7 @@ import type { BackendServiceName } from '@platform/contracts';
  * and everything below it. More specific prefixes win (Fastify's router prefers static segments
  * over parameters over wildcards), so `/applications/:appId/publish` goes to publishing while the
  * rest of `/applications` goes to data. Paths the gateway answers itself (`/api/health`,
- * `/api/openapi.json`, `/api/docs`) are not listed.
+ * `/api/openapi.json`, `/api/docs`, `/llm.txt`, `/docs/widgets/llm.txt`) are not listed.
  */
 export const routeTable: ReadonlyArray<{ prefix: string; service: BackendServiceName }> = [
   { prefix: '/api/auth', service: 'identity' },
@@ -31,8 +31,11 @@ export const routeTable: ReadonlyArray<{ prefix: string; service: BackendService
   { prefix: '/api/projects/:projectId/visitors', service: 'visitors' },
 ];
 
-/** Paths the gateway answers without loading a session (the spec's bypass list). */
-export const sessionBypassList: ReadonlySet<string> = new Set(['/api/health']);
+/**
+ * Paths the gateway answers without loading a session: the spec's bypass list names
+ * `/api/health`; the agent docs need no session either, so they skip the session store too.
+ */
+export const sessionBypassList: ReadonlySet<string> = new Set(['/api/health', '/llm.txt', '/docs/widgets/llm.txt']);
 
 function prefixPattern(prefix: string): RegExp {
   const body = prefix
