@@ -1,7 +1,35 @@
-import type { ServiceDefinition } from '@platform/kit';
+import type { Subscription } from '@platform/bus';
+import { History } from '@platform/data';
+import { ProjectAccess, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
+import { registerAuditTrailRoute } from './routes/audit-trail';
+import { Names } from './trail/names';
+import { TrailStore } from './trail/trail-store';
 
-/** The audit service. Its routes and consumers arrive with its issue; it already runs in both shapes. */
+/**
+ * Subscriptions this process runs on the shared durable. Items of one entity may be recorded
+ * concurrently (the trail store is built for it), so several keep a burst of writes moving.
+ */
+const CONSUMER_CONCURRENCY = 4;
+
+export function trailRecorder(context: ServiceContext): TrailRecorder {
+  const history = new History(context.store);
+  return { trail: new TrailStore(context.store), names: new Names(context.store, history), history };
+}
+
+/** The audit service: records every document change and serves the project audit trail. */
 export const auditService: ServiceDefinition = {
   name: 'audit',
-  routes: async () => {},
+  routes: async (app, context) => {
+    registerAuditTrailRoute(app, { projects: new ProjectAccess(context.store, context.clock), trail: new TrailStore(context.store) });
+  },
+  start: async (context) => {
+    const recorder = trailRecorder(context);
+    await recorder.trail.ensureIndexes();
+    const subscriptions: Subscription[] = [];
+    for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));
+    return async () => {
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    };
+  },
 };

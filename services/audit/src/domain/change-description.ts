@@ -1,0 +1,50 @@
+import type { ChangeKind } from '@platform/contracts';
+
+/** The message keys of `changeDescription`; clients translate them. */
+export const CHANGE_DESCRIPTIONS = {
+  created: 'audit.created',
+  updated: 'audit.updated',
+  deleted: 'audit.deleted',
+  restored: 'audit.restored',
+  accessChanged: 'audit.accessChanged',
+  published: 'audit.published',
+} as const;
+
+export type ChangeDescription = (typeof CHANGE_DESCRIPTIONS)[keyof typeof CHANGE_DESCRIPTIONS];
+
+export interface DescribedChange {
+  /** What the `changeType` filter matches: the kind of the document event. */
+  changeType: ChangeKind;
+  changeDescription: ChangeDescription;
+}
+
+type Modifier = Record<string, Record<string, unknown>>;
+
+function rootsOf(modifier: Modifier): Set<string> {
+  const roots = new Set<string>();
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const [path, value] of Object.entries(fields)) {
+      roots.add(path.split('.')[0] as string);
+      if (operator === '$rename' && typeof value === 'string') roots.add(value.split('.')[0] as string);
+    }
+  }
+  return roots;
+}
+
+/**
+ * What one change did, from its revision and modifier alone (the same rule as the data service's
+ * event kinds, so the live consumer and the rebuild agree): revision 0 creates; setting
+ * `deletedAt` deletes; unsetting it restores; a change that touches only `access` is an access
+ * change; setting `publishedVersionId` on an application publishes it; anything else updates.
+ */
+export function describeChange(typeId: string, revision: number, modifier: Modifier): DescribedChange {
+  if (revision === 0) return { changeType: 'created', changeDescription: CHANGE_DESCRIPTIONS.created };
+  if (modifier.$set && 'deletedAt' in modifier.$set) return { changeType: 'deleted', changeDescription: CHANGE_DESCRIPTIONS.deleted };
+  if (modifier.$unset && 'deletedAt' in modifier.$unset) return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.restored };
+  const roots = rootsOf(modifier);
+  if (roots.size > 0 && [...roots].every((root) => root === 'access')) return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.accessChanged };
+  if (typeId === 'applications' && modifier.$set && 'publishedVersionId' in modifier.$set) {
+    return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.published };
+  }
+  return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.updated };
+}

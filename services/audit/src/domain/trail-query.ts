@@ -1,0 +1,47 @@
+import type { ChangeKind } from '@platform/contracts';
+import { rlsFilter, type ProjectCaller } from '@platform/kit';
+import type { Filter, SortSpec } from '@platform/storage';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** The audit-trail query after validation: `limit` already clamped. */
+export interface TrailQuery {
+  page: number;
+  limit: number;
+  userId?: string;
+  typeId?: string;
+  from?: number;
+  to?: number;
+  changeType?: ChangeKind;
+}
+
+/** Newest first; the id breaks ties between changes stamped in the same millisecond. */
+export const TRAIL_ORDER: SortSpec = { timestamp: -1, id: -1 };
+
+/** Larger page sizes are clamped to the maximum (spec: not an error). */
+export function clampLimit(limit: number): number {
+  return Math.min(limit, MAX_PAGE_SIZE);
+}
+
+/**
+ * The store filter for one project's trail with the query's filters (`from` and `to` inclusive)
+ * and read RLS on each item's copy of its entity's current access, so `total` counts only items
+ * the caller may see.
+ */
+export function trailFilter(projectId: string, query: TrailQuery, caller: ProjectCaller): Filter {
+  const filter: Filter = { projectId };
+  if (query.userId !== undefined) filter.userId = query.userId;
+  if (query.typeId !== undefined) filter.entityTypeId = query.typeId;
+  if (query.changeType !== undefined) filter.changeType = query.changeType;
+  if (query.from !== undefined || query.to !== undefined) {
+    filter.timestamp = { ...(query.from !== undefined ? { $gte: query.from } : {}), ...(query.to !== undefined ? { $lte: query.to } : {}) };
+  }
+  const readable = rlsFilter('read', caller);
+  return Object.keys(readable).length ? { $and: [filter, readable] } : filter;
+}
+
+/** How many items to skip for a 1-based page. */
+export function skipFor(query: Pick<TrailQuery, 'page' | 'limit'>): number {
+  return (query.page - 1) * query.limit;
+}

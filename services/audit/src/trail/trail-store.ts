@@ -1,0 +1,98 @@
+import type { Access } from '@platform/contracts';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '@platform/storage';
+import stringify from 'safe-stable-stringify';
+import { TRAIL_ORDER } from '../domain/trail-query';
+import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
+
+/** The entity's access as RLS reads it; a missing access is stored as `{}` (open to members). */
+export interface AccessSnapshot {
+  access: Access | undefined;
+  /** Revision of the entity snapshot the access was read from. */
+  revision: number;
+}
+
+function sameAccess(a: Access, b: Access): boolean {
+  return stringify(a) === stringify(b);
+}
+
+/**
+ * The stored trail. Each item carries a copy of its entity's current access, so a filtered,
+ * RLS-checked page and its total are one indexed query. The copy is kept current by last-writer-
+ * wins on the entity revision: the entity record moves forward only, and every recorded change
+ * ends by pushing the record's access onto the entity's items that hold an older one. Whatever
+ * order or concurrency changes arrive in, every item ends with the newest access seen.
+ */
+export class TrailStore {
+  readonly items: Collection<StoredTrailItem>;
+  readonly entities: Collection<TrailEntityRecord>;
+
+  constructor(store: DocumentStore) {
+    this.items = store.collection<StoredTrailItem>(TRAIL_COLLECTION);
+    this.entities = store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION);
+  }
+
+  /**
+   * One index per filter the route offers, each ending in the page order, so a filtered page at a
+   * million items reads only its own rows; plus the access-update path and the rebuild's delete.
+   */
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([
+      this.items.ensureIndex({ keys: { projectId: 1, ...TRAIL_ORDER } }),
+      this.items.ensureIndex({ keys: { projectId: 1, userId: 1, ...TRAIL_ORDER } }),
+      this.items.ensureIndex({ keys: { projectId: 1, entityTypeId: 1, ...TRAIL_ORDER } }),
+      this.items.ensureIndex({ keys: { projectId: 1, changeType: 1, ...TRAIL_ORDER } }),
+      this.items.ensureIndex({ keys: { entityKey: 1, accessRevision: 1 } }),
+      this.entities.ensureIndex({ keys: { projectId: 1 } }),
+    ]);
+  }
+
+  /** Stores one change (a repeat of the same change is a no-op) and brings the entity's items up to date. */
+  async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
+    await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
+    const known = await this.entities.findById(entry.entityKey);
+    try {
+      await this.items.insertOne({ ...entry, access: known?.access ?? snapshot.access ?? {}, accessRevision: known?.accessRevision ?? snapshot.revision });
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    // Read again: a newer change may have moved the record while this item was being inserted.
+    const latest = await this.entities.findById(entry.entityKey);
+    if (latest) await this.spreadAccess(entry.entityKey, latest);
+  }
+
+  /** Moves the entity record to this snapshot if it is newer (compare-and-set on the revision). */
+  private async advanceEntity(entityKey: string, projectId: string, snapshot: AccessSnapshot): Promise<void> {
+    const access = snapshot.access ?? {};
+    for (;;) {
+      const current = await this.entities.findById(entityKey);
+      if (current && current.revision >= snapshot.revision) return;
+      const accessRevision = current && sameAccess(current.access, access) ? current.accessRevision : snapshot.revision;
+      if (!current) {
+        try {
+          await this.entities.insertOne({ id: entityKey, projectId, revision: snapshot.revision, access, accessRevision });
+          return;
+        } catch (error) {
+          if (!(error instanceof DuplicateKeyError)) throw error;
+          continue;
+        }
+      }
+      const moved = await this.entities.updateOne({ id: entityKey, revision: current.revision }, { $set: { revision: snapshot.revision, access, accessRevision } });
+      if (moved) return;
+    }
+  }
+
+  private async spreadAccess(entityKey: string, record: TrailEntityRecord): Promise<void> {
+    await this.items.updateMany({ entityKey, accessRevision: { $lt: record.accessRevision } }, { $set: { access: record.access, accessRevision: record.accessRevision } });
+  }
+
+  async page(filter: Filter, skip: number, limit: number): Promise<{ items: StoredTrailItem[]; total: number }> {
+    const [items, total] = await Promise.all([this.items.find(filter, { sort: TRAIL_ORDER, skip, limit }), this.items.count(filter)]);
+    return { items, total };
+  }
+
+  /** Removes a project's whole trail (before a rebuild). */
+  async clearProject(projectId: string): Promise<void> {
+    await this.items.deleteMany({ projectId });
+    await this.entities.deleteMany({ projectId });
+  }
+}
