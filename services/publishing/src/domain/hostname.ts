@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * A domain's hostname: DNS labels of letters, digits and hyphens (IDNs in their `xn--` form), at
+ * least two labels, not an IP address. Hostnames are case-insensitive and one trailing dot is the
+ * same name, so both are normalised away: `Shop.Example.com.` is stored as `shop.example.com`.
+ */
+export const hostnameSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .transform((value) => value.toLowerCase().replace(/\.$/, ''))
+  .pipe(
+    z
+      .hostname('must be a DNS hostname (letters, digits and hyphens per label, e.g. app.example.com)')
+      .refine((name) => name.includes('.'), 'needs at least two labels, e.g. app.example.com')
+      .refine((name) => !/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1)), 'IP addresses are not hostnames'),
+  );

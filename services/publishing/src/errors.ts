@@ -1,0 +1,13 @@
+import { errorCatalogue } from '@platform/kit';
+
+/** The publishing service's errors; codes are stable, clients may switch on them. */
+export const publishingError = errorCatalogue({
+  PUBLISHING_APPLICATION_NOT_FOUND: [404, 'Application not found'],
+  PUBLISHING_VERSION_NOT_FOUND: [404, 'Version not found'],
+  PUBLISHING_FORBIDDEN: [403, 'You may not do this'],
+  PUBLISHING_CONCURRENT_PUBLISH: [409, 'Another publish or change of this application won the race; reload and publish again'],
+  PUBLISHING_DOMAIN_NOT_FOUND: [404, 'Domain not found'],
+  PUBLISHING_HOSTNAME_TAKEN: [409, 'This hostname is already registered'],
+  PUBLISHING_INVALID_TARGET: [400, 'Invalid assignment target'],
+  PUBLISHING_NOTHING_PUBLISHED: [404, 'Nothing is published on this domain'],
+});

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
+import type { DataDeps } from '@platform/data';
+import { snapshot, type StoredVersion } from '../domain/versions';
+import { publishingError } from '../errors';
+import { ApplicationReader, type StoredApplication } from '../stores/applications';
+import type { VersionStore } from '../stores/versions';
+
+/**
+ * The Application publish transition. The version row is inserted first under the id
+ * `{appId}:{number}`, so of concurrent publishes of one number the store admits exactly one; the
+ * others answer 409 having written nothing. The winner then patches the application through the
+ * data service's writer under the baseRevision it read, so the snapshot is exactly that revision.
+ * If that patch loses (the application changed meanwhile), the publish removes its own row before
+ * answering 409: in the end a version exists only if the application took its number.
+ */
+export class Publisher {
+  constructor(
+    private readonly applications: ApplicationReader,
+    private readonly versions: VersionStore,
+    private readonly writer: Pick<DataDeps['writer'], 'patch'>,
+    private readonly clock: () => number,
+    private readonly onPublished: (projectId: string, applicationId: string) => void,
+  ) {}
+
+  /** The application the caller may read, or 404 when it is missing, deleted or unreadable. */
+  async readable(projectId: string, applicationId: string, caller: ProjectCaller): Promise<StoredApplication> {
+    const application = await this.applications.live(projectId, applicationId);
+    if (!application) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
+    if (!rlsAllows(application.access, 'read', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'You may not read this application' });
+    return application;
+  }
+
+  async publish(projectId: string, applicationId: string, caller: ProjectCaller): Promise<StoredVersion> {
+    const application = await this.applications.live(projectId, applicationId);
+    if (!application) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
+    if (!rlsAllows(application.access, 'update', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'Publishing needs update permission on the application' });
+
+    const version = snapshot(application, { publishedBy: caller.userId, now: this.clock(), attempt: randomUUID() });
+    const claimed = await this.versions.claim(projectId, version, async () => {
+      const current = await this.applications.live(projectId, applicationId);
+      return current !== null && (current.publishedVersionNumber ?? 0) < version.versionNumber;
+    });
+    if (!claimed) throw this.lost(version);
+
+    try {
+      await this.writer.patch(
+        ApplicationReader.scope(projectId),
+        applicationId,
+        { $set: { publishedVersionNumber: version.versionNumber, publishedVersionId: version.id, publishedAt: version.createdAt } },
+        { userId: caller.userId, baseRevision: application.revision },
+      );
+    } catch (error) {
+      // Only a definite refusal means the application did not take the number; after any other
+      // failure the patch may have landed, so the row stays (an unfinished publish is never listed).
+      if (error instanceof AppError && (error.code === 'DATA_REVISION_CONFLICT' || error.code === 'DATA_ENTITY_NOT_FOUND')) {
+        await this.versions.withdraw(projectId, version);
+        throw error.code === 'DATA_REVISION_CONFLICT' ? this.lost(version) : publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
+      }
+      throw error;
+    }
+    this.onPublished(projectId, applicationId);
+    return version;
+  }
+
+  private lost(version: StoredVersion): AppError {
+    return publishingError('PUBLISHING_CONCURRENT_PUBLISH', { details: { versionNumber: version.versionNumber } });
+  }
+}

@@ -1,0 +1,29 @@
+import type { Access } from '@platform/contracts';
+import { applicationsCollection, type EntityScope, type StoredEntity } from '@platform/data';
+import type { DocumentStore } from '@platform/storage';
+import type { PublishableApplication } from '../domain/versions';
+
+export type StoredApplication = StoredEntity &
+  PublishableApplication & {
+    access?: Access;
+    publishedVersionId?: string;
+    publishedAt?: number;
+  };
+
+/**
+ * Reads applications from the data service's collection. Publishing never writes it directly:
+ * the publish patch goes through the data service's writer (baseRevision, history, events).
+ */
+export class ApplicationReader {
+  constructor(private readonly store: DocumentStore) {}
+
+  static scope(projectId: string): EntityScope {
+    return { projectId, typeId: 'applications', collection: applicationsCollection(projectId) };
+  }
+
+  /** The application unless it is missing or soft-deleted. */
+  async live(projectId: string, applicationId: string): Promise<StoredApplication | null> {
+    const application = await this.store.collection<StoredApplication>(applicationsCollection(projectId)).findById(applicationId, { projection: { _outbox: 0 } });
+    return application && application.deletedAt === undefined ? application : null;
+  }
+}

@@ -1,0 +1,80 @@
+import { applicationsCollection } from '@platform/data';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
+import type { StoredVersion } from '../domain/versions';
+
+/**
+ * Versions live beside the applications collection: `tenant-{projectId}-applications.versions`.
+ * The dot keeps the name out of the type-id namespace (ids are `[A-Za-z0-9_-]`), so no type can
+ * ever be called the same.
+ */
+export function versionsCollection(projectId: string): string {
+  return `${applicationsCollection(projectId)}.versions`;
+}
+
+/**
+ * A version row older than this whose number the application never took was left by a publish
+ * that crashed between inserting it and patching the application; the next publish of that number
+ * may replace it. A live publish takes milliseconds.
+ */
+export const ABANDONED_AFTER_MS = 60_000;
+
+/** Insert-only storage of ApplicationVersions; rows are removed only by the publish that inserted them. */
+export class VersionStore {
+  private readonly indexed = new Set<string>();
+
+  constructor(private readonly store: DocumentStore) {}
+
+  private async versions(projectId: string): Promise<Collection<StoredVersion>> {
+    const collection = this.store.collection<StoredVersion>(versionsCollection(projectId));
+    if (!this.indexed.has(collection.name)) {
+      await collection.ensureIndex({ keys: { applicationId: 1, versionNumber: -1 } });
+      this.indexed.add(collection.name);
+    }
+    return collection;
+  }
+
+  /** Inserts the version; false when its number is already taken (its id is `{appId}:{number}`). */
+  async insert(projectId: string, version: StoredVersion): Promise<boolean> {
+    try {
+      await (await this.versions(projectId)).insertOne(version);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Inserts the version, or replaces a row of the same number that a crashed publish abandoned
+   * (older than ABANDONED_AFTER_MS and still not taken by the application). False when a live
+   * publish holds the number.
+   */
+  async claim(projectId: string, version: StoredVersion, stillUntaken: () => Promise<boolean>): Promise<boolean> {
+    if (await this.insert(projectId, version)) return true;
+    const existing = await this.find(projectId, version.id);
+    if (!existing || existing.createdAt > version.createdAt - ABANDONED_AFTER_MS || !(await stillUntaken())) return false;
+    await this.withdraw(projectId, existing);
+    return this.insert(projectId, version);
+  }
+
+  /** Removes a row only if it is still the one this attempt inserted. */
+  async withdraw(projectId: string, version: StoredVersion): Promise<void> {
+    await (await this.versions(projectId)).deleteMany({ id: version.id, _attempt: version._attempt });
+  }
+
+  async find(projectId: string, id: string): Promise<StoredVersion | null> {
+    return (await this.versions(projectId)).findById(id);
+  }
+
+  /**
+   * The application's versions up to `upTo` (its publishedVersionNumber: every number up to it was
+   * committed, anything above is an unfinished publish), newest first, without the heavy fields.
+   */
+  async committed(projectId: string, applicationId: string, options: { upTo: number; before?: number; limit: number }): Promise<StoredVersion[]> {
+    const ceiling = options.before === undefined ? { $lte: options.upTo } : { $lte: options.upTo, $lt: options.before };
+    return (await this.versions(projectId)).find(
+      { applicationId, versionNumber: ceiling },
+      { sort: { versionNumber: -1 }, limit: options.limit, projection: { routes: 0, serverConfiguration: 0 } },
+    );
+  }
+}
