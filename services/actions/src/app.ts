@@ -1,7 +1,49 @@
-import type { ServiceDefinition } from '@platform/kit';
+import type { ServiceContext, ServiceDefinition } from '@platform/kit';
+import { createActionsDeps, type ActionsDeps } from './actions-deps';
+import { loadActionsConfig, type ActionsConfig } from './config';
+import { startDocumentEventConsumer } from './consumers/document-events';
+import { registerActionRoutes } from './routes/actions';
+import { registerBlockRoutes } from './routes/blocks';
+import { registerRunRoutes } from './routes/runs';
 
-/** The actions service. Its routes and consumers arrive with its issue; it already runs in both shapes. */
-export const actionsService: ServiceDefinition = {
-  name: 'actions',
-  routes: async () => {},
-};
+/** Write-cause records older than this are dropped: their events were handled long before. */
+const CAUSE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The actions service: actions CRUD with graph validation, the block registry, and the executor
+ * that runs actions on document events. `overrides` replace settings read from the environment
+ * (tests allow loopback webhooks this way).
+ */
+export function createActionsService(overrides: Partial<ActionsConfig> = {}): ServiceDefinition {
+  const depsByContext = new WeakMap<ServiceContext, ActionsDeps>();
+  const depsFor = (context: ServiceContext): ActionsDeps => {
+    let deps = depsByContext.get(context);
+    if (!deps) {
+      deps = createActionsDeps(context, { ...loadActionsConfig(), ...overrides });
+      depsByContext.set(context, deps);
+    }
+    return deps;
+  };
+
+  return {
+    name: 'actions',
+    routes: async (app, context) => {
+      const deps = depsFor(context);
+      registerActionRoutes(app, deps);
+      registerRunRoutes(app, deps);
+      registerBlockRoutes(app);
+    },
+    start: async (context) => {
+      const deps = depsFor(context);
+      await Promise.all([deps.actions.ensureIndexes(), deps.runs.ensureIndexes()]);
+      await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
+      const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, logger: context.logger });
+      return async () => {
+        await stop();
+        await deps.http.close();
+      };
+    },
+  };
+}
+
+export const actionsService: ServiceDefinition = createActionsService();

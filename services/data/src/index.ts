@@ -5,3 +5,4 @@ export { applicationsCollection, documentsCollection, typesCollection } from './
 export { publicView, type EntityScope, type StoredEntity } from './entities/entity';
 export { History } from './entities/history';
 export { applyModifier } from './domain/paths';
+export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';

@@ -1,0 +1,45 @@
+import { dataDeps } from '@platform/data';
+import { ProjectAccess, type Logger, type ServiceContext } from '@platform/kit';
+import type { Dispatcher } from 'undici';
+import { createGuardedAgent } from './blocks/guarded-http';
+import { blockRegistry } from './blocks/registry';
+import type { ActionsConfig } from './config';
+import { NetworkPolicy } from './domain/network-policy';
+import { ActionRepository } from './executor/action-repository';
+import { Executor } from './executor/executor';
+import { RunStore } from './executor/run-store';
+import { WriteCauses } from './executor/write-causes';
+
+/** What the actions routes and the executor share: one instance of each per service context. */
+export interface ActionsDeps {
+  logger: Logger;
+  clock: () => number;
+  config: ActionsConfig;
+  projects: ProjectAccess;
+  actions: ActionRepository;
+  runs: RunStore;
+  causes: WriteCauses;
+  executor: Executor;
+  http: Dispatcher;
+}
+
+export function createActionsDeps(context: ServiceContext, config: ActionsConfig): ActionsDeps {
+  const { store, logger, clock } = context;
+  const actions = new ActionRepository(store);
+  const runs = new RunStore(store);
+  const causes = new WriteCauses(store, clock);
+  const projects = new ProjectAccess(store, clock);
+  const policy = new NetworkPolicy(config.webhookAllowedNetworks);
+  const http = createGuardedAgent(policy);
+  const executor = new Executor({
+    actions,
+    runs,
+    causes,
+    projects,
+    registry: blockRegistry,
+    logger,
+    maxDepth: config.maxDepth,
+    services: { mailer: context.mailer, data: dataDeps(context), config, causes, clock, http, policy },
+  });
+  return { logger, clock, config, projects, actions, runs, causes, executor, http };
+}

@@ -1,0 +1,75 @@
+import type { DocumentEvent } from '@platform/contracts';
+import type { DataDeps } from '@platform/data';
+import type { Clock, Mailer } from '@platform/kit';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import type { ActionsConfig } from '../config';
+import type { TriggerName } from '../domain/action-schema';
+import type { NetworkPolicy } from '../domain/network-policy';
+import type { ActionSocket } from '../domain/sockets';
+import type { WriteCauses } from '../executor/write-causes';
+
+/** What blocks may use: the ports of the process, handed over by the executor. */
+export interface BlockServices {
+  mailer: Mailer;
+  data: DataDeps;
+  config: ActionsConfig;
+  causes: WriteCauses;
+  clock: Clock;
+  /** The HTTP connection pool for webhooks; it checks every resolved address against `policy`. */
+  http: Dispatcher;
+  policy: NetworkPolicy;
+}
+
+/** The run a block is part of: the event, the action's owner, the chain depth, its inputs. */
+export interface BlockRunContext {
+  projectId: string;
+  actionId: string;
+  ownerId: string;
+  triggerName: TriggerName;
+  event: DocumentEvent;
+  /** How many action writes led to this event (0 for a write by a person). */
+  depth: number;
+  /** Values that arrived on the block's IN sockets, by socket name. */
+  inputs: Record<string, unknown>;
+  /** Revisions this run wrote, by `collection/id`, so later blocks build on them. */
+  revisions: Map<string, number>;
+  services: BlockServices;
+}
+
+export interface BlockOutcome {
+  /** Values for the block's OUT sockets; an output that is absent carries nothing onward. */
+  outputs: Record<string, unknown>;
+  /** What the run record keeps: small and free of document contents (see docs/actions.md). */
+  summary: Record<string, unknown>;
+}
+
+/**
+ * A registered block: its sockets, its configuration schema and how it runs. An IN socket and a
+ * configuration field of the same name are one setting: a value arriving on the socket wins.
+ */
+export interface BlockDefinition<C = Record<string, unknown>> {
+  name: string;
+  description: string;
+  sockets: ActionSocket[];
+  configuration: z.ZodType<C>;
+  /** Settings that must come from the configuration or from a connection into the socket of that name. */
+  requiredInputs: string[];
+  run(configuration: C, context: BlockRunContext): Promise<BlockOutcome>;
+}
+
+/** Configuration and inputs merged: socket values override configured ones. */
+export function settings<C extends object>(configuration: C, inputs: Record<string, unknown>): C & Record<string, unknown> {
+  return { ...configuration, ...Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== undefined)) };
+}
+
+/** An error a block reports with a stable code, recorded in the run result. */
+export class BlockError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BlockError';
+  }
+}

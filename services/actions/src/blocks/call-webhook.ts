@@ -1,0 +1,112 @@
+import ipaddr from 'ipaddr.js';
+import { fetch } from 'undici';
+import { z } from 'zod';
+import { runErrorCodes } from '../errors';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
+import { BlockError, settings, type BlockDefinition, type BlockRunContext } from './block';
+import { AddressRefusedError } from './guarded-http';
+import { eventData } from './send-mail';
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+const configuration = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2_000),
+  timeoutMs: z.number().int().min(100).max(30_000).optional(),
+  /** Key for the signature header; ACTIONS_WEBHOOK_SECRET when absent. */
+  secret: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+});
+
+/**
+ * POSTs JSON (the `body` input, else `{ triggerName, data }`) with a timeout, signed with an HMAC
+ * header, through the guarded connection pool: private, loopback and link-local addresses are
+ * refused unless ACTIONS_WEBHOOK_ALLOWED_NETWORKS allows them. Redirects are not followed (a
+ * redirect could point anywhere). A status outside 2xx fails the block.
+ */
+export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = {
+  name: 'call-webhook',
+  description: 'POSTs JSON to a URL with a timeout and an HMAC-SHA256 signature header; private and loopback addresses are refused.',
+  sockets: [
+    { name: 'body', type: 'object', direction: 'IN', description: 'The JSON to send; the trigger payload when unconnected' },
+    { name: 'status', type: 'number', direction: 'OUT' },
+    { name: 'response', type: 'object', direction: 'OUT', description: 'The JSON answer, or { text } for other content' },
+  ],
+  configuration,
+  requiredInputs: [],
+  async run(config, context) {
+    const { services } = context;
+    const merged = settings(config, context.inputs);
+    const url = new URL(config.url);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    const refusedLiteral = ipaddr.isValid(literal) ? services.policy.refusal(literal) : undefined;
+    if (refusedLiteral) throw new BlockError(runErrorCodes.webhookRefused, `Refused to call ${url.host}: ${refusedLiteral} (SSRF guard)`);
+    const secret = config.secret ?? services.config.webhookSecret;
+    if (!secret) throw new BlockError('ACTIONS_WEBHOOK_NO_SECRET', 'No signing secret: set configuration.secret or ACTIONS_WEBHOOK_SECRET');
+
+    const body = JSON.stringify(merged.body !== undefined ? merged.body : payload(context));
+    const timestamp = services.clock();
+    const timeoutMs = config.timeoutMs ?? services.config.webhookTimeoutMs;
+    const started = Date.now();
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        dispatcher: services.http,
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'platform-actions',
+          [TIMESTAMP_HEADER]: String(timestamp),
+          [SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body),
+        },
+      });
+      const text = await readCapped(response.body, MAX_RESPONSE_BYTES);
+      const summary = { url: `${url.origin}${url.pathname}`, status: response.status, durationMs: Date.now() - started };
+      if (response.status < 200 || response.status > 299) {
+        throw new BlockError('ACTIONS_WEBHOOK_FAILED', `${summary.url} answered ${response.status}${response.status < 400 ? ' (redirects are not followed)' : ''}`);
+      }
+      return { outputs: { status: response.status, response: parseAnswer(text, response.headers.get('content-type')) }, summary };
+    } catch (error) {
+      throw webhookError(error, url, timeoutMs);
+    }
+  },
+};
+
+function payload(context: BlockRunContext) {
+  return { triggerName: context.triggerName, data: eventData(context) };
+}
+
+function parseAnswer(text: string, contentType: string | null): unknown {
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return { text };
+    }
+  }
+  return { text };
+}
+
+/** Reads at most `limit` bytes of an answer; the rest is dropped so a huge answer costs nothing. */
+async function readCapped(body: AsyncIterable<Uint8Array> | null, limit: number): Promise<string> {
+  if (!body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+function webhookError(error: unknown, url: URL, timeoutMs: number): Error {
+  if (error instanceof BlockError) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof AddressRefusedError) return new BlockError(runErrorCodes.webhookRefused, `Refused to call ${url.host}: ${cause.message} (SSRF guard)`);
+  if ((error as Error).name === 'TimeoutError' || (cause as Error | undefined)?.name === 'TimeoutError') {
+    return new BlockError(runErrorCodes.webhookTimeout, `${url.host} did not answer within ${timeoutMs} ms`);
+  }
+  const reason = cause instanceof Error ? cause.message : (error as Error).message;
+  return new BlockError('ACTIONS_WEBHOOK_FAILED', `Calling ${url.host} failed: ${reason}`);
+}

@@ -1,0 +1,66 @@
+import { documentEventId } from '@platform/contracts';
+import { documentsCollection, publicView, updateDocumentAs } from '@platform/data';
+import { AppError } from '@platform/kit';
+import { z } from 'zod';
+import { BlockError, settings, type BlockDefinition, type BlockRunContext } from './block';
+
+const localId = z.string().min(1).max(64);
+
+const configuration = z.strictObject({
+  /** The type of the target document; the triggering document's type when absent. */
+  typeId: localId.optional(),
+  /** The target document; the triggering document when absent. */
+  documentId: localId.optional(),
+  /** An update modifier (`$set`, `$inc`, ...) with the same rules as a PATCH. */
+  modifier: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  /** Apply only while the target is at this revision; see docs/actions.md for the default. */
+  baseRevision: z.number().int().min(0).optional(),
+});
+
+/**
+ * Applies a modifier to a document through the data service's own rules and write path
+ * (`updateDocumentAs`): RLS as the action's owner, modifier and schema rules, history, events.
+ * baseRevision, when not configured, is the revision the trigger saw for the triggering document
+ * (plus this run's own writes), so a change made by someone after the event is never overwritten
+ * blindly: the block fails with the conflict instead.
+ */
+export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>> = {
+  name: 'update-database',
+  description: 'Applies an update modifier to a document (the triggering one by default) as the action owner, with baseRevision.',
+  sockets: [
+    { name: 'documentId', type: 'string', direction: 'IN', description: 'Target document id; overrides the configured one' },
+    { name: 'modifier', type: 'object', direction: 'IN', description: 'Update modifier; overrides the configured one' },
+    { name: 'document', type: 'object', direction: 'OUT', description: 'The document after the update' },
+    { name: 'revision', type: 'number', direction: 'OUT' },
+  ],
+  configuration,
+  requiredInputs: ['modifier'],
+  async run(config, context) {
+    const merged = settings(config, context.inputs);
+    const { event, services } = context;
+    const typeId = config.typeId ?? event.typeId;
+    const documentId = String(merged.documentId ?? event.entityId);
+    const collection = documentsCollection(context.projectId, typeId);
+    const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, collection, documentId));
+    const messageId = documentEventId(collection, documentId, baseRevision + 1);
+    await services.causes.expect(messageId, { userId: context.ownerId, depth: context.depth + 1 });
+    try {
+      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier: merged.modifier, baseRevision, userId: context.ownerId });
+      context.revisions.set(`${collection}/${documentId}`, updated.revision);
+      return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision } };
+    } catch (error) {
+      await services.causes.forget(messageId);
+      if (error instanceof AppError) throw new BlockError(error.code, `${typeId}/${documentId}: ${error.message}`);
+      throw error;
+    }
+  },
+};
+
+async function defaultBaseRevision(context: BlockRunContext, collection: string, documentId: string): Promise<number> {
+  const written = context.revisions.get(`${collection}/${documentId}`);
+  if (written !== undefined) return written;
+  if (collection === context.event.collection && documentId === context.event.entityId) return context.event.revision;
+  const current = await context.services.data.store.collection(collection).findById(documentId, { projection: { revision: 1 } });
+  if (!current) throw new BlockError('DATA_ENTITY_NOT_FOUND', `${documentId} not found`);
+  return current.revision as number;
+}

@@ -1,0 +1,39 @@
+import { commaList, parseEnv } from '@platform/kit';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+
+const cidr = z.string().refine((value) => ipaddr.isValidCIDR(value), 'must be a CIDR range such as 10.0.0.0/8 or ::1/128');
+
+/** The actions service's environment; each variable is optional. */
+export const actionsEnvSchema = z.object({
+  /** Networks a webhook may reach although they are private, loopback or link-local (SSRF guard exceptions). */
+  ACTIONS_WEBHOOK_ALLOWED_NETWORKS: commaList.pipe(z.array(cidr)).default([]),
+  /** Signs webhook bodies when a call-webhook block has no `secret` of its own. */
+  ACTIONS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long a webhook may take when its block sets no `timeoutMs`. */
+  ACTIONS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
+  /** Action writes that trigger actions that write...: the chain stops at this depth. */
+  ACTIONS_MAX_DEPTH: z.coerce.number().int().min(1).max(20).default(3),
+  /** Document events the executor handles at the same time in one process. */
+  ACTIONS_EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+});
+
+export interface ActionsConfig {
+  webhookAllowedNetworks: string[];
+  webhookSecret?: string;
+  webhookTimeoutMs: number;
+  maxDepth: number;
+  executorConcurrency: number;
+}
+
+/** Reads the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): ActionsConfig {
+  const parsed = parseEnv(actionsEnvSchema, env);
+  return {
+    webhookAllowedNetworks: parsed.ACTIONS_WEBHOOK_ALLOWED_NETWORKS,
+    ...(parsed.ACTIONS_WEBHOOK_SECRET ? { webhookSecret: parsed.ACTIONS_WEBHOOK_SECRET } : {}),
+    webhookTimeoutMs: parsed.ACTIONS_WEBHOOK_TIMEOUT_MS,
+    maxDepth: parsed.ACTIONS_MAX_DEPTH,
+    executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
+  };
+}

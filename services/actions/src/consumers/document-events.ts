@@ -1,0 +1,38 @@
+import type { EventBus, Subscription } from '@platform/bus';
+import { documentEventSchema } from '@platform/contracts';
+import type { Logger } from '@platform/kit';
+import type { Executor } from '../executor/executor';
+
+/** The executor's durable consumer; replicas of the actions service share its messages. */
+export const EXECUTOR_DURABLE = 'actions-executor';
+
+/**
+ * Feeds every document event to the executor. `concurrency` subscriptions share the durable, so
+ * one slow webhook does not hold up every other project's actions. A handler that throws (store
+ * unreachable) leaves the message unacknowledged and it comes again; the run records keep that
+ * from running anything twice.
+ */
+export async function startDocumentEventConsumer(bus: EventBus, executor: Executor, options: { concurrency: number; logger: Logger }): Promise<() => Promise<void>> {
+  const subscriptions: Subscription[] = [];
+  for (let i = 0; i < options.concurrency; i += 1) {
+    subscriptions.push(
+      await bus.subscribe({
+        durable: EXECUTOR_DURABLE,
+        filter: 'platform.docs.>',
+        ackWaitMs: 120_000,
+        retryDelayMs: 2_000,
+        handler: async (message) => {
+          const parsed = documentEventSchema.safeParse(message.data);
+          if (!parsed.success) {
+            options.logger.warn({ subject: message.subject, msgId: message.msgId }, 'skipping a document event that does not match its schema');
+            return;
+          }
+          await executor.handle(parsed.data);
+        },
+      }),
+    );
+  }
+  return async () => {
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+  };
+}

@@ -1,0 +1,184 @@
+import { performance } from 'node:perf_hooks';
+import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
+import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
+import type { BlockDefinition, BlockServices } from '../blocks/block';
+import { BlockError } from '../blocks/block';
+import type { StoredAction, TriggerName } from '../domain/action-schema';
+import { topologicalOrder } from '../domain/graph';
+import { valueFits } from '../domain/sockets';
+import { runErrorCodes } from '../errors';
+import type { ActionRepository } from './action-repository';
+import { runId, type ActionRun, type BlockResult, type BlockStatus, type RunStore } from './run-store';
+import type { WriteCauses } from './write-causes';
+
+const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
+
+/** Collections that are not documents of a type: their events trigger no action. */
+const NOT_DOCUMENT_TYPES: ReadonlySet<string> = new Set(['types', 'applications']);
+
+/** A run still `running` after this long was cut off (its process stopped); a redelivery marks it. */
+const RUN_LEASE_MS = 10 * 60 * 1000;
+
+export interface ExecutorDeps {
+  actions: ActionRepository;
+  runs: RunStore;
+  causes: WriteCauses;
+  projects: ProjectAccess;
+  registry: ReadonlyMap<string, BlockDefinition<any>>;
+  services: BlockServices;
+  logger: Logger;
+  maxDepth: number;
+}
+
+/**
+ * Runs the actions a document event triggers (spec Events 1): every live action of the project
+ * with a matching trigger, one after another, oldest first; in each, blocks in topological order
+ * of their connections, each awaited. A block's error is recorded and the next blocks and actions
+ * still run. Each (event, action) pair runs at most once, whatever the bus redelivers.
+ */
+export class Executor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  async handle(event: DocumentEvent): Promise<void> {
+    if (NOT_DOCUMENT_TYPES.has(event.typeId)) return;
+    const triggerName = TRIGGER_OF_KIND[event.kind];
+    const candidates = await this.deps.actions.triggeredBy(event.projectId, triggerName);
+    const matching = candidates.filter((action) =>
+      action.triggers.some((trigger) => trigger.triggerName === triggerName && (trigger.configuration?.typeId === undefined || trigger.configuration.typeId === event.typeId)),
+    );
+    if (matching.length === 0) return;
+    const eventId = documentEventId(event.collection, event.entityId, event.revision);
+    const depth = await this.deps.causes.depthOf(eventId, event.change.userId);
+    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth });
+  }
+
+  private async runOnce(action: StoredAction, event: DocumentEvent, trigger: { eventId: string; triggerName: TriggerName; depth: number }): Promise<void> {
+    const owner = await this.ownerOf(action);
+    // An action sees only documents its owner may read: it must not become a way around RLS.
+    if (owner && !rlsAllows(event.entity.access as Access | undefined, 'read', owner)) return;
+
+    const run: ActionRun = {
+      id: runId(trigger.eventId, action.id),
+      projectId: action.projectId,
+      actionId: action.id,
+      eventId: trigger.eventId,
+      triggerName: trigger.triggerName,
+      typeId: event.typeId,
+      documentId: event.entityId,
+      depth: trigger.depth,
+      status: 'running',
+      startedAt: this.deps.services.clock(),
+      blocks: [],
+    };
+    if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
+    const started = performance.now();
+
+    if (!owner) {
+      run.error = { code: 'ACTIONS_OWNER_NOT_MEMBER', message: `The action's owner ${action.ownerId} is no longer a member of the project; save the action again to make you its owner` };
+    } else if (trigger.depth >= this.deps.maxDepth) {
+      run.error = {
+        code: runErrorCodes.loopLimit,
+        message: `Not run: this event comes from a chain of ${trigger.depth} writes made by actions (limit ${this.deps.maxDepth}); an action probably triggers itself`,
+      };
+    } else {
+      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId });
+    }
+    run.status = run.error || run.blocks.some((block) => block.status === 'failed') ? 'failed' : 'succeeded';
+    run.finishedAt = this.deps.services.clock();
+    run.durationMs = performance.now() - started;
+    await this.deps.runs.complete(run);
+  }
+
+  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }): Promise<BlockResult[]> {
+    const blocks = new Map(action.blocks.map((block) => [block.id, block]));
+    const outputs = new Map<string, Record<string, unknown>>();
+    const statuses = new Map<string, BlockStatus>();
+    const revisions = new Map<string, number>();
+    const results: BlockResult[] = [];
+
+    for (const id of topologicalOrder(action.blocks.map((block) => block.id), action.connections)) {
+      const block = blocks.get(id) as StoredAction['blocks'][number];
+      const definition = this.deps.registry.get(block.blockName);
+      const startedAt = this.deps.services.clock();
+      const started = performance.now();
+      const record = (status: BlockStatus, extra: Partial<BlockResult>): void => {
+        statuses.set(id, status);
+        results.push({ blockId: id, blockName: block.blockName, status, startedAt, durationMs: performance.now() - started, ...extra });
+      };
+
+      const incoming = action.connections.filter((connection) => connection.targetBlockId === id);
+      const inputs: Record<string, unknown> = {};
+      let reached = incoming.length === 0;
+      for (const connection of incoming) {
+        const sourceStatus = statuses.get(connection.sourceBlockId);
+        // A failed block does not hold back what follows it (spec: errors do not stop later blocks).
+        if (sourceStatus === 'failed') reached = true;
+        const value = sourceStatus === 'succeeded' ? outputs.get(connection.sourceBlockId)?.[connection.sourceSocketName] : undefined;
+        if (value === undefined) continue;
+        reached = true;
+        inputs[connection.targetSocketName] = value;
+      }
+      if (!reached) {
+        record('skipped', { reason: 'Nothing reached it: every block feeding it was skipped or took the other branch' });
+        continue;
+      }
+      if (!definition) {
+        record('failed', { error: { code: 'ACTIONS_UNKNOWN_BLOCK', message: `"${block.blockName}" is not a registered block` } });
+        continue;
+      }
+      const misfit = Object.entries(inputs).find(([name, value]) => {
+        const socket = definition.sockets.find((candidate) => candidate.name === name && candidate.direction === 'IN');
+        return socket !== undefined && !valueFits(socket.type, value);
+      });
+      if (misfit) {
+        record('failed', { error: { code: 'ACTIONS_INPUT_TYPE', message: `Input "${misfit[0]}" received a value that is not a ${definition.sockets.find((s) => s.name === misfit[0])?.type}` } });
+        continue;
+      }
+      try {
+        const configuration = definition.configuration.parse(block.configuration ?? {});
+        const outcome = await definition.run(configuration, {
+          projectId: action.projectId,
+          actionId: action.id,
+          ownerId: trigger.ownerId,
+          triggerName: trigger.triggerName,
+          event,
+          depth: trigger.depth,
+          inputs,
+          revisions,
+          services: this.deps.services,
+        });
+        outputs.set(id, outcome.outputs);
+        record('succeeded', { summary: outcome.summary });
+      } catch (error) {
+        const code = error instanceof BlockError ? error.code : runErrorCodes.blockFailed;
+        if (!(error instanceof BlockError)) this.deps.logger.warn({ err: error, actionId: action.id, blockId: id }, 'block failed unexpectedly');
+        record('failed', { error: { code, message: (error as Error).message } });
+      }
+    }
+    return results;
+  }
+
+  /** The owner's standing in the project, or null when they are no longer a member. */
+  private async ownerOf(action: StoredAction): Promise<ProjectCaller | null> {
+    try {
+      const { caller } = await this.deps.projects.require(action.projectId, { kind: 'user', userId: action.ownerId, sessionId: 'actions-executor', platformOwner: false });
+      return caller;
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  /** A run exists already: done, or still running elsewhere, or left behind by a stopped process. */
+  private async settleExisting(id: string): Promise<void> {
+    const existing = await this.deps.runs.find(id);
+    if (existing?.status !== 'running') return;
+    const now = this.deps.services.clock();
+    if (now - existing.startedAt < RUN_LEASE_MS) return;
+    await this.deps.runs.markInterrupted(
+      id,
+      { code: runErrorCodes.interrupted, message: 'The process stopped during this run; it is not repeated, so that no block runs twice' },
+      now,
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+
+export const RUNS_COLLECTION = 'action-runs';
+
+export type BlockStatus = 'succeeded' | 'failed' | 'skipped';
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
+
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+export interface BlockResult {
+  blockId: string;
+  blockName: string;
+  status: BlockStatus;
+  startedAt: number;
+  durationMs: number;
+  summary?: Record<string, unknown>;
+  error?: RunError;
+  /** Why a block did not run. */
+  reason?: string;
+}
+
+export interface ActionRun extends StoredDocument {
+  projectId: string;
+  actionId: string;
+  /** The message id of the document event: `<collection>/<id>/<revision>`. */
+  eventId: string;
+  triggerName: string;
+  typeId: string;
+  documentId: string;
+  depth: number;
+  status: RunStatus;
+  startedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+  blocks: BlockResult[];
+  error?: RunError;
+}
+
+/** One run per (event, action): the key that makes a redelivered event run nothing twice. */
+export function runId(eventId: string, actionId: string): string {
+  return createHash('sha256').update(`${eventId}\n${actionId}`).digest('hex').slice(0, 40);
+}
+
+/** Run records: claimed before an action runs, completed after; listed newest first. */
+export class RunStore {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<ActionRun>(RUNS_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } });
+  }
+
+  /**
+   * Claims the run of this action for this event: true when this call owns it, false when a run
+   * exists already (a redelivery, or another replica got it first).
+   */
+  async claim(run: ActionRun): Promise<boolean> {
+    try {
+      await this.collection.insertOne(run);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  async find(id: string): Promise<ActionRun | null> {
+    return this.collection.findById(id);
+  }
+
+  async complete(run: ActionRun): Promise<void> {
+    const { id, ...fields } = run;
+    await this.collection.updateOne({ id, status: 'running' }, { $set: fields });
+  }
+
+  /** Marks a run that was left `running` (its process stopped) so the record says what happened. */
+  async markInterrupted(id: string, error: RunError, now: number): Promise<void> {
+    await this.collection.updateOne({ id, status: 'running' }, { $set: { status: 'interrupted', error, finishedAt: now } });
+  }
+
+  async list(actionId: string, page: { skip: number; limit: number }): Promise<{ items: ActionRun[]; total: number }> {
+    const [items, total] = await Promise.all([this.collection.find({ actionId }, { sort: { startedAt: -1, id: 1 }, skip: page.skip, limit: page.limit }), this.collection.count({ actionId })]);
+    return { items, total };
+  }
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ActionsDeps } from '../actions-deps';
+import { blockRegistry } from '../blocks/registry';
+import { actionBodySchema, type ActionBody, type StoredAction } from '../domain/action-schema';
+import { validateGraph } from '../domain/graph';
+import { actionsError } from '../errors';
+import { actionParams, actionSchema, projectParams } from './schemas';
+
+type ActionView = z.infer<typeof actionSchema>;
+
+/** Hidden from callers who may not update the action: they could not change it, so they need not read it. */
+const SECRET_FIELDS = ['secret'];
+const REDACTED = '[redacted]';
+
+/** The action as callers see it; block secrets only for those who may update it. */
+function view(action: StoredAction, caller: ProjectCaller): ActionView {
+  const visible = Object.fromEntries(Object.entries(action).filter(([key]) => !key.startsWith('_'))) as ActionView;
+  if (rlsAllows(action.access, 'update', caller)) return visible;
+  return {
+    ...visible,
+    blocks: visible.blocks.map((block) =>
+      block.configuration && SECRET_FIELDS.some((field) => field in (block.configuration as object))
+        ? { ...block, configuration: Object.fromEntries(Object.entries(block.configuration).map(([key, value]) => [key, SECRET_FIELDS.includes(key) ? REDACTED : value])) }
+        : block,
+    ),
+  };
+}
+
+/** 400 naming the first problem, with all of them in details. */
+function checkGraph(body: ActionBody): void {
+  const problems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
+  const first = problems[0];
+  if (first) throw new AppError(400, first.code, `Invalid ${first.field}: ${first.message}`, { problems });
+}
+
+function fieldsOf(body: ActionBody) {
+  return {
+    title: body.title,
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    triggers: body.triggers ?? [],
+    blocks: body.blocks ?? [],
+    connections: body.connections ?? [],
+    ...(body.access !== undefined ? { access: body.access } : {}),
+  };
+}
+
+/** Actions CRUD under /api/projects/{projectId}/actions, for project members, with RLS per action. */
+export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  async function member(request: FastifyRequest, projectId: string) {
+    requireUser(request);
+    return deps.projects.require(projectId, request.principal);
+  }
+
+  async function readable(projectId: string, actionId: string, caller: ProjectCaller): Promise<StoredAction> {
+    const action = await deps.actions.find(projectId, actionId);
+    if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
+    return action;
+  }
+
+  typed.get(
+    '/api/projects/:projectId/actions',
+    { schema: { tags: ['actions'], summary: 'The actions of a project the caller may read, oldest first', params: projectParams, response: { 200: z.object({ items: z.array(actionSchema) }) } } },
+    async (request) => {
+      const { caller } = await member(request, request.params.projectId);
+      const actions = await deps.actions.listReadable(request.params.projectId, caller);
+      return { items: actions.map((action) => view(action, caller)) };
+    },
+  );
+
+  typed.post(
+    '/api/projects/:projectId/actions',
+    { schema: { tags: ['actions'], summary: 'Create an action (validated as a graph); the creator becomes its owner', params: projectParams, body: actionBodySchema, response: { 201: actionSchema } } },
+    async (request, reply) => {
+      const { project, caller } = await member(request, request.params.projectId);
+      checkGraph(request.body);
+      if (request.body.access !== undefined && !rlsAllows(project.access, 'update', caller)) {
+        throw actionsError('ACTIONS_FORBIDDEN', { message: 'Setting access needs the update permission on the project' });
+      }
+      const now = deps.clock();
+      const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
+      await deps.actions.insert(action);
+      return reply.code(201).send(view(action, caller));
+    },
+  );
+
+  typed.get(
+    '/api/projects/:projectId/actions/:actionId',
+    { schema: { tags: ['actions'], summary: 'One action', params: actionParams, response: { 200: actionSchema } } },
+    async (request) => {
+      const { caller } = await member(request, request.params.projectId);
+      return view(await readable(request.params.projectId, request.params.actionId, caller), caller);
+    },
+  );
+
+  typed.put(
+    '/api/projects/:projectId/actions/:actionId',
+    {
+      schema: {
+        tags: ['actions'],
+        summary: 'Replace an action (validated as a graph); the caller becomes its owner',
+        params: actionParams,
+        body: actionBodySchema,
+        response: { 200: actionSchema },
+      },
+    },
+    async (request) => {
+      const { projectId, actionId } = request.params;
+      const { project, caller } = await member(request, projectId);
+      const current = await readable(projectId, actionId, caller);
+      if (!rlsAllows(current.access, 'update', caller)) throw actionsError('ACTIONS_FORBIDDEN', { message: 'You may not update this action' });
+      checkGraph(request.body);
+      if (!isDeepStrictEqual(request.body.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
+        throw actionsError('ACTIONS_FORBIDDEN', { message: 'Changing access needs the update permission on the project' });
+      }
+      const fields = fieldsOf(request.body);
+      const unset = (['description', 'access'] as const).filter((field) => fields[field as keyof typeof fields] === undefined && current[field] !== undefined);
+      const updated = await deps.actions.replace(current, { ...fields, ownerId: caller.userId }, unset, deps.clock());
+      if (!updated) throw actionsError('ACTIONS_CONFLICT');
+      return view(updated, caller);
+    },
+  );
+
+  typed.delete(
+    '/api/projects/:projectId/actions/:actionId',
+    { schema: { tags: ['actions'], summary: 'Delete an action (soft: its runs stay in the store, it never runs again)', params: actionParams, response: { 200: actionSchema } } },
+    async (request) => {
+      const { projectId, actionId } = request.params;
+      const { caller } = await member(request, projectId);
+      const current = await readable(projectId, actionId, caller);
+      if (!rlsAllows(current.access, 'delete', caller)) throw actionsError('ACTIONS_FORBIDDEN', { message: 'You may not delete this action' });
+      const now = deps.clock();
+      const deleted = await deps.actions.replace(current, { deletedAt: now }, [], now);
+      if (!deleted) throw actionsError('ACTIONS_CONFLICT');
+      return view(deleted, caller);
+    },
+  );
+}

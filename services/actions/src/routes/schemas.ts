@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { actionBlockSchema, actionBodySchema, actionConnectionSchema, actionTriggerSchema } from '../domain/action-schema';
+
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const id = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
+
+export const projectParams = z.object({ projectId: id });
+export const actionParams = projectParams.extend({ actionId: id });
+
+export const actionSchema = actionBodySchema.extend({
+  id: z.string(),
+  projectId: z.string(),
+  triggers: z.array(actionTriggerSchema),
+  blocks: z.array(actionBlockSchema),
+  connections: z.array(actionConnectionSchema),
+  ownerId: z.string().describe('The user the action runs as: whoever saved it last'),
+  revision: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  deletedAt: z.number().optional(),
+});
+
+const runError = z.object({ code: z.string(), message: z.string() });
+
+export const runSchema = z.object({
+  id: z.string(),
+  actionId: z.string(),
+  eventId: z.string().describe('The document event: <collection>/<documentId>/<revision>'),
+  triggerName: z.string(),
+  typeId: z.string(),
+  documentId: z.string(),
+  depth: z.number().describe('How many action writes led to the event (0: a person wrote)'),
+  status: z.enum(['running', 'succeeded', 'failed', 'interrupted']),
+  startedAt: z.number(),
+  finishedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+  error: runError.optional(),
+  blocks: z.array(
+    z.object({
+      blockId: z.string(),
+      blockName: z.string(),
+      status: z.enum(['succeeded', 'failed', 'skipped']),
+      startedAt: z.number(),
+      durationMs: z.number(),
+      summary: z.record(z.string(), z.unknown()).optional(),
+      error: runError.optional(),
+      reason: z.string().optional(),
+    }),
+  ),
+});
