@@ -1,9 +1,11 @@
+import { dataDocuments } from './src/suites/data-documents';
 import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
 const suites: Record<string, () => Promise<void>> = {
   'gateway-overhead': gatewayOverhead,
+  'data-documents': dataDocuments,
   'identity-me': identityMe,
 };
 

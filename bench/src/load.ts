@@ -15,6 +15,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** Per-connection request builders (autocannon's `requests`), for loads that carry state such as revisions. */
+  requests?: autocannon.Request[];
 }
 
 /** One autocannon run. */
@@ -26,6 +28,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     connections: options.connections ?? 32,
     duration: options.durationSeconds ?? 5,
+    ...(options.requests ? { requests: options.requests } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,

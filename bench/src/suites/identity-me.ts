@@ -1,4 +1,5 @@
 import { startBackendServers } from '@platform/testkit/servers';
+import { signedInClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
 import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
@@ -17,13 +18,7 @@ export async function identityMe(): Promise<void> {
   try {
     const platform = await startPlatformProcess({ SERVICES: 'all', REDIS_URL: backends.urls.redis });
     try {
-      const registered = await fetch(`${platform.url}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `bench-${Date.now()}@example.org`, password: 'benchmark password' }),
-      });
-      if (registered.status !== 201) throw new Error(`registration answered ${registered.status}`);
-      const { token } = (await registered.json()) as { token: string };
+      const { token } = await signedInClient(platform.url);
       results = await compareLoads({
         health: { url: `${platform.url}/api/health` },
         me: { url: `${platform.url}/api/me`, headers: { authorization: `Bearer ${token}` } },

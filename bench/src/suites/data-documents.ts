@@ -1,0 +1,195 @@
+import { startLocalTopology } from '@platform/platform';
+import { startBackendServers } from '@platform/testkit/servers';
+import type autocannon from 'autocannon';
+import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
+import { compareLoads, runLoad, type LoadResult } from '../load';
+import { startPlatformProcess } from '../processes';
+import { formatRow, writeSection } from '../report';
+
+const CONNECTIONS = 32;
+/** Documents the PATCH load spreads over, so each gets a realistic few dozen changes, not thousands. */
+const PATCH_DOCUMENTS = 3_200;
+const PULL_DOCUMENTS = 10_000;
+const LONG_HISTORY = 10_000;
+const PULL_ROUNDS = 9;
+
+interface ShapeResult {
+  patch: LoadResult;
+  pullP50Ms: number;
+  pullP90Ms: number;
+  pulledItems: number;
+  get: Record<'oneChange' | 'longHistory', LoadResult>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
+}
+
+async function createDocuments(client: ApiClient, path: string, count: number): Promise<Array<{ id: string; revision: number }>> {
+  const created: Array<{ id: string; revision: number }> = [];
+  const indexes = Array.from({ length: count }, (_, index) => index);
+  await forEachConcurrently(indexes, 16, async (index) => {
+    const document = await client.call<{ id: string; revision: number }>('POST', path, { title: `Document ${index}`, status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' });
+    created.push({ id: document.id, revision: document.revision });
+  });
+  return created;
+}
+
+/** What one autocannon connection remembers between its requests. */
+interface ConnectionState {
+  ids?: string[];
+  turn?: number;
+  id?: string;
+}
+
+/**
+ * Every connection patches its own share of the documents in turn, always with the revision the
+ * last answer reported, so no request conflicts with another and every one is a real write:
+ * guarded update, history, event.
+ */
+function patchRequests(path: string, documents: Array<{ id: string; revision: number }>): autocannon.Request[] {
+  const revisions = new Map(documents.map((document) => [document.id, document.revision]));
+  let nextConnection = 0;
+  const share = (connection: number) => documents.filter((_, index) => index % CONNECTIONS === connection).map((document) => document.id);
+  return [
+    {
+      method: 'PATCH',
+      setupRequest: (request, context) => {
+        const state = context as ConnectionState;
+        state.ids ??= share(nextConnection++ % CONNECTIONS);
+        state.turn = (state.turn ?? -1) + 1;
+        state.id = state.ids[state.turn % state.ids.length] as string;
+        return { ...request, path: `${path}/${state.id}`, body: JSON.stringify({ modifier: { $inc: { count: 1 }, $set: { status: 'busy' } }, baseRevision: revisions.get(state.id) }) };
+      },
+      onResponse: (status, body, context) => {
+        const state = context as ConnectionState;
+        if (status === 200 && state.id) revisions.set(state.id, (JSON.parse(body) as { revision: number }).revision);
+      },
+    },
+  ];
+}
+
+async function pullAll(client: ApiClient, path: string): Promise<number> {
+  let items = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.call<{ items: unknown[]; cursor?: string }>('GET', `${path}?updatedAt=0${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    items += page.items.length;
+    cursor = page.cursor;
+  } while (cursor);
+  return items;
+}
+
+/** 10,000 changes on one document through batch RLS (one change per call, and a small answer). */
+async function growHistory(client: ApiClient, projectPath: string, typeId: string, changes: number): Promise<void> {
+  for (let change = 1; change <= changes; change += 1) {
+    const action = change % 2 ? 'addUserId' : 'removeUserId';
+    await client.call('POST', `${projectPath}/types/${typeId}/batch-rls`, { action, operations: ['update'], userId: 'bench-reviewer' });
+  }
+}
+
+async function measureShape(baseUrl: string): Promise<ShapeResult> {
+  const client = await signedInClient(baseUrl);
+  const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Benchmark' });
+  const projectPath = `/api/projects/${project.id}`;
+  for (const id of ['tasks', 'pulled', 'long', 'short']) await client.call('POST', `${projectPath}/types`, { id, name: id });
+  const auth = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' };
+
+  const tasksPath = `${projectPath}/types/tasks/data`;
+  const patchTargets = await createDocuments(client, tasksPath, PATCH_DOCUMENTS);
+  const [patch] = Object.values(await compareLoads({ patch: { url: baseUrl, headers: auth, connections: CONNECTIONS, requests: patchRequests(tasksPath, patchTargets) } }));
+
+  const pulledPath = `${projectPath}/types/pulled/data`;
+  await createDocuments(client, pulledPath, PULL_DOCUMENTS);
+  const pullTimes: number[] = [];
+  let pulledItems = 0;
+  await pullAll(client, pulledPath);
+  for (let round = 0; round < PULL_ROUNDS; round += 1) {
+    const started = performance.now();
+    pulledItems = await pullAll(client, pulledPath);
+    pullTimes.push(performance.now() - started);
+  }
+
+  const [longDocument] = await createDocuments(client, `${projectPath}/types/long/data`, 1);
+  const [shortDocument] = await createDocuments(client, `${projectPath}/types/short/data`, 1);
+  await growHistory(client, projectPath, 'long', LONG_HISTORY);
+  const get = await compareLoads({
+    oneChange: { url: `${baseUrl}${projectPath}/types/short/data/${shortDocument!.id}`, headers: auth, connections: CONNECTIONS },
+    longHistory: { url: `${baseUrl}${projectPath}/types/long/data/${longDocument!.id}`, headers: auth, connections: CONNECTIONS },
+  });
+  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 0.9), pulledItems, get: get as ShapeResult['get'] };
+}
+
+function rows(shape: string, result: ShapeResult): string[] {
+  const load = (target: string, figures: LoadResult) => formatRow([shape, target, Math.round(figures.requestsPerSecond), figures.p50Ms, figures.p99Ms, figures.non2xx + figures.errors]);
+  return [
+    load(`PATCH, ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents`, result.patch),
+    load('GET document with 1 change', result.get.oneChange),
+    load(`GET document with ${LONG_HISTORY.toLocaleString('en-US')} changes`, result.get.longHistory),
+  ];
+}
+
+function ratios(shape: string, result: ShapeResult): string {
+  const latency = result.get.longHistory.p50Ms / Math.max(result.get.oneChange.p50Ms, 1);
+  const throughput = result.get.oneChange.requestsPerSecond / result.get.longHistory.requestsPerSecond;
+  return formatRow([shape, Math.round(result.patch.requestsPerSecond), result.patch.p99Ms, Math.round(result.pullP50Ms), Math.round(result.pullP90Ms), result.pulledItems, `${throughput.toFixed(2)}x`, `${latency.toFixed(2)}x`]);
+}
+
+/**
+ * Data service (issue 4): PATCH throughput with history and event publish, a full pull of 10,000
+ * changed documents (every page), and reads of a document with a long history against a fresh one.
+ */
+export async function dataDocuments(): Promise<void> {
+  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
+  let single: ShapeResult;
+  try {
+    single = await measureShape(allInOne.url);
+  } finally {
+    await allInOne.stop();
+  }
+
+  const backends = await startBackendServers();
+  let micro: ShapeResult;
+  try {
+    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bench_${Date.now()}` } });
+    try {
+      micro = await measureShape(topology.gatewayUrl);
+    } finally {
+      await topology.stop();
+    }
+  } finally {
+    await backends.stop();
+  }
+
+  await writeSection(
+    'data-documents',
+    `## Documents: writes, pull and long histories (issue 4)
+
+Command: \`pnpm bench data-documents\`. ${CONNECTIONS} connections. PATCH: every connection patches
+its own share of ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents in turn with the revision the
+previous answer gave (no conflicts; each request is a guarded update, a history record and an
+event, and answers the document with all its changes, as the spec requires). Pull: every page of
+\`GET ...?updatedAt=0\` over ${PULL_DOCUMENTS.toLocaleString('en-US')} documents, one client, ${PULL_ROUNDS} rounds.
+Long history: one document taken to ${LONG_HISTORY.toLocaleString('en-US')} changes through batch RLS,
+read with plain GET (no \`includeChanges\`) against a document with one change. Microservices:
+gateway, data and the other services as separate processes on the MongoDB-compatible test
+server, NATS and Redis, all sharing the same 2 cores with the load generator.
+
+| shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---|---|---|---|
+${rows('all-in-one', single).join('\n')}
+${rows('microservices', micro).join('\n')}
+
+| shape | PATCH req/s (target ≥ 2,000 all-in-one) | PATCH p99 ms | pull 10,000 p50 ms (target < 250) | pull p90 ms | items pulled | GET 1-change / 10,000-change throughput | GET p50 10,000 / 1 (target < 1.2) |
+|---|---|---|---|---|---|---|---|
+${ratios('all-in-one', single)}
+${ratios('microservices', micro)}`,
+  );
+  console.log(`data documents: PATCH ${Math.round(single.patch.requestsPerSecond)}/s all-in-one, pull p50 ${Math.round(single.pullP50Ms)} ms`);
+}
