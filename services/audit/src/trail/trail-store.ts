@@ -46,18 +46,23 @@ export class TrailStore {
     ]);
   }
 
-  /** Stores one change (a repeat of the same change is a no-op) and brings the entity's items up to date. */
+  /**
+   * Stores one change (a repeat of the same change is a no-op) and brings the entity's items up
+   * to date. Older items get the new access before the new item appears, so a reader never sees
+   * a change whose earlier changes still follow the old access.
+   */
   async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
     await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
-    const known = await this.entities.findById(entry.entityKey);
+    const known = (await this.entities.findById(entry.entityKey)) as TrailEntityRecord;
+    await this.spreadAccess(entry.entityKey, known);
     try {
-      await this.items.insertOne({ ...entry, access: known?.access ?? snapshot.access ?? {}, accessRevision: known?.accessRevision ?? snapshot.revision });
+      await this.items.insertOne({ ...entry, access: known.access, accessRevision: known.accessRevision });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
-    // Read again: a newer change may have moved the record while this item was being inserted.
-    const latest = await this.entities.findById(entry.entityKey);
-    if (latest) await this.spreadAccess(entry.entityKey, latest);
+    // A newer change may have moved the record while this item was being inserted.
+    const latest = (await this.entities.findById(entry.entityKey)) as TrailEntityRecord;
+    if (latest.accessRevision !== known.accessRevision) await this.spreadAccess(entry.entityKey, latest);
   }
 
   /** Moves the entity record to this snapshot if it is newer (compare-and-set on the revision). */

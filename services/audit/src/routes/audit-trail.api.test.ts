@@ -1,0 +1,298 @@
+import { documentEventSubject, type DocumentEvent } from '@platform/contracts';
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditService } from '../app';
+import { rebuildProjectTrail } from '../rebuild/rebuild-project';
+import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION } from '../trail/trail-item';
+
+let platform: TestGateway;
+const tokens: Record<string, string> = {};
+const people = ['owner', 'alice', 'bob', 'stranger'] as const;
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService, auditService] });
+  for (const name of people) tokens[name] = await platform.signIn(name);
+  // Identity's user records; bob has none, so his items show his id.
+  const users = platform.context.store.collection('users');
+  await users.insertOne({ id: 'owner', email: 'owner@example.org', displayName: 'Olivia Owner' });
+  await users.insertOne({ id: 'alice', email: 'alice@example.org', displayName: 'Alice Adams' });
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function newProject(): Promise<string> {
+  return platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['readers'] }, { userId: 'bob' }] });
+}
+
+async function write(method: string, path: string, who: string, body?: unknown): Promise<any> {
+  const response = await platform.call(method, path, { token: tokens[who], body });
+  expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+  return response.body;
+}
+
+async function trail(projectId: string, who: string, query = ''): Promise<{ status: number; body: any }> {
+  return platform.call('GET', `/api/projects/${projectId}/audit-trail${query}`, { token: tokens[who] });
+}
+
+/** Waits until the consumer has recorded `count` items of the project (the owner sees them all). */
+async function settled(projectId: string, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const total = (await trail(projectId, 'owner', '?limit=1')).body.total;
+    if (total === count) return;
+    if (Date.now() > deadline) throw new Error(`the trail holds ${total} items, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('GET audit-trail: items and filters', () => {
+  let projectId: string;
+  const at: Record<string, number> = {};
+
+  beforeAll(async () => {
+    projectId = await newProject();
+    const base = `/api/projects/${projectId}`;
+    at.tasksType = (await write('POST', `${base}/types`, 'owner', { id: 'tasks', name: 'Tasks' })).createdAt;
+    at.notesType = (await write('POST', `${base}/types`, 'owner', { id: 'notes', name: 'Notes' })).createdAt;
+    at.taskCreated = (await write('POST', `${base}/types/tasks/data`, 'alice', { id: 't1', title: 'Write report' })).createdAt;
+    at.noteCreated = (await write('POST', `${base}/types/notes/data`, 'bob', { id: 'n1', subject: 'Idea' })).createdAt;
+    at.taskUpdated = (await write('PATCH', `${base}/types/tasks/data/t1`, 'alice', { modifier: { $set: { title: 'Write the report' } }, baseRevision: 0 })).updatedAt;
+    at.noteDeleted = (await write('DELETE', `${base}/types/notes/data/n1`, 'owner')).updatedAt;
+    at.appCreated = (await write('POST', `${base}/applications`, 'alice', { id: 'a1', title: { en: 'Shop' } })).createdAt;
+    await settled(projectId, 7);
+  });
+
+  const all = () => [
+    { entityId: 'a1', entityTitle: 'Shop', entityTypeId: 'applications', entityTypeName: 'Application', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.appCreated },
+    { entityId: 'n1', entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.deleted', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.noteDeleted },
+    { entityId: 't1', entityTitle: 'Write the report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.updated', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskUpdated },
+    { entityId: 'n1', entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.created', userId: 'bob', userDisplayName: 'bob', timestamp: at.noteCreated },
+    { entityId: 't1', entityTitle: 'Write report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskCreated },
+    { entityId: 'notes', entityTitle: 'Notes', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.notesType },
+    { entityId: 'tasks', entityTitle: 'Tasks', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.tasksType },
+  ];
+
+  it('lists every change newest first with the ChangeFeedItem fields and defaults page 1, limit 50', async () => {
+    const response = await trail(projectId, 'bob');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ items: all(), total: 7, page: 1, limit: 50 });
+  });
+
+  // Each filter alone, then combined; expected = the positions in all() (newest first).
+  const cases: Array<[string, () => string, number[]]> = [
+    ['userId', () => '?userId=alice', [0, 2, 4]],
+    ['typeId', () => '?typeId=tasks', [2, 4]],
+    ['typeId of the types collection', () => '?typeId=types', [5, 6]],
+    ['changeType created', () => '?changeType=created', [0, 3, 4, 5, 6]],
+    ['changeType updated', () => '?changeType=updated', [2]],
+    ['changeType deleted', () => '?changeType=deleted', [1]],
+    ['from (inclusive)', () => `?from=${at.noteCreated}`, [0, 1, 2, 3]],
+    ['to (inclusive)', () => `?to=${at.noteCreated}`, [3, 4, 5, 6]],
+    ['from and to', () => `?from=${at.taskCreated}&to=${at.taskUpdated}`, [2, 3, 4]],
+    ['from equals to', () => `?from=${at.taskUpdated}&to=${at.taskUpdated}`, [2]],
+    ['userId and typeId', () => '?userId=alice&typeId=tasks', [2, 4]],
+    ['userId and changeType', () => '?userId=owner&changeType=created', [5, 6]],
+    ['typeId, changeType and range', () => `?typeId=notes&changeType=created&from=${at.tasksType}&to=${at.noteDeleted}`, [3]],
+    ['all filters', () => `?userId=alice&typeId=tasks&changeType=updated&from=${at.taskCreated}&to=${at.appCreated}`, [2]],
+    ['nothing matches', () => '?userId=alice&typeId=notes', []],
+    ['unknown user', () => '?userId=nobody', []],
+  ];
+  it.each(cases)('filter: %s', async (_name, query, positions) => {
+    const response = await trail(projectId, 'owner', query());
+    expect(response.status).toBe(200);
+    expect(response.body.items).toEqual(positions.map((n) => all()[n]));
+    expect(response.body.total).toBe(positions.length);
+  });
+
+  it('pages: ceil(total / limit) pages that together hold every item once, then empty pages', async () => {
+    const pages = [];
+    for (let page = 1; page <= 4; page += 1) pages.push((await trail(projectId, 'owner', `?limit=3&page=${page}`)).body);
+    expect(pages.map((p) => [p.page, p.limit, p.total, p.items.length])).toEqual([
+      [1, 3, 7, 3],
+      [2, 3, 7, 3],
+      [3, 3, 7, 1],
+      [4, 3, 7, 0],
+    ]);
+    expect(Math.ceil(pages[0].total / pages[0].limit)).toBe(3);
+    expect(pages.flatMap((p) => p.items)).toEqual(all());
+    const filtered = (await trail(projectId, 'owner', '?userId=alice&limit=2&page=2')).body;
+    expect(filtered).toEqual({ items: [all()[4]], total: 3, page: 2, limit: 2 });
+  });
+
+  it('clamps limit to 200 and says so in the answer', async () => {
+    for (const limit of [200, 201, 5000]) {
+      const response = await trail(projectId, 'owner', `?limit=${limit}`);
+      expect({ limit, status: response.status, answered: response.body.limit, items: response.body.items.length }).toEqual({ limit, status: 200, answered: 200, items: 7 });
+    }
+  });
+
+  const badInput: Array<[string, string]> = [
+    ['?page=0', 'page'],
+    ['?page=-1', 'page'],
+    ['?page=abc', 'page'],
+    ['?page=1.5', 'page'],
+    ['?page=', 'page'],
+    ['?page=1&page=2', 'page'],
+    ['?page=1000001', 'page'],
+    ['?limit=0', 'limit'],
+    ['?limit=ten', 'limit'],
+    ['?limit=1e2', 'limit'],
+    ['?from=yesterday', 'from'],
+    ['?to=-5', 'to'],
+    ['?changeType=moved', 'changeType'],
+    ['?typeId=has%20space', 'typeId'],
+    ['?userId=', 'userId'],
+    ['?from=20&to=10', 'from'],
+  ];
+  it.each(badInput)('bad input %s is a 400 naming %s and changes nothing', async (query, parameter) => {
+    const response = await trail(projectId, 'owner', query);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain(parameter);
+    expect(typeof response.body.code).toBe('string');
+    expect((await trail(projectId, 'owner')).body.total).toBe(7);
+  });
+
+  it('answers 401 without a session and 404 to non-members and for unknown projects', async () => {
+    expect((await platform.call('GET', `/api/projects/${projectId}/audit-trail`)).status).toBe(401);
+    expect((await trail(projectId, 'stranger')).status).toBe(404);
+    expect((await trail('no-such-project', 'owner')).status).toBe(404);
+  });
+});
+
+describe('GET audit-trail: read RLS', () => {
+  it('leaves out every item of entities the caller may not read now, and total counts only the rest', async () => {
+    const projectId = await newProject();
+    const base = `/api/projects/${projectId}`;
+    await write('POST', `${base}/types`, 'owner', { id: 'files', name: 'Files' });
+    const docs = `${base}/types/files/data`;
+    await write('POST', docs, 'owner', { id: 'readers-only', title: 'R', access: { read: { permission: `${projectId}::readers` } } });
+    await write('PATCH', `${docs}/readers-only`, 'owner', { modifier: { $set: { title: 'R2' } }, baseRevision: 0 });
+    await write('POST', docs, 'owner', { id: 'bob-only', title: 'B', access: { read: { userIds: ['bob'] } } });
+    await write('POST', docs, 'alice', { id: 'open', title: 'O' });
+    await settled(projectId, 5);
+
+    const seen = async (who: string) => {
+      const body = (await trail(projectId, who)).body;
+      return { total: body.total, ids: body.items.map((item: { entityId: string }) => item.entityId) };
+    };
+    expect(await seen('owner')).toEqual({ total: 5, ids: ['open', 'bob-only', 'readers-only', 'readers-only', 'files'] });
+    expect(await seen('alice')).toEqual({ total: 4, ids: ['open', 'readers-only', 'readers-only', 'files'] });
+    expect(await seen('bob')).toEqual({ total: 3, ids: ['open', 'bob-only', 'files'] });
+    // Filters and pages see the same restriction.
+    expect((await trail(projectId, 'bob', '?typeId=files&limit=1&page=2')).body).toMatchObject({ total: 2, items: [{ entityId: 'bob-only' }] });
+
+    // Access as it is now decides, for the entity's earlier changes too.
+    await write('PATCH', `${docs}/readers-only`, 'owner', { modifier: { $unset: { 'access.read': '' } }, baseRevision: 1 });
+    await write('PATCH', `${docs}/open`, 'owner', { modifier: { $set: { 'access.read.userIds': ['alice'] } }, baseRevision: 0 });
+    await settled(projectId, 7);
+    const bob = (await trail(projectId, 'bob')).body;
+    expect(bob.total).toBe(5);
+    expect(bob.items.map((item: { entityId: string; changeDescription: string }) => `${item.entityId}:${item.changeDescription}`)).toEqual([
+      'readers-only:audit.accessChanged',
+      'bob-only:audit.created',
+      'readers-only:audit.updated',
+      'readers-only:audit.created',
+      'files:audit.created',
+    ]);
+    expect((await seen('alice')).total).toBe(6);
+  });
+});
+
+describe('idempotence and rebuild', () => {
+  // Everything stored but accessRevision, which records where an access was first seen and so depends on delivery order.
+  const storedItems = async (projectId: string) =>
+    (await platform.context.store.collection(TRAIL_COLLECTION).find({ projectId }, { sort: { id: 1 } })).map(({ accessRevision, ...item }) => item);
+  const storedEntities = async (projectId: string) =>
+    (await platform.context.store.collection(TRAIL_ENTITIES_COLLECTION).find({ projectId }, { sort: { id: 1 } })).map(({ accessRevision, ...record }) => record);
+
+  it('a redelivered event never makes a second item', async () => {
+    const projectId = await newProject();
+    await write('POST', `/api/projects/${projectId}/types`, 'owner', { id: 'things', name: 'Things' });
+    const created = await write('POST', `/api/projects/${projectId}/types/things/data`, 'alice', { id: 'x', title: 'X' });
+    await settled(projectId, 2);
+    const before = await storedItems(projectId);
+    const collection = `tenant-${projectId}-things`;
+    const event: DocumentEvent = {
+      projectId,
+      typeId: 'things',
+      collection,
+      kind: 'created',
+      entityId: 'x',
+      revision: 0,
+      change: created.changes[0],
+      entity: { ...created, changes: undefined },
+    };
+    // The same change delivered again (under other bus message ids, so the bus does not drop them).
+    for (const copy of [1, 2, 3]) await platform.context.bus.publish(documentEventSubject(projectId, 'things', 'created'), event, { msgId: `${collection}/x/0#redelivery-${copy}` });
+    await write('POST', `/api/projects/${projectId}/types/things/data`, 'alice', { id: 'marker', title: 'M' });
+    await settled(projectId, 3);
+    const after = await storedItems(projectId);
+    expect(after.filter((item) => item.entityId === 'x')).toEqual(before.filter((item) => item.entityId === 'x'));
+    expect(after).toHaveLength(3);
+  });
+
+  it('the rebuild equals the live trail on a generated project', async () => {
+    const projectId = await newProject();
+    const base = `/api/projects/${projectId}`;
+    let changes = 0;
+    const typeIds = ['orders', 'customers', 'tickets'];
+    for (const id of typeIds) {
+      await write('POST', `${base}/types`, 'owner', { id, name: id.toUpperCase() });
+      changes += 1;
+    }
+    await write('POST', `${base}/applications`, 'owner', { id: 'app', title: { en: 'App' } });
+    await write('PATCH', `${base}/applications/app`, 'owner', { modifier: { $set: { 'title.en': 'App 2' } }, baseRevision: 0 });
+    changes += 2;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const authors = ['owner', 'alice', 'bob'];
+    const live: Array<{ typeId: string; id: string; revision: number; deleted: boolean }> = [];
+    for (let n = 0; n < 60; n += 1) {
+      const action = live.length === 0 ? 0 : random(5);
+      const who = authors[random(authors.length)] as string;
+      if (action === 0) {
+        const typeId = typeIds[random(typeIds.length)] as string;
+        const body = random(2) ? { id: `d${n}`, title: `Doc ${n}` } : { id: `d${n}`, name: `Named ${n}`, access: { read: { userIds: ['bob'] } } };
+        await write('POST', `${base}/types/${typeId}/data`, 'access' in body ? 'owner' : who, body);
+        live.push({ typeId, id: `d${n}`, revision: 0, deleted: false });
+      } else {
+        const target = live[random(live.length)]!;
+        if (target.deleted) continue;
+        const path = `${base}/types/${target.typeId}/data/${target.id}`;
+        if (action === 1) {
+          await write('DELETE', path, 'owner');
+          target.deleted = true;
+        } else if (action === 2) {
+          await write('PATCH', path, 'owner', { modifier: { $set: { 'access.read.userIds': [authors[random(3)]] } }, baseRevision: target.revision });
+        } else {
+          await write('PATCH', path, 'owner', { modifier: { $set: { title: `Edit ${n}` }, $inc: { edits: 1 } }, baseRevision: target.revision });
+        }
+        target.revision += 1;
+      }
+      changes += 1;
+    }
+    // A type renamed after its documents changed: items keep the name the type had then.
+    await write('PATCH', `${base}/types/orders`, 'owner', { modifier: { $set: { name: 'Purchase orders' } }, baseRevision: 0 });
+    changes += 1;
+    await settled(projectId, changes);
+
+    const liveItems = await storedItems(projectId);
+    const liveEntities = await storedEntities(projectId);
+    expect(liveItems).toHaveLength(changes);
+    expect(new Set(liveItems.map((item) => item.changeDescription))).toEqual(new Set(['audit.created', 'audit.updated', 'audit.deleted', 'audit.accessChanged']));
+    expect(liveItems.find((item) => item.entityTypeId === 'orders')?.entityTypeName).toBe('ORDERS');
+
+    await platform.context.store.collection(TRAIL_COLLECTION).deleteMany({ projectId });
+    expect((await trail(projectId, 'owner')).body.total).toBe(0);
+    const report = await rebuildProjectTrail(platform.context.store, projectId);
+    expect(report.items).toBe(changes);
+    expect(await storedItems(projectId)).toEqual(liveItems);
+    expect(await storedEntities(projectId)).toEqual(liveEntities);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Access } from '@platform/contracts';
+import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrailEntry } from './trail-item';
+import { TrailStore } from './trail-store';
+
+let dataDir: string;
+let store: DocumentStore;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'trail-store-'));
+  store = await createEmbeddedStore({ dataDir });
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function entry(entityId: string, revision: number): TrailEntry {
+  return {
+    id: `c/${entityId}/${revision}`,
+    projectId: 'p',
+    entityKey: `c/${entityId}`,
+    revision,
+    entityId,
+    entityTitle: entityId,
+    entityTypeId: 't',
+    entityTypeName: 'T',
+    changeType: revision === 0 ? 'created' : 'updated',
+    changeDescription: revision === 0 ? 'audit.created' : 'audit.updated',
+    userId: 'u',
+    userDisplayName: 'U',
+    timestamp: 1_000 + revision,
+  };
+}
+
+/** The access an entity had at each revision: it changes at 3, 7 and 11 and is the same in between. */
+function accessAt(revision: number): Access | undefined {
+  if (revision < 3) return undefined;
+  if (revision < 7) return { read: { userIds: ['a'] } };
+  if (revision < 11) return { read: { permission: 'p::x' } };
+  return { read: { userIds: ['b'] }, update: { userIds: ['b'] } };
+}
+
+function shuffled<T>(values: T[], seed: number): T[] {
+  const copy = [...values];
+  let state = seed;
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const j = state % (i + 1);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+describe('TrailStore', () => {
+  it.each([1, 2, 3, 4, 5])('every item ends with the newest access, whatever the order and overlap of deliveries (seed %i)', async (seed) => {
+    const trail = new TrailStore(store);
+    await trail.ensureIndexes();
+    const entityId = `e${seed}`;
+    const revisions = Array.from({ length: 14 }, (_, n) => n);
+    // Shuffled, overlapping, and each change delivered twice.
+    const deliveries = shuffled([...revisions, ...revisions], seed);
+    await Promise.all([0, 1, 2, 3].map(async (worker) => {
+      for (let n = worker; n < deliveries.length; n += 4) {
+        const revision = deliveries[n] as number;
+        await trail.record(entry(entityId, revision), { access: accessAt(revision), revision });
+      }
+    }));
+    const items = await trail.items.find({ entityKey: `c/${entityId}` }, { sort: { revision: 1 } });
+    expect(items.map((item) => item.revision)).toEqual(revisions);
+    for (const item of items) expect({ revision: item.revision, access: item.access }).toEqual({ revision: item.revision, access: accessAt(13) });
+    const record = await trail.entities.findById(`c/${entityId}`);
+    expect(record).toMatchObject({ revision: 13, access: accessAt(13) });
+    // Where the newest access was first seen depends on arrival order; every item agrees with the record.
+    expect(record?.accessRevision).toBeGreaterThanOrEqual(11);
+    expect(new Set(items.map((item) => item.accessRevision))).toEqual(new Set([record?.accessRevision]));
+  });
+
+  it('a change that arrives after newer ones takes the newer access and moves nothing back', async () => {
+    const trail = new TrailStore(store);
+    await trail.record(entry('late', 12), { access: accessAt(12), revision: 12 });
+    await trail.record(entry('late', 5), { access: accessAt(5), revision: 5 });
+    const items = await trail.items.find({ entityKey: 'c/late' }, { sort: { revision: 1 } });
+    expect(items.map((item) => [item.revision, item.access])).toEqual([
+      [5, accessAt(12)],
+      [12, accessAt(12)],
+    ]);
+  });
+});
