@@ -6,3 +6,6 @@ export { publicView, type EntityScope, type StoredEntity } from './entities/enti
 export { History } from './entities/history';
 export { applyModifier } from './domain/paths';
 export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';
+export { historyCollection, ID_PATTERN } from './domain/collections';
+export { checkClientModifier } from './domain/modifier-rules';
+export { validateDocument } from './domain/type-schema';

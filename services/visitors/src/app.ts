@@ -1,7 +1,32 @@
 import type { ServiceDefinition } from '@platform/kit';
+import { loadVisitorsConfig, type VisitorsConfig } from './config';
+import { RetentionSchedule } from './retention/retention-schedule';
+import { registerVisitorRoutes } from './routes/visitors';
+import { visitorsDeps } from './visitors-deps';
 
-/** The visitors service. Its routes and consumers arrive with its issue; it already runs in both shapes. */
-export const visitorsService: ServiceDefinition = {
-  name: 'visitors',
-  routes: async () => {},
-};
+/**
+ * The visitors service: visitor check-in routes and the nightly retention job. Configuration is
+ * read from the environment when the service starts unless given (tests give it).
+ */
+export function createVisitorsService(given?: VisitorsConfig): ServiceDefinition {
+  let config: VisitorsConfig | undefined = given;
+  const configuration = () => (config ??= loadVisitorsConfig());
+  return {
+    name: 'visitors',
+    routes: async (app, context) => {
+      await registerVisitorRoutes(app, visitorsDeps(context, configuration()));
+    },
+    start: async (context) => {
+      const { retention } = visitorsDeps(context, configuration());
+      const schedule = new RetentionSchedule(retention, context.kv, context.clock, context.logger, {
+        cron: configuration().retentionCron,
+        ...(configuration().retentionTimezone ? { timezone: configuration().retentionTimezone } : {}),
+      });
+      schedule.start();
+      context.logger.info({ nextRunAt: new Date(schedule.nextRunAt).toISOString() }, 'visitor retention scheduled');
+      return () => schedule.stop();
+    },
+  };
+}
+
+export const visitorsService: ServiceDefinition = createVisitorsService();

@@ -1,0 +1,77 @@
+import { applicationsCollection, type StoredEntity } from '@platform/data';
+import type { DocumentStore } from '@platform/storage';
+import { checkInConfigurationSchema, findWidgets, type DeletionPeriod } from '@platform/widgets';
+
+/** What the project's CheckIn widgets say about one visitor type. */
+export interface VisitorTypeBinding {
+  /** The deletion periods offered for it, the default one marked (several widgets: all of theirs). */
+  periods: DeletionPeriod[];
+  /** Event types whose widgets also name this visitor type. */
+  eventTypeIds: string[];
+}
+
+export interface ProjectCheckIns {
+  visitorTypes: ReadonlyMap<string, VisitorTypeBinding>;
+  /** Event type id to the visitor types its widgets name (an event belongs to a visitor of one of them). */
+  eventTypes: ReadonlyMap<string, string[]>;
+}
+
+/**
+ * The project's check-in setup, read from the CheckIn widgets in its applications: a type is a
+ * visitor type when a CheckIn widget names it as `visitorTypeId`, and a visitor-event type when
+ * one names it as `visitorEventTypeId`. A widget whose configuration is invalid binds nothing.
+ * Answers are cached briefly, since a kiosk sends bursts of check-ins to one project.
+ */
+export class CheckInDirectory {
+  private readonly cache = new Map<string, { value: ProjectCheckIns; at: number }>();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: () => number,
+    private readonly cacheMs = 2_000,
+  ) {}
+
+  async forProject(projectId: string): Promise<ProjectCheckIns> {
+    const now = this.clock();
+    const cached = this.cache.get(projectId);
+    if (cached && now - cached.at < this.cacheMs) return cached.value;
+    const value = await this.load(projectId);
+    this.cache.set(projectId, { value, at: now });
+    if (this.cache.size > 1_000) this.cache.delete(this.cache.keys().next().value as string);
+    return value;
+  }
+
+  private async load(projectId: string): Promise<ProjectCheckIns> {
+    const applications = await this.store
+      .collection<StoredEntity>(applicationsCollection(projectId))
+      .find({ deletedAt: { $exists: false } }, { sort: { id: 1 }, projection: { _outbox: 0 } });
+    const visitorTypes = new Map<string, VisitorTypeBinding>();
+    const eventTypes = new Map<string, string[]>();
+    for (const application of applications) {
+      for (const widget of findWidgets(application, 'CheckIn')) {
+        const parsed = checkInConfigurationSchema.safeParse(widget.data ?? {});
+        if (!parsed.success || !parsed.data.visitorTypeId) continue;
+        const { visitorTypeId, visitorEventTypeId, deletionPeriods } = parsed.data;
+        const binding = visitorTypes.get(visitorTypeId) ?? { periods: [], eventTypeIds: [] };
+        mergePeriods(binding.periods, deletionPeriods);
+        if (visitorEventTypeId && !binding.eventTypeIds.includes(visitorEventTypeId)) binding.eventTypeIds.push(visitorEventTypeId);
+        visitorTypes.set(visitorTypeId, binding);
+        if (visitorEventTypeId) {
+          const owners = eventTypes.get(visitorEventTypeId) ?? [];
+          if (!owners.includes(visitorTypeId)) owners.push(visitorTypeId);
+          eventTypes.set(visitorEventTypeId, owners);
+        }
+      }
+    }
+    return { visitorTypes, eventTypes };
+  }
+}
+
+/** Adds periods not offered yet (same duration = same period); the first default found stays the default. */
+function mergePeriods(into: DeletionPeriod[], periods: DeletionPeriod[]): void {
+  const hasDefault = into.some((period) => period.isDefault);
+  for (const period of periods) {
+    if (into.some((existing) => existing.duration === period.duration)) continue;
+    into.push({ ...period, isDefault: period.isDefault && !hasDefault });
+  }
+}

@@ -1,0 +1,47 @@
+import { parseEnv } from '@platform/kit';
+import { Cron } from 'croner';
+import { z } from 'zod';
+
+const cronPattern = z.string().refine((pattern) => {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid cron pattern (minute hour day month weekday, e.g. 0 3 * * *)');
+
+const timezone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not an IANA time zone such as Europe/Berlin');
+
+export const visitorsEnvSchema = z.object({
+  /** When the retention job runs; the server's local time unless VISITORS_RETENTION_TIMEZONE is set. */
+  VISITORS_RETENTION_CRON: cronPattern.default('0 3 * * *'),
+  VISITORS_RETENTION_TIMEZONE: timezone.optional(),
+  /** Requests per minute to the visitor routes from one client address. */
+  VISITORS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
+  /** Requests per minute to the visitor routes of one project, from all clients together. */
+  VISITORS_RATE_LIMIT_PER_PROJECT: z.coerce.number().int().min(1).default(600),
+});
+
+export interface VisitorsConfig {
+  retentionCron: string;
+  retentionTimezone?: string;
+  rateLimit: { perIp: number; perProject: number; windowMs: number };
+}
+
+/** Reads the visitors service's environment; a bad value stops start-up naming the variable. */
+export function loadVisitorsConfig(env: NodeJS.ProcessEnv = process.env): VisitorsConfig {
+  const parsed = parseEnv(visitorsEnvSchema, env);
+  return {
+    retentionCron: parsed.VISITORS_RETENTION_CRON,
+    ...(parsed.VISITORS_RETENTION_TIMEZONE ? { retentionTimezone: parsed.VISITORS_RETENTION_TIMEZONE } : {}),
+    rateLimit: { perIp: parsed.VISITORS_RATE_LIMIT_PER_IP, perProject: parsed.VISITORS_RATE_LIMIT_PER_PROJECT, windowMs: 60_000 },
+  };
+}

@@ -1,0 +1,55 @@
+import { PROJECTS_COLLECTION } from '@platform/contracts';
+import type { StoredEntity } from '@platform/data';
+import { AppError, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
+import type { FastifyRequest } from 'fastify';
+import { visitorsError } from '../errors';
+import type { VisitorsDeps } from './context';
+
+export const SECRET_HEADER = 'x-visitor-secret';
+
+/** Who is calling a visitor route: a project member (RLS applies) or a public caller such as a kiosk. */
+export type VisitorCaller = { kind: 'member'; caller: ProjectCaller } | { kind: 'public' };
+
+/**
+ * Opens a visitor route: the rate limits first (they count every request, refused ones too),
+ * then the project, which must exist for anyone; a signed-in member is recognised as such.
+ * Unknown projects get the same 404 as everywhere else.
+ */
+export async function openProject(deps: VisitorsDeps, request: FastifyRequest, projectId: string): Promise<VisitorCaller> {
+  await deps.rateLimiter.check(request.ip, projectId);
+  if (request.principal.kind === 'user') {
+    try {
+      const { caller } = await deps.data.projects.require(projectId, request.principal);
+      return { kind: 'member', caller };
+    } catch (error) {
+      if (!(error instanceof AppError && error.statusCode === 404)) throw error;
+    }
+  }
+  const project = await deps.data.store.collection<ProjectRecord & { [key: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId);
+  if (!project || project.deletedAt !== undefined) throw new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+  return { kind: 'public' };
+}
+
+/**
+ * May this caller do `operation` to this visitor? A member by the record's RLS; anyone else only
+ * with the visitor's secret. A public caller without the right secret, and a member who may not
+ * read it, learn nothing: 404, as for a visitor that does not exist.
+ */
+export async function authorizeVisitor(
+  deps: VisitorsDeps,
+  request: FastifyRequest,
+  who: VisitorCaller,
+  visitor: StoredEntity | null,
+  collection: string,
+  operation: 'read' | 'update' | 'delete',
+): Promise<{ visitor: StoredEntity; userId: string }> {
+  if (!visitor) throw visitorsError('VISITORS_NOT_FOUND');
+  if (who.kind === 'member') {
+    if (!rlsAllows(visitor.access, 'read', who.caller)) throw visitorsError('VISITORS_NOT_FOUND');
+    if (!rlsAllows(visitor.access, operation, who.caller)) throw visitorsError('VISITORS_FORBIDDEN', { message: `You may not ${operation} this visitor` });
+    return { visitor, userId: who.caller.userId };
+  }
+  const secret = request.headers[SECRET_HEADER];
+  if (!(await deps.secrets.verify(collection, visitor.id, typeof secret === 'string' ? secret : undefined))) throw visitorsError('VISITORS_NOT_FOUND');
+  return { visitor, userId: `visitor:${visitor.id}` };
+}

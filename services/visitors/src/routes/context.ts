@@ -1,0 +1,17 @@
+import type { DataDeps } from '@platform/data';
+import type { CheckInDirectory } from '../check-in/check-in-directory';
+import type { RateLimiter } from '../visitors/rate-limiter';
+import type { VisitorCollections } from '../visitors/visitor-collections';
+import type { VisitorRecords } from '../visitors/visitor-records';
+import type { VisitorSecrets } from '../visitors/visitor-secrets';
+
+/** What the visitor routes share: one instance of each per service context. */
+export interface VisitorsDeps {
+  data: DataDeps;
+  clock: () => number;
+  checkIns: CheckInDirectory;
+  records: VisitorRecords;
+  secrets: VisitorSecrets;
+  collections: VisitorCollections;
+  rateLimiter: RateLimiter;
+}

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from './test-setup';
+
+let env: CheckInPlatform;
+beforeAll(async () => {
+  env = await startCheckInPlatform();
+});
+afterAll(async () => {
+  await env?.platform.close();
+});
+
+const call = (...args: Parameters<CheckInPlatform['platform']['call']>) => env.platform.call(...args);
+const secretHeader = (secret: string) => ({ 'x-visitor-secret': secret });
+
+async function checkIn(projectId: string, collectionName: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const response = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName, data, ...extra } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { id: string; secret: string };
+}
+
+describe('visitor lifecycle', () => {
+  it('a kiosk checks a visitor in and out, changes and deletes it with the secret; every write is a document change with an event', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const start = env.time.now;
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada', company: 'Analytical' });
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+    const read = await call('GET', `/api/projects/${projectId}/visitors/${id}?collectionName=${visitors}`, { headers: secretHeader(secret) });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ id, name: 'Ada', company: 'Analytical', revision: 0, createdAt: expect.any(Number), updatedAt: read.body.createdAt, deleteOn: start + 28 * DAY, deleteOnPreference: 28 * DAY });
+    expect(read.body.createdAt).toBeGreaterThanOrEqual(start);
+
+    env.time.now += 1_000;
+    const checkedIn = await call('POST', `/api/projects/${projectId}/visitors/${id}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn', note: 'front door' } } });
+    expect(checkedIn.status).toBe(201);
+    const afterIn = (await call('GET', `/api/projects/${projectId}/visitors/${id}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body;
+    expect(afterIn).toMatchObject({ latestEventType: 'checkIn', latestEventAt: env.time.now, deleteOn: env.time.now + 28 * DAY, revision: 1 });
+
+    env.time.now += 60_000;
+    const checkedOut = await call('POST', `/api/projects/${projectId}/visitors/${id}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkOut' } } });
+    expect(checkedOut.status).toBe(201);
+
+    const patched = await call('PATCH', `/api/projects/${projectId}/visitors/${id}`, { headers: secretHeader(secret), body: { collectionName: visitors, data: { company: 'Babbage & Co' } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'Ada', company: 'Babbage & Co', latestEventType: 'checkOut', revision: 3 });
+
+    // The event records are documents of their type; members read them through the data routes.
+    const eventDocs = await call('GET', `/api/projects/${projectId}/types/guest-events/data`, { token: env.ownerToken });
+    expect(eventDocs.body.items.map((e: Record<string, unknown>) => [e.eventType, e.visitorId, e.note])).toEqual([
+      ['checkIn', id, 'front door'],
+      ['checkOut', id, undefined],
+    ]);
+    const history = await call('GET', `/api/projects/${projectId}/types/guests/data/${id}?includeChanges=true`, { token: env.ownerToken });
+    expect(history.body.changes.map((c: { userId: string }) => c.userId)).toEqual(['anonymous', `visitor:${id}`, `visitor:${id}`, `visitor:${id}`]);
+
+    const removed = await call('DELETE', `/api/projects/${projectId}/visitors/${id}?collectionName=${visitors}`, { headers: secretHeader(secret) });
+    expect(removed.status).toBe(200);
+    expect(removed.body.deletedAt).toBe(env.time.now);
+    expect((await call('PATCH', `/api/projects/${projectId}/visitors/${id}`, { headers: secretHeader(secret), body: { collectionName: visitors, data: { name: 'x' } } })).status).toBe(404);
+
+    await expect.poll(() => env.events.filter((e) => e.data.entityId === id).map((e) => e.data.kind)).toEqual(['created', 'updated', 'updated', 'updated', 'deleted']);
+    expect(env.events.filter((e) => e.data.collection === visitorEvents && e.data.entity.visitorId === id)).toHaveLength(2);
+  });
+
+  it('without the secret, with a wrong one or another visitor\'s, a public caller learns nothing (404); a member reads it', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const ada = await checkIn(projectId, visitors, { name: 'Ada' });
+    const bob = await checkIn(projectId, visitors, { name: 'Bob' });
+    const path = `/api/projects/${projectId}/visitors/${ada.id}`;
+    for (const headers of [{}, secretHeader('wrong'), secretHeader(bob.secret)]) {
+      expect((await call('GET', `${path}?collectionName=${visitors}`, { headers })).status).toBe(404);
+      expect((await call('PATCH', path, { headers, body: { collectionName: visitors, data: { name: 'Eve' } } })).status).toBe(404);
+      expect((await call('POST', `${path}/events`, { headers, body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } })).status).toBe(404);
+      expect((await call('DELETE', `${path}?collectionName=${visitors}`, { headers })).status).toBe(404);
+    }
+    const stranger = await env.platform.signIn('stranger');
+    expect((await call('GET', `${path}?collectionName=${visitors}`, { token: stranger })).status).toBe(404);
+    const member = await call('GET', `${path}?collectionName=${visitors}`, { token: env.ownerToken });
+    expect(member.body).toMatchObject({ id: ada.id, name: 'Ada', revision: 0 });
+    expect(JSON.stringify(member.body)).not.toMatch(/secret|hash|_outbox/i);
+  });
+
+  it('a member is held to RLS: without the type\'s read permission the visitor is not found', async () => {
+    const { projectId, visitors } = await env.seedCheckIn({
+      visitorDefaultAccess: (projectId) => ({ read: { permission: `${projectId}::reception` }, update: { permission: `${projectId}::reception` }, delete: { permission: `${projectId}::reception` } }),
+      members: [{ userId: 'receptionist', permissions: ['reception'] }, { userId: 'intern' }],
+    });
+    const { id } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const path = `/api/projects/${projectId}/visitors/${id}?collectionName=${visitors}`;
+    expect((await call('GET', path, { token: await env.platform.signIn('receptionist') })).status).toBe(200);
+    expect((await call('GET', path, { token: await env.platform.signIn('intern') })).status).toBe(404);
+  });
+
+  it('answers 404 for a project that does not exist', async () => {
+    const response = await call('POST', '/api/projects/nope/visitors', { body: { collectionName: 'tenant-nope-guests', data: {} } });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('internal fields are set by the server only', () => {
+  it('ignores latestEventType, latestEventAt, deleteOn and deleteOnPreference from clients on create, change and events', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const forged = { latestEventType: 'checkOut', latestEventAt: 1, deleteOn: 9_999_999_999_999, deleteOnPreference: 9_999_999 };
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada', ...forged });
+    const path = `/api/projects/${projectId}/visitors/${id}`;
+    const created = (await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body;
+    expect(created).toEqual({ id, name: 'Ada', revision: 0, createdAt: expect.any(Number), updatedAt: created.createdAt, deleteOn: env.time.now + 28 * DAY, deleteOnPreference: 28 * DAY });
+
+    const patched = await call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: forged } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual(created);
+
+    await call('POST', `${path}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn', visitorId: 'someone-else', timestamp: 1 } } });
+    const [event] = (await call('GET', `/api/projects/${projectId}/types/guest-events/data`, { token: env.ownerToken })).body.items;
+    expect(event).toMatchObject({ visitorId: id, timestamp: env.time.now, eventType: 'checkIn' });
+  });
+
+  it('deleteOnPreference takes the deletion period the visitor chose, or the widget\'s default', async () => {
+    const periods = [
+      { duration: DAY, label: { en: '1 day' } },
+      { duration: 7 * DAY, label: { en: '1 week' }, isDefault: true },
+    ];
+    const { projectId, visitors } = await env.seedCheckIn({ deletionPeriods: periods });
+    const byDefault = await checkIn(projectId, visitors, { name: 'A' });
+    const chosen = await checkIn(projectId, visitors, { name: 'B' }, { deletionPeriod: DAY });
+    const read = async (v: { id: string; secret: string }) => (await call('GET', `/api/projects/${projectId}/visitors/${v.id}?collectionName=${visitors}`, { headers: secretHeader(v.secret) })).body;
+    expect(await read(byDefault)).toMatchObject({ deleteOnPreference: 7 * DAY, deleteOn: env.time.now + 7 * DAY });
+    expect(await read(chosen)).toMatchObject({ deleteOnPreference: DAY, deleteOn: env.time.now + DAY });
+
+    const changed = await call('PATCH', `/api/projects/${projectId}/visitors/${byDefault.id}`, { headers: secretHeader(byDefault.secret), body: { collectionName: visitors, data: {}, deletionPeriod: DAY } });
+    expect(changed.body).toMatchObject({ deleteOnPreference: DAY, deleteOn: env.time.now + DAY });
+
+    const before = (await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items.length;
+    const refused = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'C' }, deletionPeriod: 3 * DAY } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VISITORS_INVALID_DELETION_PERIOD', details: { field: 'deletionPeriod', offered: [DAY, 7 * DAY] } });
+    expect((await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items.length).toBe(before);
+  });
+});
+
+describe('bad input is refused with 400 naming the field, and changes nothing', () => {
+  it.each([
+    ['an unknown type', (s: Names) => ({ collectionName: `tenant-${s.projectId}-nothing`, data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],
+    ['a type no CheckIn widget names', (s: Names) => ({ collectionName: s.contacts, data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],
+    ['the visitor-event type', (s: Names) => ({ collectionName: s.visitorEvents, data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],
+    ['another project\'s collection', (_s: Names) => ({ collectionName: 'tenant-other-guests', data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],
+    ['a bare type id', (_s: Names) => ({ collectionName: 'guests', data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],
+    ['no collectionName', (_s: Names) => ({ data: {} }), 'VALIDATION_FAILED', 'body.collectionName'],
+    ['data that is not an object', (s: Names) => ({ collectionName: s.visitors, data: 'Ada' }), 'VALIDATION_FAILED', 'body.data'],
+    ['an internal _ field', (s: Names) => ({ collectionName: s.visitors, data: { _secret: 1 } }), 'VISITORS_INVALID_DATA', 'data._secret'],
+    ['a system field', (s: Names) => ({ collectionName: s.visitors, data: { revision: 5 } }), 'VISITORS_INVALID_DATA', 'data.revision'],
+    ['access', (s: Names) => ({ collectionName: s.visitors, data: { access: {} } }), 'VISITORS_INVALID_DATA', 'data.access'],
+    ['an operator key in a value', (s: Names) => ({ collectionName: s.visitors, data: { name: { $where: 'x' } } }), 'VISITORS_INVALID_DATA', 'data.name'],
+    ['a value against the type schema', (s: Names) => ({ collectionName: s.visitors, data: { name: 42 } }), 'VISITORS_INVALID_DATA', 'data.name'],
+    ['a missing required field', (s: Names) => ({ collectionName: s.visitors, data: { company: 'x' } }), 'VISITORS_INVALID_DATA', 'data.name'],
+  ])('POST with %s', async (_case, body, code, field) => {
+    const names = await seeded();
+    const response = await call('POST', `/api/projects/${names.projectId}/visitors`, { body: body(names) });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(code);
+    expect(response.body.error).toContain(field);
+    expect((await call('GET', `/api/projects/${names.projectId}/types/guests/data`, { token: env.ownerToken })).body.items).toEqual([]);
+  });
+
+  it.each([
+    ['the visitor type', (s: Names) => s.visitors, 'VISITORS_INVALID_COLLECTION'],
+    ['an event without eventType', (s: Names) => s.visitorEvents, 'VALIDATION_FAILED', {}],
+    ['an unknown eventType', (s: Names) => s.visitorEvents, 'VALIDATION_FAILED', { eventType: 'lunch' }],
+  ])('events with %s', async (_case, collection, code, data: Record<string, unknown> = { eventType: 'checkIn' }) => {
+    const names = await seeded();
+    const { id, secret } = await checkIn(names.projectId, names.visitors, { name: 'Ada' });
+    const response = await call('POST', `/api/projects/${names.projectId}/visitors/${id}/events`, { headers: secretHeader(secret), body: { collectionName: collection(names), data } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(code);
+    expect((await call('GET', `/api/projects/${names.projectId}/visitors/${id}?collectionName=${names.visitors}`, { headers: secretHeader(secret) })).body.revision).toBe(0);
+  });
+});
+
+type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
+const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
+
+describe('rate limits', () => {
+  it('limits requests per client address and per project with 429 and Retry-After', async () => {
+    const limited = await startCheckInPlatform(testConfig({ perIp: 1_000, perProject: 3 }));
+    try {
+      const { projectId, visitors } = await limited.seedCheckIn();
+      const other = await limited.seedCheckIn();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: {} } })).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      const refused = await limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: {} } });
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'project' } });
+      // Another project has its own budget; after the window, this one has a fresh one.
+      expect((await limited.platform.call('POST', `/api/projects/${other.projectId}/visitors`, { body: { collectionName: other.visitors, data: {} } })).status).toBe(201);
+      limited.time.now += 61_000;
+      expect((await limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: {} } })).status).toBe(201);
+    } finally {
+      await limited.platform.close();
+    }
+  });
+
+  it('limits one client address across projects', async () => {
+    const limited = await startCheckInPlatform(testConfig({ perIp: 2, perProject: 1_000 }));
+    try {
+      const first = await limited.seedCheckIn();
+      const second = await limited.seedCheckIn();
+      const post = (s: Names) => limited.platform.call('POST', `/api/projects/${s.projectId}/visitors`, { body: { collectionName: s.visitors, data: {} } });
+      expect([(await post(first)).status, (await post(second)).status, (await post(second)).status]).toEqual([201, 201, 429]);
+    } finally {
+      await limited.platform.close();
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/data';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { chooseDeletionPeriod, retentionFields } from '../domain/retention-rules';
+import { EVENT_TYPES, INTERNAL_VISITOR_FIELDS, SERVER_EVENT_FIELDS, withoutServerFields } from '../domain/visitor-fields';
+import { visitorsError } from '../errors';
+import { authorizeVisitor, openProject, SECRET_HEADER } from './access';
+import type { VisitorsDeps } from './context';
+import { resolveEventCollection, resolveVisitorCollection, type TypeRecord } from './resolve-collection';
+
+const id = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
+const projectParams = z.object({ projectId: id });
+const visitorParams = z.object({ projectId: id, visitorId: id });
+const collectionName = z.string().min(1).max(200).describe('tenant-{projectId}-{typeId} of a type a CheckIn widget of the project names');
+const data = z.record(z.string(), z.unknown());
+const deletionPeriod = z.number().int().positive().optional().describe('The duration (ms) of one of the CheckIn widget\'s deletion periods; the default period when absent');
+const secretHeader = z.object({ [SECRET_HEADER]: z.string().max(200).optional().describe('The secret returned when the visitor was created (not needed by project members)') });
+const visitorSchema = z
+  .object({
+    id: z.string(),
+    revision: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    deletedAt: z.number().optional(),
+    latestEventType: z.enum(EVENT_TYPES).optional(),
+    latestEventAt: z.number().optional(),
+    deleteOn: z.number().optional(),
+    deleteOnPreference: z.number().optional(),
+  })
+  .loose();
+
+/**
+ * The client's fields after the server-owned ones are dropped, checked by the data service's own
+ * rules (no system, internal or access fields, safe keys, size) and the type's schema.
+ */
+function clientFields(input: Record<string, unknown>, owned: readonly string[], type: TypeRecord, existing: Record<string, unknown> = {}): Record<string, unknown> {
+  const { fields } = withoutServerFields(input, owned);
+  const keyProblems = Object.keys(fields).length ? checkClientModifier({ $set: fields }, { allowAccess: false }) : [];
+  const problems = [
+    ...keyProblems.map((problem) => ({ field: problem.path.replace(/^modifier\.\$set/, 'data'), message: problem.message })),
+    ...(keyProblems.length ? [] : validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ field: `data.${problem.field}`, message: problem.message }))),
+  ];
+  const first = problems[0];
+  if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+  return fields;
+}
+
+/** A record's own fields as its type schema sees them. */
+function ownFields(entity: StoredEntity): Record<string, unknown> {
+  const { id: _id, revision, createdAt, updatedAt, deletedAt, ...rest } = publicView(entity);
+  return rest;
+}
+
+function periodFor(periods: Parameters<typeof chooseDeletionPeriod>[0], requested: number | undefined) {
+  const period = chooseDeletionPeriod(periods, requested);
+  if (!period) {
+    throw visitorsError('VISITORS_INVALID_DELETION_PERIOD', {
+      message: `Invalid deletionPeriod: ${requested} ms is not offered; choose one of ${periods.map((p) => p.duration).join(', ')}`,
+      details: { field: 'deletionPeriod', offered: periods.map((p) => p.duration) },
+    });
+  }
+  return period;
+}
+
+/**
+ * Visitor check-in: public for a kiosk (rate-limited per address and per project); one visitor is
+ * read or changed with its secret, or by a project member under RLS. Records are documents of
+ * their types, written through the data service's writer.
+ */
+export async function registerVisitorRoutes(app: FastifyInstance, deps: VisitorsDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/api/projects/:projectId/visitors';
+
+  typed.post(
+    base,
+    {
+      schema: {
+        tags: ['visitors'],
+        summary: 'Check a visitor in: create the visitor record (public, rate-limited); answers its id and the secret to change it later',
+        security: [],
+        params: projectParams,
+        body: z.object({ collectionName, data, deletionPeriod }),
+        response: { 201: z.object({ id: z.string(), secret: z.string().describe(`Send as ${SECRET_HEADER} to read, change or add events to this visitor`) }) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      const who = await openProject(deps, request, projectId);
+      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
+      const period = periodFor(target.periods, request.body.deletionPeriod);
+      await deps.collections.registerVisitors(target.scope);
+      const visitor = await deps.records.create(
+        target.scope,
+        { ...fields, ...retentionFields(deps.clock(), period.duration) },
+        { userId: who.kind === 'member' ? who.caller.userId : 'anonymous', defaultAccess: target.type.defaultAccess },
+      );
+      const secret = await deps.secrets.issue(target.scope.collection, visitor.id);
+      return reply.code(201).send({ id: visitor.id, secret });
+    },
+  );
+
+  typed.get(
+    `${base}/:visitorId`,
+    {
+      schema: { tags: ['visitors'], summary: 'One visitor (with its secret, or as a project member)', security: [], params: visitorParams, headers: secretHeader, querystring: z.object({ collectionName }), response: { 200: visitorSchema } },
+    },
+    async (request) => {
+      const { projectId, visitorId } = request.params;
+      const who = await openProject(deps, request, projectId);
+      const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      const { visitor } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'read');
+      return publicView(visitor) as z.infer<typeof visitorSchema>;
+    },
+  );
+
+  typed.patch(
+    `${base}/:visitorId`,
+    {
+      schema: {
+        tags: ['visitors'],
+        summary: 'Change a visitor\'s fields (with its secret, or as a project member); internal fields are ignored',
+        security: [],
+        params: visitorParams,
+        headers: secretHeader,
+        body: z.object({ collectionName, data, deletionPeriod }),
+        response: { 200: visitorSchema },
+      },
+    },
+    async (request) => {
+      const { projectId, visitorId } = request.params;
+      const who = await openProject(deps, request, projectId);
+      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
+      if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+      const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type, ownFields(visitor));
+      const period = request.body.deletionPeriod === undefined ? undefined : periodFor(target.periods, request.body.deletionPeriod);
+      if (!Object.keys(fields).length && !period) return publicView(visitor) as z.infer<typeof visitorSchema>;
+      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({
+        $set: { ...fields, ...(period ? retentionFields(deps.clock(), period.duration) : {}) },
+      }));
+      return publicView(updated) as z.infer<typeof visitorSchema>;
+    },
+  );
+
+  typed.delete(
+    `${base}/:visitorId`,
+    {
+      schema: { tags: ['visitors'], summary: 'Soft-delete a visitor (with its secret, or as a project member)', security: [], params: visitorParams, headers: secretHeader, querystring: z.object({ collectionName }), response: { 200: visitorSchema } },
+    },
+    async (request) => {
+      const { projectId, visitorId } = request.params;
+      const who = await openProject(deps, request, projectId);
+      const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
+      if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
+      const removed = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { deletedAt: deps.clock() } }));
+      return publicView(removed) as z.infer<typeof visitorSchema>;
+    },
+  );
+
+  typed.post(
+    `${base}/:visitorId/events`,
+    {
+      schema: {
+        tags: ['visitors'],
+        summary: 'Record a check-in or check-out of a visitor (with its secret, or as a project member)',
+        security: [],
+        params: visitorParams,
+        headers: secretHeader,
+        body: z.object({ collectionName: collectionName.describe('tenant-{projectId}-{typeId} of the visitor-event type a CheckIn widget names'), data: data.and(z.object({ eventType: z.enum(EVENT_TYPES) })) }),
+        response: { 201: z.object({ id: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId, visitorId } = request.params;
+      const who = await openProject(deps, request, projectId);
+      const target = await resolveEventCollection(deps, projectId, request.body.collectionName);
+      const found = await firstVisitor(deps, target.visitorScopes, visitorId);
+      const { visitor, userId } = await authorizeVisitor(deps, request, who, found?.visitor ?? null, found?.scope.collection ?? '', 'update');
+      if (visitor.deletedAt !== undefined || !found) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+      const fields = clientFields(request.body.data, SERVER_EVENT_FIELDS, target.type);
+      const now = deps.clock();
+      await deps.collections.registerEvents(found.scope, target.scope);
+      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, { userId, defaultAccess: target.type.defaultAccess });
+      const eventType = request.body.data.eventType;
+      await deps.records.update(found.scope, visitor.id, userId, (current) => ({
+        $set: {
+          latestEventType: eventType,
+          latestEventAt: now,
+          // A visit restarts the retention period the visitor chose.
+          ...(typeof current.deleteOnPreference === 'number' ? retentionFields(now, current.deleteOnPreference) : {}),
+        },
+      }));
+      return reply.code(201).send({ id: event.id });
+    },
+  );
+}
+
+/** The visitor in the first of the event type's visitor collections that holds it. */
+async function firstVisitor(deps: VisitorsDeps, scopes: Array<import('@platform/data').EntityScope>, visitorId: string) {
+  for (const scope of scopes) {
+    const visitor = await deps.records.find(scope, visitorId);
+    if (visitor) return { scope, visitor };
+  }
+  return undefined;
+}

@@ -1,0 +1,33 @@
+import { dataDeps } from '@platform/data';
+import type { ServiceContext } from '@platform/kit';
+import { CheckInDirectory } from './check-in/check-in-directory';
+import type { VisitorsConfig } from './config';
+import { RetentionJob } from './retention/retention-job';
+import type { VisitorsDeps } from './routes/context';
+import { RateLimiter } from './visitors/rate-limiter';
+import { VisitorCollections } from './visitors/visitor-collections';
+import { VisitorRecords } from './visitors/visitor-records';
+import { VisitorSecrets } from './visitors/visitor-secrets';
+
+const depsByContext = new WeakMap<ServiceContext, VisitorsDeps & { retention: RetentionJob }>();
+
+/** The visitors service's collaborators for a context: one set shared by its routes and jobs. */
+export function visitorsDeps(context: ServiceContext, config: VisitorsConfig): VisitorsDeps & { retention: RetentionJob } {
+  const existing = depsByContext.get(context);
+  if (existing) return existing;
+  const data = dataDeps(context);
+  const collections = new VisitorCollections(context.store);
+  const secrets = new VisitorSecrets(context.store);
+  const deps = {
+    data,
+    clock: context.clock,
+    checkIns: new CheckInDirectory(context.store, context.clock),
+    records: new VisitorRecords(data),
+    secrets,
+    collections,
+    rateLimiter: new RateLimiter(context.kv, config.rateLimit, context.logger),
+    retention: new RetentionJob(data, collections, secrets, context.clock, context.logger),
+  };
+  depsByContext.set(context, deps);
+  return deps;
+}
