@@ -1,0 +1,122 @@
+import { historyCollection } from '@platform/data';
+import { createLogger, type ServiceContext } from '@platform/kit';
+import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../routes/test-setup';
+import { visitorsDeps } from '../visitors-deps';
+import { RETENTION_USER_ID } from './retention-job';
+import { RetentionSchedule } from './retention-schedule';
+
+const logger = createLogger({ level: 'silent' });
+let env: CheckInPlatform;
+
+beforeAll(async () => {
+  env = await startCheckInPlatform();
+});
+afterAll(async () => {
+  await env?.platform.close();
+});
+
+/** One replica of the visitors service: its own collaborators on the shared store, bus and key-value store. */
+function replica(context: ServiceContext) {
+  const { retention } = visitorsDeps({ ...context }, testConfig());
+  return new RetentionSchedule(retention, context.kv, context.clock, logger, { cron: '0 3 * * *', timezone: 'UTC' });
+}
+
+describe('retention', () => {
+  it('at 03:00 one of two replicas erases every expired visitor with its events; the others are kept', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn({
+      deletionPeriods: [
+        { duration: DAY, label: { en: '1 day' } },
+        { duration: 28 * DAY, label: { en: '28 days' }, isDefault: true },
+      ],
+    });
+    const call = env.platform.call;
+    const post = async (data: Record<string, unknown>, deletionPeriod?: number) =>
+      (await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data, ...(deletionPeriod ? { deletionPeriod } : {}) } })).body as { id: string; secret: string };
+    const event = (v: { id: string; secret: string }, eventType: string) =>
+      call('POST', `/api/projects/${projectId}/visitors/${v.id}/events`, { headers: { 'x-visitor-secret': v.secret }, body: { collectionName: visitorEvents, data: { eventType } } });
+
+    const [first, second] = [replica(env.platform.context), replica(env.platform.context)];
+    const ada = await post({ name: 'Ada', email: 'ada@example.org' }, DAY);
+    await event(ada, 'checkIn');
+    await event(ada, 'checkOut');
+    const bob = await post({ name: 'Bob' });
+    await event(bob, 'checkIn');
+    const cy = await post({ name: 'Cy' }, DAY);
+    await call('DELETE', `/api/projects/${projectId}/visitors/${cy.id}?collectionName=${visitors}`, { headers: { 'x-visitor-secret': cy.secret } });
+
+    expect(new Date(first.nextRunAt).toISOString()).toBe('2024-05-02T03:00:00.000Z');
+    expect(await first.tick()).toEqual({ status: 'not-due' });
+
+    // The 2024-05-02 03:00 run finds nothing expired yet (Ada's day ends at 12:00).
+    env.time.now = Date.UTC(2024, 4, 2, 3, 0, 30);
+    const night1 = await Promise.all([first.tick(), second.tick()]);
+    expect(night1.map((outcome) => outcome.status).sort()).toEqual(['ran', 'taken-by-another-replica']);
+    expect(night1.find((outcome) => outcome.status === 'ran')).toMatchObject({ result: { visitors: 0, events: 0 } });
+
+    env.time.now = Date.UTC(2024, 4, 3, 3, 0, 5);
+    const night2 = await Promise.all([second.tick(), first.tick()]);
+    expect(night2.map((outcome) => outcome.status).sort()).toEqual(['ran', 'taken-by-another-replica']);
+    expect(night2.find((outcome) => outcome.status === 'ran')).toMatchObject({ scheduledAt: Date.UTC(2024, 4, 3, 3), result: { visitors: 2, events: 2 } });
+    expect(await first.tick()).toEqual({ status: 'not-due' });
+
+    // Ada: a tombstone without personal fields, whose history is only the erasure.
+    const erased = await call('GET', `/api/projects/${projectId}/types/guests/data/${ada.id}?includeChanges=true`, { token: env.ownerToken });
+    expect(Object.keys(erased.body).sort()).toEqual(['changes', 'createdAt', 'deletedAt', 'id', 'revision', 'updatedAt']);
+    expect(erased.body.changes).toEqual([
+      {
+        userId: RETENTION_USER_ID,
+        timestamp: expect.any(Number),
+        baseRevision: 2,
+        modifier: { $set: { deletedAt: Date.UTC(2024, 4, 3, 3, 0, 5) }, $unset: { name: '', email: '', deleteOn: '', deleteOnPreference: '', latestEventType: '', latestEventAt: '' } },
+      },
+    ]);
+    expect(await env.platform.context.store.collection(historyCollection(visitors)).count({ entityId: ada.id })).toBe(1);
+    expect(JSON.stringify(await env.platform.context.store.collection(historyCollection(visitors)).find({}))).not.toContain('ada@example.org');
+    expect((await call('GET', `/api/projects/${projectId}/visitors/${ada.id}?collectionName=${visitors}`, { headers: { 'x-visitor-secret': ada.secret } })).status).toBe(404);
+
+    // Cy was soft-deleted before: erased too, keeping the time of its deletion.
+    const cyNow = (await call('GET', `/api/projects/${projectId}/types/guests/data/${cy.id}`, { token: env.ownerToken })).body;
+    expect(cyNow).not.toHaveProperty('name');
+    expect(cyNow.deletedAt).toBeLessThan(Date.UTC(2024, 4, 2));
+
+    // Bob is kept whole, and so is his event; Ada's events are tombstones. (A pull reads up to the
+    // clock, and this test's clock stands still while writes take unique stamps past it.)
+    env.time.now += 1_000;
+    const bobNow = (await call('GET', `/api/projects/${projectId}/visitors/${bob.id}?collectionName=${visitors}`, { headers: { 'x-visitor-secret': bob.secret } })).body;
+    expect(bobNow).toMatchObject({ name: 'Bob', latestEventType: 'checkIn' });
+    const eventDocs = (await call('GET', `/api/projects/${projectId}/types/guest-events/data?updatedAt=0`, { token: env.ownerToken })).body.items as Array<Record<string, unknown>>;
+    expect(eventDocs.filter((doc) => doc.deletedAt === undefined).map((doc) => doc.visitorId)).toEqual([bob.id]);
+    expect(eventDocs.filter((doc) => doc.deletedAt !== undefined).map((doc) => Object.keys(doc).sort())).toEqual([
+      ['createdAt', 'deletedAt', 'id', 'revision', 'updatedAt'],
+      ['createdAt', 'deletedAt', 'id', 'revision', 'updatedAt'],
+    ]);
+
+    // The audit trail gets a `deleted` event per erased record, by the retention job.
+    await expect
+      .poll(() => env.events.filter((e) => e.data.kind === 'deleted' && e.data.change.userId === RETENTION_USER_ID && e.data.projectId === projectId).length)
+      .toBe(4);
+
+    // Bob's 28 days run out: the night after, he goes too.
+    env.time.now = Date.UTC(2024, 4, 30, 3, 1);
+    const later = await first.tick();
+    expect(later).toMatchObject({ status: 'ran', result: { visitors: 1, events: 1 } });
+  });
+
+  it('keeps the occurrence due while the lock cannot be taken, and runs once it can', async () => {
+    const time = { now: Date.UTC(2024, 0, 1, 2, 59) };
+    const inner = createMemoryKeyValue({ now: () => time.now });
+    const state = { down: true };
+    const kv: KeyValue = { ...inner, kind: 'memory', set: async (...args) => (state.down ? Promise.reject(new Error('connection refused')) : inner.set(...args)) };
+    let runs = 0;
+    const schedule = new RetentionSchedule({ run: async () => ((runs += 1), { visitors: 0, events: 0 }) }, kv, () => time.now, logger, { cron: '30 4 * * *', timezone: 'UTC' });
+    expect(new Date(schedule.nextRunAt).toISOString()).toBe('2024-01-01T04:30:00.000Z');
+    time.now = Date.UTC(2024, 0, 1, 4, 31);
+    expect(await schedule.tick()).toEqual({ status: 'lock-unavailable' });
+    state.down = false;
+    expect(await schedule.tick()).toMatchObject({ status: 'ran', scheduledAt: Date.UTC(2024, 0, 1, 4, 30) });
+    expect(new Date(schedule.nextRunAt).toISOString()).toBe('2024-01-02T04:30:00.000Z');
+    expect(runs).toBe(1);
+  });
+});
