@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateCondition } from './condition';
+import { NetworkPolicy } from './network-policy';
+import { socketsCompatible, valueFits } from './sockets';
+import { renderTemplate } from './templates';
+import { verifyWebhookSignature, webhookSignature } from './webhook-signature';
+
+describe('NetworkPolicy', () => {
+  const strict = new NetworkPolicy([]);
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['192.168.0.10', 'private'],
+    ['172.16.5.4', 'private'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['::1', 'loopback'],
+    ['fe80::1', 'linkLocal'],
+    ['fd00::1', 'uniqueLocal'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+  ])('refuses %s (%s)', (address, range) => {
+    expect(strict.refusal(address)).toBe(`${address} is a ${range} address`);
+  });
+
+  it('lets public unicast addresses through', () => {
+    expect(strict.refusal('93.184.216.34')).toBeUndefined();
+    expect(strict.refusal('2606:2800:220:1:248:1893:25c8:1946')).toBeUndefined();
+  });
+
+  it('lets configured networks through, and only those', () => {
+    const loopback = new NetworkPolicy(['127.0.0.0/8', '::1/128']);
+    expect(loopback.refusal('127.0.0.1')).toBeUndefined();
+    expect(loopback.refusal('::1')).toBeUndefined();
+    expect(loopback.refusal('10.0.0.1')).toBe('10.0.0.1 is a private address');
+  });
+});
+
+describe('sockets', () => {
+  it('joins equal types and anything into object, nothing else', () => {
+    expect(socketsCompatible('string', 'string')).toBe(true);
+    expect(socketsCompatible('number[]', 'object')).toBe(true);
+    expect(socketsCompatible('string', 'string[]')).toBe(false);
+    expect(socketsCompatible('object', 'string')).toBe(false);
+  });
+
+  it('checks values against socket types', () => {
+    expect(valueFits('string[]', ['a', 'b'])).toBe(true);
+    expect(valueFits('string[]', ['a', 1])).toBe(false);
+    expect(valueFits('number', '1')).toBe(false);
+    expect(valueFits('null', null)).toBe(true);
+    expect(valueFits('object', 42)).toBe(true);
+  });
+});
+
+describe('renderTemplate', () => {
+  it('fills paths, writes objects as JSON and missing values as nothing', () => {
+    const context = { data: { document: { title: 'Report', tags: ['a'] } } };
+    expect(renderTemplate('New: {{ data.document.title }} {{data.document.tags}} {{data.missing}}!', context)).toBe('New: Report ["a"] !');
+    expect(renderTemplate('{{constructor}}{{data.__proto__}}', context)).toBe('');
+  });
+});
+
+describe('evaluateCondition', () => {
+  const subject = { data: { document: { status: 'done', count: 3, tags: ['x'] } } };
+  it.each([
+    [{ path: 'data.document.status', operator: 'equals' as const, value: 'done' }, true],
+    [{ path: 'data.document.status', operator: 'notEquals' as const, value: 'done' }, false],
+    [{ path: 'data.document.count', operator: 'greaterThan' as const, value: 2 }, true],
+    [{ path: 'data.document.count', operator: 'lessThan' as const, value: '9' }, false],
+    [{ path: 'data.document.tags', operator: 'contains' as const, value: 'x' }, true],
+    [{ path: 'data.document.missing', operator: 'exists' as const }, false],
+    [{ path: 'data.document.missing', operator: 'truthy' as const }, false],
+  ])('%j is %s', (condition, expected) => {
+    expect(evaluateCondition(condition, subject)).toBe(expected);
+  });
+});
+
+describe('webhook signature', () => {
+  it('verifies its own signature and nothing else', () => {
+    const signature = webhookSignature('s'.repeat(16), 1000, '{"a":1}');
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature('s'.repeat(16), 1000, '{"a":1}', signature)).toBe(true);
+    expect(verifyWebhookSignature('s'.repeat(16), 1001, '{"a":1}', signature)).toBe(false);
+    expect(verifyWebhookSignature('t'.repeat(16), 1000, '{"a":1}', signature)).toBe(false);
+  });
+});

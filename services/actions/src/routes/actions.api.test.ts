@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
+
+let platform: ActionsTestPlatform;
+const token: Record<'owner' | 'editor' | 'viewer' | 'stranger', string> = { owner: '', editor: '', viewer: '', stranger: '' };
+
+beforeAll(async () => {
+  platform = await startActionsPlatform();
+  for (const name of Object.keys(token) as Array<keyof typeof token>) token[name] = await platform.signIn(name);
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function project(): Promise<string> {
+  return platform.seedProject({ ownerId: 'owner', members: [{ userId: 'editor', permissions: ['editors'] }, { userId: 'viewer' }], access: { update: { userIds: ['owner'] } } });
+}
+
+const mailAction = {
+  title: 'Tell the team',
+  triggers: [{ id: 't1', triggerName: 'documentCreated', configuration: { typeId: 'tasks' } }],
+  blocks: [
+    { id: 'check', blockName: 'conditional-logic', configuration: { path: 'data.document.urgent', operator: 'truthy' } },
+    { id: 'mail', blockName: 'send-mail', configuration: { to: 'team@example.org', subject: 'New: {{data.document.title}}' } },
+  ],
+  connections: [{ sourceBlockId: 'check', sourceSocketName: 'true', targetBlockId: 'mail', targetSocketName: 'data' }],
+};
+
+describe('actions CRUD', () => {
+  it('creates, reads, lists, replaces and deletes an action', async () => {
+    const projectId = await project();
+    const created = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.editor, body: mailAction });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ ...mailAction, projectId, ownerId: 'editor', revision: 0 });
+    const id = created.body.id as string;
+
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${id}`, { token: token.viewer })).body).toEqual(created.body);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.viewer })).body.items.map((a: { id: string }) => a.id)).toEqual([id]);
+
+    const replaced = await platform.call('PUT', `/api/projects/${projectId}/actions/${id}`, { token: token.owner, body: { ...mailAction, title: 'Renamed', description: 'now documented' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ title: 'Renamed', description: 'now documented', ownerId: 'owner', revision: 1 });
+    const withoutDescription = await platform.call('PUT', `/api/projects/${projectId}/actions/${id}`, { token: token.owner, body: { title: 'Bare' } });
+    expect(withoutDescription.body).toMatchObject({ title: 'Bare', triggers: [], blocks: [], connections: [], revision: 2 });
+    expect(withoutDescription.body.description).toBeUndefined();
+
+    const deleted = await platform.call('DELETE', `/api/projects/${projectId}/actions/${id}`, { token: token.owner });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.deletedAt).toEqual(expect.any(Number));
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${id}`, { token: token.owner })).status).toBe(404);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.owner })).body.items).toEqual([]);
+  });
+
+  it('answers 404 to non-members and anonymous callers, 401 without a session on the block list', async () => {
+    const projectId = await project();
+    const id = (await platform.createAction(projectId, token.owner, mailAction)).id;
+    for (const path of [`/api/projects/${projectId}/actions`, `/api/projects/${projectId}/actions/${id}`, `/api/projects/${projectId}/actions/${id}/runs`]) {
+      expect({ path, status: (await platform.call('GET', path, { token: token.stranger })).status }).toEqual({ path, status: 404 });
+    }
+    expect((await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.stranger, body: mailAction })).status).toBe(404);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`)).status).toBe(401);
+    expect((await platform.call('GET', '/api/actions/blocks')).status).toBe(401);
+  });
+
+  it('applies RLS per action: hidden without read, 403 without update or delete, access changes need the project permission', async () => {
+    const projectId = await project();
+    const restricted = await platform.createAction(projectId, token.owner, { ...mailAction, access: { read: { permission: `${projectId}::editors` }, update: { userIds: ['owner'] }, delete: { userIds: ['owner'] } } });
+    const path = `/api/projects/${projectId}/actions/${restricted.id}`;
+    expect((await platform.call('GET', path, { token: token.viewer })).status).toBe(404);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.viewer })).body.items).toEqual([]);
+    expect((await platform.call('GET', path, { token: token.editor })).status).toBe(200);
+    const put = await platform.call('PUT', path, { token: token.editor, body: { ...mailAction, access: restricted.access } });
+    expect(put.status).toBe(403);
+    expect(put.body.code).toBe('ACTIONS_FORBIDDEN');
+    expect((await platform.call('DELETE', path, { token: token.editor })).status).toBe(403);
+
+    const open = await platform.createAction(projectId, token.editor, mailAction);
+    const grab = await platform.call('PUT', `/api/projects/${projectId}/actions/${open.id}`, { token: token.editor, body: { ...mailAction, access: { update: { userIds: ['editor'] } } } });
+    expect(grab.status).toBe(403);
+    expect(grab.body.error).toContain('access');
+    const setOnCreate = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.editor, body: { ...mailAction, access: { read: { userIds: ['editor'] } } } });
+    expect(setOnCreate.status).toBe(403);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${open.id}`, { token: token.owner })).body.revision).toBe(0);
+  });
+
+  it('shows a webhook secret only to callers who may update the action', async () => {
+    const projectId = await project();
+    const body = {
+      title: 'Hook',
+      blocks: [{ id: 'w', blockName: 'call-webhook', configuration: { url: 'https://hooks.example.org/in', secret: 'a-very-secret-signing-key' } }],
+      access: { update: { userIds: ['owner'] } },
+    };
+    const action = await platform.createAction(projectId, token.owner, body);
+    expect(action.blocks[0].configuration.secret).toBe('a-very-secret-signing-key');
+    const seen = await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}`, { token: token.viewer });
+    expect(seen.body.blocks[0].configuration).toEqual({ url: 'https://hooks.example.org/in', secret: '[redacted]' });
+    expect(JSON.stringify((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.viewer })).body)).not.toContain('a-very-secret');
+  });
+});
+
+describe('validation: 400 naming the problem, nothing stored', () => {
+  const block = (id: string, blockName: string, configuration: Record<string, unknown>) => ({ id, blockName, configuration });
+  const link = (s: string, ss: string, t: string, ts: string) => ({ sourceBlockId: s, sourceSocketName: ss, targetBlockId: t, targetSocketName: ts });
+  const update = (id: string) => block(id, 'update-database', { modifier: { $inc: { n: 1 } } });
+
+  it.each([
+    ['no title', { triggers: [] }, 'VALIDATION_FAILED', 'title'],
+    ['an empty title', { title: '  ' }, 'VALIDATION_FAILED', 'title'],
+    ['an unknown trigger name', { title: 't', triggers: [{ id: 't', triggerName: 'documentRead' }] }, 'VALIDATION_FAILED', 'triggers.0.triggerName'],
+    ['an unknown trigger configuration key', { title: 't', triggers: [{ id: 't', triggerName: 'documentCreated', configuration: { schedule: 'daily' } }] }, 'VALIDATION_FAILED', 'triggers.0.configuration'],
+    ['an unregistered block', { title: 't', blocks: [block('b', 'print-invoice', {})] }, 'ACTIONS_UNKNOWN_BLOCK', 'blocks.0.blockName: "print-invoice" is not a registered block'],
+    ['a bad block configuration', { title: 't', blocks: [block('w', 'call-webhook', { url: 'not a url' })] }, 'ACTIONS_INVALID_CONFIGURATION', 'blocks.0.configuration.url'],
+    ['a missing required input', { title: 't', blocks: [block('m', 'send-mail', { subject: 'hi' })] }, 'ACTIONS_MISSING_INPUT', 'blocks.0.configuration.to'],
+    ['a socket that does not exist', { title: 't', blocks: [update('a'), update('b')], connections: [link('a', 'document', 'b', 'payload')] }, 'ACTIONS_INVALID_CONNECTION', 'has no socket "payload"'],
+    ['a connection from an input', { title: 't', blocks: [update('a'), update('b')], connections: [link('a', 'modifier', 'b', 'modifier')] }, 'ACTIONS_INVALID_CONNECTION', 'is an input'],
+    ['a connection into an output', { title: 't', blocks: [update('a'), update('b')], connections: [link('a', 'document', 'b', 'revision')] }, 'ACTIONS_INVALID_CONNECTION', 'is an output'],
+    ['incompatible socket types', { title: 't', blocks: [update('a'), update('b')], connections: [link('a', 'revision', 'b', 'documentId')] }, 'ACTIONS_INCOMPATIBLE_SOCKETS', 'a.revision (number) cannot feed b.documentId (string)'],
+    [
+      'a cycle',
+      { title: 't', blocks: [update('a'), update('b')], connections: [link('a', 'document', 'b', 'modifier'), link('b', 'document', 'a', 'modifier')] },
+      'ACTIONS_CYCLE',
+      'cycle through block "a" (a → b → a)',
+    ],
+    ['duplicate block ids', { title: 't', blocks: [update('a'), update('a')] }, 'ACTIONS_DUPLICATE_ID', 'blocks.1.id'],
+  ])('refuses %s', async (_name, body, code, named) => {
+    const projectId = await project();
+    const response = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.owner, body });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(code);
+    expect(response.body.error).toContain(named);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.owner })).body.items).toEqual([]);
+  });
+
+  it('refuses an invalid PUT and keeps the stored action', async () => {
+    const projectId = await project();
+    const action = await platform.createAction(projectId, token.owner, mailAction);
+    const response = await platform.call('PUT', `/api/projects/${projectId}/actions/${action.id}`, {
+      token: token.owner,
+      body: { ...mailAction, connections: [...mailAction.connections, link('mail', 'sent', 'check', 'input')] },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('ACTIONS_CYCLE');
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}`, { token: token.owner })).body).toEqual(action);
+  });
+});
+
+describe('GET /api/actions/blocks', () => {
+  it('lists the four blocks with sockets and configuration schemas', async () => {
+    const response = await platform.call('GET', '/api/actions/blocks', { token: token.viewer });
+    expect(response.status).toBe(200);
+    const blocks = response.body.blocks as Array<{ name: string; sockets: unknown[]; configurationSchema: { properties?: Record<string, unknown> } }>;
+    expect(blocks.map((b) => b.name)).toEqual(['send-mail', 'update-database', 'call-webhook', 'conditional-logic']);
+    const webhook = blocks.find((b) => b.name === 'call-webhook');
+    expect(webhook?.sockets).toContainEqual({ name: 'status', type: 'number', direction: 'OUT' });
+    expect(Object.keys(webhook?.configurationSchema.properties ?? {})).toEqual(['url', 'timeoutMs', 'secret']);
+  });
+});
