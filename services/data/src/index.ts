@@ -5,7 +5,7 @@ export { applicationsCollection, documentsCollection, typesCollection } from './
 export { publicView, type EntityScope, type StoredEntity } from './entities/entity';
 export { History } from './entities/history';
 export { applyModifier } from './domain/paths';
-export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';
 export { historyCollection, ID_PATTERN } from './domain/collections';
 export { checkClientModifier } from './domain/modifier-rules';
 export { validateDocument } from './domain/type-schema';
+export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';

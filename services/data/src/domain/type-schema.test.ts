@@ -52,4 +52,23 @@ describe('sample data', () => {
     expect(generateSamples(schema, 20, 42, Date.UTC(2026, 0, 1))).toEqual(samples);
     expect(generateSamples(schema, 20, 43, Date.UTC(2026, 0, 1))).not.toEqual(samples);
   });
+
+  it('fills fields with values that look like their names say, and matches patterns', () => {
+    const people = typeSchemaSchema.parse({
+      fields: {
+        email: { type: 'string' },
+        firstName: { type: 'string' },
+        website: { type: 'string' },
+        code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$' },
+        price: { type: 'number', minimum: 1 },
+      },
+    });
+    for (const sample of generateSamples(people, 10, 7, Date.UTC(2026, 0, 1))) {
+      expect(sample.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      expect(sample.firstName).toMatch(/^[A-Z][a-z'-]+/);
+      expect(() => new URL(sample.website as string)).not.toThrow();
+      expect(sample.code).toMatch(/^[A-Z]{3}-[0-9]{4}$/);
+      expect(validateDocument(people, sample)).toEqual([]);
+    }
+  });
 });
