@@ -1,0 +1,298 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../domain/webhook-signature';
+import { startActionsPlatform, WEBHOOK_SECRET, type ActionsTestPlatform } from '../testing/actions-test-platform';
+
+interface Received {
+  path: string;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+let platform: ActionsTestPlatform;
+let receiver: Server;
+let hookBase: string;
+const received: Received[] = [];
+let owner: string;
+let member: string;
+
+/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow. */
+async function startReceiver(): Promise<Server> {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', body, headers: request.headers });
+      if (request.url?.startsWith('/fail')) return void response.writeHead(500).end('broken');
+      if (request.url?.startsWith('/slow')) return void setTimeout(() => response.writeHead(200).end('late'), 1_500);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: true }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+beforeAll(async () => {
+  platform = await startActionsPlatform({ maxDepth: 3 });
+  receiver = await startReceiver();
+  hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  owner = await platform.signIn('owner');
+  member = await platform.signIn('member');
+});
+afterAll(async () => {
+  receiver?.close();
+  await platform?.close();
+});
+
+async function createDocument(projectId: string, typeId: string, body: Record<string, unknown>, token = owner) {
+  const response = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+const trigger = (triggerName: string, typeId?: string) => ({ id: triggerName, triggerName, ...(typeId ? { configuration: { typeId } } : {}) });
+
+describe('blocks', () => {
+  it('send-mail writes the mail to the log with placeholders filled', async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Mail on new ticket',
+      triggers: [trigger('documentCreated', 'tickets')],
+      blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'support@example.org', subject: 'Ticket: {{data.document.title}}', text: 'By {{data.change.userId}}' } }],
+    });
+    await createDocument(projectId, 'tickets', { title: 'Printer on fire' });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run).toMatchObject({ status: 'succeeded', triggerName: 'documentCreated', typeId: 'tickets', depth: 0, blocks: [{ blockId: 'mail', status: 'succeeded', summary: { to: 'support@example.org' } }] });
+    expect(platform.mailsTo('support@example.org')).toEqual([{ to: 'support@example.org', subject: 'Ticket: Printer on fire', text: 'By owner' }]);
+  });
+
+  it('update-database writes as the action owner with history, and respects RLS and baseRevision', async () => {
+    const projectId = await platform.projectWithType('owner', 'orders', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, member, {
+      title: 'Stamp orders',
+      triggers: [trigger('documentCreated', 'orders')],
+      blocks: [{ id: 'stamp', blockName: 'update-database', configuration: { modifier: { $set: { stamped: true } } } }],
+    });
+    const open = await createDocument(projectId, 'orders', { item: 'open' });
+    const locked = await createDocument(projectId, 'orders', { item: 'locked', access: { update: { userIds: ['owner'] } } });
+    const runs = await platform.runsOf(projectId, action.id, member, 2);
+    const byDocument = Object.fromEntries(runs.map((run) => [run.documentId, run]));
+    expect(byDocument[open.id]).toMatchObject({ status: 'succeeded', blocks: [{ status: 'succeeded', summary: { typeId: 'orders', documentId: open.id, revision: 1 } }] });
+    expect(byDocument[locked.id]).toMatchObject({ status: 'failed', blocks: [{ status: 'failed', error: { code: 'DATA_FORBIDDEN' } }] });
+
+    const stamped = await platform.call('GET', `/api/projects/${projectId}/types/orders/data/${open.id}?includeChanges=true`, { token: owner });
+    expect(stamped.body).toMatchObject({ stamped: true, revision: 1 });
+    expect(stamped.body.changes[1]).toMatchObject({ userId: 'member', baseRevision: 0, modifier: { $set: { stamped: true } } });
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/${locked.id}`, { token: owner })).body.stamped).toBeUndefined();
+  });
+
+  it('update-database with a stale baseRevision records the conflict and changes nothing', async () => {
+    const projectId = await platform.projectWithType('owner', 'notes');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Stale write',
+      triggers: [trigger('documentUpdated', 'notes')],
+      blocks: [{ id: 'w', blockName: 'update-database', configuration: { modifier: { $set: { title: 'from action' } }, baseRevision: 0 } }],
+    });
+    const note = await createDocument(projectId, 'notes', { title: 'first' });
+    await platform.call('PATCH', `/api/projects/${projectId}/types/notes/data/${note.id}`, { token: owner, body: { modifier: { $set: { title: 'second' } }, baseRevision: 0 } });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks[0]).toMatchObject({ status: 'failed', error: { code: 'DATA_REVISION_CONFLICT' } });
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${note.id}`, { token: owner })).body).toMatchObject({ title: 'second', revision: 1 });
+  });
+
+  it('call-webhook posts signed JSON to a real HTTP server and passes its answer on', async () => {
+    const projectId = await platform.projectWithType('owner', 'leads');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Forward leads',
+      triggers: [trigger('documentCreated', 'leads')],
+      blocks: [
+        { id: 'hook', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?lead=1` } },
+        { id: 'check', blockName: 'conditional-logic', configuration: { path: 'accepted', operator: 'equals', value: true } },
+      ],
+      connections: [{ sourceBlockId: 'hook', sourceSocketName: 'response', targetBlockId: 'check', targetSocketName: 'input' }],
+    });
+    const lead = await createDocument(projectId, 'leads', { name: 'Ada' });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks).toMatchObject([
+      { blockId: 'hook', status: 'succeeded', summary: { status: 200 } },
+      { blockId: 'check', status: 'succeeded', summary: { result: true } },
+    ]);
+    const delivery = received.find((r) => r.path === '/ok?lead=1' && r.body.includes(lead.id)) as Received;
+    const body = JSON.parse(delivery.body);
+    expect(body).toMatchObject({ triggerName: 'documentCreated', data: { projectId, typeId: 'leads', documentId: lead.id, document: { name: 'Ada' } } });
+    expect(delivery.headers['content-type']).toBe('application/json');
+    const timestamp = Number(delivery.headers['x-platform-timestamp']);
+    expect(verifyWebhookSignature(WEBHOOK_SECRET, timestamp, delivery.body, String(delivery.headers['x-platform-signature']))).toBe(true);
+  });
+
+  it('call-webhook fails on a timeout and on an error status', async () => {
+    const projectId = await platform.projectWithType('owner', 'pings');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Slow and broken',
+      triggers: [trigger('documentCreated')],
+      blocks: [
+        { id: 'slow', blockName: 'call-webhook', configuration: { url: `${hookBase}/slow`, timeoutMs: 200 } },
+        { id: 'broken', blockName: 'call-webhook', configuration: { url: `${hookBase}/fail` } },
+      ],
+    });
+    await createDocument(projectId, 'pings', {});
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks).toMatchObject([
+      { blockId: 'slow', status: 'failed', error: { code: 'ACTIONS_WEBHOOK_TIMEOUT', message: expect.stringContaining('200 ms') } },
+      { blockId: 'broken', status: 'failed', error: { code: 'ACTIONS_WEBHOOK_FAILED', message: expect.stringContaining('answered 500') } },
+    ]);
+    expect(run.blocks[0].durationMs).toBeLessThan(1_200);
+  });
+
+  it('conditional-logic runs the true branch and skips the false one', async () => {
+    const projectId = await platform.projectWithType('owner', 'alerts');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Route alerts',
+      triggers: [trigger('documentCreated')],
+      blocks: [
+        { id: 'urgent', blockName: 'conditional-logic', configuration: { path: 'data.document.level', operator: 'greaterThan', value: 3 } },
+        { id: 'page', blockName: 'send-mail', configuration: { to: 'pager@example.org', subject: 'urgent {{inputs.data.data.document.level}}' } },
+        { id: 'digest', blockName: 'send-mail', configuration: { to: 'digest@example.org', subject: 'later' } },
+      ],
+      connections: [
+        { sourceBlockId: 'urgent', sourceSocketName: 'true', targetBlockId: 'page', targetSocketName: 'data' },
+        { sourceBlockId: 'urgent', sourceSocketName: 'false', targetBlockId: 'digest', targetSocketName: 'data' },
+      ],
+    });
+    await createDocument(projectId, 'alerts', { level: 5 });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks).toMatchObject([
+      { blockId: 'urgent', status: 'succeeded', summary: { result: true } },
+      { blockId: 'page', status: 'succeeded' },
+      { blockId: 'digest', status: 'skipped' },
+    ]);
+    expect(platform.mailsTo('pager@example.org').map((m) => m.subject)).toEqual(['urgent 5']);
+    expect(platform.mailsTo('digest@example.org')).toEqual([]);
+  });
+});
+
+describe('the executor', () => {
+  it('runs blocks in topological order, records a failure and keeps going, then runs the next action', async () => {
+    const projectId = await platform.projectWithType('owner', 'jobs');
+    const first = await platform.createAction(projectId, owner, {
+      title: 'First',
+      triggers: [trigger('documentCreated', 'jobs')],
+      blocks: [
+        { id: 'last', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?step=last` } },
+        { id: 'middle', blockName: 'call-webhook', configuration: { url: `${hookBase}/fail?step=middle` } },
+        { id: 'start', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?step=start` } },
+      ],
+      connections: [
+        { sourceBlockId: 'start', sourceSocketName: 'response', targetBlockId: 'middle', targetSocketName: 'body' },
+        { sourceBlockId: 'middle', sourceSocketName: 'response', targetBlockId: 'last', targetSocketName: 'body' },
+      ],
+    });
+    const second = await platform.createAction(projectId, owner, {
+      title: 'Second',
+      triggers: [trigger('documentCreated', 'jobs')],
+      blocks: [{ id: 'after', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?step=second-action` } }],
+    });
+    const ignored = await platform.createAction(projectId, owner, { title: 'Other type', triggers: [trigger('documentCreated', 'elsewhere')] });
+    const before = received.length;
+    await createDocument(projectId, 'jobs', { n: 1 });
+
+    const [run] = await platform.runsOf(projectId, first.id, owner, 1);
+    expect(run.status).toBe('failed');
+    expect(run.blocks.map((b: { blockId: string; status: string }) => `${b.blockId}:${b.status}`)).toEqual(['start:succeeded', 'middle:failed', 'last:succeeded']);
+    expect(run.blocks[1].error).toMatchObject({ code: 'ACTIONS_WEBHOOK_FAILED' });
+    for (const block of run.blocks) expect(block).toMatchObject({ startedAt: expect.any(Number), durationMs: expect.any(Number) });
+    expect((await platform.runsOf(projectId, second.id, owner, 1))[0]).toMatchObject({ status: 'succeeded' });
+    expect(received.slice(before).map((r) => r.path.split('=')[1])).toEqual(['start', 'middle', 'last', 'second-action']);
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${ignored.id}/runs`, { token: owner })).body.total).toBe(0);
+  });
+
+  it('runs an action once per event, however often the event is delivered', async () => {
+    const projectId = await platform.projectWithType('owner', 'invoices');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Once',
+      triggers: [trigger('documentCreated')],
+      blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'once@example.org', subject: 'invoice' } }],
+    });
+    const events: unknown[] = [];
+    await platform.context.bus.subscribe({ durable: `copy-${projectId}`, filter: `platform.docs.${projectId}.invoices.>`, handler: async (message) => void events.push(message.data) });
+    await createDocument(projectId, 'invoices', { total: 10 });
+    await platform.runsOf(projectId, action.id, owner, 1);
+    await expect.poll(() => events.length).toBe(1);
+    for (let i = 0; i < 3; i += 1) {
+      // A redelivery as JetStream makes it after a lost ack: the same event again (new bus id, so the bus does not drop it).
+      await platform.context.bus.publish(`platform.docs.${projectId}.invoices.created`, events[0], { msgId: `redelivery-${i}-${projectId}` });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: owner })).body.total).toBe(1);
+    expect(platform.mailsTo('once@example.org')).toHaveLength(1);
+  });
+
+  it('stops an action that triggers itself at the depth limit, with a recorded error', async () => {
+    const projectId = await platform.projectWithType('owner', 'counters');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Count my own updates',
+      triggers: [trigger('documentUpdated', 'counters')],
+      blocks: [{ id: 'inc', blockName: 'update-database', configuration: { modifier: { $inc: { n: 1 } } } }],
+    });
+    const counter = await createDocument(projectId, 'counters', { n: 0 });
+    await platform.call('PATCH', `/api/projects/${projectId}/types/counters/data/${counter.id}`, { token: owner, body: { modifier: { $set: { label: 'go' } }, baseRevision: 0 } });
+    const runs = await platform.runsOf(projectId, action.id, owner, 4);
+    expect(runs.map((run) => [run.depth, run.status])).toEqual([
+      [0, 'succeeded'],
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+      [3, 'failed'],
+    ]);
+    expect(runs[3].error).toMatchObject({ code: 'ACTIONS_LOOP_LIMIT', message: expect.stringContaining('limit 3') });
+    expect(runs[3].blocks).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: owner })).body.total).toBe(4);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/counters/data/${counter.id}`, { token: owner })).body).toMatchObject({ n: 3, revision: 4 });
+  });
+
+  it('does not run an action for a document its owner may not read', async () => {
+    const projectId = await platform.projectWithType('owner', 'secrets', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, member, {
+      title: 'Exfiltrate',
+      triggers: [trigger('documentCreated')],
+      blocks: [{ id: 'hook', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?leak=1` } }],
+    });
+    await createDocument(projectId, 'secrets', { pin: '1234', access: { read: { userIds: ['owner'] } } });
+    await createDocument(projectId, 'secrets', { pin: 'public' });
+    const runs = await platform.runsOf(projectId, action.id, member, 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(runs).toHaveLength(1);
+    expect(received.filter((r) => r.path === '/ok?leak=1').map((r) => JSON.parse(r.body).data.document.pin)).toEqual(['public']);
+  });
+});
+
+describe('the SSRF guard (default configuration: no network allowed)', () => {
+  let strict: ActionsTestPlatform;
+  beforeAll(async () => {
+    strict = await startActionsPlatform({ webhookAllowedNetworks: [] });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('refuses loopback, private and link-local targets, by literal address and after DNS resolution', async () => {
+    const token = await strict.signIn('owner');
+    const projectId = await strict.projectWithType('owner', 'events');
+    const port = (receiver.address() as AddressInfo).port;
+    const targets = [`http://127.0.0.1:${port}/ok`, `http://localhost:${port}/ok`, `http://[::1]:${port}/ok`, 'http://10.0.0.7/ok', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:192.168.1.1]/'];
+    const action = await strict.createAction(projectId, token, {
+      title: 'Reach inside',
+      triggers: [trigger('documentCreated')],
+      blocks: targets.map((url, i) => ({ id: `b${i}`, blockName: 'call-webhook', configuration: { url } })),
+    });
+    const before = received.length;
+    const response = await strict.call('POST', `/api/projects/${projectId}/types/events/data`, { token, body: {} });
+    expect(response.status).toBe(201);
+    const [run] = await strict.runsOf(projectId, action.id, token, 1);
+    for (const block of run.blocks) expect(block).toMatchObject({ status: 'failed', error: { code: 'ACTIONS_WEBHOOK_ADDRESS_REFUSED', message: expect.stringContaining('SSRF guard') } });
+    expect(run.blocks[1].error.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1) is a loopback address/);
+    expect(run.blocks[4].error.message).toContain('linkLocal');
+    expect(received.length).toBe(before);
+  });
+});
