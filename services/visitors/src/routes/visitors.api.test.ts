@@ -212,3 +212,12 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every visitor route', async () => {
+    const document = (await call('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(document.paths['/api/projects/{projectId}/visitors'] ?? {})).toEqual(['post']);
+    expect(Object.keys(document.paths['/api/projects/{projectId}/visitors/{visitorId}'] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(Object.keys(document.paths['/api/projects/{projectId}/visitors/{visitorId}/events'] ?? {})).toEqual(['post']);
+  });
+});
