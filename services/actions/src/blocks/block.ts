@@ -73,3 +73,9 @@ export class BlockError extends Error {
     this.name = 'BlockError';
   }
 }
+
+/** The trigger's data payload (spec Events 1: `{ triggerName, data }`); see docs/actions.md. */
+export function eventData(context: Pick<BlockRunContext, 'event'>) {
+  const { event } = context;
+  return { projectId: event.projectId, typeId: event.typeId, documentId: event.entityId, revision: event.revision, document: event.entity, change: event.change };
+}

@@ -3,9 +3,8 @@ import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
-import { BlockError, settings, type BlockDefinition, type BlockRunContext } from './block';
+import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
 import { AddressRefusedError } from './guarded-http';
-import { eventData } from './send-mail';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 

@@ -1,6 +1,5 @@
 import { conditionSchema, evaluateCondition } from '../domain/condition';
-import type { BlockDefinition } from './block';
-import { eventData } from './send-mail';
+import { eventData, type BlockDefinition } from './block';
 
 /**
  * Tests a condition on its input (the trigger payload `{ triggerName, data }` when nothing is

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { renderTemplate } from '../domain/templates';
-import { BlockError, settings, type BlockDefinition } from './block';
+import { BlockError, eventData, settings, type BlockDefinition } from './block';
 
 const configuration = z.strictObject({
   to: z.string().min(1).max(320).optional(),
@@ -37,9 +37,3 @@ export const sendMailBlock: BlockDefinition<z.infer<typeof configuration>> = {
     return { outputs: { sent: true }, summary: { to, subject } };
   },
 };
-
-/** The trigger's data payload (spec Events 1: `{ triggerName, data }`); see docs/actions.md. */
-export function eventData(context: { event: { projectId: string; typeId: string; entityId: string; revision: number; entity: unknown; change: unknown } }) {
-  const { event } = context;
-  return { projectId: event.projectId, typeId: event.typeId, documentId: event.entityId, revision: event.revision, document: event.entity, change: event.change };
-}

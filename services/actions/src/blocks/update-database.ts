@@ -2,7 +2,8 @@ import { documentEventId } from '@platform/contracts';
 import { documentsCollection, publicView, updateDocumentAs } from '@platform/data';
 import { AppError } from '@platform/kit';
 import { z } from 'zod';
-import { BlockError, settings, type BlockDefinition, type BlockRunContext } from './block';
+import { renderTemplate } from '../domain/templates';
+import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
 
 const localId = z.string().min(1).max(64);
 
@@ -30,6 +31,7 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
   sockets: [
     { name: 'documentId', type: 'string', direction: 'IN', description: 'Target document id; overrides the configured one' },
     { name: 'modifier', type: 'object', direction: 'IN', description: 'Update modifier; overrides the configured one' },
+    { name: 'data', type: 'object', direction: 'IN', description: 'Values for {{inputs.data...}} placeholders in the modifier; connecting it also gates the block' },
     { name: 'document', type: 'object', direction: 'OUT', description: 'The document after the update' },
     { name: 'revision', type: 'number', direction: 'OUT' },
   ],
@@ -45,7 +47,8 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const messageId = documentEventId(collection, documentId, baseRevision + 1);
     await services.causes.expect(messageId, { userId: context.ownerId, depth: context.depth + 1 });
     try {
-      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier: merged.modifier, baseRevision, userId: context.ownerId });
+      const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
+      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId });
       context.revisions.set(`${collection}/${documentId}`, updated.revision);
       return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision } };
     } catch (error) {
@@ -63,4 +66,12 @@ async function defaultBaseRevision(context: BlockRunContext, collection: string,
   const current = await context.services.data.store.collection(collection).findById(documentId, { projection: { revision: 1 } });
   if (!current) throw new BlockError('DATA_ENTITY_NOT_FOUND', `${documentId} not found`);
   return current.revision as number;
+}
+
+/** Fills placeholders in the string values of a modifier (never in its keys: paths stay as written). */
+function renderStrings(value: unknown, context: unknown): unknown {
+  if (typeof value === 'string') return renderTemplate(value, context);
+  if (Array.isArray(value)) return value.map((item) => renderStrings(item, context));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, renderStrings(inner, context)]));
+  return value;
 }

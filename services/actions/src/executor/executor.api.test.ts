@@ -72,7 +72,7 @@ describe('blocks', () => {
     const action = await platform.createAction(projectId, member, {
       title: 'Stamp orders',
       triggers: [trigger('documentCreated', 'orders')],
-      blocks: [{ id: 'stamp', blockName: 'update-database', configuration: { modifier: { $set: { stamped: true } } } }],
+      blocks: [{ id: 'stamp', blockName: 'update-database', configuration: { modifier: { $set: { stamped: true, stampedItem: 'item {{data.document.item}}' } } } }],
     });
     const open = await createDocument(projectId, 'orders', { item: 'open' });
     const locked = await createDocument(projectId, 'orders', { item: 'locked', access: { update: { userIds: ['owner'] } } });
@@ -82,8 +82,8 @@ describe('blocks', () => {
     expect(byDocument[locked.id]).toMatchObject({ status: 'failed', blocks: [{ status: 'failed', error: { code: 'DATA_FORBIDDEN' } }] });
 
     const stamped = await platform.call('GET', `/api/projects/${projectId}/types/orders/data/${open.id}?includeChanges=true`, { token: owner });
-    expect(stamped.body).toMatchObject({ stamped: true, revision: 1 });
-    expect(stamped.body.changes[1]).toMatchObject({ userId: 'member', baseRevision: 0, modifier: { $set: { stamped: true } } });
+    expect(stamped.body).toMatchObject({ stamped: true, stampedItem: 'item open', revision: 1 });
+    expect(stamped.body.changes[1]).toMatchObject({ userId: 'member', baseRevision: 0, modifier: { $set: { stamped: true, stampedItem: 'item open' } } });
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/${locked.id}`, { token: owner })).body.stamped).toBeUndefined();
   });
 
