@@ -71,6 +71,16 @@ describe('client modifier rules', () => {
     expect(ok({ $set: many }).at(-1)?.message).toMatch(/paths/);
   });
 
+  it('refuses fields another service owns, at any depth and as a rename target', () => {
+    const serverOwned = new Set(['publishedVersionNumber']);
+    const check = (modifier: unknown) => checkClientModifier(modifier, { allowAccess: true, serverOwned });
+    expect(check({ $set: { publishedVersionNumber: 3 } })).toEqual([{ path: 'modifier.$set.publishedVersionNumber', message: expect.stringMatching(/set by the server/) }]);
+    expect(check({ $unset: { 'publishedVersionNumber.x': '' } })).toHaveLength(1);
+    expect(check({ $rename: { title: 'publishedVersionNumber' } })).toHaveLength(1);
+    expect(check({ $set: { title: 'x' } })).toEqual([]);
+    expect(ok({ $set: { publishedVersionNumber: 3 } })).toEqual([]);
+  });
+
   it('lists the paths a modifier touches, both ends of a rename', () => {
     expect(touchedPaths({ $set: { a: 1, 'b.c': 2 }, $rename: { d: 'e' } }).sort()).toEqual(['a', 'b.c', 'd', 'e']);
   });

@@ -31,7 +31,13 @@ function unsafeKeyIn(value: unknown, at: string): ModifierProblem | undefined {
   return undefined;
 }
 
-function pathProblem(path: string, allowAccess: boolean): string | undefined {
+export interface ClientModifierOptions {
+  allowAccess: boolean;
+  /** Top-level fields of this collection that only another service's write sets. */
+  serverOwned?: ReadonlySet<string>;
+}
+
+function pathProblem(path: string, { allowAccess, serverOwned }: ClientModifierOptions): string | undefined {
   const segments = path.split('.');
   if (path.length === 0 || segments.some((s) => s.length === 0)) return 'empty path segment';
   if (segments.some((s) => s.startsWith('$'))) return 'positional and operator paths are not allowed';
@@ -40,6 +46,7 @@ function pathProblem(path: string, allowAccess: boolean): string | undefined {
   if (root.startsWith('_')) return 'internal fields cannot be changed';
   if (SYSTEM_FIELDS.has(root)) return `${root} is managed by the server`;
   if (root === 'access' && !allowAccess) return 'changing access needs update permission on the project';
+  if (serverOwned?.has(root)) return `${root} is set by the server (for applications: by publish)`;
   return undefined;
 }
 
@@ -49,7 +56,7 @@ function pathProblem(path: string, allowAccess: boolean): string | undefined {
  * operator or prototype keys inside values; bounded size and depth. Answers every problem found,
  * each naming its path.
  */
-export function checkClientModifier(modifier: unknown, options: { allowAccess: boolean }): ModifierProblem[] {
+export function checkClientModifier(modifier: unknown, options: ClientModifierOptions): ModifierProblem[] {
   if (modifier === null || typeof modifier !== 'object' || Array.isArray(modifier)) return [{ path: 'modifier', message: 'must be an object of update operators' }];
   const entries = Object.entries(modifier as Record<string, unknown>);
   if (entries.length === 0) return [{ path: 'modifier', message: 'must contain at least one operator' }];
@@ -70,10 +77,10 @@ export function checkClientModifier(modifier: unknown, options: { allowAccess: b
     }
     for (const [path, value] of Object.entries(fields as Record<string, unknown>)) {
       pathCount += 1;
-      const problem = pathProblem(path, options.allowAccess);
+      const problem = pathProblem(path, options);
       if (problem) problems.push({ path: `modifier.${operator}.${path}`, message: problem });
       if (operator === '$rename') {
-        const target = typeof value === 'string' ? pathProblem(value, options.allowAccess) : 'must name the new path as a string';
+        const target = typeof value === 'string' ? pathProblem(value, options) : 'must name the new path as a string';
         if (target) problems.push({ path: `modifier.${operator}.${path}`, message: `rename target: ${target}` });
       } else if (operator === '$inc' || operator === '$mul') {
         if (typeof value !== 'number' || !Number.isFinite(value)) problems.push({ path: `modifier.${operator}.${path}`, message: 'must be a finite number' });

@@ -42,6 +42,9 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
   },
 };
 
+/** Set only by the publishing service's publish step (through the writer), never by clients. */
+const APPLICATION_PUBLISH_FIELDS: ReadonlySet<string> = new Set(['publishedVersionNumber', 'publishedVersionId', 'publishedAt']);
+
 /** Applications of a project: `/api/projects/{projectId}/applications`. */
 export const applicationsKind: EntityKind<{ projectId: typeof projectId }> = {
   tag: 'applications',
@@ -51,6 +54,7 @@ export const applicationsKind: EntityKind<{ projectId: typeof projectId }> = {
     return {
       scope: TypeDirectory.applicationsScope(params.projectId),
       validate: (fields) => zodProblems(applicationRecordSchema.safeParse(fields)),
+      serverOwnedFields: APPLICATION_PUBLISH_FIELDS,
     };
   },
 };

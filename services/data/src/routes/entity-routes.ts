@@ -27,6 +27,8 @@ export interface ResolvedKind {
   defaultAccess?: Access;
   /** Set when the collection refuses writes (localOnly types). */
   refuseWrites?: AppError;
+  /** Top-level fields clients may not write here (another service owns them). */
+  serverOwnedFields?: ReadonlySet<string>;
   /** Rules for a client-chosen id, when stricter than the general id pattern. */
   idSchema?: z.ZodType<string>;
 }
@@ -130,7 +132,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid body.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
       }
       if (Object.keys(fields).length) {
-        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller) });
+        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
         if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'body') })));
       }
       const problems = resolved.validate(fields);
@@ -157,7 +159,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
       if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
-      const problems = checkClientModifier(request.body.modifier, { allowAccess: rlsAllows(projectAccess, 'update', caller) });
+      const problems = checkClientModifier(request.body.modifier, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
       if (problems.length) throw badModifier(problems);
       const modifier = request.body.modifier as UpdateModifier;
       if (entity.revision === request.body.baseRevision) {

@@ -122,6 +122,20 @@ describe('publish', () => {
     expect((await versions(appId)).body.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([2, 1]);
   });
 
+  it.each([
+    ['PATCH publishedVersionNumber', 'PATCH', { baseRevision: 1, modifier: { $set: { publishedVersionNumber: 0 } } }],
+    ['PATCH unset publishedVersionId', 'PATCH', { baseRevision: 1, modifier: { $unset: { publishedVersionId: '' } } }],
+    ['POST with publishedAt', 'POST', { title: { en: 'x' }, publishedAt: 1 }],
+  ])('clients cannot write the publish fields through the data service: %s answers 400, nothing changes', async (_label, method, body) => {
+    const appId = await application();
+    await publish(appId);
+    const path = method === 'PATCH' ? `/api/projects/${projectId}/applications/${appId}` : `/api/projects/${projectId}/applications`;
+    const refused = await platform.call(method, path, { token: owner, body });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('DATA_INVALID_MODIFIER');
+    expect(await applicationDoc(appId)).toMatchObject({ revision: 1, publishedVersionNumber: 1, publishedVersionId: `${appId}:1` });
+  });
+
   it('answers 404 for a missing or deleted application', async () => {
     expect((await publish('no-such-app')).body.code).toBe('PUBLISHING_APPLICATION_NOT_FOUND');
     const appId = await application();
