@@ -15,6 +15,8 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/dist ./dist
+# The packages the bundle leaves out (native binaries, static assets), at the versions it was built with.
+RUN cd dist && npm install --omit=dev --no-audit --no-fund
 USER node
 EXPOSE 3000
 CMD ["node", "dist/platform.mjs"]
