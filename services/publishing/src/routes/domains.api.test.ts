@@ -62,6 +62,24 @@ async function resolve(name: string, token?: string): Promise<TestResponse> {
   return answer;
 }
 
+describe('OpenAPI', () => {
+  it('documents every publishing route from its schemas', async () => {
+    const document = (await platform.call('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/projects/{projectId}/applications/{appId}/publish',
+        '/api/projects/{projectId}/applications/{appId}/versions',
+        '/api/projects/{projectId}/applications/{appId}/versions/{versionId}',
+        '/api/projects/{projectId}/domains',
+        '/api/projects/{projectId}/domains/{domainId}',
+        '/api/projects/{projectId}/domains/{domainId}/assign',
+        '/api/public/domains/{hostname}',
+      ]),
+    );
+    expect(Object.keys(document.paths['/api/projects/{projectId}/domains/{domainId}']!).sort()).toEqual(['delete', 'get', 'patch']);
+  });
+});
+
 describe('domains CRUD', () => {
   it('creates with a normalised hostname, lists, reads, renames and removes (freeing the hostname)', async () => {
     const name = hostname();
