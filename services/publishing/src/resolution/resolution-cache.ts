@@ -59,8 +59,4 @@ export class ResolutionCache<V extends ResolutionSubject> {
       if (value.projectId === projectId && value.applicationId === applicationId) this.entries.delete(hostname);
     }
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
