@@ -5,3 +5,4 @@ export * from './health';
 export * from './services';
 export * from './access';
 export * from './document-events';
+export * from './tenants';

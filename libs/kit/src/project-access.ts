@@ -2,9 +2,12 @@ import {
   PROJECT_MEMBERS_COLLECTION,
   PROJECTS_COLLECTION,
   projectMemberId,
+  TENANT_MEMBERS_COLLECTION,
+  tenantMemberId,
   type Access,
   type Principal,
   type ProjectMember,
+  type TenantMember,
 } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
 import { AppError } from './errors';
@@ -14,6 +17,8 @@ export interface ProjectRecord {
   id: string;
   name: string;
   ownerId: string;
+  /** The tenant that owns the project (absent only on projects created before tenants existed). */
+  tenantId?: string;
   access?: Access;
   aiEnabled: boolean;
   createdAt: number;
@@ -72,14 +77,22 @@ export class ProjectAccess {
       this.store.collection<ProjectMember & { [k: string]: unknown }>(PROJECT_MEMBERS_COLLECTION).findById(projectMemberId(projectId, userId)),
     ]);
     if (!project || project.deletedAt !== undefined) return null;
-    if (!member && !platformOwner) return null;
+    const owner = platformOwner || member?.role === 'owner' || project.ownerId === userId;
+    // A tenant admin sees and manages every project of the tenant, member or not.
+    const tenantAdmin = !owner && project.tenantId !== undefined && (await this.isTenantAdmin(project.tenantId, userId));
+    if (!member && !owner && !tenantAdmin) return null;
     return {
       project,
       caller: {
         userId,
-        superuser: platformOwner || member?.role === 'owner' || project.ownerId === userId,
+        superuser: owner || tenantAdmin,
         permissions: new Set(member?.permissions ?? []),
       },
     };
+  }
+
+  private async isTenantAdmin(tenantId: string, userId: string): Promise<boolean> {
+    const membership = await this.store.collection<TenantMember & { [k: string]: unknown }>(TENANT_MEMBERS_COLLECTION).findById(tenantMemberId(tenantId, userId));
+    return membership?.role === 'admin';
   }
 }

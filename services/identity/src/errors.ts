@@ -13,4 +13,9 @@ export const identityError = errorCatalogue({
   IDENTITY_INVALID_PERMISSION: [400, 'Invalid permission'],
   IDENTITY_PROMOTION_TOKEN_INVALID: [403, 'Invalid or expired token'],
   IDENTITY_PROMOTION_NOT_SINGLE_USER: [403, 'This endpoint only works when there is exactly 1 user'],
+  IDENTITY_TENANT_NOT_FOUND: [404, 'Tenant not found'],
+  IDENTITY_TENANT_ADMIN_ONLY: [403, 'Only an admin of this tenant may do this'],
+  IDENTITY_LAST_TENANT_ADMIN: [409, 'A tenant keeps at least one admin: make someone else admin first'],
+  IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
+  IDENTITY_PLATFORM_OWNER_ONLY: [403, 'Only platform owners may do this'],
 });

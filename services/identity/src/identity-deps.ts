@@ -3,6 +3,7 @@ import { LoginThrottle } from './auth/login-throttle';
 import { Sessions } from './auth/sessions';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
+import { TenantRepository } from './tenants/tenant-repository';
 import { UserRepository } from './users/user-repository';
 
 /** What identity's routes share: one instance of each per service context. */
@@ -13,6 +14,7 @@ export interface IdentityDeps {
   mailer: Mailer;
   users: UserRepository;
   projects: ProjectRepository;
+  tenants: TenantRepository;
   access: ProjectAccess;
   sessions: Sessions;
   throttle: LoginThrottle;
@@ -32,6 +34,7 @@ export function identityDeps(context: ServiceContext): IdentityDeps {
     mailer: context.mailer,
     users: new UserRepository(store, clock),
     projects: new ProjectRepository(store, clock),
+    tenants: new TenantRepository(store, clock),
     access: new ProjectAccess(store, clock),
     sessions: new Sessions(kv, clock),
     throttle: new LoginThrottle(kv),

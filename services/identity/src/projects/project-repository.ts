@@ -33,13 +33,14 @@ export class ProjectRepository {
   }
 
   /** Creates the project with `ownerId` as its owner member. */
-  async create(input: { name: string; ownerId: string; access?: Access }): Promise<ProjectRecord> {
+  async create(input: { name: string; ownerId: string; tenantId: string; access?: Access }): Promise<ProjectRecord> {
     const id = randomUUID();
     const now = this.clock();
     const project: StoredProject = {
       id,
       name: input.name,
       ownerId: input.ownerId,
+      tenantId: input.tenantId,
       ...(input.access ? { access: scopeAccess(id, input.access) } : {}),
       aiEnabled: false,
       createdAt: now,
@@ -53,10 +54,17 @@ export class ProjectRepository {
     return project;
   }
 
-  async listForUser(userId: string): Promise<ProjectRecord[]> {
+  /** Projects the user is a member of, plus every project of the tenants it administers. */
+  async listForUser(userId: string, adminTenantIds: string[] = []): Promise<ProjectRecord[]> {
     const memberships = await this.members.find({ userId }, { projection: { projectId: 1 } });
-    if (memberships.length === 0) return [];
-    return this.projects.find({ id: { $in: memberships.map((m) => m.projectId) }, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
+    if (memberships.length === 0 && adminTenantIds.length === 0) return [];
+    const reachable = [{ id: { $in: memberships.map((m) => m.projectId) } }, ...(adminTenantIds.length ? [{ tenantId: { $in: adminTenantIds } }] : [])];
+    return this.projects.find({ $or: reachable, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
+  }
+
+  async listAll(page: { skip: number; limit: number }): Promise<{ items: ProjectRecord[]; total: number }> {
+    const [items, total] = await Promise.all([this.projects.find({}, { sort: { createdAt: 1, id: 1 }, ...page }), this.projects.count()]);
+    return { items, total };
   }
 
   async listMembers(projectId: string): Promise<ProjectMember[]> {

@@ -7,6 +7,7 @@ export const projectSchema = z.object({
   id: z.string(),
   name: z.string(),
   ownerId: z.string(),
+  tenantId: z.string().optional().describe('The owning tenant; absent only on projects older than tenants'),
   access: accessSchema.optional(),
   aiEnabled: z.boolean(),
   createdAt: z.number(),
@@ -16,6 +17,7 @@ export const projectSchema = z.object({
 
 export const createProjectBody = z.object({
   name: z.string().trim().min(1).max(200),
+  tenantId: z.string().min(1).max(100).optional().describe("A tenant the caller belongs to; the caller's personal tenant when absent"),
   access: accessSchema.optional().describe('RLS of the project itself; plain permission names are scoped to the new project'),
 });
 

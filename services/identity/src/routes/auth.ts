@@ -59,6 +59,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
         await deps.sessions.revoke(token);
         throw error instanceof DuplicateKeyError ? identityError('IDENTITY_EMAIL_TAKEN') : error;
       }
+      await deps.tenants.personalTenant(stored);
       await afterRegistration(deps, stored, request.log);
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return reply.code(201).send({ user: toCurrentUser(stored), token, expiresAt: session.expiresAt });

@@ -23,15 +23,23 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
     '/api/projects',
     { preHandler: userGuard, schema: { tags, summary: 'Create a project; the caller becomes its owner', body: createProjectBody, response: { 201: projectSchema } } },
     async (request, reply) => {
-      const project = await deps.projects.create({ ...request.body, ownerId: requireUser(request).userId });
+      const caller = requireUser(request);
+      const { tenantId, ...fields } = request.body;
+      const tenant = tenantId === undefined ? await deps.tenants.personalTenant(await deps.users.require(caller.userId)) : await deps.tenants.find(tenantId);
+      // Any member of a tenant may create projects in it; others cannot even learn it exists.
+      if (!tenant || !(await deps.tenants.membership(tenant.id, caller.userId))) throw identityError('IDENTITY_TENANT_NOT_FOUND');
+      const project = await deps.projects.create({ ...fields, ownerId: caller.userId, tenantId: tenant.id });
       return reply.code(201).send(project);
     },
   );
 
   routes.get(
     '/api/projects',
-    { preHandler: userGuard, schema: { tags, summary: "The caller's projects", response: { 200: z.object({ items: z.array(projectSchema) }) } } },
-    async (request) => ({ items: await deps.projects.listForUser(requireUser(request).userId) }),
+    { preHandler: userGuard, schema: { tags, summary: "The caller's projects: those it is a member of and all projects of tenants it administers", response: { 200: z.object({ items: z.array(projectSchema) }) } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return { items: await deps.projects.listForUser(userId, await deps.tenants.adminTenantIds(userId)) };
+    },
   );
 
   routes.get(

@@ -52,6 +52,16 @@ export class UserRepository {
     return this.users.count();
   }
 
+  /** One page of every user, oldest first (platform administration). */
+  async listAll(page: { skip: number; limit: number }): Promise<{ items: StoredUser[]; total: number }> {
+    const [items, total] = await Promise.all([this.users.find({}, { sort: { createdAt: 1, id: 1 }, ...page, ...WITHOUT_SECRET }), this.users.count()]);
+    return { items, total };
+  }
+
+  async findByEmail(email: string): Promise<StoredUser | null> {
+    return this.users.findOne({ email }, WITHOUT_SECRET);
+  }
+
   /** Applies `modifier` with a new revision and updatedAt; answers the user after it, or null when unknown. */
   async update(id: string, modifier: UpdateModifier): Promise<StoredUser | null> {
     const updated = await this.users.updateOne({ id }, this.stamped(modifier));

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+
+type Account = { token: string; user: any };
+
+let platform: IdentityTestPlatform;
+let counter = 0;
+
+beforeAll(async () => {
+  platform = await startIdentityPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function account(name: string): Promise<Account> {
+  counter += 1;
+  return platform.register(`${name}-${counter}@example.org`, { displayName: name });
+}
+
+async function ok(method: string, path: string, who: Account, body?: unknown, status = 200) {
+  const response = await platform.call(method, path, { token: who.token, body });
+  expect({ method, path, status: response.status, body: response.status === status ? undefined : response.body }).toEqual({ method, path, status, body: undefined });
+  return response.body;
+}
+
+/** An organization with an admin, a plain member and one project of each of them. */
+async function organization() {
+  const admin = await account('Ada');
+  const member = await account('Bob');
+  const tenant = await ok('POST', '/api/tenants', admin, { name: 'Acme' }, 201);
+  await ok('PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, admin, { role: 'member' }, 201);
+  const adminProject = await ok('POST', '/api/projects', admin, { name: 'Admin project', tenantId: tenant.id }, 201);
+  const memberProject = await ok('POST', '/api/projects', member, { name: 'Member project', tenantId: tenant.id }, 201);
+  return { admin, member, tenant, adminProject, memberProject };
+}
+
+describe('personal tenant', () => {
+  it('exists from registration and owns projects created without a tenant', async () => {
+    const ann = await account('Ann');
+    const { items } = await ok('GET', '/api/tenants', ann);
+    expect(items).toEqual([expect.objectContaining({ id: `personal-${ann.user.id}`, personal: true, role: 'admin', name: "Ann's workspace" })]);
+    const project = await ok('POST', '/api/projects', ann, { name: 'Mine' }, 201);
+    expect(project.tenantId).toBe(`personal-${ann.user.id}`);
+  });
+
+  it('takes no other members', async () => {
+    const ann = await account('Ann');
+    const bob = await account('Bob');
+    const response = await platform.call('PUT', `/api/tenants/personal-${ann.user.id}/members/${bob.user.id}`, { token: ann.token, body: { role: 'member' } });
+    expect([response.status, response.body.code]).toEqual([409, 'IDENTITY_PERSONAL_TENANT']);
+    expect((await ok('GET', `/api/tenants/personal-${ann.user.id}/members`, ann)).items).toHaveLength(1);
+  });
+});
+
+describe('tenant lifecycle', () => {
+  it('creates, lists, renames and shows members to members only', async () => {
+    const { admin, member, tenant } = await organization();
+    const outsider = await account('Eve');
+    expect(tenant).toMatchObject({ name: 'Acme', personal: false, role: 'admin', createdBy: admin.user.id });
+    expect((await ok('GET', '/api/tenants', member)).items.map((t: any) => [t.id, t.role])).toContainEqual([tenant.id, 'member']);
+    expect((await ok('GET', '/api/tenants', outsider)).items.map((t: any) => t.id)).not.toContain(tenant.id);
+    expect((await ok('PATCH', `/api/tenants/${tenant.id}`, admin, { name: 'Acme Corp' })).name).toBe('Acme Corp');
+    expect((await ok('GET', `/api/tenants/${tenant.id}`, member)).name).toBe('Acme Corp');
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, member)).items.map((m: any) => [m.userId, m.role])).toEqual([
+      [admin.user.id, 'admin'],
+      [member.user.id, 'member'],
+    ]);
+    for (const [method, path, body] of [
+      ['GET', `/api/tenants/${tenant.id}`, undefined],
+      ['GET', `/api/tenants/${tenant.id}/members`, undefined],
+      ['PATCH', `/api/tenants/${tenant.id}`, { name: 'Mine now' }],
+      ['PUT', `/api/tenants/${tenant.id}/members/${outsider.user.id}`, { role: 'admin' }],
+    ] as const) {
+      expect({ method, path, status: (await platform.call(method, path, { token: outsider.token, body })).status }).toEqual({ method, path, status: 404 });
+    }
+    expect((await ok('GET', `/api/tenants/${tenant.id}`, admin)).name).toBe('Acme Corp');
+  });
+
+  it('lets only admins rename and manage members', async () => {
+    const { member, tenant, admin } = await organization();
+    const newcomer = await account('Cy');
+    for (const [method, path, body] of [
+      ['PATCH', `/api/tenants/${tenant.id}`, { name: 'Taken over' }],
+      ['PUT', `/api/tenants/${tenant.id}/members/${newcomer.user.id}`, { role: 'member' }],
+      ['PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, { role: 'admin' }],
+      ['DELETE', `/api/tenants/${tenant.id}/members/${admin.user.id}`, undefined],
+    ] as const) {
+      const response = await platform.call(method, path, { token: member.token, body });
+      expect({ method, path, status: response.status, code: response.body?.code }).toEqual({ method, path, status: 403, code: 'IDENTITY_TENANT_ADMIN_ONLY' });
+    }
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, admin)).items.map((m: any) => [m.userId, m.role])).toEqual([
+      [admin.user.id, 'admin'],
+      [member.user.id, 'member'],
+    ]);
+  });
+
+  it('refuses bad input with 400 and unknown users with 404, changing nothing', async () => {
+    const { admin, tenant } = await organization();
+    for (const [method, path, body] of [
+      ['POST', '/api/tenants', {}],
+      ['POST', '/api/tenants', { name: '   ' }],
+      ['PATCH', `/api/tenants/${tenant.id}`, { name: 'x'.repeat(201) }],
+      ['PUT', `/api/tenants/${tenant.id}/members/${admin.user.id}`, { role: 'owner' }],
+    ] as const) {
+      expect({ method, path, status: (await platform.call(method, path, { token: admin.token, body })).status }).toEqual({ method, path, status: 400 });
+    }
+    expect((await platform.call('PUT', `/api/tenants/${tenant.id}/members/nobody`, { token: admin.token, body: { role: 'member' } })).status).toBe(404);
+    expect((await ok('GET', `/api/tenants/${tenant.id}`, admin)).name).toBe('Acme');
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, admin)).items).toHaveLength(2);
+  });
+
+  it('keeps at least one admin', async () => {
+    const { admin, member, tenant } = await organization();
+    const demote = await platform.call('PUT', `/api/tenants/${tenant.id}/members/${admin.user.id}`, { token: admin.token, body: { role: 'member' } });
+    expect([demote.status, demote.body.code]).toEqual([409, 'IDENTITY_LAST_TENANT_ADMIN']);
+    const leave = await platform.call('DELETE', `/api/tenants/${tenant.id}/members/${admin.user.id}`, { token: admin.token });
+    expect([leave.status, leave.body.code]).toEqual([409, 'IDENTITY_LAST_TENANT_ADMIN']);
+    await ok('PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, admin, { role: 'admin' });
+    await ok('PUT', `/api/tenants/${tenant.id}/members/${admin.user.id}`, admin, { role: 'member' });
+    expect((await ok('GET', `/api/tenants/${tenant.id}`, admin)).role).toBe('member');
+  });
+
+  it('creates projects only in tenants the caller belongs to', async () => {
+    const { tenant } = await organization();
+    const outsider = await account('Eve');
+    const response = await platform.call('POST', '/api/projects', { token: outsider.token, body: { name: 'Sneaky', tenantId: tenant.id } });
+    expect([response.status, response.body.code]).toEqual([404, 'IDENTITY_TENANT_NOT_FOUND']);
+    expect((await ok('GET', '/api/projects', outsider)).items).toEqual([]);
+  });
+});
+
+describe('tenant admin powers', () => {
+  it('sees and manages every project of the tenant without being a member of it', async () => {
+    const { admin, member, tenant, memberProject, adminProject } = await organization();
+    const helper = await account('Hal');
+    expect((await ok('GET', '/api/projects', admin)).items.map((p: any) => p.id)).toEqual(expect.arrayContaining([adminProject.id, memberProject.id]));
+    expect((await ok('GET', `/api/tenants/${tenant.id}/projects`, admin)).items.map((p: any) => p.id)).toEqual([adminProject.id, memberProject.id]);
+    expect((await ok('GET', `/api/tenants/${tenant.id}/projects`, member)).items.map((p: any) => p.id)).toEqual([memberProject.id]);
+    expect((await ok('GET', `/api/projects/${memberProject.id}`, admin)).id).toBe(memberProject.id);
+    await ok('POST', `/api/projects/${memberProject.id}/members`, admin, { userId: helper.user.id, permissions: ['editors'] }, 201);
+    await ok('PATCH', `/api/projects/${memberProject.id}/ai-settings`, admin, { aiEnabled: true });
+    expect((await ok('GET', `/api/projects/${memberProject.id}`, member)).aiEnabled).toBe(true);
+    // A plain member has no such reach.
+    expect((await platform.call('GET', `/api/projects/${adminProject.id}`, { token: member.token })).status).toBe(404);
+  });
+});
+
+describe('member removal', () => {
+  it("removes the user from every project of the tenant and hands the user's projects to the admin", async () => {
+    const { admin, member, tenant, adminProject, memberProject } = await organization();
+    await ok('POST', `/api/projects/${adminProject.id}/members`, admin, { userId: member.user.id }, 201);
+    const elsewhere = await ok('POST', '/api/projects', member, { name: 'Personal' }, 201);
+
+    await ok('DELETE', `/api/tenants/${tenant.id}/members/${member.user.id}`, admin, undefined, 204);
+
+    expect((await ok('GET', '/api/projects', member)).items.map((p: any) => p.id)).toEqual([elsewhere.id]);
+    for (const project of [adminProject, memberProject]) {
+      expect((await platform.call('GET', `/api/projects/${project.id}`, { token: member.token })).status).toBe(404);
+    }
+    expect((await ok('GET', `/api/projects/${memberProject.id}`, admin)).ownerId).toBe(admin.user.id);
+    expect((await ok('GET', `/api/projects/${memberProject.id}/members`, admin)).items.map((m: any) => [m.userId, m.role])).toEqual([[admin.user.id, 'owner']]);
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, admin)).items.map((m: any) => m.userId)).toEqual([admin.user.id]);
+    expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: member.token })).status).toBe(404);
+  });
+
+  it('lets a member leave on its own', async () => {
+    const { admin, member, tenant } = await organization();
+    await ok('DELETE', `/api/tenants/${tenant.id}/members/${member.user.id}`, member, undefined, 204);
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, admin)).items.map((m: any) => m.userId)).toEqual([admin.user.id]);
+  });
+});
+
+describe('platform administration', () => {
+  it('lists tenants, projects and users for platform owners, a page at a time', async () => {
+    const { tenant, adminProject } = await organization();
+    const root = await platform.signIn('root', { platformOwner: true });
+    const call = async (path: string) => {
+      const response = await platform.call('GET', path, { token: root });
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+    const users = await call('/api/admin/users?limit=2&page=1');
+    expect(users).toMatchObject({ page: 1, limit: 2 });
+    expect(users.items).toHaveLength(2);
+    expect(users.total).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(users)).not.toContain('passwordHash');
+    const lastPage = Math.ceil(users.total / 2);
+    expect((await call(`/api/admin/users?limit=2&page=${lastPage}`)).items.length).toBe(users.total - 2 * (lastPage - 1));
+    const tenants = await call('/api/admin/tenants?limit=200');
+    expect(tenants.items.map((t: any) => t.id)).toContain(tenant.id);
+    expect(tenants.total).toBe(tenants.items.length);
+    expect((await call('/api/admin/projects?limit=200')).items.map((p: any) => p.id)).toContain(adminProject.id);
+    expect((await platform.call('GET', '/api/admin/users?limit=500', { token: root })).status).toBe(400);
+  });
+
+  it('answers 403 to everyone else and 401 without a session', async () => {
+    const { admin } = await organization();
+    for (const path of ['/api/admin/tenants', '/api/admin/projects', '/api/admin/users']) {
+      const response = await platform.call('GET', path, { token: admin.token });
+      expect({ path, status: response.status, code: response.body.code }).toEqual({ path, status: 403, code: 'IDENTITY_PLATFORM_OWNER_ONLY' });
+      expect((await platform.call('GET', path)).status).toBe(401);
+    }
+  });
+});

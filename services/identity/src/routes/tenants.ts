@@ -1,0 +1,158 @@
+import { requireUser, userGuard } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { projectSchema } from '../projects/project-schemas';
+import { requireTenantRole } from '../tenants/tenant-repository';
+import {
+  putTenantMemberBody,
+  tenantIdParams,
+  tenantMemberParams,
+  tenantMemberResponse,
+  tenantNameBody,
+  tenantSchema,
+  tenantWithRoleSchema,
+} from '../tenants/tenant-schemas';
+
+const tags = ['tenants'];
+
+function memberView({ id: _id, ...member }: { id: string; tenantId: string; userId: string; role: 'admin' | 'member'; createdAt: number }) {
+  return member;
+}
+
+/**
+ * Tenants (organizations) that own projects. Members see the tenant; admins rename it, manage its
+ * members and see and manage all of its projects. Callers outside a tenant get 404 for it.
+ */
+export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  async function requireRole(tenantId: string, userId: string, role: 'admin' | 'member') {
+    const tenant = await deps.tenants.find(tenantId);
+    const member = requireTenantRole(tenant ? await deps.tenants.membership(tenantId, userId) : null, role);
+    return { tenant: tenant!, member };
+  }
+
+  /** Every process's cached project answers for the tenant's projects are at most a second old; this one's are dropped now. */
+  function forgetProjects(projectIds: string[]): void {
+    for (const projectId of projectIds) deps.access.forget(projectId);
+  }
+
+  routes.post(
+    '/api/tenants',
+    { preHandler: userGuard, schema: { tags, summary: 'Create a tenant; the caller becomes its admin', body: tenantNameBody, response: { 201: tenantWithRoleSchema } } },
+    async (request, reply) => {
+      const tenant = await deps.tenants.create(request.body.name, requireUser(request).userId);
+      return reply.code(201).send({ ...tenant, role: 'admin' as const });
+    },
+  );
+
+  routes.get(
+    '/api/tenants',
+    { preHandler: userGuard, schema: { tags, summary: "The caller's tenants with its role in each (its personal tenant first)", response: { 200: z.object({ items: z.array(tenantWithRoleSchema) }) } } },
+    async (request) => {
+      const caller = requireUser(request);
+      // Accounts older than tenants get their personal tenant here.
+      await deps.tenants.personalTenant(await deps.users.require(caller.userId));
+      const items = await deps.tenants.listForUser(caller.userId);
+      return { items: [...items.filter((tenant) => tenant.personal), ...items.filter((tenant) => !tenant.personal)] };
+    },
+  );
+
+  routes.get(
+    '/api/tenants/:tenantId',
+    { preHandler: userGuard, schema: { tags, summary: 'One tenant (members only)', params: tenantIdParams, response: { 200: tenantWithRoleSchema } } },
+    async (request) => {
+      const { tenant, member } = await requireRole(request.params.tenantId, requireUser(request).userId, 'member');
+      return { ...tenant, role: member.role };
+    },
+  );
+
+  routes.patch(
+    '/api/tenants/:tenantId',
+    { preHandler: userGuard, schema: { tags, summary: 'Rename a tenant (admins)', params: tenantIdParams, body: tenantNameBody, response: { 200: tenantSchema } } },
+    async (request) => {
+      await requireRole(request.params.tenantId, requireUser(request).userId, 'admin');
+      const renamed = await deps.tenants.rename(request.params.tenantId, request.body.name);
+      if (!renamed) throw identityError('IDENTITY_TENANT_NOT_FOUND');
+      return renamed;
+    },
+  );
+
+  routes.get(
+    '/api/tenants/:tenantId/members',
+    { preHandler: userGuard, schema: { tags, summary: "The tenant's members (members only)", params: tenantIdParams, response: { 200: z.object({ items: z.array(tenantMemberResponse) }) } } },
+    async (request) => {
+      await requireRole(request.params.tenantId, requireUser(request).userId, 'member');
+      return { items: (await deps.tenants.listMembers(request.params.tenantId)).map(memberView) };
+    },
+  );
+
+  routes.put(
+    '/api/tenants/:tenantId/members/:userId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: "Add a member or change a member's role (admins)",
+        description: 'A personal tenant takes no other members (409); the last admin cannot be made a member (409).',
+        params: tenantMemberParams,
+        body: putTenantMemberBody,
+        response: { 200: tenantMemberResponse, 201: tenantMemberResponse },
+      },
+    },
+    async (request, reply) => {
+      const { tenantId, userId } = request.params;
+      const { tenant } = await requireRole(tenantId, requireUser(request).userId, 'admin');
+      await deps.users.require(userId);
+      const current = await deps.tenants.membership(tenantId, userId);
+      if (tenant.personal && !current) throw identityError('IDENTITY_PERSONAL_TENANT');
+      if (current?.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      const { member, created } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
+      forgetProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
+      return reply.code(created ? 201 : 200).send(memberView(member));
+    },
+  );
+
+  routes.delete(
+    '/api/tenants/:tenantId/members/:userId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Remove a member from the tenant and all its projects (admins; members may leave)',
+        description: 'Projects the removed user owns pass to the admin who removes them (or, when an admin leaves, to another admin). The last admin cannot leave (409).',
+        params: tenantMemberParams,
+        response: { 204: z.null().describe('Removed') },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireUser(request);
+      const { tenantId, userId } = request.params;
+      const leaving = userId === caller.userId;
+      await requireRole(tenantId, caller.userId, leaving ? 'member' : 'admin');
+      const removed = await deps.tenants.membership(tenantId, userId);
+      if (!removed) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this tenant' });
+      const admins = (await deps.tenants.listMembers(tenantId)).filter((member) => member.role === 'admin' && member.userId !== userId);
+      if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      const successor = leaving ? admins[0]!.userId : caller.userId;
+      forgetProjects(await deps.tenants.removeMember(tenantId, userId, successor));
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.get(
+    '/api/tenants/:tenantId/projects',
+    { preHandler: userGuard, schema: { tags, summary: "The tenant's projects: all of them for admins, the caller's own for members", params: tenantIdParams, response: { 200: z.object({ items: z.array(projectSchema) }) } } },
+    async (request) => {
+      const caller = requireUser(request);
+      const { member } = await requireRole(request.params.tenantId, caller.userId, 'member');
+      const projects = await deps.tenants.projectsOf(request.params.tenantId);
+      if (member.role === 'admin') return { items: projects };
+      const mine = new Set((await deps.projects.listForUser(caller.userId)).map((project) => project.id));
+      return { items: projects.filter((project) => mine.has(project.id)) };
+    },
+  );
+}

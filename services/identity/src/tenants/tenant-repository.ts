@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PROJECT_MEMBERS_COLLECTION,
+  PROJECTS_COLLECTION,
+  personalTenantId,
+  projectMemberId,
+  TENANT_MEMBERS_COLLECTION,
+  TENANTS_COLLECTION,
+  tenantMemberId,
+  type ProjectMember,
+  type TenantMember,
+  type TenantRole,
+} from '@platform/contracts';
+import type { Clock, ProjectRecord } from '@platform/kit';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
+import { identityError } from '../errors';
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  /** A user's own tenant: created with the account, holds only that user. */
+  personal: boolean;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+type Stored<T> = T & { [field: string]: unknown };
+
+/** Tenants and their members as identity stores them; ProjectAccess reads the admin role from here. */
+export class TenantRepository {
+  private readonly tenants: Collection<Stored<TenantRecord>>;
+  private readonly members: Collection<Stored<TenantMember>>;
+  private readonly projects: Collection<Stored<ProjectRecord>>;
+  private readonly projectMembers: Collection<Stored<ProjectMember>>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly clock: Clock,
+  ) {
+    this.tenants = store.collection(TENANTS_COLLECTION);
+    this.members = store.collection(TENANT_MEMBERS_COLLECTION);
+    this.projects = store.collection(PROJECTS_COLLECTION);
+    this.projectMembers = store.collection(PROJECT_MEMBERS_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.members.ensureIndex({ keys: { userId: 1 } });
+    await this.members.ensureIndex({ keys: { tenantId: 1 } });
+    await this.projects.ensureIndex({ keys: { tenantId: 1 } });
+  }
+
+  /** A new tenant with its creator as admin. */
+  async create(name: string, creatorId: string): Promise<TenantRecord> {
+    return this.insert({ id: randomUUID(), name, personal: false, createdBy: creatorId });
+  }
+
+  /** The user's personal tenant, created if it does not exist yet (accounts older than tenants). */
+  async personalTenant(user: { id: string; displayName: string }): Promise<TenantRecord> {
+    const id = personalTenantId(user.id);
+    const existing = await this.tenants.findById(id);
+    if (existing) return existing;
+    try {
+      return await this.insert({ id, name: `${user.displayName}'s workspace`, personal: true, createdBy: user.id });
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      return (await this.tenants.findById(id)) as TenantRecord;
+    }
+  }
+
+  private async insert(fields: Omit<TenantRecord, 'createdAt' | 'updatedAt'>): Promise<TenantRecord> {
+    const now = this.clock();
+    const tenant: Stored<TenantRecord> = { ...fields, createdAt: now, updatedAt: now };
+    // The admin membership first: a crash in between leaves a membership nothing refers to.
+    await this.putMembership(tenant.id, fields.createdBy, 'admin');
+    await this.tenants.insertOne(tenant);
+    return tenant;
+  }
+
+  async find(tenantId: string): Promise<TenantRecord | null> {
+    return this.tenants.findById(tenantId);
+  }
+
+  async membership(tenantId: string, userId: string): Promise<TenantMember | null> {
+    return this.members.findById(tenantMemberId(tenantId, userId));
+  }
+
+  /** The tenants the user belongs to, with the user's role in each. */
+  async listForUser(userId: string): Promise<Array<TenantRecord & { role: TenantRole }>> {
+    const memberships = await this.members.find({ userId });
+    if (memberships.length === 0) return [];
+    const roles = new Map(memberships.map((membership) => [membership.tenantId, membership.role]));
+    const tenants = await this.tenants.find({ id: { $in: [...roles.keys()] } }, { sort: { createdAt: 1, id: 1 } });
+    return tenants.map((tenant) => ({ ...tenant, role: roles.get(tenant.id) as TenantRole }));
+  }
+
+  async listMembers(tenantId: string): Promise<TenantMember[]> {
+    return this.members.find({ tenantId }, { sort: { createdAt: 1, userId: 1 } });
+  }
+
+  async rename(tenantId: string, name: string): Promise<TenantRecord | null> {
+    return this.tenants.updateOne({ id: tenantId }, { $set: { name, updatedAt: this.clock() } });
+  }
+
+  /** Adds the member or changes its role; answers the member and whether it is new. */
+  async putMembership(tenantId: string, userId: string, role: TenantRole): Promise<{ member: TenantMember; created: boolean }> {
+    const member: Stored<TenantMember> = { id: tenantMemberId(tenantId, userId), tenantId, userId, role, createdAt: this.clock() };
+    try {
+      await this.members.insertOne(member);
+      return { member, created: true };
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    return { member: (await this.members.updateOne({ id: member.id }, { $set: { role } })) as TenantMember, created: false };
+  }
+
+  async adminCount(tenantId: string): Promise<number> {
+    return this.members.count({ tenantId, role: 'admin' });
+  }
+
+  /**
+   * Removes the user from the tenant and from every project of it. Projects the user owns pass to
+   * `successorId` (the admin removing them, or another admin when they leave), so no project of
+   * the tenant is left without an owner. Answers the ids of the projects the user was removed from.
+   */
+  async removeMember(tenantId: string, userId: string, successorId: string): Promise<string[]> {
+    const projectIds = (await this.projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
+    const now = this.clock();
+    for (const project of await this.projects.find({ tenantId, ownerId: userId })) {
+      await this.projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
+      const successorMembership = projectMemberId(project.id, successorId);
+      const promoted = await this.projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
+      if (!promoted) await this.projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
+    }
+    const memberships = await this.projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
+    await this.projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
+    await this.members.deleteMany({ id: tenantMemberId(tenantId, userId) });
+    return memberships.map((membership) => membership.projectId);
+  }
+
+  async projectsOf(tenantId: string): Promise<ProjectRecord[]> {
+    return this.projects.find({ tenantId, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
+  }
+
+  /** Ids of the tenants where the user is admin (their projects are visible to the user). */
+  async adminTenantIds(userId: string): Promise<string[]> {
+    return (await this.members.find({ userId, role: 'admin' }, { projection: { tenantId: 1 } })).map((membership) => membership.tenantId);
+  }
+
+  async listAll(page: { skip: number; limit: number }): Promise<{ items: TenantRecord[]; total: number }> {
+    const [items, total] = await Promise.all([this.tenants.find({}, { sort: { createdAt: 1, id: 1 }, ...page }), this.tenants.count()]);
+    return { items, total };
+  }
+}
+
+export function requireTenantRole(member: TenantMember | null, role: TenantRole): TenantMember {
+  if (!member) throw identityError('IDENTITY_TENANT_NOT_FOUND');
+  if (role === 'admin' && member.role !== 'admin') throw identityError('IDENTITY_TENANT_ADMIN_ONLY');
+  return member;
+}
