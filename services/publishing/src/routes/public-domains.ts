@@ -16,6 +16,7 @@ export function registerPublicDomainRoutes(app: FastifyInstance, deps: Publishin
       schema: {
         tags: ['domains'],
         summary: 'The version a hostname serves: pinned, else latest published; 404 when nothing is published (no session)',
+        security: [],
         params: z.object({ hostname: hostnameSchema }),
         response: { 200: publicResolutionSchema },
       },
