@@ -1,12 +1,18 @@
+import { actionsLatency } from './src/suites/actions-latency';
+import { auditTrail } from './src/suites/audit-trail';
 import { dataDocuments } from './src/suites/data-documents';
 import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
+import { publishingResolution } from './src/suites/publishing-resolution';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
 const suites: Record<string, () => Promise<void>> = {
   'gateway-overhead': gatewayOverhead,
-  'data-documents': dataDocuments,
   'identity-me': identityMe,
+  'data-documents': dataDocuments,
+  'audit-trail': auditTrail,
+  'publishing-resolution': publishingResolution,
+  'actions-latency': actionsLatency,
 };
 
 const requested = process.argv.slice(2);

@@ -131,7 +131,7 @@ function requestFor(method: string, path: string, operation: Operation, ids: Rec
   const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
   if (names.length === 0) return undefined;
   const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && parameter.required);
-  const search = new URLSearchParams(query.map((parameter) => [parameter.name, String(sampleFromSchema(parameter.schema))]));
+  const search = new URLSearchParams(query.map((parameter): [string, string] => [parameter.name, String(sampleFromSchema(parameter.schema))]));
   const body = validBodies[`${method} ${path}`] ?? sampleFromSchema(operation.requestBody?.content?.['application/json']?.schema);
   return { url: `${url}${query.length ? `?${search}` : ''}`, body };
 }
