@@ -2,7 +2,7 @@ import { startLocalTopology } from '@platform/platform';
 import { startBackendServers } from '@platform/testkit/servers';
 import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
-import { compareLoads, runLoad, type LoadResult } from '../load';
+import { compareLoads, type LoadResult } from '../load';
 import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
 

@@ -1,14 +1,13 @@
 import type { Access } from '@platform/contracts';
 import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
-import type { UpdateModifier } from '@platform/storage';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
-import { checkClientModifier, type ModifierProblem } from '../domain/modifier-rules';
-import { applyModifier } from '../domain/paths';
+import { checkClientModifier } from '../domain/modifier-rules';
 import { decodeCursor } from '../entities/entity-reader';
-import { publicView, type EntityScope, type StoredEntity } from '../entities/entity';
+import { publicView, type EntityScope } from '../entities/entity';
+import { badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
 import { dataError } from '../errors';
 import type { DataDeps } from './context';
 
@@ -39,22 +38,6 @@ const entitySchema = z
   .loose();
 const pageSchema = z.object({ items: z.array(entitySchema), cursor: z.string().optional() });
 const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
-
-function badModifier(problems: ModifierProblem[]): AppError {
-  const first = problems[0] as ModifierProblem;
-  return dataError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems } });
-}
-
-function schemaViolation(problems: Array<{ field: string; message: string }>): AppError {
-  const first = problems[0] as { field: string; message: string };
-  return dataError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
-}
-
-/** Fields of an entity as its schema sees them: without server-owned and internal ones. */
-function ownFields(entity: Record<string, unknown>): Record<string, unknown> {
-  const { id, revision, createdAt, updatedAt, deletedAt, changes, ...fields } = entity;
-  return Object.fromEntries(Object.entries(fields).filter(([key]) => !key.startsWith('_')));
-}
 
 /**
  * GET list/pull, GET one, POST, PATCH and DELETE for one family of collections, the same shape
@@ -155,24 +138,8 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     },
     async (request) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      if (resolved.refuseWrites) throw resolved.refuseWrites;
-      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
-      if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
-      if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
-      const problems = checkClientModifier(request.body.modifier, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
-      if (problems.length) throw badModifier(problems);
-      const modifier = request.body.modifier as UpdateModifier;
-      if (entity.revision === request.body.baseRevision) {
-        let after: Record<string, unknown>;
-        try {
-          after = applyModifier(entity as Record<string, unknown>, modifier);
-        } catch (error) {
-          throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
-        }
-        const violations = resolved.validate(ownFields(after));
-        if (violations.length) throw schemaViolation(violations);
-      }
-      const updated = await deps.writer.patch(resolved.scope, entity.id, modifier, { userId: caller.userId, baseRevision: request.body.baseRevision });
+      const { modifier, baseRevision } = request.body;
+      const updated = await patchEntity(deps, resolved, { id: (request.params as { id: string }).id, modifier, baseRevision, caller, projectAccess });
       return (await deps.reader.withChanges(resolved.scope, updated)) as z.infer<typeof entitySchema>;
     },
   );
