@@ -14,12 +14,12 @@ const envSchema = z.object({
   INIT_CWD: z.string().default(process.cwd()),
 });
 
-/** `pnpm --filter @platform/audit rebuild --project <id>`: regenerates one project's audit trail. */
+/** `pnpm --filter @platform/audit run rebuild --project <id>`: regenerates one project's audit trail. */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string' } }, strict: true });
   const projectId = values.project;
   if (!projectId || !/^[A-Za-z0-9_-]{1,64}$/.test(projectId)) {
-    console.error('usage: pnpm --filter @platform/audit rebuild --project <projectId>');
+    console.error('usage: pnpm --filter @platform/audit run rebuild --project <projectId>');
     process.exit(2);
   }
   const env = parseEnv(envSchema);
