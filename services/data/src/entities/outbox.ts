@@ -1,7 +1,7 @@
 import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEvent } from '@platform/contracts';
 import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
-import type { DocumentStore, StoredDocument } from '@platform/storage';
+import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 
@@ -38,19 +38,23 @@ export class OutboxDrainer {
   /** Records that a collection may hold outbox entries, once per process, so the sweeper finds it. */
   async register(scope: EntityScope): Promise<void> {
     if (this.registered.has(scope.collection)) return;
-    await this.store.collection<RegistryRecord>(REGISTRY).updateOne(
-      { id: scope.collection },
-      { $set: { projectId: scope.projectId, typeId: scope.typeId } },
-      { upsert: true },
-    );
+    const registry = this.store.collection<RegistryRecord>(REGISTRY);
+    const record = { $set: { projectId: scope.projectId, typeId: scope.typeId } };
+    try {
+      await registry.updateOne({ id: scope.collection }, record, { upsert: true });
+    } catch (error) {
+      // Two first writes racing: MongoDB lets only one upsert insert; the other finds the record now.
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      await registry.updateOne({ id: scope.collection }, record);
+    }
     await this.store.collection(scope.collection).ensureIndex({ keys: { '_outbox.revision': 1 } });
     this.registered.add(scope.collection);
   }
 
   /** Drains one entity; answers false when publishing failed (the entry stays for the sweeper). */
   async drain(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
-    const entries = (entity._outbox ?? []).map(loadChange).sort((a, b) => a.revision - b.revision);
-    for (const entry of entries) {
+    const entries = (entity._outbox ?? []).map((stored) => ({ stored, entry: loadChange(stored) })).sort((a, b) => a.entry.revision - b.entry.revision);
+    for (const { stored, entry } of entries) {
       await this.history.append(scope.collection, entity.id, entry);
       const kind = changeKindOf(entry);
       const event: DocumentEvent = {
@@ -69,7 +73,9 @@ export class OutboxDrainer {
         this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
         return false;
       }
-      await this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: { revision: entry.revision } } });
+      // The whole entry as stored: a pull by equality, which every adapter and MongoDB-compatible
+      // server implements (FerretDB ignores a $pull condition on a sub-field, see docs/ports.md).
+      await this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: stored } });
     }
     return true;
   }

@@ -99,5 +99,8 @@ describeWithBackend('mongo', 'pull convergence with concurrent writers and two r
     await pullOnce(replicas[0]!, tokens[0]!, truth, 0);
     expect(truth.size).toBeGreaterThan(50);
     for (const state of states) expect(Object.fromEntries(state)).toEqual(Object.fromEntries(truth));
+    // Every change was published, so every outbox was emptied (the drain's pull works on this server too).
+    const collection = `tenant-${projectId}-${typeResponse.body.id}`;
+    expect(await store.collection(collection).count({ '_outbox.0': { $exists: true } })).toBe(0);
   }, 120_000);
 });
