@@ -1,4 +1,6 @@
+import { documentsCollection, historyCollection, storeChange } from '@platform/data';
 import { startLocalTopology } from '@platform/platform';
+import { createMongoStore } from '@platform/storage';
 import { startBackendServers } from '@platform/testkit/servers';
 import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
@@ -20,6 +22,16 @@ interface ShapeResult {
   pulledItems: number;
   get: Record<'oneChange' | 'longHistory', LoadResult>;
 }
+
+/** A project with the benchmark's types, and the signed-in client that owns it. */
+interface Fixture {
+  client: ApiClient;
+  projectPath: string;
+  projectId: string;
+}
+
+/** Gives the document LONG_HISTORY changes in all; answers once they are in place. */
+type GrowHistory = (fixture: Fixture, documentId: string) => Promise<void>;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -86,21 +98,46 @@ async function pullAll(client: ApiClient, path: string): Promise<number> {
   return items;
 }
 
-/** 10,000 changes on one document through batch RLS (one change per call, and a small answer). */
-async function growHistory(client: ApiClient, projectPath: string, typeId: string, changes: number): Promise<void> {
-  for (let change = 1; change <= changes; change += 1) {
+/** Through the API: batch RLS makes one change per call and answers only counts. */
+const growThroughBatchRls: GrowHistory = async ({ client, projectPath }) => {
+  for (let change = 1; change < LONG_HISTORY; change += 1) {
     const action = change % 2 ? 'addUserId' : 'removeUserId';
-    await client.call('POST', `${projectPath}/types/${typeId}/batch-rls`, { action, operations: ['update'], userId: 'bench-reviewer' });
+    await client.call('POST', `${projectPath}/types/long/batch-rls`, { action, operations: ['update'], userId: 'bench-reviewer' });
   }
+};
+
+/**
+ * Straight into MongoDB, in the data service's own history format: sequential writes on the
+ * MongoDB-compatible test server take tens of milliseconds each, and only the reads are measured.
+ */
+function seedIntoMongo(mongoUrl: string, database: string): GrowHistory {
+  return async ({ projectId }, documentId) => {
+    const store = await createMongoStore({ url: mongoUrl, database });
+    try {
+      const collection = documentsCollection(projectId, 'long');
+      const records = Array.from({ length: LONG_HISTORY - 1 }, (_, index) => {
+        const revision = index + 1;
+        const change = storeChange({ revision, userId: 'bench', timestamp: Date.now(), baseRevision: revision - 1, modifier: { $inc: { count: 1 } } });
+        return { id: `${documentId}:${revision}`, entityId: documentId, ...change };
+      });
+      await store.collection(historyCollection(collection)).insertMany(records);
+      await store.collection(collection).updateOne({ id: documentId }, { $set: { revision: LONG_HISTORY - 1, count: LONG_HISTORY - 1 } });
+    } finally {
+      await store.close();
+    }
+  };
 }
 
-async function measureShape(baseUrl: string): Promise<ShapeResult> {
+async function createFixture(baseUrl: string): Promise<Fixture> {
   const client = await signedInClient(baseUrl);
   const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Benchmark' });
   const projectPath = `/api/projects/${project.id}`;
   for (const id of ['tasks', 'pulled', 'long', 'short']) await client.call('POST', `${projectPath}/types`, { id, name: id });
-  const auth = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' };
+  return { client, projectPath, projectId: project.id };
+}
 
+async function measureWrites(baseUrl: string, { client, projectPath }: Fixture): Promise<Omit<ShapeResult, 'get'>> {
+  const auth = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' };
   const tasksPath = `${projectPath}/types/tasks/data`;
   const patchTargets = await createDocuments(client, tasksPath, PATCH_DOCUMENTS);
   const [patch] = Object.values(await compareLoads({ patch: { url: baseUrl, headers: auth, connections: CONNECTIONS, requests: patchRequests(tasksPath, patchTargets) } }));
@@ -115,15 +152,22 @@ async function measureShape(baseUrl: string): Promise<ShapeResult> {
     pulledItems = await pullAll(client, pulledPath);
     pullTimes.push(performance.now() - started);
   }
+  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 0.9), pulledItems };
+}
 
+async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: GrowHistory): Promise<ShapeResult['get']> {
+  const { client, projectPath } = fixture;
+  const auth = { authorization: `Bearer ${client.token}` };
   const [longDocument] = await createDocuments(client, `${projectPath}/types/long/data`, 1);
   const [shortDocument] = await createDocuments(client, `${projectPath}/types/short/data`, 1);
-  await growHistory(client, projectPath, 'long', LONG_HISTORY);
-  const get = await compareLoads({
+  await grow(fixture, longDocument!.id);
+  const longPath = `${projectPath}/types/long/data/${longDocument!.id}`;
+  const grown = await client.call<{ revision: number; changes: unknown[] }>('GET', `${longPath}?includeChanges=true`);
+  if (grown.changes.length !== LONG_HISTORY) throw new Error(`the long document has ${grown.changes.length} changes, not ${LONG_HISTORY}`);
+  return (await compareLoads({
     oneChange: { url: `${baseUrl}${projectPath}/types/short/data/${shortDocument!.id}`, headers: auth, connections: CONNECTIONS },
-    longHistory: { url: `${baseUrl}${projectPath}/types/long/data/${longDocument!.id}`, headers: auth, connections: CONNECTIONS },
-  });
-  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 0.9), pulledItems, get: get as ShapeResult['get'] };
+    longHistory: { url: `${baseUrl}${longPath}`, headers: auth, connections: CONNECTIONS },
+  })) as ShapeResult['get'];
 }
 
 function rows(shape: string, result: ShapeResult): string[] {
@@ -146,20 +190,32 @@ function ratios(shape: string, result: ShapeResult): string {
  * changed documents (every page), and reads of a document with a long history against a fresh one.
  */
 export async function dataDocuments(): Promise<void> {
-  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
   let single: ShapeResult;
+  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
   try {
-    single = await measureShape(allInOne.url);
+    single = { ...(await measureWrites(allInOne.url, await createFixture(allInOne.url))), get: {} as ShapeResult['get'] };
   } finally {
     await allInOne.stop();
+  }
+  // Reads of a long history in a process without the audit consumer: batch RLS changes access
+  // every time, and the audit trail rewrites the access of every earlier item of the entity on
+  // each such change, which is not what this figure is about.
+  const nowhere = 'http://127.0.0.1:9';
+  const dataOnly = await startPlatformProcess({ SERVICES: 'gateway,identity,data', AUDIT_URL: nowhere, PUBLISHING_URL: nowhere, ACTIONS_URL: nowhere, VISITORS_URL: nowhere });
+  try {
+    single.get = await measureLongHistoryReads(dataOnly.url, await createFixture(dataOnly.url), growThroughBatchRls);
+  } finally {
+    await dataOnly.stop();
   }
 
   const backends = await startBackendServers();
   let micro: ShapeResult;
   try {
-    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bench_${Date.now()}` } });
+    const database = `bench_${Date.now()}`;
+    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database } });
     try {
-      micro = await measureShape(topology.gatewayUrl);
+      const fixture = await createFixture(topology.gatewayUrl);
+      micro = { ...(await measureWrites(topology.gatewayUrl, fixture)), get: await measureLongHistoryReads(topology.gatewayUrl, fixture, seedIntoMongo(backends.urls.mongo, database)) };
     } finally {
       await topology.stop();
     }
@@ -176,8 +232,11 @@ its own share of ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents in turn wi
 previous answer gave (no conflicts; each request is a guarded update, a history record and an
 event, and answers the document with all its changes, as the spec requires). Pull: every page of
 \`GET ...?updatedAt=0\` over ${PULL_DOCUMENTS.toLocaleString('en-US')} documents, one client, ${PULL_ROUNDS} rounds.
-Long history: one document taken to ${LONG_HISTORY.toLocaleString('en-US')} changes through batch RLS,
-read with plain GET (no \`includeChanges\`) against a document with one change. Microservices:
+Long history: one document with ${LONG_HISTORY.toLocaleString('en-US')} changes, read with plain GET (no
+\`includeChanges\`) against a document with one change; all-in-one builds it through batch RLS
+in a process hosting gateway, identity and data only (the audit consumer rewrites earlier items'
+access on every access change, which would dominate), microservices seeds it into MongoDB in the
+data service's history format (sequential writes there cost tens of milliseconds). Microservices:
 gateway, data and the other services as separate processes on the MongoDB-compatible test
 server, NATS and Redis, all sharing the same 2 cores with the load generator.
 
