@@ -143,5 +143,29 @@ export function runEventBusContract(adapter: string, open: () => Promise<EventBu
       expect(healthy.received[0]?.deliveryCount).toBeGreaterThanOrEqual(2);
       await Promise.all([rescuer.stop(), hanging.stop()]);
     }, 20_000);
+
+    it('broadcasts live to every matching listener, and replays nothing to a later one', async () => {
+      const token = randomUUID().replaceAll('-', '');
+      const live = (leaf: string) => `live.test.${token}.${leaf}`;
+      const first: unknown[] = [];
+      const second: unknown[] = [];
+      const listeners = await Promise.all([
+        bus.listen(live('*'), (message) => first.push([message.subject, message.data])),
+        bus.listen(live('a'), (message) => second.push([message.subject, message.data])),
+      ]);
+      await bus.broadcast(live('a'), { n: 1 });
+      await bus.broadcast(live('b'), { n: 2 });
+      await expect.poll(() => first.length, { timeout: 10_000, interval: 20 }).toBe(2);
+      await expect.poll(() => second.length, { timeout: 10_000, interval: 20 }).toBe(1);
+      expect(first).toEqual([[live('a'), { n: 1 }], [live('b'), { n: 2 }]]);
+      const late: unknown[] = [];
+      const lateListener = await bus.listen(live('>'), (message) => late.push(message.data));
+      await pause(200);
+      expect(late).toEqual([]);
+      await Promise.all([...listeners, lateListener].map((listener) => listener.stop()));
+      await bus.broadcast(live('a'), { n: 3 });
+      await pause(200);
+      expect(first).toHaveLength(2);
+    });
   });
 }

@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 import { subjectMatches } from './subject-filter';
 
 interface StoredMessage {
@@ -163,6 +163,7 @@ export interface InProcessBusOptions {
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000 });
   const durables = new Map<string, { filter: string; durable: Durable }>();
+  const listeners = new Set<{ filter: string; handler: (message: LiveMessage) => void }>();
   let closed = false;
 
   return {
@@ -195,11 +196,38 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
         },
       };
     },
+    async broadcast(subject: string, data: unknown): Promise<void> {
+      if (closed) throw new Error('the bus is closed');
+      const payload = JSON.stringify(data ?? null);
+      for (const listener of listeners) {
+        if (!subjectMatches(listener.filter, subject)) continue;
+        // Each listener gets its own copy, after the publisher returns, as across a network.
+        setImmediate(() => {
+          if (!listeners.has(listener)) return;
+          try {
+            listener.handler({ subject, data: JSON.parse(payload) });
+          } catch {
+            // A throwing handler must not end the listener, as with NATS.
+          }
+        });
+      }
+    },
+    async listen<T>(filter: string, handler: (message: LiveMessage<T>) => void): Promise<Subscription> {
+      if (closed) throw new Error('the bus is closed');
+      const listener = { filter, handler: handler as (message: LiveMessage) => void };
+      listeners.add(listener);
+      return {
+        async stop() {
+          listeners.delete(listener);
+        },
+      };
+    },
     async ping() {
       return !closed;
     },
     async close() {
       closed = true;
+      listeners.clear();
       for (const { durable } of durables.values()) durable.dispose();
     },
   };

@@ -12,7 +12,7 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
-import type { BusMessage, EventBus, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 
 export interface NatsBusOptions {
   url: string;
@@ -154,6 +154,29 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
         async stop() {
           running.delete(messages);
           messages.stop();
+        },
+      };
+    },
+
+    async broadcast(subject: string, data: unknown): Promise<void> {
+      if (!connected || connection.isClosed()) throw new Error('NATS is not connected');
+      connection.publish(subject, Buffer.from(JSON.stringify(data ?? null)));
+    },
+
+    async listen<T>(filter: string, handler: (message: LiveMessage<T>) => void): Promise<Subscription> {
+      const subscription = connection.subscribe(filter, {
+        callback: (error, received) => {
+          if (error) return;
+          try {
+            handler({ subject: received.subject, data: JSON.parse(Buffer.from(received.data).toString('utf8')) as T });
+          } catch {
+            // A malformed payload or a throwing handler must not end the subscription.
+          }
+        },
+      });
+      return {
+        async stop() {
+          subscription.unsubscribe();
         },
       };
     },

@@ -45,10 +45,25 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** A message of a live (not stored) broadcast. */
+export interface LiveMessage<T = unknown> {
+  subject: string;
+  data: T;
+}
+
 export interface EventBus {
   readonly kind: 'nats' | 'in-process';
   publish(subject: string, data: unknown, options: PublishOptions): Promise<PublishResult>;
   subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription>;
+  /**
+   * Live fan-out: every listener whose filter matches, in every process, gets the message once.
+   * Nothing is stored, acknowledged or replayed (a listener that is away misses it), so use it for
+   * notifications a receiver can recover from otherwise. Subjects must lie outside `platform.>`
+   * (the stream's subjects), else JetStream would also store them.
+   */
+  broadcast(subject: string, data: unknown): Promise<void>;
+  /** Receives live broadcasts matching the filter (NATS wildcards) from now on. */
+  listen<T = unknown>(filter: string, handler: (message: LiveMessage<T>) => void): Promise<Subscription>;
   /** Lightweight liveness probe for health checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
