@@ -23,6 +23,8 @@ export const platformEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** The realtime sync channel; `false` makes /api/realtime/token answer 503 and clients poll. */
+  REALTIME_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SMTP_URL: url.optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
   IDENTITY_URL: url.optional(),

@@ -61,9 +61,14 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
 
-  const adapters = await openAdapters(config, { withStore: hosted.length > 0 });
+  // The realtime channel reads project membership from the shared store; a gateway-only process
+  // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).
+  const realtime = config.REALTIME_ENABLED && config.services.has('gateway') && (hosted.length > 0 || config.MONGO_URL !== undefined);
+  if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
+  const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
-  const context: ServiceContext | undefined = adapters.store ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store } : undefined;
+  const context: ServiceContext | undefined =
+    adapters.store && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 
@@ -80,6 +85,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       dependencyProbes: adapterProbes(adapters),
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
+      ...(realtime && adapters.store ? { realtime: { bus: adapters.bus, store: adapters.store } } : {}),
     });
     app = gateway.app;
     monitors = gateway;

@@ -1,11 +1,14 @@
 import cookie from '@fastify/cookie';
+import type { EventBus } from '@platform/bus';
 import type { BackendServiceName, HealthBody } from '@platform/contracts';
 import { createApp, HealthMonitor, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
+import type { DocumentStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { registerProxies } from './proxy';
+import { registerRealtime } from './realtime/realtime-routes';
 import { SessionLoader } from './session-loader';
 import { registerSessionHook } from './session-hook';
 
@@ -22,6 +25,8 @@ export interface GatewayOptions {
   dependencyProbes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }>;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */
+  realtime?: { bus: EventBus; store: DocumentStore };
 }
 
 export interface Gateway {
@@ -54,6 +59,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerHealthRoute(app, { services, dependencies }, shape);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name));
   registerAgentDocsRoutes(app);
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, clock: options.clock, logger: options.logger });
 
   if (options.local) {
     for (const service of options.local.services) await app.register(service.routes, options.local.context);

@@ -5,7 +5,8 @@ import type { BackendServiceName } from '@platform/contracts';
  * and everything below it. More specific prefixes win (Fastify's router prefers static segments
  * over parameters over wildcards), so `/applications/:appId/publish` goes to publishing while the
  * rest of `/applications` goes to data. Paths the gateway answers itself (`/api/health`,
- * `/api/openapi.json`, `/api/docs`, `/llm.txt`, `/docs/widgets/llm.txt`) are not listed.
+ * `/api/openapi.json`, `/api/docs`, `/llm.txt`, `/docs/widgets/llm.txt`, `/api/realtime`) are not
+ * listed.
  */
 export const routeTable: ReadonlyArray<{ prefix: string; service: BackendServiceName }> = [
   { prefix: '/api/auth', service: 'identity' },

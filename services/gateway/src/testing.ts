@@ -51,6 +51,8 @@ export async function startTestGateway(options: {
   kv?: KeyValue;
   /** Where the services log (silent by default); tests read mails and promotion URLs from it. */
   logger?: Logger;
+  /** Serve the realtime sync channel (off by default: the token route answers 503). */
+  realtime?: boolean;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -74,6 +76,7 @@ export async function startTestGateway(options: {
     local: { services: options.services, context },
     remotes: new Map(),
     dependencyProbes: [],
+    ...(options.realtime ? { realtime: { bus: context.bus, store: context.store } } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();

@@ -1,0 +1,98 @@
+import { createParser } from 'eventsource-parser';
+import type { Http } from './http';
+import type { Backoff, Timers } from './timers';
+import type { RealtimeStatus, SyncNotification } from './types';
+
+export interface RealtimeLinkOptions {
+  http: Http;
+  projectId: string;
+  timers: Timers;
+  backoff: Backoff;
+  /** While the token endpoint answers 503 (realtime disabled), ask again this often. */
+  recheckDisabledMs: number;
+  onNotification(notification: SyncNotification): void;
+  onStatus(status: RealtimeStatus): void;
+}
+
+/**
+ * The subscription to `project:{projectId}:sync`: asks `GET /api/realtime/token` (503 means
+ * realtime is disabled: report `polling` and ask again later), then reads the Server-Sent Events
+ * stream with the global fetch. A broken stream reports `polling` and reconnects with backoff.
+ */
+export class RealtimeLink {
+  private stopped = true;
+  private abort: AbortController | undefined;
+  private retry: unknown;
+
+  constructor(private readonly options: RealtimeLinkOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort?.abort();
+    if (this.retry !== undefined) this.options.timers.clearTimeout(this.retry);
+    this.retry = undefined;
+    this.options.onStatus('stopped');
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.retry = this.options.timers.setTimeout(() => {
+      this.retry = undefined;
+      void this.connect();
+    }, ms);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    this.options.onStatus('connecting');
+    const { http } = this.options;
+    try {
+      const answer = await http.request<{ token: string; streamPath: string }>('GET', '/api/realtime/token');
+      if (this.stopped) return;
+      if (answer.status === 503) {
+        this.options.onStatus('polling');
+        return this.schedule(this.options.recheckDisabledMs);
+      }
+      if (answer.status !== 200) throw new Error(`realtime token: HTTP ${answer.status}`);
+      const path = answer.body.streamPath.replace('{projectId}', encodeURIComponent(this.options.projectId));
+      this.abort = new AbortController();
+      const response = await http.fetch(http.url(`${path}?token=${encodeURIComponent(answer.body.token)}`), {
+        headers: http.headers({ accept: 'text/event-stream' }),
+        signal: this.abort.signal,
+      });
+      if (response.status !== 200 || !response.body) throw new Error(`realtime stream: HTTP ${response.status}`);
+      await this.read(response.body);
+    } catch {
+      // Unreachable, refused or cut off: poll meanwhile and reconnect with backoff.
+    }
+    if (this.stopped) return;
+    this.options.onStatus('polling');
+    this.schedule(this.options.backoff.next());
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.event === 'ready') {
+          this.options.backoff.reset();
+          this.options.onStatus('live');
+        } else if (event.event === 'sync') {
+          this.options.onNotification(JSON.parse(event.data) as SyncNotification);
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  }
+}

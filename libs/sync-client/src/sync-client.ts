@@ -1,0 +1,683 @@
+import { Emitter, type SyncEvents } from './emitter';
+import { Http, isTransientStatus, NetworkError } from './http';
+import { MemoryStore, type LocalStore } from './local-store';
+import { RealtimeLink } from './realtime-link';
+import {
+  afterPush,
+  applyPulled,
+  discardLocalChanges,
+  fieldsOf,
+  isServerOwned,
+  patchModifier,
+  pendingOperation,
+  resolveRevisionConflict,
+  serverDocument,
+  stateOf,
+  visibleDocument,
+  type LocalDocument,
+} from './records';
+import { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers';
+import type { EntityRecord, FieldChoice, FieldConflict, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types';
+
+export interface CollectionOptions {
+  typeId: string;
+  /** Pull within about 1.5 s of a remote change; otherwise a change only raises `changesAvailable`. */
+  realtime?: boolean;
+  /** Until the server's type record says otherwise (read at start and on every heartbeat). */
+  syncType?: SyncType;
+}
+
+export interface SyncClientOptions {
+  /** The platform's base URL, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  projectId: string;
+  /** A session token (sent as `Authorization: Bearer`); omit it when a cookie carries the session. */
+  token?: string;
+  headers?: Record<string, string>;
+  /** The collections (type ids) to keep a copy of. */
+  collections: Array<string | CollectionOptions>;
+  /** Where the copy lives (default: in memory). */
+  store?: LocalStore;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  timers?: Timers;
+  /** Retry delays of a failed push and of a broken realtime link. */
+  backoff?: BackoffOptions;
+  /** Try the realtime channel (default true); without it the client polls. */
+  realtime?: boolean;
+  /** Polling interval without realtime (spec: 5 s). */
+  pollIntervalMs?: number;
+  /** Heartbeat poll while realtime is live (spec: 30 s). */
+  heartbeatMs?: number;
+  /** A realtime collection pulls this long after the first notification of a burst (default 1 s). */
+  realtimeDebounceMs?: number;
+  /** Documents per pull page (server default 1000, at most 5000). */
+  pageSize?: number;
+  /** Ids for inserted entities (default crypto.randomUUID). */
+  newId?: () => string;
+}
+
+/** An answer the client cannot retry its way out of. */
+export class SyncError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'SyncError';
+  }
+}
+
+/** The server is busy or unreachable: retried with backoff. */
+class TransientError extends Error {}
+
+interface Collection {
+  options: CollectionOptions;
+  syncType: SyncType;
+  records: Map<string, EntityRecord>;
+  /** The largest `updatedAt` a completed pull saw. */
+  cursor: number;
+  changesAvailable: boolean;
+  pullTimer: unknown;
+  pulling: Promise<PullResult> | undefined;
+}
+
+const META = 'meta';
+const entitiesStore = (typeId: string) => `entities:${typeId}`;
+const entityKey = (typeId: string, id: string) => `${typeId}/${id}`;
+
+interface ErrorBody {
+  error?: string;
+  code?: string;
+  details?: { baseRevision?: number; currentRevision?: number; current?: Record<string, unknown>; fields?: FieldConflict[] };
+}
+
+/**
+ * Keeps a local copy of chosen collections of one project in sync with the platform over REST: see
+ * the package README for the model (pull by `updatedAt`, push with `baseRevision`, offline queue,
+ * conflicts, localOnly types, realtime with polling fallback).
+ */
+export class SyncClient {
+  private readonly http: Http;
+  private readonly store: LocalStore;
+  private readonly timers: Timers;
+  private readonly events = new Emitter();
+  private readonly collections = new Map<string, Collection>();
+  private readonly pushBackoff: Backoff;
+  private readonly link: RealtimeLink | undefined;
+  private readonly inFlight = new Set<string>();
+  private readonly deferred = new Map<string, SyncNotification>();
+  private opened: Promise<void> | undefined;
+  private pushing: Promise<void> | undefined;
+  private pushAgain = false;
+  private pushRetry: unknown;
+  private pollTimer: unknown;
+  private running = false;
+  private status: RealtimeStatus = 'stopped';
+  private lastTypeRefresh = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: SyncClientOptions) {
+    this.http = new Http({ baseUrl: options.baseUrl, token: options.token, headers: options.headers, fetch: options.fetch });
+    this.store = options.store ?? new MemoryStore();
+    this.timers = options.timers ?? systemTimers;
+    this.pushBackoff = new Backoff(options.backoff);
+    for (const entry of options.collections) {
+      const collectionOptions = typeof entry === 'string' ? { typeId: entry } : entry;
+      this.collections.set(collectionOptions.typeId, {
+        options: collectionOptions,
+        syncType: collectionOptions.syncType ?? 'remote',
+        records: new Map(),
+        cursor: 0,
+        changesAvailable: false,
+        pullTimer: undefined,
+        pulling: undefined,
+      });
+    }
+    if (options.realtime !== false) {
+      this.link = new RealtimeLink({
+        http: this.http,
+        projectId: options.projectId,
+        timers: this.timers,
+        backoff: new Backoff(options.backoff),
+        recheckDisabledMs: this.heartbeatMs,
+        onNotification: (notification) => this.onNotification(notification),
+        onStatus: (status) => this.onRealtimeStatus(status),
+      });
+    }
+  }
+
+  private get pollIntervalMs(): number {
+    return this.options.pollIntervalMs ?? 5_000;
+  }
+
+  private get heartbeatMs(): number {
+    return this.options.heartbeatMs ?? 30_000;
+  }
+
+  /** Loads the local copy from the store (done by `start` and by every operation if needed). */
+  open(): Promise<void> {
+    this.opened ??= (async () => {
+      for (const collection of this.collections.values()) {
+        const { typeId } = collection.options;
+        for (const record of await this.store.getAll<EntityRecord>(entitiesStore(typeId))) collection.records.set(record.id, record);
+        collection.cursor = (await this.store.get<number>(META, `cursor:${typeId}`)) ?? 0;
+        collection.syncType = (await this.store.get<SyncType>(META, `syncType:${typeId}`)) ?? collection.syncType;
+      }
+    })();
+    return this.opened;
+  }
+
+  /**
+   * Opens the copy, reads the types' syncType, pushes what is queued, pulls, and keeps syncing in
+   * the background: realtime notifications plus a 30 s heartbeat, or 5 s polling without realtime.
+   */
+  async start(): Promise<void> {
+    await this.open();
+    this.running = true;
+    await this.refreshSyncTypes().catch(() => undefined);
+    await this.sync().catch(() => this.schedulePush());
+    if (this.link) this.link.start();
+    else this.onRealtimeStatus('polling');
+  }
+
+  /** Stops background work; the local copy stays in the store. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.link?.stop();
+    for (const handle of [this.pollTimer, this.pushRetry, ...[...this.collections.values()].map((c) => c.pullTimer)]) {
+      if (handle !== undefined) this.timers.clearTimeout(handle);
+    }
+    this.pollTimer = undefined;
+    this.pushRetry = undefined;
+    for (const collection of this.collections.values()) collection.pullTimer = undefined;
+    await Promise.allSettled([this.pushing, ...[...this.collections.values()].map((c) => c.pulling)]);
+    this.status = 'stopped';
+  }
+
+  /** Stops and closes the store. */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.store.close();
+  }
+
+  on<K extends keyof SyncEvents>(name: K, listener: (event: SyncEvents[K]) => void): () => void {
+    return this.events.on(name, listener);
+  }
+
+  get realtimeStatus(): RealtimeStatus {
+    return this.status;
+  }
+
+  /** The handle for one collection (a type id given in the options). */
+  collection(typeId: string): SyncCollection {
+    this.require(typeId);
+    return new SyncCollection(this, typeId);
+  }
+
+  /** Pushes everything queued, then pulls every remote collection. Rejects when the server is unreachable. */
+  async sync(): Promise<PullResult[]> {
+    await this.push();
+    const results: PullResult[] = [];
+    for (const collection of this.collections.values()) results.push(await this.pull(collection.options.typeId));
+    return results;
+  }
+
+  /** Reads each collection's type record and applies its `syncType`. */
+  async refreshSyncTypes(): Promise<void> {
+    this.lastTypeRefresh = this.timers.now();
+    for (const typeId of this.collections.keys()) await this.refreshSyncType(typeId);
+  }
+
+  /**
+   * Changes a collection's sync type. Back to `remote`, what was collected while `localOnly` is not
+   * pushed: it is dropped (entities revert to the server's version or disappear), as the spec says.
+   */
+  async setSyncType(typeId: string, syncType: SyncType): Promise<void> {
+    await this.open();
+    const collection = this.require(typeId);
+    if (collection.syncType === syncType) return;
+    collection.syncType = syncType;
+    await this.store.put(META, `syncType:${typeId}`, syncType);
+    if (syncType === 'localOnly') return;
+    for (const record of [...collection.records.values()]) {
+      if (!record.localOnly) continue;
+      record.localOnly = undefined;
+      if (record.server) {
+        discardLocalChanges(record);
+        await this.save(typeId, record);
+      } else {
+        collection.records.delete(record.id);
+        await this.store.delete(entitiesStore(typeId), record.id);
+      }
+    }
+    if (this.running) this.schedulePush();
+  }
+
+  // ---- entity operations (used through SyncCollection) ----
+
+  /** @internal */
+  require(typeId: string): Collection {
+    const collection = this.collections.get(typeId);
+    if (!collection) throw new SyncError(`Collection ${typeId} is not configured on this client`);
+    return collection;
+  }
+
+  /** @internal */
+  async insertEntity(typeId: string, fields: Record<string, unknown>): Promise<LocalDocument> {
+    await this.open();
+    const collection = this.require(typeId);
+    const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
+    const existing = collection.records.get(id);
+    if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
+    const local = structuredClone(fieldsOf(fields));
+    const record: EntityRecord = { id, local, deleted: false, touched: Object.keys(local), seq: 1, ...(collection.syncType === 'localOnly' ? { localOnly: true } : {}) };
+    collection.records.set(id, record);
+    await this.changed(typeId, record);
+    return visibleDocument(record) as LocalDocument;
+  }
+
+  /** @internal */
+  async updateEntity(typeId: string, id: string, changes: Record<string, unknown>): Promise<LocalDocument> {
+    const record = await this.visibleRecord(typeId, id);
+    const local = { ...record.local };
+    for (const [field, value] of Object.entries(changes)) {
+      if (isServerOwned(field)) throw new SyncError(`Field ${field} is owned by the server`);
+      if (value === undefined) delete local[field];
+      else local[field] = structuredClone(value);
+      if (!record.touched.includes(field)) record.touched.push(field);
+    }
+    record.local = local;
+    record.seq += 1;
+    if (this.require(typeId).syncType === 'localOnly') record.localOnly = true;
+    await this.changed(typeId, record);
+    return visibleDocument(record) as LocalDocument;
+  }
+
+  /** @internal */
+  async removeEntity(typeId: string, id: string): Promise<void> {
+    const record = await this.visibleRecord(typeId, id);
+    const collection = this.require(typeId);
+    record.seq += 1;
+    if (!record.server && !this.inFlight.has(entityKey(typeId, id))) {
+      collection.records.delete(id);
+      await this.store.delete(entitiesStore(typeId), id);
+      this.events.emit('state', { typeId, id, state: 'synced' });
+      return;
+    }
+    record.deleted = true;
+    if (collection.syncType === 'localOnly') record.localOnly = true;
+    await this.changed(typeId, record);
+  }
+
+  /** @internal */
+  get(typeId: string, id: string): LocalDocument | undefined {
+    const record = this.require(typeId).records.get(id);
+    return record ? visibleDocument(record) : undefined;
+  }
+
+  /** @internal */
+  list(typeId: string): LocalDocument[] {
+    const documents: LocalDocument[] = [];
+    for (const record of this.require(typeId).records.values()) {
+      const document = visibleDocument(record);
+      if (document) documents.push(document);
+    }
+    return documents;
+  }
+
+  /** @internal */
+  state(typeId: string, id: string): SyncState | undefined {
+    const record = this.require(typeId).records.get(id);
+    return record ? stateOf(record) : undefined;
+  }
+
+  /** @internal */
+  conflict(typeId: string, id: string): SyncConflict | undefined {
+    return this.require(typeId).records.get(id)?.conflict;
+  }
+
+  /** @internal */
+  changesAvailable(typeId: string): boolean {
+    return this.require(typeId).changesAvailable;
+  }
+
+  /** @internal */
+  async resolve(typeId: string, id: string, choose: (field: string) => FieldChoice): Promise<void> {
+    await this.open();
+    const collection = this.require(typeId);
+    const record = collection.records.get(id);
+    if (!record?.conflict) throw new SyncError(`Entity ${id} in ${typeId} has no conflict`);
+    const { reason } = record.conflict;
+    const keepAll = record.touched.every((field) => choose(field) === 'mine');
+    if (reason === 'revision' && record.conflict.current?.deletedAt === undefined) {
+      resolveRevisionConflict(record, choose);
+    } else if (reason === 'rejected' && keepAll) {
+      record.conflict = undefined;
+    } else if (reason === 'deletedOnServer' && keepAll && record.local) {
+      // The server's entity is gone for good (a deleted id cannot be reused): keep mine as a new entity.
+      const local = record.local;
+      discardLocalChanges(record);
+      await this.save(typeId, record);
+      await this.insertEntity(typeId, local);
+      return;
+    } else {
+      discardLocalChanges(record);
+      if (!record.server) {
+        collection.records.delete(id);
+        await this.store.delete(entitiesStore(typeId), id);
+        this.events.emit('state', { typeId, id, state: 'synced' });
+        return;
+      }
+    }
+    await this.changed(typeId, record);
+  }
+
+  private async visibleRecord(typeId: string, id: string): Promise<EntityRecord> {
+    await this.open();
+    const record = this.require(typeId).records.get(id);
+    if (!record || !visibleDocument(record)) throw new SyncError(`Entity ${id} not found in ${typeId}`);
+    return record;
+  }
+
+  private async save(typeId: string, record: EntityRecord): Promise<void> {
+    await this.store.put(entitiesStore(typeId), record.id, record);
+  }
+
+  /** Persists a locally changed record, reports its state and queues a push. */
+  private async changed(typeId: string, record: EntityRecord): Promise<void> {
+    await this.save(typeId, record);
+    this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+    if (this.running && pendingOperation(record)) this.schedulePush();
+  }
+
+  // ---- push ----
+
+  /** Pushes every queued change once; rejects when the server is unreachable (the queue stays). */
+  push(): Promise<void> {
+    if (this.pushing) {
+      this.pushAgain = true;
+      return this.pushing;
+    }
+    this.pushing = (async () => {
+      try {
+        await this.open();
+        do {
+          this.pushAgain = false;
+          for (const collection of this.collections.values()) {
+            if (collection.syncType === 'localOnly') continue;
+            for (const record of [...collection.records.values()]) {
+              const operation = pendingOperation(record);
+              if (operation && collection.syncType === 'remote') await this.pushRecord(collection, record, operation);
+            }
+          }
+        } while (this.pushAgain);
+      } finally {
+        this.pushing = undefined;
+      }
+    })();
+    return this.pushing;
+  }
+
+  /** Pushes in the background; a failure to reach the server retries with backoff. */
+  private schedulePush(): void {
+    if (this.pushRetry !== undefined) return;
+    this.push().then(
+      () => this.pushBackoff.reset(),
+      (error: unknown) => {
+        if (!(error instanceof NetworkError || error instanceof TransientError)) return this.events.emit('error', { error });
+        if (!this.running || this.pushRetry !== undefined) return;
+        this.pushRetry = this.timers.setTimeout(() => {
+          this.pushRetry = undefined;
+          this.schedulePush();
+        }, this.pushBackoff.next());
+      },
+    );
+  }
+
+  private async pushRecord(collection: Collection, record: EntityRecord, operation: 'insert' | 'patch' | 'delete'): Promise<void> {
+    const { typeId } = collection.options;
+    const key = entityKey(typeId, record.id);
+    const path = `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}/data`;
+    const entityPath = `${path}/${encodeURIComponent(record.id)}`;
+    const seq = record.seq;
+    this.inFlight.add(key);
+    try {
+      const answer =
+        operation === 'insert'
+          ? await this.http.request<ErrorBody>('POST', path, { ...record.local, id: record.id })
+          : operation === 'patch'
+            ? await this.http.request<ErrorBody>('PATCH', entityPath, { modifier: patchModifier(record), baseRevision: record.server?.revision })
+            : await this.http.request<ErrorBody>('DELETE', entityPath);
+      const code = answer.body?.code;
+      if (answer.status === 200 || answer.status === 201) {
+        afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
+      } else if (isTransientStatus(answer.status)) {
+        throw new TransientError(`HTTP ${answer.status}`);
+      } else if (code === 'DATA_LOCAL_ONLY_TYPE') {
+        await this.setSyncType(typeId, 'localOnly');
+        return;
+      } else if (operation === 'insert' && code === 'DATA_DUPLICATE_ID') {
+        // An earlier POST arrived but its answer did not: take the stored entity as the base.
+        const stored = await this.http.request('GET', entityPath);
+        if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+        afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
+      } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
+        const details = answer.body.details ?? {};
+        return this.storeConflict(typeId, record, {
+          reason: 'revision',
+          current: details.current ? serverDocument(details.current) : undefined,
+          baseRevision: details.baseRevision,
+          currentRevision: details.currentRevision,
+          fields: details.fields ?? [],
+        });
+      } else if (answer.status === 404 && operation === 'delete') {
+        // Already deleted on the server: nothing left to do; the next pull brings its final version.
+        record.local = undefined;
+        record.deleted = false;
+        record.server = { ...(record.server as SyncDocument), deletedAt: record.server?.deletedAt ?? this.timers.now() };
+      } else if (answer.status === 404 && operation === 'patch') {
+        return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: record.newer, fields: [], error: { status: 404, code, message: answer.body?.error ?? '' } });
+      } else {
+        return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+      }
+      await this.save(typeId, record);
+      this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+    } finally {
+      this.inFlight.delete(key);
+      const waiting = this.deferred.get(key);
+      if (waiting) {
+        this.deferred.delete(key);
+        this.onNotification(waiting);
+      }
+    }
+  }
+
+  private async storeConflict(typeId: string, record: EntityRecord, conflict: Omit<SyncConflict, 'at'>): Promise<void> {
+    record.conflict = { ...conflict, at: this.timers.now() };
+    await this.save(typeId, record);
+    this.events.emit('state', { typeId, id: record.id, state: 'conflict' });
+    this.events.emit('conflict', { typeId, id: record.id, conflict: record.conflict });
+  }
+
+  // ---- pull ----
+
+  /**
+   * Pulls every change after the largest `updatedAt` seen, following the server's pages, and
+   * classifies what it applied as added, modified or removed. A localOnly collection pulls nothing.
+   */
+  pull(typeId: string): Promise<PullResult> {
+    const collection = this.require(typeId);
+    collection.pulling ??= this.pullOnce(collection).finally(() => {
+      collection.pulling = undefined;
+    });
+    return collection.pulling;
+  }
+
+  private async pullOnce(collection: Collection): Promise<PullResult> {
+    await this.open();
+    const { typeId } = collection.options;
+    const result: PullResult = { typeId, added: [], modified: [], removed: [] };
+    if (collection.syncType === 'localOnly') return result;
+    const path = `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}/data`;
+    const since = collection.cursor;
+    let largest = since;
+    let page: string | undefined;
+    const touched = new Map<string, EntityRecord>();
+    do {
+      const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
+      const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string } & ErrorBody>('GET', `${path}?${query}`);
+      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code);
+      for (const item of answer.body.items) {
+        const document = serverDocument(item);
+        largest = Math.max(largest, document.updatedAt);
+        const { record, classification } = applyPulled(collection.records.get(document.id), document);
+        if (!record) continue;
+        collection.records.set(record.id, record);
+        touched.set(record.id, record);
+        if (classification) result[classification].push(document);
+      }
+      page = answer.body.cursor;
+    } while (page);
+    await Promise.all([...touched.values()].map((record) => this.save(typeId, record)));
+    collection.cursor = largest;
+    await this.store.put(META, `cursor:${typeId}`, largest);
+    if (collection.changesAvailable) {
+      collection.changesAvailable = false;
+      this.events.emit('changesAvailable', { typeId, available: false });
+    }
+    for (const record of touched.values()) this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+    if (result.added.length + result.modified.length + result.removed.length > 0) this.events.emit('change', result);
+    return result;
+  }
+
+  private async refreshSyncType(typeId: string): Promise<void> {
+    const answer = await this.http.request<{ syncType?: SyncType }>('GET', `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}`);
+    if (answer.status !== 200) return;
+    await this.setSyncType(typeId, answer.body.syncType === 'localOnly' ? 'localOnly' : 'remote');
+  }
+
+  // ---- realtime and polling ----
+
+  private onRealtimeStatus(status: RealtimeStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.events.emit('realtime', { status });
+    if (!this.running) return;
+    if (status === 'live') this.pollEvery(this.heartbeatMs);
+    else if (status === 'polling') this.pollEvery(this.pollIntervalMs);
+  }
+
+  private pollEvery(ms: number): void {
+    if (this.pollTimer !== undefined) this.timers.clearTimeout(this.pollTimer);
+    this.pollTimer = this.timers.setTimeout(async () => {
+      this.pollTimer = undefined;
+      if (!this.running) return;
+      if (this.timers.now() - this.lastTypeRefresh >= this.heartbeatMs) await this.refreshSyncTypes().catch(() => undefined);
+      await this.sync().catch((error: unknown) => {
+        if (error instanceof NetworkError || error instanceof TransientError) this.schedulePush();
+        else this.events.emit('error', { error });
+      });
+      if (this.running && this.pollTimer === undefined) this.pollEvery(this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs);
+    }, ms);
+  }
+
+  /**
+   * A remote change: ignored when this client already holds that revision (its own writes land
+   * here, so notifications caused by this window are dropped), held while this client's own push
+   * of the entity is in flight; otherwise a realtime collection pulls after a short debounce and
+   * any other collection raises `changesAvailable`.
+   */
+  private onNotification(notification: SyncNotification): void {
+    if (notification.projectId !== this.options.projectId || !this.running) return;
+    if (notification.typeId === 'types' && this.collections.has(notification.entityId)) {
+      void this.refreshSyncType(notification.entityId).catch(() => undefined);
+      return;
+    }
+    const collection = this.collections.get(notification.typeId);
+    if (!collection || collection.syncType === 'localOnly') return;
+    const key = entityKey(notification.typeId, notification.entityId);
+    if (this.inFlight.has(key)) {
+      this.deferred.set(key, notification);
+      return;
+    }
+    const record = collection.records.get(notification.entityId);
+    const known = Math.max(record?.server?.revision ?? -1, record?.newer?.revision ?? -1);
+    if (known >= notification.revision) return;
+    if (collection.options.realtime) {
+      if (collection.pullTimer !== undefined) return;
+      collection.pullTimer = this.timers.setTimeout(() => {
+        collection.pullTimer = undefined;
+        this.pull(notification.typeId).catch(() => undefined);
+      }, this.options.realtimeDebounceMs ?? 1_000);
+    } else if (!collection.changesAvailable) {
+      collection.changesAvailable = true;
+      this.events.emit('changesAvailable', { typeId: notification.typeId, available: true });
+    }
+  }
+}
+
+/** One collection of a SyncClient: the application's view and its operations. */
+export class SyncCollection {
+  constructor(
+    private readonly client: SyncClient,
+    readonly typeId: string,
+  ) {}
+
+  /** Adds an entity locally (id generated unless given) and queues its push. */
+  insert(fields: Record<string, unknown>): Promise<LocalDocument> {
+    return this.client.insertEntity(this.typeId, fields);
+  }
+
+  /** Changes top-level fields locally (`undefined` removes one) and queues a patch on the base revision. */
+  update(id: string, changes: Record<string, unknown>): Promise<LocalDocument> {
+    return this.client.updateEntity(this.typeId, id, changes);
+  }
+
+  /** Deletes locally and queues the (soft) delete. */
+  remove(id: string): Promise<void> {
+    return this.client.removeEntity(this.typeId, id);
+  }
+
+  get(id: string): LocalDocument | undefined {
+    return this.client.get(this.typeId, id);
+  }
+
+  /** The visible (not deleted) entities of the local copy. */
+  list(): LocalDocument[] {
+    return this.client.list(this.typeId);
+  }
+
+  state(id: string): SyncState | undefined {
+    return this.client.state(this.typeId, id);
+  }
+
+  conflict(id: string): SyncConflict | undefined {
+    return this.client.conflict(this.typeId, id);
+  }
+
+  /** Remote changes wait (only for collections not opted in to realtime); a pull clears it. */
+  get changesAvailable(): boolean {
+    return this.client.changesAvailable(this.typeId);
+  }
+
+  pull(): Promise<PullResult> {
+    return this.client.pull(this.typeId);
+  }
+
+  /** Accept Theirs: drop the local changes, take the server's version. */
+  acceptTheirs(id: string): Promise<void> {
+    return this.client.resolve(this.typeId, id, () => 'theirs');
+  }
+
+  /** Keep Mine: re-push the local changes on the server's current revision. */
+  keepMine(id: string): Promise<void> {
+    return this.client.resolve(this.typeId, id, () => 'mine');
+  }
+
+  /** Field by field: each touched field `mine` or `theirs` (unnamed fields keep mine). */
+  resolveFields(id: string, choices: Record<string, FieldChoice>): Promise<void> {
+    return this.client.resolve(this.typeId, id, (field) => choices[field] ?? 'mine');
+  }
+}

@@ -1,0 +1,87 @@
+/** A document as the server answers it (the spec's Document without `changes`). */
+export interface SyncDocument {
+  id: string;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Present on soft-deleted entities. */
+  deletedAt?: number;
+  [field: string]: unknown;
+}
+
+/** The spec's client-derived entity sync state. */
+export type SyncState = 'synced' | 'localChanges' | 'conflict';
+
+/** The spec's Type `syncType`: `localOnly` entities never leave the client. */
+export type SyncType = 'remote' | 'localOnly';
+
+/** One path of a 409's `details.fields`: its value at the base, on the server now, and as mine. */
+export interface FieldConflict {
+  path: string;
+  base?: unknown;
+  theirs?: unknown;
+  mine?: unknown;
+  /** A change on the server since the base touched this path (a true field-level conflict). */
+  serverTouched: boolean;
+}
+
+export interface SyncConflict {
+  /**
+   * `revision`: the server answered 409 (someone changed it since the base revision).
+   * `deletedOnServer`: the entity was deleted on the server while changed here.
+   * `rejected`: the server refused the change for good (validation, permission); the error says why.
+   */
+  reason: 'revision' | 'deletedOnServer' | 'rejected';
+  /** The server's version when the conflict was stored (from the 409's `details.current`). */
+  current?: SyncDocument;
+  baseRevision?: number;
+  currentRevision?: number;
+  fields: FieldConflict[];
+  error?: { status: number; code?: string; message: string };
+  /** When the conflict was stored (client clock, ms). */
+  at: number;
+}
+
+/** Per-field choice in `resolveFields`. */
+export type FieldChoice = 'mine' | 'theirs';
+
+/**
+ * What the client stores per entity. `server` is the base the local edits apply to; `local` is what
+ * the application sees; `touched` names the top-level fields changed locally since the base.
+ */
+export interface EntityRecord {
+  id: string;
+  server?: SyncDocument;
+  local?: Record<string, unknown>;
+  /** Deleted locally, not yet confirmed by the server. */
+  deleted: boolean;
+  touched: string[];
+  /** Bumped by every local change, so a push knows whether edits arrived while it was in flight. */
+  seq: number;
+  /** Created or changed while the type was `localOnly`: never sent, dropped when it turns `remote`. */
+  localOnly?: boolean;
+  conflict?: SyncConflict;
+  /** A newer server version seen by a pull while local changes were pending. */
+  newer?: SyncDocument;
+}
+
+/** What one pull found, classified from `revision` and `deletedAt` (spec, Documents rule 1). */
+export interface PullResult {
+  typeId: string;
+  added: SyncDocument[];
+  modified: SyncDocument[];
+  removed: SyncDocument[];
+}
+
+/** Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `stopped`. */
+export type RealtimeStatus = 'connecting' | 'live' | 'polling' | 'stopped';
+
+/** A notification of `project:{projectId}:sync` as the gateway sends it. */
+export interface SyncNotification {
+  projectId: string;
+  typeId: string;
+  entityId: string;
+  revision: number;
+  kind: 'created' | 'updated' | 'deleted';
+  updatedAt: number;
+}

@@ -1,0 +1,110 @@
+import type { EventBus } from '@platform/bus';
+import { ProjectAccess, requireUser, type Logger } from '@platform/kit';
+import type { DocumentStore } from '@platform/storage';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { realtimeError } from './realtime-errors';
+import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token';
+import { SyncHub } from './sync-hub';
+import { syncChannel, type SyncNotification } from './sync-notification';
+import { startSyncNotifier } from './sync-notifier';
+
+export interface RealtimeOptions {
+  /** The backends the channel needs; absent when realtime is disabled by configuration. */
+  channel: { bus: EventBus; store: DocumentStore } | undefined;
+  principalSecret: string;
+  clock: () => number;
+  logger: Logger;
+  /** How often an idle stream carries an SSE comment, so proxies keep it open (default 15 s). */
+  keepAliveMs?: number;
+}
+
+/** What clients should do while realtime is active (the spec's limits). */
+const HEARTBEAT_POLL_MS = 30_000;
+
+const tokenResponse = z.object({
+  token: z.string(),
+  expiresAt: z.number(),
+  streamPath: z.string().describe('Open within expiresAt with ?token=; {projectId} is the project to subscribe to'),
+  heartbeatMs: z.number().describe('Clients still pull this often while notifications flow'),
+});
+
+function sseFrame(event: string, data: unknown, id?: string): string {
+  return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * The realtime channel `project:{projectId}:sync` over Server-Sent Events. `GET /api/realtime/token`
+ * hands a signed-in caller a short-lived token (503 when realtime is disabled); the stream route
+ * checks it and the caller's membership, then sends one `sync` event per readable changed entity.
+ * The sync notifier (shared durable) feeds every replica's hub through the bus's live broadcast.
+ */
+export async function registerRealtime(app: FastifyInstance, options: RealtimeOptions): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const projects = options.channel ? new ProjectAccess(options.channel.store, options.clock) : undefined;
+  const hub = options.channel && projects ? new SyncHub({ bus: options.channel.bus, projects, logger: options.logger }) : undefined;
+
+  typed.get(
+    '/api/realtime/token',
+    { schema: { tags: ['realtime'], summary: 'A token to open the sync stream; 503 when realtime is disabled (clients poll instead)', response: { 200: tokenResponse } } },
+    async (request) => {
+      const principal = requireUser(request);
+      if (!hub) throw realtimeError('REALTIME_DISABLED');
+      return { ...issueRealtimeToken(principal, options.principalSecret, options.clock()), streamPath: '/api/realtime/projects/{projectId}/sync', heartbeatMs: HEARTBEAT_POLL_MS };
+    },
+  );
+
+  typed.get(
+    '/api/realtime/projects/:projectId/sync',
+    {
+      schema: {
+        tags: ['realtime'],
+        summary: 'Server-Sent Events of project:{projectId}:sync: one `sync` event per changed entity the member may read',
+        params: z.object({ projectId: z.string().min(1).max(128) }),
+        querystring: z.object({ token: z.string().max(4096).optional().describe('From /api/realtime/token; a session works too') }),
+        response: { 200: z.string().describe('text/event-stream') },
+      },
+    },
+    async (request, reply) => {
+      if (!hub || !projects) throw realtimeError('REALTIME_DISABLED');
+      const principal = request.query.token ? verifyRealtimeToken(request.query.token, options.principalSecret, options.clock()) : request.principal;
+      if (!principal || principal.kind !== 'user') throw realtimeError('REALTIME_TOKEN_INVALID');
+      const { projectId } = request.params;
+      await projects.require(projectId, principal);
+
+      reply.hijack();
+      const stream = reply.raw;
+      stream.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      stream.write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId) })}`);
+      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000);
+      keepAlive.unref();
+      let open = true;
+      const end = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(keepAlive);
+        remove();
+        stream.end();
+      };
+      const remove = hub.add({
+        projectId,
+        principal,
+        send: (notification: SyncNotification) => {
+          if (open) stream.write(sseFrame('sync', notification, `${notification.typeId}/${notification.entityId}/${notification.revision}`));
+        },
+        close: end,
+      });
+      request.raw.on('close', end);
+    },
+  );
+
+  if (!options.channel || !hub) return;
+  await hub.start();
+  const notifier = await startSyncNotifier({ bus: options.channel.bus, clock: options.clock, logger: options.logger });
+  // Streams never end by themselves: close them before the server waits for its connections.
+  app.addHook('preClose', async () => {
+    await notifier.stop();
+    await hub.stop();
+  });
+}

@@ -1,0 +1,66 @@
+import type { EventBus, Subscription } from '@platform/bus';
+import type { Principal } from '@platform/contracts';
+import { rlsAllows, type Logger, type ProjectAccess } from '@platform/kit';
+import { SYNC_BROADCAST_FILTER, type RoutedSyncNotification, type SyncNotification } from './sync-notification';
+
+/** One open subscription of `project:{projectId}:sync` on this replica. */
+export interface SyncSubscriber {
+  projectId: string;
+  principal: Principal;
+  send(notification: SyncNotification): void;
+  /** Ends the subscription (the caller is no longer a member of the project). */
+  close(): void;
+}
+
+/**
+ * This replica's subscribers, fed by the live broadcast every replica listens to. Before each
+ * delivery the subscriber's standing in the project is looked up again (ProjectAccess caches it for
+ * a second), so a member learns only of entities it may read, and a removed member is cut off.
+ */
+export class SyncHub {
+  private readonly byProject = new Map<string, Set<SyncSubscriber>>();
+  private listener: Subscription | undefined;
+
+  constructor(private readonly options: { bus: EventBus; projects: ProjectAccess; logger: Logger }) {}
+
+  async start(): Promise<void> {
+    this.listener = await this.options.bus.listen<RoutedSyncNotification>(SYNC_BROADCAST_FILTER, (message) => {
+      void this.deliver(message.data).catch((error: unknown) => this.options.logger.warn({ err: error }, 'sync notification delivery failed'));
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.listener?.stop();
+    for (const subscribers of this.byProject.values()) for (const subscriber of subscribers) subscriber.close();
+    this.byProject.clear();
+  }
+
+  /** Registers a subscriber; answers the function that removes it. */
+  add(subscriber: SyncSubscriber): () => void {
+    const subscribers = this.byProject.get(subscriber.projectId) ?? new Set<SyncSubscriber>();
+    subscribers.add(subscriber);
+    this.byProject.set(subscriber.projectId, subscribers);
+    return () => {
+      subscribers.delete(subscriber);
+      if (subscribers.size === 0 && this.byProject.get(subscriber.projectId) === subscribers) this.byProject.delete(subscriber.projectId);
+    };
+  }
+
+  get size(): number {
+    let count = 0;
+    for (const subscribers of this.byProject.values()) count += subscribers.size;
+    return count;
+  }
+
+  private async deliver({ notification, access }: RoutedSyncNotification): Promise<void> {
+    const subscribers = this.byProject.get(notification.projectId);
+    if (!subscribers) return;
+    await Promise.all(
+      [...subscribers].map(async (subscriber) => {
+        const standing = await this.options.projects.require(notification.projectId, subscriber.principal).catch(() => null);
+        if (!standing) return subscriber.close();
+        if (rlsAllows(access, 'read', standing.caller)) subscriber.send(notification);
+      }),
+    );
+  }
+}
