@@ -1,0 +1,317 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
+
+let platform: TestGateway;
+let projectId: string;
+const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
+const clients: SyncClient[] = [];
+
+/** Simulates losing the network (not the backend): while offline every request fails like fetch does. */
+function flakyNetwork() {
+  /** `requests` lists what reached the server. */
+  const network = { online: true, failures: 0, requests: [] as string[] };
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (!network.online) {
+      network.failures += 1;
+      return Promise.reject(new TypeError('fetch failed'));
+    }
+    network.requests.push(`${init?.method ?? 'GET'} ${String(input).replace(platform.url, '')}`);
+    return globalThis.fetch(input, init);
+  };
+  return { network, fetch };
+}
+
+function client(token: string, collections: Array<string | CollectionOptions>, options: Partial<SyncClientOptions> = {}, base: TestGateway = platform): SyncClient {
+  const created = new SyncClient({
+    baseUrl: base.url,
+    projectId,
+    token,
+    collections,
+    backoff: { initialMs: 20, maxMs: 100 },
+    pollIntervalMs: 60_000,
+    heartbeatMs: 60_000,
+    realtime: false,
+    ...options,
+  });
+  clients.push(created);
+  return created;
+}
+
+async function createType(id: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { id, name: id, ...extra } });
+  expect(response.status).toBe(201);
+  return id;
+}
+
+let typeCounter = 0;
+const freshType = (extra: Record<string, unknown> = {}) => createType(`t${++typeCounter}${Date.now().toString(36)}`, extra);
+
+async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
+  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token: tokens.owner });
+  expect(response.status).toBe(200);
+  return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
+}
+
+/** Id, revision and fields of documents, sorted, for comparing copies. */
+function comparable(documents: Array<Record<string, unknown>>) {
+  return documents
+    .map(({ createdAt: _c, updatedAt: _u, access: _a, ...rest }) => rest)
+    .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+}
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['secret'] }, { userId: 'bob' }] });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('offline queue', () => {
+  it('keeps inserts, patches and deletes made offline, retries with backoff, and pushes them once online', async () => {
+    const typeId = await freshType();
+    const { network, fetch } = flakyNetwork();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    await alice.start();
+    const notes = alice.collection(typeId);
+    const kept = await notes.insert({ title: 'kept' });
+    await alice.sync();
+    expect(notes.state(kept.id)).toBe('synced');
+
+    network.online = false;
+    const added = await notes.insert({ title: 'written offline', tags: ['a'] });
+    await notes.update(kept.id, { title: 'edited offline', note: 'n' });
+    const doomed = await notes.insert({ title: 'never reaches the server' });
+    await notes.remove(doomed.id);
+    expect([notes.state(added.id), notes.state(kept.id)]).toEqual(['localChanges', 'localChanges']);
+    expect(notes.get(doomed.id)).toBeUndefined();
+    await expect.poll(() => network.failures, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: kept.id, revision: 0, title: 'kept' }]);
+
+    network.online = true;
+    await expect.poll(() => [notes.state(added.id), notes.state(kept.id)], { timeout: 5_000 }).toEqual(['synced', 'synced']);
+    const server = comparable(await serverDocuments(typeId));
+    expect(server).toEqual(comparable([{ id: kept.id, revision: 1, title: 'edited offline', note: 'n' }, { id: added.id, revision: 0, title: 'written offline', tags: ['a'] }]));
+    expect(network.requests.filter((request) => request.includes(doomed.id))).toEqual([]);
+    expect(network.requests.filter((request) => request.startsWith('PATCH')).length).toBe(1);
+  });
+
+  it('survives a lost answer: a POST that reached the server is not duplicated on retry', async () => {
+    const typeId = await freshType();
+    let dropNextAnswer = true;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      if (init?.method === 'POST' && dropNextAnswer) {
+        dropNextAnswer = false;
+        throw new TypeError('connection reset');
+      }
+      return response;
+    };
+    const alice = client(tokens.alice, [typeId], { fetch });
+    await alice.start();
+    const created = await alice.collection(typeId).insert({ title: 'once' });
+    await expect.poll(() => alice.collection(typeId).state(created.id), { timeout: 5_000 }).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: created.id, revision: 0, title: 'once' }]);
+  });
+});
+
+describe('conflicts', () => {
+  /** Alice and Bob both hold one entity; both change it offline; Alice's change reaches the server first. */
+  async function concurrentEdit(mine: Record<string, unknown>, theirs: Record<string, unknown>) {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    const bob = client(tokens.bob, [typeId]);
+    const original = await alice.collection(typeId).insert({ title: 'original', note: 'base', count: 1 });
+    await alice.sync();
+    await bob.sync();
+    await alice.collection(typeId).update(original.id, theirs);
+    await bob.collection(typeId).update(original.id, mine);
+    await alice.sync();
+    await bob.sync();
+    return { typeId, id: original.id, alice, bob, notes: bob.collection(typeId) };
+  }
+
+  it('stores a 409 with the server details, per field', async () => {
+    const { id, notes } = await concurrentEdit({ title: 'mine', note: 'my note' }, { title: 'theirs' });
+    expect(notes.state(id)).toBe('conflict');
+    const conflict = notes.conflict(id);
+    expect(conflict).toMatchObject({ reason: 'revision', baseRevision: 0, currentRevision: 1, current: { id, revision: 1, title: 'theirs' } });
+    expect(conflict?.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'title', base: 'original', theirs: 'theirs', mine: 'mine', serverTouched: true },
+        { path: 'note', base: 'base', theirs: 'base', mine: 'my note', serverTouched: false },
+      ]),
+    );
+    expect(notes.get(id)).toMatchObject({ title: 'mine', note: 'my note' });
+  });
+
+  it('Accept Theirs takes the server version and sends nothing', async () => {
+    const { typeId, id, notes, bob } = await concurrentEdit({ title: 'mine' }, { title: 'theirs' });
+    await notes.acceptTheirs(id);
+    await bob.sync();
+    expect(notes.state(id)).toBe('synced');
+    expect(notes.get(id)).toMatchObject({ title: 'theirs', revision: 1 });
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 1, title: 'theirs', note: 'base', count: 1 }]);
+  });
+
+  it('Keep Mine re-sends the local change on the new base revision', async () => {
+    const { typeId, id, notes, bob, alice } = await concurrentEdit({ title: 'mine' }, { title: 'theirs', count: 2 });
+    await notes.keepMine(id);
+    await bob.sync();
+    expect(notes.state(id)).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 2, title: 'mine', note: 'base', count: 2 }]);
+    await alice.sync();
+    expect(alice.collection(typeId).get(id)).toMatchObject({ title: 'mine', count: 2, revision: 2 });
+  });
+
+  it('resolves field by field: theirs for one field, mine for another', async () => {
+    const { typeId, id, notes, bob } = await concurrentEdit({ title: 'mine', note: 'my note' }, { title: 'theirs' });
+    await notes.resolveFields(id, { title: 'theirs', note: 'mine' });
+    await bob.sync();
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 2, title: 'theirs', note: 'my note', count: 1 }]);
+    expect(notes.get(id)).toMatchObject({ title: 'theirs', note: 'my note', revision: 2 });
+  });
+
+  it('a change to an entity deleted on the server: Accept Theirs removes it, Keep Mine keeps it as a new entity', async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    const bob = client(tokens.bob, [typeId]);
+    const [first, second] = [await alice.collection(typeId).insert({ title: 'one' }), await alice.collection(typeId).insert({ title: 'two' })];
+    await alice.sync();
+    await bob.sync();
+    await alice.collection(typeId).remove(first.id);
+    await alice.collection(typeId).remove(second.id);
+    await alice.sync();
+    await bob.collection(typeId).update(first.id, { title: 'one, edited' });
+    await bob.collection(typeId).update(second.id, { title: 'two, edited' });
+    await bob.sync();
+    expect(bob.collection(typeId).conflict(first.id)?.reason).toBe('deletedOnServer');
+    await bob.collection(typeId).acceptTheirs(first.id);
+    await bob.collection(typeId).keepMine(second.id);
+    await bob.sync();
+    expect(comparable(bob.collection(typeId).list())).toEqual(comparable(await serverDocuments(typeId)));
+    expect((await serverDocuments(typeId)).map((d) => d.title)).toEqual(['two, edited']);
+  });
+});
+
+describe('convergence', () => {
+  it('two clients editing the same and different entities offline converge after resolving', async () => {
+    const typeId = await freshType();
+    const a = flakyNetwork();
+    const b = flakyNetwork();
+    const alice = client(tokens.alice, [typeId], { fetch: a.fetch });
+    const bob = client(tokens.bob, [typeId], { fetch: b.fetch });
+    const shared = await alice.collection(typeId).insert({ title: 'shared' });
+    const onlyAlice = await alice.collection(typeId).insert({ title: 'alice' });
+    await alice.sync();
+    await bob.sync();
+    a.network.online = false;
+    b.network.online = false;
+    await alice.collection(typeId).update(shared.id, { title: 'alice was here' });
+    await bob.collection(typeId).update(shared.id, { title: 'bob was here' });
+    await alice.collection(typeId).update(onlyAlice.id, { done: true });
+    await bob.collection(typeId).insert({ title: 'bob new' });
+    await bob.collection(typeId).remove(onlyAlice.id);
+    await expect(alice.sync()).rejects.toThrow('network');
+    a.network.online = true;
+    b.network.online = true;
+    await alice.sync();
+    await bob.sync();
+    expect(bob.collection(typeId).state(shared.id)).toBe('conflict');
+    await bob.collection(typeId).keepMine(shared.id);
+    await bob.sync();
+    await alice.sync();
+    const server = comparable(await serverDocuments(typeId));
+    expect(comparable(alice.collection(typeId).list())).toEqual(server);
+    expect(comparable(bob.collection(typeId).list())).toEqual(server);
+    expect(server.map((d) => d.title).sort()).toEqual(['bob new', 'bob was here']);
+  });
+
+  it('randomized: 5 clients, 500 operations, random disconnects, end identical to the server', async () => {
+    const typeId = await freshType();
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
+    const peers = Array.from({ length: 5 }, (_, index) => {
+      const { network, fetch } = flakyNetwork();
+      return { network, sync: client(index % 2 ? tokens.bob : tokens.alice, [typeId], { fetch }) };
+    });
+    let conflicts = 0;
+    for (const peer of peers) peer.sync.on('conflict', () => (conflicts += 1));
+    const settle = async (peer: (typeof peers)[number]) => {
+      for (const document of peer.sync.collection(typeId).list()) {
+        if (peer.sync.collection(typeId).state(document.id) === 'conflict') await (random() < 0.5 ? peer.sync.collection(typeId).acceptTheirs(document.id) : peer.sync.collection(typeId).keepMine(document.id));
+      }
+      await peer.sync.sync().catch(() => undefined);
+    };
+    for (let operation = 0; operation < 500; operation += 1) {
+      const peer = pick(peers);
+      const notes = peer.sync.collection(typeId);
+      const visible = notes.list();
+      const roll = random();
+      if (roll < 0.1) peer.network.online = !peer.network.online;
+      else if (roll < 0.3 || visible.length === 0) await notes.insert({ title: `op ${operation}`, n: operation });
+      else if (roll < 0.8) await notes.update(pick(visible).id, random() < 0.5 ? { title: `op ${operation}` } : { n: operation, [`f${operation % 3}`]: operation });
+      else if (roll < 0.87) await notes.remove(pick(visible).id);
+      else await settle(peer);
+    }
+    for (const peer of peers) peer.network.online = true;
+    for (let round = 0; round < 6; round += 1) for (const peer of peers) await settle(peer);
+    const server = comparable(await serverDocuments(typeId));
+    expect(server.length).toBeGreaterThan(10);
+    expect(conflicts).toBeGreaterThan(5);
+    expect(peers.every((peer) => peer.network.failures > 0)).toBe(true);
+    for (const peer of peers) {
+      expect(peer.sync.collection(typeId).list().filter((d) => peer.sync.collection(typeId).state(d.id) !== 'synced')).toEqual([]);
+      expect(comparable(peer.sync.collection(typeId).list())).toEqual(server);
+    }
+  }, 60_000);
+});
+
+describe('localOnly types', () => {
+  it('never sends localOnly entities; switching back to remote drops what was collected meanwhile', async () => {
+    const typeId = await freshType({ syncType: 'localOnly' });
+    const { network, fetch } = flakyNetwork();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    await alice.start();
+    const notes = alice.collection(typeId);
+    const draft = await notes.insert({ title: 'local draft' });
+    await notes.update(draft.id, { title: 'still local' });
+    await alice.sync();
+    expect(notes.state(draft.id)).toBe('localChanges');
+    expect(notes.get(draft.id)).toMatchObject({ title: 'still local' });
+    expect(network.requests.filter((request) => request.includes(`/types/${typeId}/data`))).toEqual([]);
+
+    const type = (await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner })).body;
+    const switched = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner, body: { modifier: { $set: { syncType: 'remote' } }, baseRevision: type.revision } });
+    expect(switched.status).toBe(200);
+    await alice.refreshSyncTypes();
+    expect(notes.get(draft.id)).toBeUndefined();
+    await alice.sync();
+    expect(await serverDocuments(typeId)).toEqual([]);
+
+    const real = await notes.insert({ title: 'remote now' });
+    await alice.sync();
+    expect(notes.state(real.id)).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: real.id, revision: 0, title: 'remote now' }]);
+  });
+
+  it('learns from the server refusing a write that a type became localOnly, and keeps the entity local', async () => {
+    const typeId = await freshType({ syncType: 'localOnly' });
+    const alice = client(tokens.alice, [{ typeId, syncType: 'remote' }]);
+    const draft = await alice.collection(typeId).insert({ title: 'draft' });
+    await alice.push();
+    expect(alice.collection(typeId).state(draft.id)).toBe('localChanges');
+    expect(alice.collection(typeId).get(draft.id)).toMatchObject({ title: 'draft' });
+    await alice.push();
+    expect(await serverDocuments(typeId)).toEqual([]);
+  });
+});
