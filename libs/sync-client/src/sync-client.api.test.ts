@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FileStore } from './file-store';
 import { SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
 
 let platform: TestGateway;
@@ -102,6 +106,27 @@ describe('offline queue', () => {
     expect(server).toEqual(comparable([{ id: kept.id, revision: 1, title: 'edited offline', note: 'n' }, { id: added.id, revision: 0, title: 'written offline', tags: ['a'] }]));
     expect(network.requests.filter((request) => request.includes(doomed.id))).toEqual([]);
     expect(network.requests.filter((request) => request.startsWith('PATCH')).length).toBe(1);
+  });
+
+  it('keeps the queue in a FileStore across a restart of the client', async () => {
+    const typeId = await freshType();
+    const directory = await mkdtemp(join(tmpdir(), 'sync-client-'));
+    try {
+      const { network, fetch } = flakyNetwork();
+      network.online = false;
+      const before = client(tokens.alice, [typeId], { fetch, store: await FileStore.open(directory) });
+      const queued = await before.collection(typeId).insert({ title: 'queued before a restart' });
+      await before.close();
+      const after = client(tokens.alice, [typeId], { store: await FileStore.open(directory) });
+      expect(after.collection(typeId).state(queued.id)).toBeUndefined();
+      await after.open();
+      expect(after.collection(typeId).state(queued.id)).toBe('localChanges');
+      await after.sync();
+      expect(after.collection(typeId).state(queued.id)).toBe('synced');
+      expect(comparable(await serverDocuments(typeId))).toEqual([{ id: queued.id, revision: 0, title: 'queued before a restart' }]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('survives a lost answer: a POST that reached the server is not duplicated on retry', async () => {
