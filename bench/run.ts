@@ -4,6 +4,7 @@ import { dataDocuments } from './src/suites/data-documents';
 import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
 import { publishingResolution } from './src/suites/publishing-resolution';
+import { syncRealtime } from './src/suites/sync-realtime';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
 const suites: Record<string, () => Promise<void>> = {
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<void>> = {
   'audit-trail': auditTrail,
   'publishing-resolution': publishingResolution,
   'actions-latency': actionsLatency,
+  'sync-realtime': syncRealtime,
 };
 
 const requested = process.argv.slice(2);

@@ -30,6 +30,9 @@ interface Fixture {
   projectId: string;
 }
 
+/** Creates `count` documents of a type; answers their ids and revisions. */
+type CreateDocuments = (fixture: Fixture, typeId: string, count: number) => Promise<Array<{ id: string; revision: number }>>;
+
 /** Gives the document LONG_HISTORY changes in all; answers once they are in place. */
 type GrowHistory = (fixture: Fixture, documentId: string) => Promise<void>;
 
@@ -43,6 +46,36 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
 }
 
+const createThroughApi: CreateDocuments = ({ client, projectPath }, typeId, count) => createDocuments(client, `${projectPath}/types/${typeId}/data`, count);
+
+/**
+ * Straight into MongoDB as the data service stores a new document (revision 0, no pending
+ * outbox): the MongoDB-compatible test server takes tens of milliseconds per sequential write and
+ * stalls under concurrent ones, and the fixture is not what is measured.
+ */
+function insertIntoMongo(mongoUrl: string, database: string): CreateDocuments {
+  return async ({ projectId }, typeId, count) => {
+    const store = await createMongoStore({ url: mongoUrl, database });
+    try {
+      const start = Date.now();
+      const documents = Array.from({ length: count }, (_, index) => ({
+        id: `${typeId}-${index}`,
+        title: `Document ${index}`,
+        status: 'open',
+        count: 0,
+        notes: 'Benchmark fixture with a little text in it.',
+        revision: 0,
+        createdAt: start + index,
+        updatedAt: start + index,
+      }));
+      await store.collection(documentsCollection(projectId, typeId)).insertMany(documents);
+      return documents.map(({ id }) => ({ id, revision: 0 }));
+    } finally {
+      await store.close();
+    }
+  };
+}
+
 async function createDocuments(client: ApiClient, path: string, count: number): Promise<Array<{ id: string; revision: number }>> {
   const created: Array<{ id: string; revision: number }> = [];
   const indexes = Array.from({ length: count }, (_, index) => index);
@@ -53,35 +86,29 @@ async function createDocuments(client: ApiClient, path: string, count: number): 
   return created;
 }
 
-/** What one autocannon connection remembers between its requests. */
-interface ConnectionState {
-  ids?: string[];
-  turn?: number;
-  id?: string;
-}
-
 /**
- * Every connection patches its own share of the documents in turn, always with the revision the
- * last answer reported, so no request conflicts with another and every one is a real write:
- * guarded update, history, event.
+ * Hands every request a document no other request has in flight, with the revision its last
+ * answer gave, so no request conflicts with another and every one is a real write: guarded
+ * update, history, event. (autocannon resets a connection's context after each pass over its
+ * requests, so the documents are handed out from one shared queue of idle ones.)
  */
 function patchRequests(path: string, documents: Array<{ id: string; revision: number }>): autocannon.Request[] {
-  const revisions = new Map(documents.map((document) => [document.id, document.revision]));
-  let nextConnection = 0;
-  const share = (connection: number) => documents.filter((_, index) => index % CONNECTIONS === connection).map((document) => document.id);
+  const idle = documents.map((document) => ({ ...document }));
   return [
     {
       method: 'PATCH',
       setupRequest: (request, context) => {
-        const state = context as ConnectionState;
-        state.ids ??= share(nextConnection++ % CONNECTIONS);
-        state.turn = (state.turn ?? -1) + 1;
-        state.id = state.ids[state.turn % state.ids.length] as string;
-        return { ...request, path: `${path}/${state.id}`, body: JSON.stringify({ modifier: { $inc: { count: 1 }, $set: { status: 'busy' } }, baseRevision: revisions.get(state.id) }) };
+        const document = idle.shift();
+        if (!document) throw new Error('more requests in flight than documents');
+        (context as { document?: { id: string; revision: number } }).document = document;
+        return { ...request, path: `${path}/${document.id}`, body: JSON.stringify({ modifier: { $inc: { count: 1 }, $set: { status: 'busy' } }, baseRevision: document.revision }) };
       },
       onResponse: (status, body, context) => {
-        const state = context as ConnectionState;
-        if (status === 200 && state.id) revisions.set(state.id, (JSON.parse(body) as { revision: number }).revision);
+        const document = (context as { document?: { id: string; revision: number } }).document;
+        if (!document) return;
+        if (status === 200) document.revision = (JSON.parse(body) as { revision: number }).revision;
+        else if (status === 409) document.revision = (JSON.parse(body) as { details: { currentRevision: number } }).details.currentRevision;
+        idle.push(document);
       },
     },
   ];
@@ -136,14 +163,15 @@ async function createFixture(baseUrl: string): Promise<Fixture> {
   return { client, projectPath, projectId: project.id };
 }
 
-async function measureWrites(baseUrl: string, { client, projectPath }: Fixture): Promise<Omit<ShapeResult, 'get'>> {
+async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDocuments): Promise<Omit<ShapeResult, 'get'>> {
+  const { client, projectPath } = fixture;
   const auth = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' };
   const tasksPath = `${projectPath}/types/tasks/data`;
-  const patchTargets = await createDocuments(client, tasksPath, PATCH_DOCUMENTS);
+  const patchTargets = await create(fixture, 'tasks', PATCH_DOCUMENTS);
   const [patch] = Object.values(await compareLoads({ patch: { url: baseUrl, headers: auth, connections: CONNECTIONS, requests: patchRequests(tasksPath, patchTargets) } }));
 
   const pulledPath = `${projectPath}/types/pulled/data`;
-  await createDocuments(client, pulledPath, PULL_DOCUMENTS);
+  await create(fixture, 'pulled', PULL_DOCUMENTS);
   const pullTimes: number[] = [];
   let pulledItems = 0;
   await pullAll(client, pulledPath);
@@ -193,7 +221,7 @@ export async function dataDocuments(): Promise<void> {
   let single: ShapeResult;
   const allInOne = await startPlatformProcess({ SERVICES: 'all' });
   try {
-    single = { ...(await measureWrites(allInOne.url, await createFixture(allInOne.url))), get: {} as ShapeResult['get'] };
+    single = { ...(await measureWrites(allInOne.url, await createFixture(allInOne.url), createThroughApi)), get: {} as ShapeResult['get'] };
   } finally {
     await allInOne.stop();
   }
@@ -215,7 +243,8 @@ export async function dataDocuments(): Promise<void> {
     const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database } });
     try {
       const fixture = await createFixture(topology.gatewayUrl);
-      micro = { ...(await measureWrites(topology.gatewayUrl, fixture)), get: await measureLongHistoryReads(topology.gatewayUrl, fixture, seedIntoMongo(backends.urls.mongo, database)) };
+      const writes = await measureWrites(topology.gatewayUrl, fixture, insertIntoMongo(backends.urls.mongo, database));
+      micro = { ...writes, get: await measureLongHistoryReads(topology.gatewayUrl, fixture, seedIntoMongo(backends.urls.mongo, database)) };
     } finally {
       await topology.stop();
     }
@@ -227,16 +256,18 @@ export async function dataDocuments(): Promise<void> {
     'data-documents',
     `## Documents: writes, pull and long histories (issue 4)
 
-Command: \`pnpm bench data-documents\`. ${CONNECTIONS} connections. PATCH: every connection patches
-its own share of ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents in turn with the revision the
-previous answer gave (no conflicts; each request is a guarded update, a history record and an
+Command: \`pnpm bench data-documents\`. ${CONNECTIONS} connections. PATCH: each request takes a
+document no other request has in flight, from ${PATCH_DOCUMENTS.toLocaleString('en-US')}, with the
+revision its previous answer gave (no conflicts; each request is a guarded update, a history record and an
 event, and answers the document with all its changes, as the spec requires). Pull: every page of
 \`GET ...?updatedAt=0\` over ${PULL_DOCUMENTS.toLocaleString('en-US')} documents, one client, ${PULL_ROUNDS} rounds.
 Long history: one document with ${LONG_HISTORY.toLocaleString('en-US')} changes, read with plain GET (no
 \`includeChanges\`) against a document with one change; all-in-one builds it through batch RLS
 in a process hosting gateway, identity and data only (the audit consumer rewrites earlier items'
 access on every access change, which would dominate), microservices seeds it into MongoDB in the
-data service's history format (sequential writes there cost tens of milliseconds). Microservices:
+data service's history format. Microservices also insert the PATCH and pull fixtures straight
+into MongoDB as the data service stores new documents: the MongoDB-compatible test server takes
+tens of milliseconds per sequential write and stalls under concurrent ones. Microservices:
 gateway, data and the other services as separate processes on the MongoDB-compatible test
 server, NATS and Redis, all sharing the same 2 cores with the load generator.
 

@@ -230,7 +230,15 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private present(document: T, projection: Projection | undefined): T {
-    if (!projection || Object.keys(projection).length === 0) return JSON.parse(this.jsonOf(document)) as T;
+    const fields = projection ? Object.keys(projection) : [];
+    const copy = () => JSON.parse(this.jsonOf(document)) as Record<string, unknown>;
+    if (fields.length === 0) return copy() as T;
+    // Top-level exclusions (how reads leave out internal fields) need no query engine.
+    if (fields.every((field) => projection![field] === 0 && !field.includes('.'))) {
+      const result = copy();
+      for (const field of fields) delete result[field];
+      return result as T;
+    }
     const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection as never).all();
     return copyJson(projected as T);
   }
@@ -302,11 +310,14 @@ export function compareValues(a: unknown, b: unknown): number {
 
 function sortDocuments<T extends StoredDocument>(documents: T[], sort: Record<string, 1 | -1>): T[] {
   const keys = Object.entries(sort);
-  return [...documents].sort((a, b) => {
-    for (const [path, direction] of keys) {
-      const order = compareValues(valueAt(a, path), valueAt(b, path));
-      if (order !== 0) return order * direction;
+  // Each document's sort values are looked up once, not at every comparison.
+  const decorated = documents.map((document) => ({ document, values: keys.map(([path]) => valueAt(document, path)) }));
+  decorated.sort((a, b) => {
+    for (let index = 0; index < keys.length; index += 1) {
+      const order = compareValues(a.values[index], b.values[index]);
+      if (order !== 0) return order * (keys[index]![1]);
     }
     return 0;
   });
+  return decorated.map(({ document }) => document);
 }
