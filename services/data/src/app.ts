@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@platform/kit';
+import { registerAiRoutes } from './ai/register';
 import { dataDeps } from './data-deps';
 import { registerBatchRlsRoute } from './routes/batch-rls';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
@@ -15,6 +16,7 @@ export const dataService: ServiceDefinition = {
     registerEntityRoutes(app, deps, applicationsKind);
     await registerSchemaRoutes(app, deps);
     await registerBatchRlsRoute(app, deps);
+    await registerAiRoutes(app, deps);
   },
   start: async (context) => {
     const { drainer } = dataDeps(context);

@@ -11,4 +11,10 @@ export const dataError = errorCatalogue({
   DATA_SCHEMA_VIOLATION: [400, 'The document does not match its type schema'],
   DATA_FORBIDDEN: [403, 'You may not do this to this entity'],
   DATA_NO_DEFAULT_ACCESS: [400, 'The type has no defaultAccess to reset to'],
+  AI_NOT_CONFIGURED: [503, 'AI is not configured on this server'],
+  AI_PROVIDER_ERROR: [502, 'The AI provider failed'],
+  AI_PROVIDER_TIMEOUT: [504, 'The AI provider did not answer in time'],
+  AI_EXTRACT_INVALID: [400, "The model's answer does not match the type schema"],
+  AI_TYPE_HAS_NO_SCHEMA: [400, 'The type has no schema fields to extract into'],
+  AI_SOURCE_NOT_TEXT: [400, 'The source field of the document is not text'],
 });

@@ -7,7 +7,7 @@
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Type ids the spec's naming scheme reserves for the project's own collections. */
-export const RESERVED_TYPE_IDS: ReadonlySet<string> = new Set(['types', 'applications']);
+export const RESERVED_TYPE_IDS: ReadonlySet<string> = new Set(['types', 'applications', 'ai-agents']);
 
 export function documentsCollection(projectId: string, typeId: string): string {
   return `tenant-${projectId}-${typeId}`;

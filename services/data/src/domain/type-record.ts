@@ -23,7 +23,7 @@ export type TypeRecord = z.infer<typeof typeRecordSchema>;
 export const typeIdSchema = z
   .string()
   .regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -')
-  .refine((id) => !RESERVED_TYPE_IDS.has(id), 'types and applications are reserved names');
+  .refine((id) => !RESERVED_TYPE_IDS.has(id), 'types, applications and ai-agents are reserved names');
 
 /** An application record (an entity of `tenant-{projectId}-applications`). */
 export const applicationRecordSchema = z

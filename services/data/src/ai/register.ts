@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { DataDeps } from '../routes/context';
+import { renderAiErrors } from './ai-errors';
+import { aiConfigFromEnv } from './config';
+import { AiGate } from './gate';
+import { helpDocuments } from './help-documents';
+import { OpenAiCompatibleProvider } from './provider/openai-compatible';
+import { registerAgentRoutes } from './routes/agents';
+import { registerExtractRoute } from './routes/extract';
+import { registerHelpRoute } from './routes/help';
+
+/**
+ * The AI features, in their own scope of the data service: agents (CRUD and chat), extraction into
+ * a type, and the help chat. The provider comes from AI_BASE_URL, AI_MODEL and AI_API_KEY.
+ */
+export async function registerAiRoutes(app: FastifyInstance, deps: DataDeps): Promise<void> {
+  const config = aiConfigFromEnv();
+  const provider = config ? new OpenAiCompatibleProvider(config, deps.logger) : undefined;
+  const gate = new AiGate(deps, provider);
+  await app.register(async (scope) => {
+    renderAiErrors(scope);
+    registerAgentRoutes(scope, deps, gate);
+    registerExtractRoute(scope, deps, gate);
+    registerHelpRoute(scope, gate, helpDocuments(scope));
+  });
+}
