@@ -20,14 +20,15 @@ const AI_ENV = ['AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY', 'AI_TIMEOUT_MS'] as con
 
 /**
  * The data service behind the test gateway, configured through the environment exactly as in
- * production, with a fake chat-completions server on loopback (or with no provider at all).
+ * production, with a fake chat-completions server on loopback (or with no provider at all;
+ * `baseUrl` points the service elsewhere, e.g. at a port nothing listens on).
  */
-export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number }): Promise<AiPlatform> {
+export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number; baseUrl?: string }): Promise<AiPlatform> {
   const saved = Object.fromEntries(AI_ENV.map((name) => [name, process.env[name]]));
   const fake = options.provider ? await startFakeChatCompletions() : undefined;
   for (const name of AI_ENV) delete process.env[name];
   if (fake) {
-    process.env.AI_BASE_URL = fake.baseUrl;
+    process.env.AI_BASE_URL = options.baseUrl ?? fake.baseUrl;
     process.env.AI_MODEL = 'fake-model';
     process.env.AI_API_KEY = 'test-key';
     process.env.AI_TIMEOUT_MS = String(options.timeoutMs ?? 2_000);
