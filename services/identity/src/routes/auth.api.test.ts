@@ -88,6 +88,15 @@ describe('sign-in and sessions', () => {
     expect((await platform.call('POST', '/api/auth/logout')).status).toBe(204);
   });
 
+  it('documents its 204 answers without a body (logout, removing a project or tenant member)', async () => {
+    const document = (await platform.call('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
+    for (const [path, method] of [['/api/auth/logout', 'post'], ['/api/projects/{projectId}/members/{userId}', 'delete'], ['/api/tenants/{tenantId}/members/{userId}', 'delete']] as const) {
+      const noContent = document.paths[path]![method]!.responses['204'];
+      expect(noContent, `${method} ${path}`).toBeDefined();
+      expect(noContent!.content, `${method} ${path}`).toBeUndefined();
+    }
+  });
+
   it('expires a session 30 days after creation, however much it is used', async () => {
     const { token } = await platform.register('mayfly@example.org');
     const start = now;

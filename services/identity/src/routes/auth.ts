@@ -97,12 +97,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
 
   routes.post(
     '/api/auth/logout',
-    { schema: { tags: ['identity'], summary: 'End the current session (idempotent)', response: { 204: z.null().describe('Signed out') } } },
+    { schema: { tags: ['identity'], summary: 'End the current session (idempotent)', response: { 204: z.undefined().describe('Signed out') } } },
     async (request, reply) => {
       const token = sessionToken(request);
       if (token) await deps.sessions.revoke(token);
       clearSessionCookie(reply, deps.dev);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 }

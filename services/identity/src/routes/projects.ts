@@ -92,7 +92,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         tags,
         summary: 'Remove a member (members may also remove themselves)',
         params: projectIdParams.extend({ userId: z.string().min(1).max(100) }),
-        response: { 204: z.null().describe('Removed') },
+        response: { 204: z.undefined().describe('Removed') },
       },
     },
     async (request, reply) => {
@@ -102,7 +102,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (!(await deps.projects.removeMember(project.id, userId))) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
       deps.access.forget(project.id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 

@@ -125,7 +125,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         summary: 'Remove a member from the tenant and all its projects (admins; members may leave)',
         description: 'Projects the removed user owns pass to the admin who removes them (or, when an admin leaves, to another admin). The last admin cannot leave (409).',
         params: tenantMemberParams,
-        response: { 204: z.null().describe('Removed') },
+        response: { 204: z.undefined().describe('Removed') },
       },
     },
     async (request, reply) => {
@@ -139,7 +139,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const successor = leaving ? admins[0]!.userId : caller.userId;
       forgetProjects(await deps.tenants.removeMember(tenantId, userId, successor));
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 
