@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { errorBodySchema, type ErrorBody } from '@platform/contracts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -22,6 +23,19 @@ export interface AppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * The OpenAPI document declares the shared error body as each route's `default` response, so
+ * every status a route does not list (400, 401, 404, 429, 503, ...) has a schema clients and the
+ * fuzzer (`pnpm test:fuzz`) can check. Documentation only: Fastify serializes with the route's own
+ * response schemas.
+ */
+const withErrorBody: typeof jsonSchemaTransform = (input) => {
+  const { schema } = input;
+  const response = schema?.response as Record<string, unknown> | undefined;
+  if (!schema || schema.hide || !response || 'default' in response) return jsonSchemaTransform(input);
+  return jsonSchemaTransform({ ...input, schema: { ...schema, response: { ...response, default: errorBodySchema.describe('Error') } } });
+};
+
+/**
  * The Fastify app every process builds: zod validation and serialization, the shared error
  * handler, request ids that travel from the gateway (x-request-id), and the OpenAPI document.
  */
@@ -38,6 +52,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // One access line per request (the onResponse hook below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a path parameter over 100 characters, a malformed percent
+    // escape) answer the shared error body too instead of Fastify's {error, message, statusCode}.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const body: ErrorBody = { error: tooLong ? 'A path parameter is too long' : 'Malformed URL', code: tooLong ? 'PATH_PARAMETER_TOO_LONG' : 'BAD_URL' };
+      void reply.code(tooLong ? 414 : 400).send(body);
+    },
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -63,7 +84,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         },
         security: [{ sessionCookie: [] }, { bearer: [] }],
       },
-      transform: jsonSchemaTransform,
+      transform: withErrorBody,
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs' });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -24,6 +24,7 @@ describe('shared error handling', () => {
     typed.get('/crash', async () => {
       throw new Error('secret internals');
     });
+    typed.get('/things/:id', async (request) => request.params);
     typed.get('/bad-response', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: 'yes' }) as never);
     await app.ready();
   });
@@ -67,6 +68,22 @@ describe('shared error handling', () => {
     const response = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Route GET /nowhere not found', code: 'NOT_FOUND' });
+  });
+
+  it("answers the router's own refusals with the shared error body", async () => {
+    const long = await app.inject({ method: 'GET', url: `/things/${'x'.repeat(101)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: 'A path parameter is too long', code: 'PATH_PARAMETER_TOO_LONG' });
+    const malformed = await app.inject({ method: 'GET', url: '/things/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'Malformed URL', code: 'BAD_URL' });
+  });
+
+  it('documents the shared error body as the default response of every route with responses', () => {
+    const document = app.swagger() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+    const responses = document.paths['/bad-response']!.get!.responses;
+    expect(Object.keys(responses).sort()).toEqual(['200', 'default']);
+    expect(responses.default!.content!['application/json']!.schema).toMatchObject({ type: 'object', required: ['error', 'code'] });
   });
 
   it('keeps a valid incoming request id and replaces an unsafe one', async () => {
