@@ -23,6 +23,11 @@ function projectOfReferer(referer: string | undefined): string | undefined {
   }
 }
 
+function notFoundAsNone(error: unknown): undefined {
+  if (error instanceof AppError && error.statusCode === 404) return undefined;
+  throw error;
+}
+
 function explicitHelpProject(request: FastifyRequest): unknown {
   const fromBody = (request.body as { projectId?: unknown } | undefined)?.projectId;
   return fromBody ?? (request.query as { projectId?: unknown } | undefined)?.projectId;
@@ -62,7 +67,7 @@ export class AiGate {
     // A malformed explicit id is left to validation (400); a Referer only counts when it names a
     // project the caller belongs to, since it may be any page.
     const fromReferer = explicit === undefined ? projectOfReferer(request.headers.referer) : undefined;
-    const project = fromReferer ? await this.deps.projects.require(fromReferer, request.principal).catch(() => undefined) : undefined;
+    const project = fromReferer ? await this.deps.projects.require(fromReferer, request.principal).catch(notFoundAsNone) : undefined;
     this.admit(request, project);
   };
 
@@ -71,10 +76,6 @@ export class AiGate {
     const project = this.projects.get(request);
     if (!project) throw new Error('AI route handler ran without its gate');
     return project;
-  }
-
-  optionalProjectOf(request: FastifyRequest): ProjectContext | undefined {
-    return this.projects.get(request);
   }
 
   /** The configured provider (the gate answered 503 already when there is none). */

@@ -24,8 +24,6 @@ export const agentRecordSchema = z
   })
   .loose();
 
-export type AgentRecord = z.infer<typeof agentRecordSchema>;
-
 /** Collection of a project's agents; `ai-agents` is a reserved type id, so no type can share it. */
 export function agentsCollection(projectId: string): string {
   return `tenant-${projectId}-ai-agents`;
