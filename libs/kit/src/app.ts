@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { errorBodySchema, type ErrorBody } from '@platform/contracts';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { registerErrorHandling } from './errors';
+import { answerClientError, registerErrorHandling } from './errors';
 import { decoratePrincipal } from './principal-hooks';
 
 export interface AppOptions {
@@ -36,6 +36,16 @@ const withErrorBody: typeof jsonSchemaTransform = (input) => {
 };
 
 /**
+ * The router's own refusals (a path parameter over 100 characters, a malformed percent escape)
+ * answer the shared error body too, instead of Fastify's `{ error, message, statusCode }`.
+ */
+function answerRouterError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const body: ErrorBody = { error: tooLong ? 'A path parameter is too long' : 'Malformed URL', code: tooLong ? 'PATH_PARAMETER_TOO_LONG' : 'BAD_URL' };
+  void reply.code(tooLong ? 414 : 400).send(body);
+}
+
+/**
  * The Fastify app every process builds: zod validation and serialization, the shared error
  * handler, request ids that travel from the gateway (x-request-id), and the OpenAPI document.
  */
@@ -52,13 +62,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // One access line per request (the onResponse hook below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
-    // The router's own refusals (a path parameter over 100 characters, a malformed percent
-    // escape) answer the shared error body too instead of Fastify's {error, message, statusCode}.
-    frameworkErrors: (error, _request, reply) => {
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      const body: ErrorBody = { error: tooLong ? 'A path parameter is too long' : 'Malformed URL', code: tooLong ? 'PATH_PARAMETER_TOO_LONG' : 'BAD_URL' };
-      void reply.code(tooLong ? 414 : 400).send(body);
-    },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerRouterError,
   });
 
   app.setValidatorCompiler(validatorCompiler);

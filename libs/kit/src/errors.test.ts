@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -80,10 +81,34 @@ describe('shared error handling', () => {
   });
 
   it('documents the shared error body as the default response of every route with responses', () => {
-    const document = app.swagger() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+    const document = app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
     const responses = document.paths['/bad-response']!.get!.responses;
     expect(Object.keys(responses).sort()).toEqual(['200', 'default']);
     expect(responses.default!.content!['application/json']!.schema).toMatchObject({ type: 'object', required: ['error', 'code'] });
+  });
+
+  it("answers what Node's HTTP parser refuses with the shared error body", async () => {
+    const server = await createApp({ logger: createLogger({ level: 'silent' }), title: 'test', openapi: false });
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { port } = server.server.address() as { port: number };
+      const raw = (request: string) =>
+        new Promise<string>((done, fail) => {
+          let answer = '';
+          const socket = connect(port, '127.0.0.1', () => socket.write(request));
+          socket.on('data', (chunk) => (answer += chunk.toString()));
+          socket.on('close', () => done(answer));
+          socket.on('error', fail);
+        });
+      const oversized = await raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(oversized).toMatch(/^HTTP\/1.1 431 /);
+      expect(JSON.parse(oversized.split('\r\n\r\n')[1]!)).toEqual({ error: 'The request headers are too large', code: 'HEADERS_TOO_LARGE' });
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage).toMatch(/^HTTP\/1.1 400 /);
+      expect(JSON.parse(garbage.split('\r\n\r\n')[1]!)).toEqual({ error: 'Malformed HTTP request', code: 'BAD_REQUEST' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('keeps a valid incoming request id and replaces an unsafe one', async () => {

@@ -1,4 +1,6 @@
 import type { ErrorBody } from '@platform/contracts';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -78,4 +80,24 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Fastify's own client errors: bad JSON, body too large, unsupported media type, rate limits.
     return reply.code(status).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' } satisfies ErrorBody);
   });
+}
+
+const clientErrors: Record<string, [status: number, body: ErrorBody]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, { error: 'The request took too long to arrive', code: 'REQUEST_TIMEOUT' }],
+  HPE_HEADER_OVERFLOW: [431, { error: 'The request headers are too large', code: 'HEADERS_TOO_LARGE' }],
+};
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request (headers over 16 KiB,
+ * malformed HTTP, a request that never finishes) with the shared error body, as Fastify's own
+ * handler does with another shape.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, body] = clientErrors[error.code ?? ''] ?? [400, { error: 'Malformed HTTP request', code: 'BAD_REQUEST' }];
+  const payload = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${payload}`);
+  }
+  socket.destroy(error);
 }
