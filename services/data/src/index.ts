@@ -9,3 +9,5 @@ export { historyCollection, ID_PATTERN } from './domain/collections';
 export { checkClientModifier } from './domain/modifier-rules';
 export { validateDocument } from './domain/type-schema';
 export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';
+export { RESERVED_TYPE_IDS } from './domain/collections';
+export { AGENTS_TYPE_ID } from './ai/domain/agent-record';

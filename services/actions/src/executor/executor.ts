@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
+import { RESERVED_TYPE_IDS } from '@platform/data';
 import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import type { BlockDefinition, BlockServices } from '../blocks/block';
 import { BlockError } from '../blocks/block';
@@ -14,7 +15,6 @@ import type { WriteCauses } from './write-causes';
 const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
 
 /** Collections that are not documents of a type: their events trigger no action. */
-const NOT_DOCUMENT_TYPES: ReadonlySet<string> = new Set(['types', 'applications']);
 
 /** A run still `running` after this long was cut off (its process stopped); a redelivery marks it. */
 const RUN_LEASE_MS = 10 * 60 * 1000;
@@ -40,7 +40,8 @@ export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
 
   async handle(event: DocumentEvent): Promise<void> {
-    if (NOT_DOCUMENT_TYPES.has(event.typeId)) return;
+    // The project's own collections (types, applications, AI agents) hold no documents to act on.
+    if (RESERVED_TYPE_IDS.has(event.typeId)) return;
     const triggerName = TRIGGER_OF_KIND[event.kind];
     const candidates = await this.deps.actions.triggeredBy(event.projectId, triggerName);
     const matching = candidates.filter((action) =>

@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { applicationsCollection, applyModifier, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/data';
+import { AGENTS_TYPE_ID, applicationsCollection, applyModifier, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/data';
 import type { DocumentStore } from '@platform/storage';
 import { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';
@@ -14,12 +14,13 @@ interface Scope {
   collection: string;
 }
 
-/** Every collection of the project that can hold entities: types, applications and each type's documents (deleted types too). */
+/** Every collection of the project that can hold entities: types, applications, AI agents and each type's documents (deleted types too). */
 async function scopesOf(store: DocumentStore, projectId: string): Promise<Scope[]> {
   const types = await store.collection(typesCollection(projectId)).find({}, { projection: { id: 1 }, sort: { id: 1 } });
   return [
     { typeId: 'types', collection: typesCollection(projectId) },
     { typeId: 'applications', collection: applicationsCollection(projectId) },
+    { typeId: AGENTS_TYPE_ID, collection: documentsCollection(projectId, AGENTS_TYPE_ID) },
     ...types.map((type) => ({ typeId: type.id, collection: documentsCollection(projectId, type.id) })),
   ];
 }
