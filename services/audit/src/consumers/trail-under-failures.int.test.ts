@@ -10,8 +10,9 @@ import { expect, it } from 'vitest';
 import { TRAIL_COLLECTION } from '../trail/trail-item';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-/** Sequential writes on the MongoDB-compatible test server cost tens of milliseconds each; 200 keep the test near a minute. */
-const WRITES = 200;
+const WRITES = 1_000;
+/** Writers in flight at once: a write on the MongoDB-compatible test server costs tens of milliseconds. */
+const CONCURRENCY = 4;
 
 describeWithBackend('mongo', 'audit trail on MongoDB', ({ url: mongoUrl }) => {
   describeWithOwnServer('nats', 'audit trail while the audit process is killed and NATS restarts', (ownNats) => {
@@ -45,25 +46,32 @@ describeWithBackend('mongo', 'audit trail on MongoDB', ({ url: mongoUrl }) => {
           expected.add(`tenant-${projectId}-orders/o${n}/0`);
         };
         const batch = async (from: number, to: number) => {
-          for (let n = from; n < to; n += 1) await write(n);
+          let next = from;
+          const writer = async () => {
+            while (next < to) await write(next++);
+          };
+          await Promise.all(Array.from({ length: CONCURRENCY }, writer));
+        };
+        // Each fault strikes while writers are in flight, not between batches.
+        const during = async (from: number, to: number, fault: () => Promise<void>) => {
+          await Promise.all([batch(from, to), new Promise((r) => setTimeout(r, 100)).then(fault)]);
         };
 
-        await batch(0, 50);
-        await audit.stop('SIGKILL');
-        await batch(50, 80);
+        await batch(0, 200);
+        await during(200, 350, () => audit.stop('SIGKILL'));
         audit = await startAudit();
-        await batch(80, 120);
-        await nats.stop({ kill: true });
+        await batch(350, 500);
+        await during(500, 600, () => nats.stop({ kill: true }));
         // Writes go on while NATS is down; their events wait in the documents' outboxes.
-        await batch(120, 150);
-        await nats.restart();
-        await batch(150, 180);
-        await audit.stop('SIGKILL');
-        audit = await startAudit();
-        await batch(180, WRITES);
+        await during(600, 750, () => nats.restart());
+        await during(750, 850, async () => {
+          await audit.stop('SIGKILL');
+          audit = await startAudit();
+        });
+        await batch(850, WRITES);
 
         const items = store.collection(TRAIL_COLLECTION);
-        const deadline = Date.now() + 90_000;
+        const deadline = Date.now() + 120_000;
         while ((await items.count({ projectId })) < expected.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
         const stored = await items.find({ projectId }, { projection: { id: 1, entityId: 1, revision: 1 } });
         expect(stored).toHaveLength(expected.size);
@@ -75,6 +83,6 @@ describeWithBackend('mongo', 'audit trail on MongoDB', ({ url: mongoUrl }) => {
         await bus.close();
         await store.close();
       }
-    }, 300_000);
+    }, 600_000);
   });
 });
