@@ -13,7 +13,8 @@ export interface PublicResolution {
 }
 
 export type Resolution =
-  | { found: true; projectId: string; applicationId: string; body: PublicResolution }
+  /** `json` is the body serialized once, so a cached answer costs no serialization per request. */
+  | { found: true; projectId: string; applicationId: string; json: string }
   | { found: false; projectId?: string; applicationId?: string; code: 'PUBLISHING_DOMAIN_NOT_FOUND' | 'PUBLISHING_NOTHING_PUBLISHED' };
 
 /**
@@ -38,11 +39,7 @@ export class DomainResolver {
     if (!application || !versionId) return nothing;
     const version = await this.versions.find(projectId, versionId);
     if (!version || version.applicationId !== targetId) return nothing;
-    return {
-      found: true,
-      projectId,
-      applicationId: targetId,
-      body: { hostname, projectId, applicationId: targetId, pinned: domain.targetVersionId !== undefined, version: publicVersionView(version) },
-    };
+    const body: PublicResolution = { hostname, projectId, applicationId: targetId, pinned: domain.targetVersionId !== undefined, version: publicVersionView(version) };
+    return { found: true, projectId, applicationId: targetId, json: JSON.stringify(body) };
   }
 }
