@@ -3,6 +3,7 @@ import { auditTrail } from './src/suites/audit-trail';
 import { dataDocuments } from './src/suites/data-documents';
 import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
+import { memory } from './src/suites/memory';
 import { publishingResolution } from './src/suites/publishing-resolution';
 import { syncRealtime } from './src/suites/sync-realtime';
 
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<void>> = {
   'publishing-resolution': publishingResolution,
   'actions-latency': actionsLatency,
   'sync-realtime': syncRealtime,
+  memory,
 };
 
 const requested = process.argv.slice(2);

@@ -1,41 +1,13 @@
 import { MemoryStore, SyncClient } from '@platform/sync-client';
 import { forEachConcurrently, signedInClient } from '../api-client';
 import { startPlatformProcess } from '../processes';
+import { openStream } from '../realtime-stream';
 import { formatRow, writeSection } from '../report';
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 };
-
-/** An open SSE stream of project:{projectId}:sync that reports when a text first appears in it. */
-async function openStream(baseUrl: string, token: string, projectId: string) {
-  const issued = (await (await fetch(`${baseUrl}/api/realtime/token`, { headers: { authorization: `Bearer ${token}` } })).json()) as { token: string };
-  const abort = new AbortController();
-  const response = await fetch(`${baseUrl}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(issued.token)}`, { signal: abort.signal });
-  const waiters = new Map<string, (at: number) => void>();
-  let text = '';
-  const ready = new Promise<void>((resolve) => waiters.set('event: ready', () => resolve()));
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      for (const [needle, resolve] of waiters) {
-        if (text.includes(needle)) {
-          waiters.delete(needle);
-          resolve(performance.now());
-        }
-      }
-      if (text.length > 100_000) text = text.slice(-10_000);
-    }
-  })().catch(() => undefined);
-  await ready;
-  return {
-    /** Resolves with the time the entity's notification arrives. */
-    next: (entityId: string) => new Promise<number>((resolve) => waiters.set(`"entityId":"${entityId}"`, resolve)),
-    close: () => abort.abort(),
-  };
-}
 
 /**
  * Issue 10: write-to-notification latency through the realtime channel, initial sync of 10,000
