@@ -8,6 +8,7 @@ import { NetworkPolicy } from './domain/network-policy';
 import { ActionRepository } from './executor/action-repository';
 import { Executor } from './executor/executor';
 import { RunStore } from './executor/run-store';
+import { RunVisibility } from './executor/run-visibility';
 import { WriteCauses } from './executor/write-causes';
 
 /** What the actions routes and the executor share: one instance of each per service context. */
@@ -18,6 +19,7 @@ export interface ActionsDeps {
   projects: ProjectAccess;
   actions: ActionRepository;
   runs: RunStore;
+  runVisibility: RunVisibility;
   causes: WriteCauses;
   executor: Executor;
   http: Dispatcher;
@@ -41,5 +43,5 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     maxDepth: config.maxDepth,
     services: { mailer: context.mailer, data: dataDeps(context), config, causes, clock, http, policy },
   });
-  return { logger, clock, config, projects, actions, runs, causes, executor, http };
+  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store), causes, executor, http };
 }

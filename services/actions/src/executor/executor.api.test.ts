@@ -265,6 +265,19 @@ describe('the executor', () => {
     expect(runs).toHaveLength(1);
     expect(received.filter((r) => r.path === '/ok?leak=1').map((r) => JSON.parse(r.body).data.document.pin)).toEqual(['public']);
   });
+
+  it("shows a reader of the action only the runs on documents the reader may read, though the owner's runs cover more", async () => {
+    const projectId = await platform.projectWithType('owner', 'notes', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, owner, { title: 'Count notes', triggers: [trigger('documentCreated')], blocks: [] });
+    const secret = await createDocument(projectId, 'notes', { text: 'owner only', access: { read: { userIds: ['owner'] } } });
+    const open = await createDocument(projectId, 'notes', { text: 'everyone' });
+    expect((await platform.runsOf(projectId, action.id, owner, 2)).map((run) => run.documentId).sort()).toEqual([secret.id, open.id].sort());
+
+    const asMember = await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: member });
+    expect(asMember.status).toBe(200);
+    expect(asMember.body.items.map((run: { documentId: string }) => run.documentId)).toEqual([open.id]);
+    expect(JSON.stringify(asMember.body)).not.toContain(secret.id);
+  });
 });
 
 describe('the SSRF guard (default configuration: no network allowed)', () => {

@@ -6,7 +6,10 @@ import type { ActionsDeps } from '../actions-deps';
 import { actionsError } from '../errors';
 import { actionParams, runSchema } from './schemas';
 
-/** GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. */
+/**
+ * GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. Runs on
+ * documents the caller may not read are left out of `items`; `total` counts every run of the action.
+ */
 export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/projects/:projectId/actions/:actionId/runs',
@@ -30,7 +33,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
       const { page, pageSize } = request.query;
       const { items, total } = await deps.runs.list(actionId, { skip: (page - 1) * pageSize, limit: pageSize });
-      return { items: items.map(({ projectId: _project, ...run }) => run), page, pageSize, total };
+      const visible = await deps.runVisibility.visibleTo(caller, projectId, items);
+      return { items: visible.map(({ projectId: _project, ...run }) => run), page, pageSize, total };
     },
   );
 }
