@@ -1,0 +1,58 @@
+import type { Access } from '@platform/contracts';
+
+/** The kinds of caller the matrix asks about, by their standing in the project. */
+export const userRoles = ['owner', 'member with permission', 'member without permission', 'listed user', 'non-member', 'anonymous'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+/** The permission (unscoped name) the entity rules and the permitted member share. */
+export const READER_PERMISSION = 'readers';
+
+/** One access rule as the test writes it onto entities, and how it is named in the table. */
+export interface AccessRuleCase {
+  key: string;
+  label: string;
+  access(ids: { projectId: string; listedUserId: string }): Access | undefined;
+}
+
+/**
+ * Every rule the product's RLS distinguishes (docs/data.md: permission, listed users, both, no rule
+ * for the operation), plus two that must let nobody but the owner in: a permission scoped to
+ * another project and an empty list of users.
+ */
+export const accessRuleCases: AccessRuleCase[] = [
+  { key: 'members', label: 'no rule (every member)', access: () => undefined },
+  { key: 'updateRuleOnly', label: 'rule on update only', access: ({ projectId }) => ({ update: { permission: `${projectId}::${READER_PERMISSION}` } }) },
+  { key: 'permission', label: 'read: permission', access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }) },
+  { key: 'listed', label: 'read: listed users', access: ({ listedUserId }) => ({ read: { userIds: [listedUserId] } }) },
+  {
+    key: 'permissionOrListed',
+    label: 'read: permission or listed',
+    access: ({ projectId, listedUserId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}`, userIds: [listedUserId] } }),
+  },
+  { key: 'otherProject', label: "read: other project's permission", access: () => ({ read: { permission: `elsewhere::${READER_PERMISSION}` } }) },
+  { key: 'ownerOnly', label: 'read: nobody listed (owner only)', access: () => ({ read: { userIds: [] } }) },
+];
+
+/**
+ * Who may read an entity, written from the documented rule rather than the product's code:
+ * non-members and anonymous callers read nothing of a project, its owner reads everything, and a
+ * member reads when the entity has no read rule, or the member holds the rule's permission, or
+ * the rule lists the member.
+ */
+export function mayRead(role: UserRole, rule: AccessRuleCase): boolean {
+  if (role === 'non-member' || role === 'anonymous') return false;
+  if (role === 'owner') return true;
+  const read = rule.access({ projectId: 'p', listedUserId: 'listed' })?.read;
+  if (!read) return true;
+  const heldPermissions = role === 'member with permission' ? [`p::${READER_PERMISSION}`] : [];
+  const listed = role === 'listed user' ? read.userIds?.includes('listed') === true : false;
+  return (read.permission !== undefined && heldPermissions.includes(read.permission)) || listed;
+}
+
+/**
+ * Batch RLS needs the project's update rule, which the matrix project restricts to a permission
+ * only the owner's standing passes: for everyone else the path must reveal nothing at all.
+ */
+export function mayAdministerRls(role: UserRole): boolean {
+  return role === 'owner';
+}

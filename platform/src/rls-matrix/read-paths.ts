@@ -1,0 +1,97 @@
+/** One answer of the platform, kept as text too so any field that carries an id counts. */
+export interface HttpAnswer {
+  status: number;
+  text: string;
+  body: any;
+}
+
+export type HttpCall = (method: string, path: string, token: string | undefined, body?: unknown) => Promise<HttpAnswer>;
+
+/** The entities written for one access rule: a document in a type of its own, and an application. */
+export interface RuleEntities {
+  ruleKey: string;
+  typeId: string;
+  documentId: string;
+  applicationId: string;
+}
+
+export const readPaths = ['GET one', 'list', 'pull', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions'] as const;
+export type ReadPath = (typeof readPaths)[number];
+
+export type EntityKind = 'document' | 'application';
+
+/** Which kinds of entity each read path can reveal. */
+export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
+  'GET one': ['document', 'application'],
+  list: ['document', 'application'],
+  pull: ['document', 'application'],
+  'audit trail': ['document', 'application'],
+  realtime: ['document', 'application'],
+  // Actions run on documents only (applications and types trigger none), and batch RLS is per type.
+  'action runs': ['document'],
+  'batch-rls dry run': ['document'],
+  versions: ['application'],
+};
+
+/** What one caller learned: per read path, the ids of the entities it revealed. */
+export type Revealed = Record<ReadPath, Set<string>>;
+
+export function entityId(entities: RuleEntities, kind: EntityKind): string {
+  return kind === 'document' ? entities.documentId : entities.applicationId;
+}
+
+/**
+ * The title written into every entity, so a leak of its content is caught even without its id.
+ * Bracketed, so no entity's title contains another's (`doc_permission` vs `doc_permissionOrListed`).
+ */
+export function secretTitle(id: string): string {
+  return `secret title of [${id}]`;
+}
+
+/** Ids of `entities` that `text` names, by a quoted id or the entity's secret title. */
+function idsNamedIn(text: string, entities: RuleEntities[], kinds: EntityKind[]): string[] {
+  return entities.flatMap((rule) => kinds.map((kind) => entityId(rule, kind))).filter((id) => text.includes(`"${id}"`) || text.includes(secretTitle(id)));
+}
+
+function okText(answer: HttpAnswer): string {
+  return answer.status >= 200 && answer.status < 300 ? answer.text : '';
+}
+
+/**
+ * Asks every read path what it shows `token`'s caller about the project's rule entities. The
+ * realtime stream is collected elsewhere (it must be open before the writes) and passed in.
+ */
+export async function probeReadPaths(
+  call: HttpCall,
+  token: string | undefined,
+  setup: { projectId: string; actionId: string; entities: RuleEntities[]; realtimeText: string },
+): Promise<Revealed> {
+  const project = `/api/projects/${setup.projectId}`;
+  const { entities } = setup;
+  const revealed = Object.fromEntries(readPaths.map((path) => [path, new Set<string>()])) as Revealed;
+  const note = (path: ReadPath, ids: string[]) => ids.forEach((id) => revealed[path].add(id));
+
+  for (const rule of entities) {
+    const document = await call('GET', `${project}/types/${rule.typeId}/data/${rule.documentId}`, token);
+    const application = await call('GET', `${project}/applications/${rule.applicationId}`, token);
+    note('GET one', idsNamedIn(okText(document) + okText(application), [rule], ['document', 'application']));
+
+    const listed = await call('GET', `${project}/types/${rule.typeId}/data`, token);
+    note('list', idsNamedIn(okText(listed), entities, ['document']));
+    const pulled = await call('GET', `${project}/types/${rule.typeId}/data?updatedAt=0`, token);
+    note('pull', idsNamedIn(okText(pulled), entities, ['document']));
+
+    // Each rule's document is alone in its type, so a dry run counting anything counts it.
+    const dryRun = await call('POST', `${project}/types/${rule.typeId}/batch-rls`, token, { action: 'addUserId', operations: ['read'], userId: 'nobody', dryRun: true });
+    if (dryRun.status === 200 && dryRun.body.matchingCount > 0) revealed['batch-rls dry run'].add(rule.documentId);
+
+    const versions = await call('GET', `${project}/applications/${rule.applicationId}/versions`, token);
+    note('versions', idsNamedIn(okText(versions), [rule], ['application']));
+  }
+  note('list', idsNamedIn(okText(await call('GET', `${project}/applications`, token)), entities, ['application']));
+  note('pull', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0`, token)), entities, ['application']));
+  note('audit trail', idsNamedIn(okText(await call('GET', `${project}/audit-trail?limit=200`, token)), entities, ['document', 'application']));
+  note('action runs', idsNamedIn(okText(await call('GET', `${project}/actions/${setup.actionId}/runs?pageSize=200`, token)), entities, ['document']));
+  note('realtime', idsNamedIn(setup.realtimeText, entities, ['document', 'application']));
+  return revealed;
+}
