@@ -75,3 +75,46 @@ describe('proxy to a remote service', () => {
     expect((await gateway.app.inject({ method: 'GET', url: '/api/me' })).statusCode).toBe(404);
   });
 });
+
+describe('proxy to a service that is down or restarting', () => {
+  let upstream: FastifyInstance;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    // `data` drops the connection without answering (killed mid-request); `audit` listens nowhere.
+    upstream = Fastify();
+    upstream.all('/*', async (request) => {
+      request.raw.socket.destroy();
+    });
+    const dropping = await upstream.listen({ host: '127.0.0.1', port: 0 });
+    const closed = Fastify();
+    const nowhere = await closed.listen({ host: '127.0.0.1', port: 0 });
+    await closed.close();
+    gateway = await buildGateway({
+      logger: createLogger({ level: 'silent' }),
+      kv: createMemoryKeyValue(),
+      clock: Date.now,
+      principalSecret: secret,
+      local: undefined,
+      remotes: new Map([
+        ['data', dropping],
+        ['audit', nowhere],
+      ]),
+      dependencyProbes: [],
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.app.close();
+    await upstream.close();
+  });
+
+  it.each([
+    ['refuses connections', 'GET', '/api/projects/p1/audit-trail', 'audit'],
+    ['drops the connection mid-request', 'POST', '/api/projects/p1/types/t1/data', 'data'],
+  ])('answers 503 GATEWAY_SERVICE_UNAVAILABLE when the service %s', async (_, method, url, service) => {
+    const response = await gateway.app.inject({ method: method as 'GET' | 'POST', url, ...(method === 'POST' ? { payload: { id: 'd1' } } : {}) });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ code: 'GATEWAY_SERVICE_UNAVAILABLE', error: `The ${service} service cannot be reached right now; try again shortly` });
+  });
+});

@@ -1,17 +1,26 @@
 import httpProxy from '@fastify/http-proxy';
 import type { BackendServiceName } from '@platform/contracts';
-import { PRINCIPAL_HEADER } from '@platform/kit';
+import { AppError, PRINCIPAL_HEADER } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
 import { cachingPrincipalSigner } from './principal-signer';
 import { routeTable } from './route-table';
+
+/** What reply-from reports when a service cannot be reached or drops the connection (down or restarting). */
+const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'FST_REPLY_FROM_SERVICE_UNAVAILABLE']);
+
+function isUnreachable(error: Error & { code?: string; cause?: unknown }): boolean {
+  const cause = error.cause as { code?: string } | undefined;
+  return unreachableCodes.has(error.code ?? '') || unreachableCodes.has(cause?.code ?? '');
+}
 
 /**
  * Sends every route-table prefix of a remote service to its URL with @fastify/http-proxy, and
  * `/api/health/{service}` to that service's `/api/health`. All prefixes of one service share one
  * keep-alive pool (one registration per prefix would otherwise open a pool each). The caller
  * travels as a signed principal header; whatever the client sent under that name is replaced, and
- * so are the request id (so logs join up across the hop) and X-Forwarded-For.
+ * so are the request id (so logs join up across the hop) and X-Forwarded-For. A service that is
+ * down or restarting answers 503 (retry shortly) rather than reply-from's 500.
  */
 export async function registerProxies(
   app: FastifyInstance,
@@ -38,6 +47,9 @@ export async function registerProxies(
       undici: pool,
       disableRequestLogging: true,
       replyOptions: {
+        onError: (reply, { error }) => {
+          void reply.send(isUnreachable(error) ? new AppError(503, 'GATEWAY_SERVICE_UNAVAILABLE', `The ${service} service cannot be reached right now; try again shortly`) : error);
+        },
         rewriteRequestHeaders: (request, headers) => {
           // `headers` is reply-from's own copy of the client's headers.
           headers[PRINCIPAL_HEADER] = sign(request.principal);
