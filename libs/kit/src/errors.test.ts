@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { StoreUnavailableError } from '@platform/storage';
 import { z } from 'zod';
 import { createApp } from './app';
 import { AppError, errorCatalogue } from './errors';
@@ -24,6 +25,9 @@ describe('shared error handling', () => {
     });
     typed.get('/crash', async () => {
       throw new Error('secret internals');
+    });
+    typed.get('/store-down', async () => {
+      throw new StoreUnavailableError('documents', new Error('connect ECONNREFUSED 10.0.0.7:27017'));
     });
     typed.get('/things/:id', async (request) => request.params);
     typed.get('/bad-response', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: 'yes' }) as never);
@@ -63,6 +67,12 @@ describe('shared error handling', () => {
       expect(response.json()).toEqual({ error: 'Internal server error', code: expect.any(String) });
       expect(response.body).not.toMatch(/hunter2|secret internals/);
     }
+  });
+
+  it('answers 503 STORE_UNAVAILABLE when the store cannot be reached, without the cause', async () => {
+    const response = await app.inject({ method: 'GET', url: '/store-down' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ error: 'The database cannot be reached right now; try again shortly', code: 'STORE_UNAVAILABLE' });
   });
 
   it('answers unknown routes with 404 JSON', async () => {

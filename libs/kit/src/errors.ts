@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@platform/contracts';
+import { StoreUnavailableError } from '@platform/storage';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -63,6 +64,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         ...(error.details === undefined || error.statusCode >= 500 ? {} : { details: error.details }),
       };
       return reply.code(error.statusCode).send(body);
+    }
+    if (error instanceof StoreUnavailableError) {
+      request.log.warn({ err: error }, 'store unavailable');
+      return reply.code(503).send({ error: 'The database cannot be reached right now; try again shortly', code: 'STORE_UNAVAILABLE' } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const { message, issues } = describeValidation(error.validationContext, error.validation as ValidationIssue[]);

@@ -75,6 +75,17 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/** The store cannot be reached right now (server down or restarting, connection lost): worth retrying shortly. */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly collection: string,
+    cause: unknown,
+  ) {
+    super(`the store cannot be reached (collection ${collection}): ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 export class InvalidModifierError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,6 +1,15 @@
-import { MongoClient, MongoServerError, type Collection as DriverCollection, type Document } from 'mongodb';
+import {
+  MongoClient,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  type Collection as DriverCollection,
+  type Document,
+} from 'mongodb';
 import { assertSupportedModifier } from '../modifier';
-import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import { DuplicateKeyError, StoreUnavailableError, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import { fromMongoDocument, toMongoDocument, toMongoFilter, toMongoKeys, toMongoProjection, toMongoSort } from './id-mapping';
 
 export interface MongoStoreOptions {
@@ -18,11 +27,27 @@ function isDuplicateKey(error: unknown): boolean {
   return code === DUPLICATE_KEY || (error instanceof MongoServerError && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
-function rethrowDuplicate(collection: string, error: unknown): never {
+/** Node's own socket errors, which the driver passes on unwrapped for a write on a connection the server has closed. */
+const socketErrorCodes = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED']);
+
+/** The driver's errors for a server it cannot reach: down, restarting, or the connection dropped. */
+function isUnreachable(error: unknown): boolean {
+  return (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoTopologyClosedError ||
+    socketErrorCodes.has(String((error as { code?: unknown } | undefined)?.code))
+  );
+}
+
+/** Driver errors as the port's: a unique violation, an unreachable server; anything else as it is. */
+function rethrow(collection: string, error: unknown): never {
   if (isDuplicateKey(error)) {
     const keyValue = (error as MongoServerError).keyValue;
     throw new DuplicateKeyError(collection, keyValue ? JSON.stringify(toMongoKeys(keyValue)).replace('"_id"', '"id"') : 'unique index');
   }
+  if (isUnreachable(error)) throw new StoreUnavailableError(collection, error);
   throw error;
 }
 
@@ -37,7 +62,7 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     try {
       await this.driver.insertOne(toMongoDocument(doc));
     } catch (error) {
-      rethrowDuplicate(this.name, error);
+      rethrow(this.name, error);
     }
   }
 
@@ -46,7 +71,7 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     try {
       await this.driver.insertMany(docs.map(toMongoDocument), { ordered: true });
     } catch (error) {
-      rethrowDuplicate(this.name, error);
+      rethrow(this.name, error);
     }
   }
 
@@ -65,12 +90,20 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     if (options.sort) cursor = cursor.sort(toMongoSort(options.sort));
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
-    const documents = await cursor.toArray();
-    return documents.map((document) => fromMongoDocument<T>(document));
+    try {
+      const documents = await cursor.toArray();
+      return documents.map((document) => fromMongoDocument<T>(document));
+    } catch (error) {
+      return rethrow(this.name, error);
+    }
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    return this.driver.countDocuments(toMongoFilter(filter));
+    try {
+      return await this.driver.countDocuments(toMongoFilter(filter));
+    } catch (error) {
+      return rethrow(this.name, error);
+    }
   }
 
   async updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
@@ -79,7 +112,7 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
       const document = await this.driver.findOneAndUpdate(toMongoFilter(filter), modifier, { returnDocument: 'after', upsert: options?.upsert ?? false });
       return document ? fromMongoDocument<T>(document) : null;
     } catch (error) {
-      return rethrowDuplicate(this.name, error);
+      return rethrow(this.name, error);
     }
   }
 
@@ -89,13 +122,17 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
       const result = await this.driver.updateMany(toMongoFilter(filter), modifier);
       return result.modifiedCount;
     } catch (error) {
-      return rethrowDuplicate(this.name, error);
+      return rethrow(this.name, error);
     }
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const result = await this.driver.deleteMany(toMongoFilter(filter));
-    return result.deletedCount;
+    try {
+      const result = await this.driver.deleteMany(toMongoFilter(filter));
+      return result.deletedCount;
+    } catch (error) {
+      return rethrow(this.name, error);
+    }
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
@@ -105,7 +142,7 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     try {
       await this.driver.createIndex(keys, { unique: spec.unique ?? false });
     } catch (error) {
-      rethrowDuplicate(this.name, error);
+      rethrow(this.name, error);
     }
   }
 }
