@@ -6,26 +6,13 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store';
 import { SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
+import { comparable, flakyNetwork as networkTo, runRandomizedSession } from './testing';
 
 let platform: TestGateway;
 let projectId: string;
 const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
 const clients: SyncClient[] = [];
-
-/** Simulates losing the network (not the backend): while offline every request fails like fetch does. */
-function flakyNetwork() {
-  /** `requests` lists what reached the server. */
-  const network = { online: true, failures: 0, requests: [] as string[] };
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    if (!network.online) {
-      network.failures += 1;
-      return Promise.reject(new TypeError('fetch failed'));
-    }
-    network.requests.push(`${init?.method ?? 'GET'} ${String(input).replace(platform.url, '')}`);
-    return globalThis.fetch(input, init);
-  };
-  return { network, fetch };
-}
+const flakyNetwork = () => networkTo(platform.url);
 
 function client(token: string, collections: Array<string | CollectionOptions>, options: Partial<SyncClientOptions> = {}, base: TestGateway = platform): SyncClient {
   const created = new SyncClient({
@@ -56,13 +43,6 @@ async function serverDocuments(typeId: string): Promise<Array<Record<string, unk
   const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token: tokens.owner });
   expect(response.status).toBe(200);
   return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
-}
-
-/** Id, revision and fields of documents, sorted, for comparing copies. */
-function comparable(documents: Array<Record<string, unknown>>) {
-  return documents
-    .map(({ createdAt: _c, updatedAt: _u, access: _a, ...rest }) => rest)
-    .sort((a, b) => String(a.id).localeCompare(String(b.id)));
 }
 
 beforeAll(async () => {
@@ -262,34 +242,11 @@ describe('convergence', () => {
 
   it('randomized: 5 clients, 500 operations, random disconnects, end identical to the server', async () => {
     const typeId = await freshType();
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
     const peers = Array.from({ length: 5 }, (_, index) => {
       const { network, fetch } = flakyNetwork();
       return { network, sync: client(index % 2 ? tokens.bob : tokens.alice, [typeId], { fetch }) };
     });
-    let conflicts = 0;
-    for (const peer of peers) peer.sync.on('conflict', () => (conflicts += 1));
-    const settle = async (peer: (typeof peers)[number]) => {
-      for (const document of peer.sync.collection(typeId).list()) {
-        if (peer.sync.collection(typeId).state(document.id) === 'conflict') await (random() < 0.5 ? peer.sync.collection(typeId).acceptTheirs(document.id) : peer.sync.collection(typeId).keepMine(document.id));
-      }
-      await peer.sync.sync().catch(() => undefined);
-    };
-    for (let operation = 0; operation < 500; operation += 1) {
-      const peer = pick(peers);
-      const notes = peer.sync.collection(typeId);
-      const visible = notes.list();
-      const roll = random();
-      if (roll < 0.1) peer.network.online = !peer.network.online;
-      else if (roll < 0.3 || visible.length === 0) await notes.insert({ title: `op ${operation}`, n: operation });
-      else if (roll < 0.8) await notes.update(pick(visible).id, random() < 0.5 ? { title: `op ${operation}` } : { n: operation, [`f${operation % 3}`]: operation });
-      else if (roll < 0.87) await notes.remove(pick(visible).id);
-      else await settle(peer);
-    }
-    for (const peer of peers) peer.network.online = true;
-    for (let round = 0; round < 6; round += 1) for (const peer of peers) await settle(peer);
+    const { conflicts } = await runRandomizedSession(peers, typeId, { operations: 500, seed: 42 });
     const server = comparable(await serverDocuments(typeId));
     expect(server.length).toBeGreaterThan(10);
     expect(conflicts).toBeGreaterThan(5);
