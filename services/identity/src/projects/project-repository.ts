@@ -7,6 +7,13 @@ import { identityError } from '../errors';
 type StoredProject = ProjectRecord & { [field: string]: unknown };
 type StoredMember = ProjectMember & { [field: string]: unknown };
 
+/**
+ * The access of a project created without one: changing the project (its members and their
+ * permissions, AI settings, batch RLS) and deleting it are left to the owner (and the tenant's
+ * admins), since a rule-less operation would be open to every member. Reading stays open to members.
+ */
+const OWNER_MANAGED_PROJECT: Access = { update: { userIds: [] }, delete: { userIds: [] } };
+
 /** Scopes every plain permission name in an access configuration to the project. */
 function scopeAccess(projectId: string, access: Access): Access {
   return Object.fromEntries(
@@ -41,7 +48,7 @@ export class ProjectRepository {
       name: input.name,
       ownerId: input.ownerId,
       tenantId: input.tenantId,
-      ...(input.access ? { access: scopeAccess(id, input.access) } : {}),
+      access: input.access ? scopeAccess(id, input.access) : OWNER_MANAGED_PROJECT,
       aiEnabled: false,
       createdAt: now,
       updatedAt: now,

@@ -35,6 +35,19 @@ describe('projects', () => {
     expect((await platform.call('GET', '/api/projects')).status).toBe(401);
   });
 
+  it('without an access rule, only the owner changes the project: members read it but cannot add members or change AI settings', async () => {
+    const project = await createProject({ name: 'Owner managed' });
+    expect(project.access).toEqual({ update: { userIds: [] }, delete: { userIds: [] } });
+    expect((await platform.call('POST', `/api/projects/${project.id}/members`, { token: owner.token, body: { userId: viewer.user.id } })).status).toBe(201);
+    expect((await platform.call('GET', `/api/projects/${project.id}`, { token: viewer.token })).status).toBe(200);
+    const selfPromotion = await platform.call('POST', `/api/projects/${project.id}/members`, { token: viewer.token, body: { userId: viewer.user.id, permissions: ['admins'] } });
+    expect(selfPromotion.status).toBe(403);
+    expect((await platform.call('POST', `/api/projects/${project.id}/members`, { token: viewer.token, body: { userId: editor.user.id } })).status).toBe(403);
+    expect((await platform.call('PATCH', `/api/projects/${project.id}/ai-settings`, { token: viewer.token, body: { aiEnabled: true } })).status).toBe(403);
+    const members = (await platform.call('GET', `/api/projects/${project.id}/members`, { token: owner.token })).body.items;
+    expect(members.map((m: any) => [m.userId, m.permissions])).toEqual([[owner.user.id, []], [viewer.user.id, []]]);
+  });
+
   it('refuses a project without a name', async () => {
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(201) }]) expect((await platform.call('POST', '/api/projects', { token: owner.token, body })).status).toBe(400);
   });
