@@ -27,7 +27,8 @@ export class Publisher {
   async readable(projectId: string, applicationId: string, caller: ProjectCaller): Promise<StoredApplication> {
     const application = await this.applications.live(projectId, applicationId);
     if (!application) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
-    if (!rlsAllows(application.access, 'read', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'You may not read this application' });
+    // Like the data service: an application the caller may not read answers as if it did not exist.
+    if (!rlsAllows(application.access, 'read', caller)) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
     return application;
   }
 
