@@ -22,7 +22,7 @@ import { verify } from './verify';
  * system settle in between. Then it checks that every acknowledged write is stored, every change
  * is in the audit trail exactly once, every created document has exactly one action run, the sync
  * clients hold what the server holds, and no request got a 5xx other than 503 (nor a 503 before
- * the first fault). Prints a table per fault; exits non-zero on any violation.
+ * the first fault or after the last). Prints a table per fault; exits non-zero on any violation.
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -114,8 +114,9 @@ async function main(): Promise<number> {
       const noAnswer = (phase.outcomes.get('timeout') ?? 0) + (phase.outcomes.get('network') ?? 0);
       if (noAnswer) violations.push(`${phase.name}: ${noAnswer} requests got no answer from the gateway (timeout or broken connection)`);
     }
-    const baseline = traffic.phases[0]!;
-    if (baseline.outcomes.get(503)) violations.push(`${baseline.name}: ${baseline.outcomes.get(503)} requests answered 503 with every backend up`);
+    for (const calm of [traffic.phases[0]!, traffic.current]) {
+      if (calm.outcomes.get(503)) violations.push(`${calm.name}: ${calm.outcomes.get(503)} requests answered 503 with every backend up`);
+    }
 
     console.log('');
     console.log(formatReport(traffic, load.acknowledged, findings.damage, recoverySeconds));

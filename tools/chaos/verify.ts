@@ -55,7 +55,7 @@ export async function verify(
 
   for (const write of load.acknowledged) {
     const stored = documents.get(write.documentId) ?? (await readDocument(fixture, write.documentId));
-    if (stored && !documents.has(write.documentId)) violations.push(`${write.documentId} is stored but a pull from 0 does not return it`);
+    if (stored && !documents.has(write.documentId)) violations.push(`${write.documentId} is stored but the list does not return it`);
     if (!stored || stored.revision < write.revision) {
       charge(write.at, 'lostWrites');
       violations.push(`acknowledged write lost: ${write.documentId} revision ${write.revision} (stored: ${stored ? `revision ${stored.revision}` : 'nothing'})`);
