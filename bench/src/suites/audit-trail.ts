@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startLocalTopology } from '@platform/platform';
 import { createMongoStore } from '@platform/storage';
 import { startBackendServers } from '@platform/testkit/servers';
+import { signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
 import { formatRow, writeSection } from '../report';
 
@@ -9,29 +10,18 @@ const WRITES = 1_000;
 const SEEDED_ITEMS = 1_000_000;
 const SEED_BATCH = 5_000;
 
-async function api<T = any>(baseUrl: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
-  return JSON.parse(text) as T;
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
 /** Each write, then polls the trail until that change is its newest item; answers the latencies (ms). */
-async function writeToVisible(baseUrl: string, token: string, projectId: string): Promise<number[]> {
+async function writeToVisible(api: ApiClient, projectId: string): Promise<number[]> {
   const latencies: number[] = [];
   for (let n = 0; n < WRITES; n += 1) {
     const started = performance.now();
-    const created = await api<{ id: string }>(baseUrl, 'POST', `/api/projects/${projectId}/types/orders/data`, token, { title: `Order ${n}` });
+    const created = await api.call<{ id: string }>('POST', `/api/projects/${projectId}/types/orders/data`, { title: `Order ${n}` });
     for (;;) {
-      const page = await api<{ items: Array<{ entityId: string }> }>(baseUrl, 'GET', `/api/projects/${projectId}/audit-trail?typeId=orders&limit=1`, token);
+      const page = await api.call<{ items: Array<{ entityId: string }> }>('GET', `/api/projects/${projectId}/audit-trail?typeId=orders&limit=1`);
       if (page.items[0]?.entityId === created.id) break;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -94,16 +84,15 @@ export async function auditTrail(): Promise<void> {
     const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database } });
     try {
       const base = topology.gatewayUrl;
-      const email = `bench-${Date.now()}@example.org`;
-      const { token } = await api<{ token: string }>(base, 'POST', '/api/auth/register', undefined, { email, password: 'benchmark password' });
-      const project = await api<{ id: string }>(base, 'POST', '/api/projects', token, { name: 'Audit bench' });
-      await api(base, 'POST', `/api/projects/${project.id}/types`, token, { id: 'orders', name: 'Orders' });
-      latencies = await writeToVisible(base, token, project.id);
+      const api = await signedInClient(base);
+      const project = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench' });
+      await api.call('POST', `/api/projects/${project.id}/types`, { id: 'orders', name: 'Orders' });
+      latencies = await writeToVisible(api, project.id);
 
-      const big = await api<{ id: string }>(base, 'POST', '/api/projects', token, { name: 'Audit bench, a million items' });
+      const big = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench, a million items' });
       await seedTrail(backends.urls.mongo, database, big.id);
       const trail = `${base}/api/projects/${big.id}/audit-trail`;
-      const headers = { authorization: `Bearer ${token}` };
+      const headers = { authorization: `Bearer ${api.token}` };
       pages = await compareLoads({
         byType: { url: `${trail}?typeId=type7&page=3`, headers },
         byUserAndChange: { url: `${trail}?userId=user3&changeType=updated&page=2`, headers },
