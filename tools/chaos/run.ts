@@ -100,6 +100,8 @@ async function main(): Promise<number> {
     await load.stop();
     clients.stopWriting();
     violations.push(...load.refusals.map((refusal) => `unexpected answer to a write: ${refusal}`));
+    const unresolved = [...load.documents.values()].filter((document) => document.unresolved);
+    violations.push(...unresolved.map((document) => `a write to ${document.id} still failed a minute after the load stopped`));
     // The writing client's queue reaches the server before the server's state is read.
     const unsynced = (await clients.flush(60_000)).map((problem) => `sync client cannot push: ${problem}`);
     const documents = await readDocuments(fixture);
@@ -122,7 +124,7 @@ async function main(): Promise<number> {
     console.log(formatReport(traffic, load.acknowledged, findings.damage, recoverySeconds));
     console.log('');
     for (const note of findings.notes) console.log(note);
-    console.log(`writes acknowledged ${load.acknowledged.length}, unresolved ${[...load.documents.values()].filter((d) => d.unresolved).length}; ${Math.round((Date.now() - started) / 1000)} s in all`);
+    console.log(`writes acknowledged ${load.acknowledged.length}, unresolved ${unresolved.length}; ${Math.round((Date.now() - started) / 1000)} s in all`);
   } finally {
     await services.stopAll();
     await backends.dispose();
