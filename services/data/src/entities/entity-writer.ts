@@ -8,6 +8,9 @@ import type { History } from './history';
 import type { OutboxDrainer } from './outbox';
 import type { UpdatedAtClock } from './updated-at-clock';
 
+/** How often a slow write is restamped at most (see restampIfSlow). */
+const MAX_RESTAMPS = 3;
+
 /**
  * Every write to an entity collection: create, patch and soft delete. Each is one atomic store
  * step that also appends the change to the entity's outbox; the drain then moves it to history and
@@ -66,12 +69,16 @@ export class EntityWriter {
 
   /**
    * With a settle margin (several processes on one MongoDB), a write that took longer than half of
-   * it gets a fresh `updatedAt`, so no pull can have read past it (see UpdatedAtClock).
+   * it gets a fresh `updatedAt`, so no pull can have read past it (see UpdatedAtClock). A restamp
+   * that is itself slow is repeated, at most MAX_RESTAMPS times: on a store so overloaded that
+   * every write takes over half the margin, an unbounded loop never answered (PATCH stalled under
+   * load on the test server). The write keeps its last stamp then; a pull could step past it only
+   * if that last restamp took longer than the whole margin.
    */
   private async restampIfSlow(scope: EntityScope, entity: StoredEntity, stampedAt: number): Promise<StoredEntity> {
     let current = entity;
     let stamp = stampedAt;
-    while (this.timestamps.settleMs > 0 && this.timestamps.now() - stamp > this.timestamps.settleMs / 2) {
+    for (let restamps = 0; restamps < MAX_RESTAMPS && this.timestamps.settleMs > 0 && this.timestamps.now() - stamp > this.timestamps.settleMs / 2; restamps += 1) {
       const fresh = this.timestamps.begin();
       try {
         const touched = await this.store.collection<StoredEntity>(scope.collection).updateOne({ id: current.id, updatedAt: stamp }, { $set: { updatedAt: fresh.at } });
