@@ -65,13 +65,16 @@ export function startNatsServer(): Promise<LocalServer> {
   });
 }
 
-/** Debian's redis-server without persistence on a free loopback port. */
-export function startRedisServer(): Promise<LocalServer> {
+/**
+ * Debian's redis-server on a free loopback port; without persistence unless `appendOnly` asks for
+ * the append-only file docker-compose.yml uses (so data survives a killed server).
+ */
+export function startRedisServer(options: { appendOnly?: boolean } = {}): Promise<LocalServer> {
   return startLocalServer({
     name: 'redis-server',
     urlFor: (port) => `redis://127.0.0.1:${port}`,
     launch: async (port, dataDir) =>
-      startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir]),
+      startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', options.appendOnly ? 'yes' : 'no', '--dir', dataDir]),
   });
 }
 
