@@ -7,7 +7,11 @@ import { compareLoads, type LoadResult } from '../load';
 import { formatRow, writeSection } from '../report';
 
 const WRITES = 1_000;
-const SEEDED_ITEMS = 1_000_000;
+/**
+ * The issue's million on a real MongoDB (MONGO_URL); the local FerretDB test server takes hours to
+ * load that many, so without MONGO_URL the default is 100,000. AUDIT_BENCH_ITEMS overrides both.
+ */
+const SEEDED_ITEMS = Number(process.env.AUDIT_BENCH_ITEMS ?? (process.env.MONGO_URL ? 1_000_000 : 100_000));
 const SEED_BATCH = 5_000;
 
 function percentile(sorted: number[], p: number): number {
@@ -30,7 +34,7 @@ async function writeToVisible(api: ApiClient, projectId: string): Promise<number
   return latencies.sort((a, b) => a - b);
 }
 
-/** A million items written straight to the trail collection: 20 users, 50 types, the three change types, one per second. */
+/** SEEDED_ITEMS written straight to the trail collection: 20 users, 50 types, the three change types, one per second. */
 async function seedTrail(mongoUrl: string, database: string, projectId: string): Promise<void> {
   const store = await createMongoStore({ url: mongoUrl, database });
   try {
@@ -73,7 +77,7 @@ function row(target: string, result: LoadResult): string {
 /**
  * Audit trail (issue 5), microservice shape (MongoDB, NATS, Redis; one process per service):
  * write-to-visible latency over 1,000 sequential writes (write, then poll the trail until the
- * change is listed), and filtered pages over a trail of 1,000,000 items.
+ * change is listed), and filtered pages over a trail of SEEDED_ITEMS items.
  */
 export async function auditTrail(): Promise<void> {
   const backends = await startBackendServers();
@@ -89,7 +93,7 @@ export async function auditTrail(): Promise<void> {
       await api.call('POST', `/api/projects/${project.id}/types`, { id: 'orders', name: 'Orders' });
       latencies = await writeToVisible(api, project.id);
 
-      const big = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench, a million items' });
+      const big = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench, a large trail' });
       await seedTrail(backends.urls.mongo, database, big.id);
       const trail = `${base}/api/projects/${big.id}/audit-trail`;
       const headers = { authorization: `Bearer ${api.token}` };
@@ -122,7 +126,8 @@ from sending the write.
 ${formatRow([WRITES, Math.round(p50 * 10) / 10, Math.round(p99 * 10) / 10, 'p99 < 200 ms'])}
 
 Filtered pages (limit 50, total counted) over a project trail of ${SEEDED_ITEMS.toLocaleString('en-US')} items
-(20 users, 50 types, 10% of items restricted by RLS), as the project owner; target p50 < 50 ms.
+(20 users, 50 types, 10% of items restricted by RLS), as the project owner; target p50 < 50 ms
+at 1,000,000 items (what the run uses without \`MONGO_URL\`, and why: see the suite's SEEDED_ITEMS).
 
 | query | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|
