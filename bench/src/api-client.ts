@@ -4,7 +4,8 @@ export interface ApiClient {
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
-async function request(baseUrl: string, method: string, path: string, token: string | undefined, body: unknown): Promise<unknown> {
+/** One JSON call; anything but a 2xx throws with the answer. */
+export async function apiRequest<T = unknown>(baseUrl: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -12,14 +13,14 @@ async function request(baseUrl: string, method: string, path: string, token: str
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
-  return JSON.parse(text);
+  return JSON.parse(text) as T;
 }
 
 /** Registers a fresh user and answers a client that calls as them (Bearer token). */
 export async function signedInClient(baseUrl: string): Promise<ApiClient> {
   const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`;
-  const { token } = (await request(baseUrl, 'POST', '/api/auth/register', undefined, { email, password: 'benchmark password' })) as { token: string };
-  return { token, call: (method, path, body) => request(baseUrl, method, path, token, body) as never };
+  const { token } = (await apiRequest(baseUrl, 'POST', '/api/auth/register', undefined, { email, password: 'benchmark password' })) as { token: string };
+  return { token, call: (method, path, body) => apiRequest(baseUrl, method, path, token, body) as never };
 }
 
 /** Runs `task` for every item with at most `concurrency` in flight. */
