@@ -59,8 +59,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly documents = new Map<string, T>();
   private readonly indexes: IndexSpec[] = [];
   private readonly uniqueIndexes: UniqueIndex[] = [];
-  /** One per distinct leading top-level field of the declared indexes. */
-  private readonly lookups: LookupIndex[] = [];
+  /** Top-level fields of the declared indexes (any position): each may get a lookup. */
+  private readonly lookupFields = new Set<string>();
+  /** Built the first time a filter asks for an equality on the field, then kept up to date. */
+  private readonly lookups = new Map<string, LookupIndex>();
   private readonly serialized = new WeakMap<T, string>();
   private log: CollectionLog | undefined;
 
@@ -105,7 +107,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         const stored = copyJson(doc);
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
-        for (const lookup of this.lookups) lookup.add(stored);
+        for (const lookup of this.lookups.values()) lookup.add(stored);
         writes.push(this.persist({ put: stored }));
       }
     } finally {
@@ -173,7 +175,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const writes = doomed.map((document) => {
       this.documents.delete(document.id);
       for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
-      for (const lookup of this.lookups) lookup.remove(document);
+      for (const lookup of this.lookups.values()) lookup.remove(document);
       return this.persist({ del: document.id });
     });
     await Promise.all(writes);
@@ -201,22 +203,37 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return found;
   }
 
-  /** An equality on id or on an indexed field needs no scan; anything else walks every document. */
+  /**
+   * An equality on id or on an indexed field needs no scan: of the equalities the filter holds (at
+   * its top level or in a top-level `$and`), the one with the fewest holders gives the candidates.
+   * Anything else walks every document.
+   */
   private candidates(filter: Filter): Iterable<T> {
     if (typeof filter.id === 'string') return [this.documents.get(filter.id)].filter((d): d is T => d !== undefined);
-    for (const lookup of this.lookups) {
-      const ids = lookup.candidates(filter);
-      if (ids) return [...ids].map((id) => this.documents.get(id) as T);
+    const clauses = [filter, ...(Array.isArray(filter.$and) ? (filter.$and as unknown[]).filter((arm): arm is Filter => arm !== null && typeof arm === 'object') : [])];
+    let fewest: ReadonlySet<string> | undefined;
+    for (const clause of clauses) {
+      for (const field of Object.keys(clause)) {
+        if (!this.lookupFields.has(field)) continue;
+        const ids = this.lookupFor(field).candidates(clause);
+        if (ids && (fewest === undefined || ids.size < fewest.size)) fewest = ids;
+      }
     }
-    return this.documents.values();
+    return fewest ? [...fewest].map((id) => this.documents.get(id) as T) : this.documents.values();
   }
 
   private addLookup(spec: IndexSpec): void {
-    const [field] = Object.keys(spec.keys);
-    if (field === undefined || field === 'id' || field.includes('.') || this.lookups.some((lookup) => lookup.field === field)) return;
-    const lookup = new LookupIndex(field);
-    for (const document of this.documents.values()) lookup.add(document);
-    this.lookups.push(lookup);
+    for (const field of Object.keys(spec.keys)) if (field !== 'id' && !field.includes('.')) this.lookupFields.add(field);
+  }
+
+  private lookupFor(field: string): LookupIndex {
+    let lookup = this.lookups.get(field);
+    if (!lookup) {
+      lookup = new LookupIndex(field);
+      for (const document of this.documents.values()) lookup.add(document);
+      this.lookups.set(field, lookup);
+    }
+    return lookup;
   }
 
   /** A stored document's JSON, made once: stored objects are never changed, only replaced. */
@@ -252,7 +269,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private async replace(current: T, next: T): Promise<void> {
     this.claimUniqueKeys(next, current);
-    for (const lookup of this.lookups) {
+    for (const lookup of this.lookups.values()) {
       lookup.remove(current);
       lookup.add(next);
     }
