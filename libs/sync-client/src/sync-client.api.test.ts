@@ -205,6 +205,34 @@ describe('conflicts', () => {
     expect(comparable(bob.collection(typeId).list())).toEqual(comparable(await serverDocuments(typeId)));
     expect((await serverDocuments(typeId)).map((d) => d.title)).toEqual(['two, edited']);
   });
+  it('deleting an entity in conflict settles the conflict: the delete reaches the server and every copy drops the entity', async () => {
+    const { typeId, id, notes, bob, alice } = await concurrentEdit({ title: 'mine' }, { title: 'theirs' });
+    expect(notes.conflicts().map((entry) => entry.id)).toEqual([id]);
+    await notes.remove(id);
+    expect(notes.get(id)).toBeUndefined();
+    await bob.sync();
+    expect([notes.state(id), notes.conflicts()]).toEqual(['synced', []]);
+    await alice.sync();
+    expect(await serverDocuments(typeId)).toEqual([]);
+    expect(alice.collection(typeId).list()).toEqual([]);
+  });
+
+  it('a refused delete stays listed among the conflicts: Accept Theirs brings the entity back', async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    const bob = client(tokens.bob, [typeId]);
+    const guarded = await alice.collection(typeId).insert({ title: 'only alice deletes', access: { delete: { userIds: ['alice'] } } });
+    await alice.sync();
+    await bob.sync();
+    await bob.collection(typeId).remove(guarded.id);
+    await bob.sync();
+    expect(bob.collection(typeId).conflicts()).toEqual([{ id: guarded.id, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 403 }) }) }]);
+    expect(bob.collection(typeId).get(guarded.id)).toBeUndefined();
+    await bob.collection(typeId).acceptTheirs(guarded.id);
+    expect(bob.collection(typeId).get(guarded.id)).toMatchObject({ title: 'only alice deletes', revision: 0 });
+    expect(bob.collection(typeId).conflicts()).toEqual([]);
+    expect(await serverDocuments(typeId)).toHaveLength(1);
+  });
 });
 
 describe('convergence', () => {
@@ -252,6 +280,7 @@ describe('convergence', () => {
     expect(conflicts).toBeGreaterThan(5);
     expect(peers.every((peer) => peer.network.failures > 0)).toBe(true);
     for (const peer of peers) {
+      expect(peer.sync.collection(typeId).conflicts()).toEqual([]);
       expect(peer.sync.collection(typeId).list().filter((d) => peer.sync.collection(typeId).state(d.id) !== 'synced')).toEqual([]);
       expect(comparable(peer.sync.collection(typeId).list())).toEqual(server);
     }

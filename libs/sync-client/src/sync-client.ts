@@ -306,6 +306,11 @@ export class SyncClient {
       return;
     }
     record.deleted = true;
+    // Deleting is the user's latest word on the entity, and the server's DELETE takes no base
+    // revision: a pending conflict is settled by it (left in place, the entity would vanish from
+    // `list()` with its conflict unresolved and its newer server versions never shown).
+    record.conflict = undefined;
+    record.newer = undefined;
     if (collection.syncType === 'localOnly') record.localOnly = true;
     await this.changed(typeId, record);
   }
@@ -338,18 +343,26 @@ export class SyncClient {
   }
 
   /** @internal */
+  conflicts(typeId: string): Array<{ id: string; conflict: SyncConflict }> {
+    const found: Array<{ id: string; conflict: SyncConflict }> = [];
+    for (const record of this.require(typeId).records.values()) if (record.conflict) found.push({ id: record.id, conflict: record.conflict });
+    return found;
+  }
+
+  /** @internal */
   changesAvailable(typeId: string): boolean {
     return this.require(typeId).changesAvailable;
   }
 
   /** @internal */
-  async resolve(typeId: string, id: string, choose: (field: string) => FieldChoice): Promise<void> {
+  async resolve(typeId: string, id: string, choose: (field: string) => FieldChoice, otherwise: FieldChoice = 'mine'): Promise<void> {
     await this.open();
     const collection = this.require(typeId);
     const record = collection.records.get(id);
     if (!record?.conflict) throw new SyncError(`Entity ${id} in ${typeId} has no conflict`);
     const { reason } = record.conflict;
-    const keepAll = record.touched.every((field) => choose(field) === 'mine');
+    // A refused delete touched no field: `otherwise` says whether to keep it (Accept Theirs does not).
+    const keepAll = record.touched.every((field) => choose(field) === 'mine') && (record.touched.length > 0 || otherwise === 'mine');
     if (reason === 'revision' && record.conflict.current?.deletedAt === undefined) {
       resolveRevisionConflict(record, choose);
     } else if (reason === 'rejected' && keepAll) {
@@ -657,6 +670,11 @@ export class SyncCollection {
     return this.client.conflict(this.typeId, id);
   }
 
+  /** Every entity in conflict, including one whose refused delete hides it from `list()`. */
+  conflicts(): Array<{ id: string; conflict: SyncConflict }> {
+    return this.client.conflicts(this.typeId);
+  }
+
   /** Remote changes wait (only for collections not opted in to realtime); a pull clears it. */
   get changesAvailable(): boolean {
     return this.client.changesAvailable(this.typeId);
@@ -668,7 +686,7 @@ export class SyncCollection {
 
   /** Accept Theirs: drop the local changes, take the server's version. */
   acceptTheirs(id: string): Promise<void> {
-    return this.client.resolve(this.typeId, id, () => 'theirs');
+    return this.client.resolve(this.typeId, id, () => 'theirs', 'theirs');
   }
 
   /** Keep Mine: re-push the local changes on the server's current revision. */

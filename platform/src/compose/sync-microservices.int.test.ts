@@ -134,6 +134,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
     expect(server.length).toBeGreaterThan(10);
     expect(conflicts).toBeGreaterThan(5);
     for (const peer of peers) {
+      expect(peer.sync.collection(typeId).conflicts()).toEqual([]);
       expect(peer.sync.collection(typeId).list().filter((d) => peer.sync.collection(typeId).state(d.id) !== 'synced')).toEqual([]);
       expect(comparable(peer.sync.collection(typeId).list())).toEqual(server);
     }

@@ -29,9 +29,7 @@ export async function runRandomizedSession(
   for (const peer of peers) peer.sync.on('conflict', () => (conflicts += 1));
   const settle = async (peer: Peer) => {
     const notes = peer.sync.collection(typeId);
-    for (const document of notes.list()) {
-      if (notes.state(document.id) === 'conflict') await (random() < 0.5 ? notes.acceptTheirs(document.id) : notes.keepMine(document.id));
-    }
+    for (const { id } of notes.conflicts()) await (random() < 0.5 ? notes.acceptTheirs(id) : notes.keepMine(id));
     await peer.sync.sync().catch(() => undefined);
   };
   for (let operation = 0; operation < options.operations; operation += 1) {
