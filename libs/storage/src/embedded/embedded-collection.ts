@@ -4,6 +4,8 @@ import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionLog, LogRecord } from './collection-log';
 import { LookupIndex } from './lookup-index';
+import { plainEqualities } from './plain-equalities';
+import { sortDocuments, valueAt } from './sort-documents';
 
 const QUERY_OPTIONS = { idKey: 'id' } as const;
 
@@ -11,15 +13,6 @@ interface UniqueIndex {
   spec: IndexSpec;
   /** Index key (the indexed values, JSON) to the id of the document holding it. */
   owners: Map<string, string>;
-}
-
-function valueAt(document: Record<string, unknown>, path: string): unknown {
-  let current: unknown = document;
-  for (const segment of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
 }
 
 /**
@@ -32,7 +25,7 @@ function copyJson<V>(value: V): V {
 
 /** Like MongoDB, a missing field is indexed as null, so two documents without it clash. */
 function indexKey(spec: IndexSpec, document: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(spec.keys).map((path) => valueAt(document, path) ?? null));
+  return JSON.stringify(Object.keys(spec.keys).map((path) => valueAt(document, path.split('.')) ?? null));
 }
 
 function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
@@ -127,8 +120,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     let matches = this.matching(filter);
-    if (options.sort) matches = sortDocuments(matches, options.sort);
     const start = options.skip ?? 0;
+    if (options.sort) matches = sortDocuments(matches, options.sort, options.limit ? start + options.limit : undefined);
     const end = options.limit ? start + options.limit : undefined;
     return matches.slice(start, end).map((document) => this.present(document, options.projection));
   }
@@ -192,7 +185,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private matching(filter: Filter, limit?: number): T[] {
-    const query = new Query(filter, QUERY_OPTIONS);
+    const query = plainEqualities(filter) ?? new Query(filter, QUERY_OPTIONS);
     const candidates = this.candidates(filter);
     const found: T[] = [];
     for (const document of candidates) {
@@ -304,37 +297,4 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (!this.log) throw new Error(`collection ${this.name} has no log attached`);
     return this.log.append(record);
   }
-}
-
-/** MongoDB's order for the values a JSON document can hold: missing = null < numbers < strings < objects < arrays < booleans. */
-const TYPE_RANK: Record<string, number> = { undefined: 1, null: 1, number: 2, string: 3, object: 4, array: 5, boolean: 6 };
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-export function compareValues(a: unknown, b: unknown): number {
-  const rankA = TYPE_RANK[typeOf(a)] ?? 7;
-  const rankB = TYPE_RANK[typeOf(b)] ?? 7;
-  if (rankA !== rankB) return rankA - rankB;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  return JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0;
-}
-
-function sortDocuments<T extends StoredDocument>(documents: T[], sort: Record<string, 1 | -1>): T[] {
-  const keys = Object.entries(sort);
-  // Each document's sort values are looked up once, not at every comparison.
-  const decorated = documents.map((document) => ({ document, values: keys.map(([path]) => valueAt(document, path)) }));
-  decorated.sort((a, b) => {
-    for (let index = 0; index < keys.length; index += 1) {
-      const order = compareValues(a.values[index], b.values[index]);
-      if (order !== 0) return order * (keys[index]![1]);
-    }
-    return 0;
-  });
-  return decorated.map(({ document }) => document);
 }

@@ -45,6 +45,8 @@ export interface EntityScope {
 
 /** The entity as clients see it: without internal `_` fields. */
 export function publicView(entity: StoredEntity): Record<string, unknown> {
+  // Reads already leave the outbox out at the store (READ_PROJECTION): most entities need no copy.
+  if (!Object.keys(entity).some((key) => key.startsWith('_'))) return entity;
   return Object.fromEntries(Object.entries(entity).filter(([key]) => !key.startsWith('_')));
 }
 

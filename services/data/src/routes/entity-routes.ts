@@ -68,6 +68,9 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         }),
         response: { 200: pageSchema },
       },
+      // A page is built from publicView items; re-encoding up to 5,000 of them through zod cost
+      // more than reading them from the store, so the schema documents the page and is not re-run.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => {
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
