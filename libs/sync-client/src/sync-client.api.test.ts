@@ -233,6 +233,25 @@ describe('conflicts', () => {
     expect(bob.collection(typeId).conflicts()).toEqual([]);
     expect(await serverDocuments(typeId)).toHaveLength(1);
   });
+
+  it('a refused delete of an entity that was in conflict: Accept Theirs shows the server version the conflict carried', async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    const bob = client(tokens.bob, [typeId]);
+    const guarded = await alice.collection(typeId).insert({ title: 'original', access: { delete: { userIds: ['alice'] } } });
+    await alice.sync();
+    await bob.sync();
+    await alice.collection(typeId).update(guarded.id, { title: 'theirs' });
+    await alice.sync();
+    await bob.collection(typeId).update(guarded.id, { title: 'mine' });
+    await bob.sync();
+    expect(bob.collection(typeId).state(guarded.id)).toBe('conflict');
+    await bob.collection(typeId).remove(guarded.id);
+    await bob.sync();
+    expect(bob.collection(typeId).conflict(guarded.id)?.reason).toBe('rejected');
+    await bob.collection(typeId).acceptTheirs(guarded.id);
+    expect(bob.collection(typeId).get(guarded.id)).toMatchObject({ title: 'theirs', revision: 1 });
+  });
 });
 
 describe('convergence', () => {

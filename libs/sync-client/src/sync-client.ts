@@ -308,9 +308,11 @@ export class SyncClient {
     record.deleted = true;
     // Deleting is the user's latest word on the entity, and the server's DELETE takes no base
     // revision: a pending conflict is settled by it (left in place, the entity would vanish from
-    // `list()` with its conflict unresolved and its newer server versions never shown).
+    // `list()` with its conflict unresolved and its newer server versions never shown). The
+    // server's version it carried is kept as `newer`, for Accept Theirs should the delete be refused.
+    const current = record.conflict?.current;
+    if (current && (!record.newer || current.revision > record.newer.revision)) record.newer = current;
     record.conflict = undefined;
-    record.newer = undefined;
     if (collection.syncType === 'localOnly') record.localOnly = true;
     await this.changed(typeId, record);
   }
