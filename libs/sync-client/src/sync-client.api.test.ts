@@ -217,13 +217,19 @@ describe('conflicts', () => {
     expect(alice.collection(typeId).list()).toEqual([]);
   });
 
-  it('a refused delete stays listed among the conflicts: Accept Theirs brings the entity back', async () => {
+  /** An entity only Alice may delete, held by both Alice and Bob. */
+  async function onlyAliceDeletes(title: string) {
     const typeId = await freshType();
     const alice = client(tokens.alice, [typeId]);
     const bob = client(tokens.bob, [typeId]);
-    const guarded = await alice.collection(typeId).insert({ title: 'only alice deletes', access: { delete: { userIds: ['alice'] } } });
+    const guarded = await alice.collection(typeId).insert({ title, access: { delete: { userIds: ['alice'] } } });
     await alice.sync();
     await bob.sync();
+    return { typeId, alice, bob, guarded };
+  }
+
+  it('a refused delete stays listed among the conflicts: Accept Theirs brings the entity back', async () => {
+    const { typeId, bob, guarded } = await onlyAliceDeletes('only alice deletes');
     await bob.collection(typeId).remove(guarded.id);
     await bob.sync();
     expect(bob.collection(typeId).conflicts()).toEqual([{ id: guarded.id, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 403 }) }) }]);
@@ -235,12 +241,7 @@ describe('conflicts', () => {
   });
 
   it('a refused delete of an entity that was in conflict: Accept Theirs shows the server version the conflict carried', async () => {
-    const typeId = await freshType();
-    const alice = client(tokens.alice, [typeId]);
-    const bob = client(tokens.bob, [typeId]);
-    const guarded = await alice.collection(typeId).insert({ title: 'original', access: { delete: { userIds: ['alice'] } } });
-    await alice.sync();
-    await bob.sync();
+    const { typeId, alice, bob, guarded } = await onlyAliceDeletes('original');
     await alice.collection(typeId).update(guarded.id, { title: 'theirs' });
     await alice.sync();
     await bob.collection(typeId).update(guarded.id, { title: 'mine' });

@@ -121,8 +121,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     let matches = this.matching(filter);
     const start = options.skip ?? 0;
-    if (options.sort) matches = sortDocuments(matches, options.sort, options.limit ? start + options.limit : undefined);
     const end = options.limit ? start + options.limit : undefined;
+    if (options.sort) matches = sortDocuments(matches, options.sort, end);
     return matches.slice(start, end).map((document) => this.present(document, options.projection));
   }
 
