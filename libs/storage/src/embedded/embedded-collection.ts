@@ -4,6 +4,8 @@ import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionLog, LogRecord } from './collection-log';
 import { LookupIndex } from './lookup-index';
+import { OrderedIndex } from './ordered-index';
+import { planOrderedScan, type OrderedPlan } from './ordered-plan';
 import { plainEqualities } from './plain-equalities';
 import { sortDocuments, valueAt } from './sort-documents';
 
@@ -32,6 +34,12 @@ function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
   return JSON.stringify(a.keys) === JSON.stringify(b.keys);
 }
 
+/** How to test a document against the filter; undefined when every document matches. */
+function queryFor(filter: Filter): { test(document: Record<string, unknown>): boolean } | undefined {
+  if (Object.keys(filter).length === 0) return undefined;
+  return plainEqualities(filter) ?? new Query(filter, QUERY_OPTIONS);
+}
+
 /** The filter's plain equality fields: what an upsert starts its new document from. */
 function equalityFields(filter: Filter): Record<string, unknown> {
   const seed: Record<string, unknown> = {};
@@ -56,6 +64,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly lookupFields = new Set<string>();
   /** Built the first time a filter asks for an equality on the field, then kept up to date. */
   private readonly lookups = new Map<string, LookupIndex>();
+  /** Built the first time a query plan picks the index, then kept up to date. */
+  private readonly ordered = new Map<IndexSpec, OrderedIndex<T>>();
   private readonly serialized = new WeakMap<T, string>();
   private log: CollectionLog | undefined;
 
@@ -101,6 +111,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
         for (const lookup of this.lookups.values()) lookup.add(stored);
+        for (const index of this.ordered.values()) index.add(stored);
         writes.push(this.persist({ put: stored }));
       }
     } finally {
@@ -119,10 +130,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    let matches = this.matching(filter);
     const start = options.skip ?? 0;
     const end = options.limit ? start + options.limit : undefined;
-    if (options.sort) matches = sortDocuments(matches, options.sort, end);
+    const plan = this.plan(filter, options.sort);
+    // In index order a page is the first `end` matches: nothing after them is read.
+    let matches = this.matching(filter, plan?.sorted ? end : undefined, plan);
+    if (options.sort && !plan?.sorted) matches = sortDocuments(matches, options.sort, end);
     return matches.slice(start, end).map((document) => this.present(document, options.projection));
   }
 
@@ -169,6 +182,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       this.documents.delete(document.id);
       for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
       for (const lookup of this.lookups.values()) lookup.remove(document);
+      for (const index of this.ordered.values()) index.remove(document);
       return this.persist({ del: document.id });
     });
     await Promise.all(writes);
@@ -184,15 +198,17 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     await this.persist({ index: normalized });
   }
 
-  private matching(filter: Filter, limit?: number): T[] {
-    const query = plainEqualities(filter) ?? new Query(filter, QUERY_OPTIONS);
-    const candidates = this.candidates(filter);
+  private matching(filter: Filter, limit?: number, plan = this.plan(filter)): T[] {
+    const query = plan ? queryFor(plan.residual) : queryFor(filter);
     const found: T[] = [];
-    for (const document of candidates) {
-      if (!query.test(document)) continue;
+    // Answers true once the limit is reached, which ends the walk.
+    const visit = (document: T): boolean => {
+      if (query && !query.test(document)) return false;
       found.push(document);
-      if (limit !== undefined && found.length >= limit) break;
-    }
+      return limit !== undefined && found.length >= limit;
+    };
+    if (plan) this.orderedFor(plan.spec).visit(plan.bounds, plan.reverse, visit);
+    else for (const document of this.candidates(filter)) if (visit(document)) break;
     return found;
   }
 
@@ -213,6 +229,22 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       }
     }
     return fewest ? [...fewest].map((id) => this.documents.get(id) as T) : this.documents.values();
+  }
+
+  /** An ordered index that narrows this read, unless the id alone finds the document. */
+  private plan(filter: Filter, sort?: FindOptions['sort']): OrderedPlan | undefined {
+    if (typeof filter.id === 'string') return undefined;
+    const plan = planOrderedScan(this.indexes, filter, sort);
+    return plan && this.orderedFor(plan.spec).usable ? plan : undefined;
+  }
+
+  private orderedFor(spec: IndexSpec): OrderedIndex<T> {
+    let index = this.ordered.get(spec);
+    if (!index) {
+      index = new OrderedIndex(spec, this.documents.values());
+      this.ordered.set(spec, index);
+    }
+    return index;
   }
 
   private addLookup(spec: IndexSpec): void {
@@ -265,6 +297,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     for (const lookup of this.lookups.values()) {
       lookup.remove(current);
       lookup.add(next);
+    }
+    for (const index of this.ordered.values()) {
+      index.remove(current);
+      index.add(next);
     }
     this.documents.set(next.id, next);
     await this.persist({ put: next });
