@@ -32,8 +32,14 @@ export function decodeCursor(value: string): PullCursor | null {
   return null;
 }
 
+/** The order pulls and lists page in; indexed so a page reads only its own entities. */
+const PAGE_ORDER = { updatedAt: 1, id: 1 } as const;
+
 /** Reads with RLS applied at the store, never loading history unless asked for. */
 export class EntityReader {
+  /** Collections whose page-order index this process has ensured. */
+  private readonly indexed = new Set<string>();
+
   constructor(
     private readonly store: DocumentStore,
     private readonly history: History,
@@ -77,9 +83,12 @@ export class EntityReader {
   private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
     const readable = rlsFilter('read', caller);
     const query = Object.keys(readable).length ? { $and: [filter, readable] } : filter;
-    const items = await this.store
-      .collection<StoredEntity>(scope.collection)
-      .find(query, { sort: { updatedAt: 1, id: 1 }, limit: limit + 1, projection: READ_PROJECTION });
+    const collection = this.store.collection<StoredEntity>(scope.collection);
+    if (!this.indexed.has(scope.collection)) {
+      await collection.ensureIndex({ keys: PAGE_ORDER });
+      this.indexed.add(scope.collection);
+    }
+    const items = await collection.find(query, { sort: PAGE_ORDER, limit: limit + 1, projection: READ_PROJECTION });
     if (items.length <= limit) return { items };
     const page = items.slice(0, limit);
     const last = page[page.length - 1] as StoredEntity;
