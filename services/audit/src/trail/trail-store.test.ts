@@ -91,4 +91,14 @@ describe('TrailStore', () => {
       [12, accessAt(12)],
     ]);
   });
+
+  it('a redelivered change spreads the access its first delivery moved but did not spread before it stopped', async () => {
+    const trail = new TrailStore(store);
+    for (const revision of [0, 1, 2]) await trail.record(entry('stopped', revision), { access: accessAt(revision), revision });
+    // The first delivery of revision 3 moved the entity record, then its process died.
+    await trail.entities.updateOne({ id: 'c/stopped' }, { $set: { revision: 3, access: accessAt(3), accessRevision: 3 } });
+    await trail.record(entry('stopped', 3), { access: accessAt(3), revision: 3 });
+    const items = await trail.items.find({ entityKey: 'c/stopped' }, { sort: { revision: 1 } });
+    expect(items.map((item) => [item.revision, item.access])).toEqual([0, 1, 2, 3].map((revision) => [revision, accessAt(3)]));
+  });
 });

@@ -52,9 +52,9 @@ export class TrailStore {
    * a change whose earlier changes still follow the old access.
    */
   async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
-    await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
-    const known = (await this.entities.findById(entry.entityKey)) as TrailEntityRecord;
-    await this.spreadAccess(entry.entityKey, known);
+    const { record: known, accessMoved } = await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
+    // Items written before hold the record's access already unless this change moved it.
+    if (accessMoved) await this.spreadAccess(entry.entityKey, known);
     try {
       await this.items.insertOne({ ...entry, access: known.access, accessRevision: known.accessRevision });
     } catch (error) {
@@ -65,24 +65,30 @@ export class TrailStore {
     if (latest.accessRevision !== known.accessRevision) await this.spreadAccess(entry.entityKey, latest);
   }
 
-  /** Moves the entity record to this snapshot if it is newer (compare-and-set on the revision). */
-  private async advanceEntity(entityKey: string, projectId: string, snapshot: AccessSnapshot): Promise<void> {
+  /**
+   * Moves the entity record to this snapshot if it is newer (compare-and-set on the revision);
+   * answers the record as it now stands and whether its access may be newer than some items'.
+   */
+  private async advanceEntity(entityKey: string, projectId: string, snapshot: AccessSnapshot): Promise<{ record: TrailEntityRecord; accessMoved: boolean }> {
     const access = snapshot.access ?? {};
     for (;;) {
       const current = await this.entities.findById(entityKey);
-      if (current && current.revision >= snapshot.revision) return;
+      // A redelivery or a late older change: the call that moved the access may have stopped
+      // before spreading it, so this one spreads too.
+      if (current && current.revision >= snapshot.revision) return { record: current, accessMoved: true };
       const accessRevision = current && sameAccess(current.access, access) ? current.accessRevision : snapshot.revision;
       if (!current) {
+        const record = { id: entityKey, projectId, revision: snapshot.revision, access, accessRevision };
         try {
-          await this.entities.insertOne({ id: entityKey, projectId, revision: snapshot.revision, access, accessRevision });
-          return;
+          await this.entities.insertOne(record);
+          return { record, accessMoved: false };
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
           continue;
         }
       }
       const moved = await this.entities.updateOne({ id: entityKey, revision: current.revision }, { $set: { revision: snapshot.revision, access, accessRevision } });
-      if (moved) return;
+      if (moved) return { record: moved, accessMoved: moved.accessRevision !== current.accessRevision };
     }
   }
 
