@@ -21,8 +21,19 @@ export async function openStream(baseUrl: string, token: string, projectId: stri
   })().catch(() => undefined);
   await ready;
   return {
-    /** Resolves with the time the entity's notification arrives. */
-    next: (entityId: string) => new Promise<number>((resolve) => waiters.set(`"entityId":"${entityId}"`, resolve)),
+    /** Resolves with the time the entity's notification arrives; rejects after 30 s, so a lost notification fails the run instead of hanging it. */
+    next: (entityId: string) =>
+      new Promise<number>((resolve, reject) => {
+        const needle = `"entityId":"${entityId}"`;
+        const timer = setTimeout(() => {
+          waiters.delete(needle);
+          reject(new Error(`no notification of ${entityId} within 30 s`));
+        }, 30_000);
+        waiters.set(needle, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      }),
     close: () => abort.abort(),
   };
 }

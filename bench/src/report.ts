@@ -29,7 +29,8 @@ export async function writeSection(suite: string, markdown: string): Promise<voi
   const end = `<!-- /bench:${suite} -->`;
   const section = `${start}\n${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}.\n${end}`;
   const pattern = new RegExp(`${start}[\\s\\S]*?${end}`);
-  const next = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`;
+  // A function, so `$` in the section is not read as a replacement pattern.
+  const next = pattern.test(current) ? current.replace(pattern, () => section) : `${current.trimEnd()}\n\n${section}\n`;
   await writeFile(file, next.endsWith('\n') ? next : `${next}\n`);
 }
 

@@ -1,16 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalTopology } from '@platform/platform';
 import { createEmbeddedStore, createMongoStore, type DocumentStore } from '@platform/storage';
-import { startBackendServers } from '@platform/testkit/servers';
 import { apiRequest, signedInClient, type ApiClient } from '../api-client';
-import { startPlatformProcess } from '../processes';
 import { compareLoads, type LoadResult } from '../load';
 import { formatRow, writeSection } from '../report';
+import { withMicroservices, withPlatformProcess } from '../shapes';
 
-const WRITES = 1_000;
+/** Sequential writes timed to their appearance in the trail; AUDIT_BENCH_WRITES overrides (a short check of the suite). */
+const WRITES = Number(process.env.AUDIT_BENCH_WRITES ?? 1_000);
 /**
  * The issue's million on a real MongoDB (MONGO_URL); the local FerretDB test server takes hours to
  * load that many, so without MONGO_URL the default is 100,000. AUDIT_BENCH_ITEMS overrides both.
@@ -45,7 +43,7 @@ async function seedTrail(store: DocumentStore, projectId: string, count: number)
     const items = store.collection('audit-trail');
     const start = Date.UTC(2025, 0, 1);
     for (let offset = 0; offset < count; offset += SEED_BATCH) {
-      const batch = Array.from({ length: SEED_BATCH }, (_, k) => {
+      const batch = Array.from({ length: Math.min(SEED_BATCH, count - offset) }, (_, k) => {
         const n = offset + k;
         const typeId = `type${n % 50}`;
         const changeType = (['created', 'updated', 'deleted'] as const)[n % 3];
@@ -93,22 +91,15 @@ async function embeddedPages(): Promise<Record<string, LoadResult>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
   const credentials = { email: `bench-${Date.now()}@example.org`, password: 'benchmark password' };
   try {
-    const first = await startPlatformProcess({ SERVICES: 'all', DATA_DIR: dataDir });
-    let projectId: string;
-    try {
+    const projectId = await withPlatformProcess({ SERVICES: 'all', DATA_DIR: dataDir }, async (first) => {
       const { token } = await apiRequest<{ token: string }>(first.url, 'POST', '/api/auth/register', undefined, credentials);
-      projectId = (await apiRequest<{ id: string }>(first.url, 'POST', '/api/projects', token, { name: 'Audit bench, embedded' })).id;
-    } finally {
-      await first.stop();
-    }
+      return (await apiRequest<{ id: string }>(first.url, 'POST', '/api/projects', token, { name: 'Audit bench, embedded' })).id;
+    });
     await seedTrail(await createEmbeddedStore({ dataDir }), projectId, EMBEDDED_ITEMS);
-    const second = await startPlatformProcess({ SERVICES: 'all', DATA_DIR: dataDir });
-    try {
+    return await withPlatformProcess({ SERVICES: 'all', DATA_DIR: dataDir }, async (second) => {
       const { token } = await apiRequest<{ token: string }>(second.url, 'POST', '/api/auth/login', undefined, credentials);
-      return await filteredPages(second.url, projectId, token);
-    } finally {
-      await second.stop();
-    }
+      return filteredPages(second.url, projectId, token);
+    });
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -120,33 +111,22 @@ function row(shape: string, target: string, result: LoadResult): string {
 }
 
 /**
- * Audit trail (issue 5), microservice shape (MongoDB, NATS, Redis; one process per service):
- * write-to-visible latency over 1,000 sequential writes (write, then poll the trail until the
- * change is listed), and filtered pages over a trail of SEEDED_ITEMS items.
+ * Audit trail (issue 5): in the microservice shape (MongoDB, NATS, Redis; one process per service)
+ * write-to-visible latency over WRITES sequential writes (write, then poll the trail until the
+ * change is listed) and filtered pages over a trail of SEEDED_ITEMS items; in the all-in-one
+ * shape the same pages over EMBEDDED_ITEMS items.
  */
 export async function auditTrail(): Promise<void> {
-  const backends = await startBackendServers();
-  const database = `bench_audit_${randomBytes(4).toString('hex')}`;
-  let latencies: number[];
-  let pages: Record<string, LoadResult>;
-  try {
-    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database } });
-    try {
-      const base = topology.gatewayUrl;
-      const api = await signedInClient(base);
-      const project = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench' });
-      await api.call('POST', `/api/projects/${project.id}/types`, { id: 'orders', name: 'Orders' });
-      latencies = await writeToVisible(api, project.id);
+  const { latencies, pages } = await withMicroservices({}, async ({ gatewayUrl, backendUrls, database }) => {
+    const api = await signedInClient(gatewayUrl);
+    const project = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench' });
+    await api.call('POST', `/api/projects/${project.id}/types`, { id: 'orders', name: 'Orders' });
+    const written = await writeToVisible(api, project.id);
 
-      const big = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench, a large trail' });
-      await seedTrail(await createMongoStore({ url: backends.urls.mongo, database }), big.id, SEEDED_ITEMS);
-      pages = await filteredPages(base, big.id, api.token);
-    } finally {
-      await topology.stop();
-    }
-  } finally {
-    await backends.stop();
-  }
+    const big = await api.call<{ id: string }>('POST', '/api/projects', { name: 'Audit bench, a large trail' });
+    await seedTrail(await createMongoStore({ url: backendUrls.mongo, database }), big.id, SEEDED_ITEMS);
+    return { latencies: written, pages: await filteredPages(gatewayUrl, big.id, api.token) };
+  });
   const embedded = await embeddedPages();
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);

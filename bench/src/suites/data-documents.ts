@@ -1,12 +1,11 @@
 import { documentsCollection, historyCollection, storeChange } from '@platform/data';
-import { startLocalTopology } from '@platform/platform';
 import { createMongoStore } from '@platform/storage';
-import { startBackendServers } from '@platform/testkit/servers';
 import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { startPlatformProcess } from '../processes';
+import { insertNewDocuments } from '../mongo-fixtures';
 import { formatRow, writeSection } from '../report';
+import { withMicroservices, withPlatformProcess } from '../shapes';
 
 const CONNECTIONS = 32;
 /** Documents the PATCH load spreads over, so each gets a realistic few dozen changes, not thousands. */
@@ -48,31 +47,18 @@ function percentile(values: number[], fraction: number): number {
 
 const createThroughApi: CreateDocuments = ({ client, projectPath }, typeId, count) => createDocuments(client, `${projectPath}/types/${typeId}/data`, count);
 
-/**
- * Straight into MongoDB as the data service stores a new document (revision 0, no pending
- * outbox): the MongoDB-compatible test server takes tens of milliseconds per sequential write and
- * stalls under concurrent ones, and the fixture is not what is measured.
- */
+/** Straight into MongoDB: the fixture is not what is measured (see insertNewDocuments). */
 function insertIntoMongo(mongoUrl: string, database: string): CreateDocuments {
   return async ({ projectId }, typeId, count) => {
-    const store = await createMongoStore({ url: mongoUrl, database });
-    try {
-      const start = Date.now();
-      const documents = Array.from({ length: count }, (_, index) => ({
-        id: `${typeId}-${index}`,
-        title: `Document ${index}`,
-        status: 'open',
-        count: 0,
-        notes: 'Benchmark fixture with a little text in it.',
-        revision: 0,
-        createdAt: start + index,
-        updatedAt: start + index,
-      }));
-      await store.collection(documentsCollection(projectId, typeId)).insertMany(documents);
-      return documents.map(({ id }) => ({ id, revision: 0 }));
-    } finally {
-      await store.close();
-    }
+    const documents = Array.from({ length: count }, (_, index) => ({
+      id: `${typeId}-${index}`,
+      title: `Document ${index}`,
+      status: 'open',
+      count: 0,
+      notes: 'Benchmark fixture with a little text in it.',
+    }));
+    await insertNewDocuments(mongoUrl, database, projectId, typeId, documents);
+    return documents.map(({ id }) => ({ id, revision: 0 }));
   };
 }
 
@@ -218,39 +204,21 @@ function ratios(shape: string, result: ShapeResult): string {
  * changed documents (every page), and reads of a document with a long history against a fresh one.
  */
 export async function dataDocuments(): Promise<void> {
-  let single: ShapeResult;
-  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
-  try {
-    single = { ...(await measureWrites(allInOne.url, await createFixture(allInOne.url), createThroughApi)), get: {} as ShapeResult['get'] };
-  } finally {
-    await allInOne.stop();
-  }
+  const writes = await withPlatformProcess({ SERVICES: 'all' }, async (allInOne) => measureWrites(allInOne.url, await createFixture(allInOne.url), createThroughApi));
   // Reads of a long history in a process without the audit consumer: batch RLS changes access
   // every time, and the audit trail rewrites the access of every earlier item of the entity on
   // each such change, which is not what this figure is about.
   const nowhere = 'http://127.0.0.1:9';
-  const dataOnly = await startPlatformProcess({ SERVICES: 'gateway,identity,data', AUDIT_URL: nowhere, PUBLISHING_URL: nowhere, ACTIONS_URL: nowhere, VISITORS_URL: nowhere });
-  try {
-    single.get = await measureLongHistoryReads(dataOnly.url, await createFixture(dataOnly.url), growThroughBatchRls);
-  } finally {
-    await dataOnly.stop();
-  }
+  const reads = await withPlatformProcess({ SERVICES: 'gateway,identity,data', AUDIT_URL: nowhere, PUBLISHING_URL: nowhere, ACTIONS_URL: nowhere, VISITORS_URL: nowhere }, async (dataOnly) =>
+    measureLongHistoryReads(dataOnly.url, await createFixture(dataOnly.url), growThroughBatchRls),
+  );
+  const single: ShapeResult = { ...writes, get: reads };
 
-  const backends = await startBackendServers();
-  let micro: ShapeResult;
-  try {
-    const database = `bench_${Date.now()}`;
-    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database } });
-    try {
-      const fixture = await createFixture(topology.gatewayUrl);
-      const writes = await measureWrites(topology.gatewayUrl, fixture, insertIntoMongo(backends.urls.mongo, database));
-      micro = { ...writes, get: await measureLongHistoryReads(topology.gatewayUrl, fixture, seedIntoMongo(backends.urls.mongo, database)) };
-    } finally {
-      await topology.stop();
-    }
-  } finally {
-    await backends.stop();
-  }
+  const micro = await withMicroservices({}, async ({ gatewayUrl, backendUrls, database }): Promise<ShapeResult> => {
+    const fixture = await createFixture(gatewayUrl);
+    const microWrites = await measureWrites(gatewayUrl, fixture, insertIntoMongo(backendUrls.mongo, database));
+    return { ...microWrites, get: await measureLongHistoryReads(gatewayUrl, fixture, seedIntoMongo(backendUrls.mongo, database)) };
+  });
 
   await writeSection(
     'data-documents',

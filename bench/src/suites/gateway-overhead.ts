@@ -1,8 +1,6 @@
-import { startLocalTopology } from '@platform/platform';
-import { startBackendServers } from '@platform/testkit/servers';
 import { compareLoads, type LoadResult } from '../load';
-import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
+import { withMicroservices, withPlatformProcess } from '../shapes';
 
 function row(shape: string, path: string, result: LoadResult): string {
   return formatRow([shape, path, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
@@ -15,31 +13,17 @@ function row(shape: string, path: string, result: LoadResult): string {
  * router, in-process answer) vs a data-only process's `/api/health`.
  */
 export async function gatewayOverhead(): Promise<void> {
-  const allInOne = await startPlatformProcess({ SERVICES: 'all' });
-  const dataAlone = await startPlatformProcess({ SERVICES: 'data' });
-  let single: Record<string, LoadResult>;
-  try {
-    single = await compareLoads({ gateway: { url: `${allInOne.url}/api/health/data` }, direct: { url: `${dataAlone.url}/api/health` } });
-  } finally {
-    await allInOne.stop();
-    await dataAlone.stop();
-  }
-
-  const backends = await startBackendServers();
-  let micro: Record<string, LoadResult>;
-  try {
-    const topology = await startLocalTopology({ backendUrls: backends.urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bench_${Date.now()}` } });
-    try {
-      micro = await compareLoads({
-        gateway: { url: `${topology.gatewayUrl}/api/health/data` },
-        direct: { url: `${topology.serviceUrls.get('data')}/api/health` },
-      });
-    } finally {
-      await topology.stop();
-    }
-  } finally {
-    await backends.stop();
-  }
+  const single = await withPlatformProcess({ SERVICES: 'all' }, (allInOne) =>
+    withPlatformProcess({ SERVICES: 'data' }, (dataAlone) =>
+      compareLoads({ gateway: { url: `${allInOne.url}/api/health/data` }, direct: { url: `${dataAlone.url}/api/health` } }),
+    ),
+  );
+  const micro = await withMicroservices({}, (topology) =>
+    compareLoads({
+      gateway: { url: `${topology.gatewayUrl}/api/health/data` },
+      direct: { url: `${topology.serviceUrls.get('data')}/api/health` },
+    }),
+  );
 
   const ratio = (results: Record<string, LoadResult>) => results.gateway!.requestsPerSecond / results.direct!.requestsPerSecond;
   const addedP99 = (results: Record<string, LoadResult>) => results.gateway!.p99Ms - results.direct!.p99Ms;

@@ -1,48 +1,53 @@
-import { startBackendServers } from '@platform/testkit/servers';
 import { signedInClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
+import { withBackends, withMicroservices, withPlatformProcess } from '../shapes';
 
-function row(target: string, result: LoadResult): string {
-  return formatRow([target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+function row(shape: string, target: string, result: LoadResult): string {
+  return formatRow([shape, target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+}
+
+/** `GET /api/health` and `GET /api/me` as a fresh user, interleaved, against one shape's front door. */
+async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
+  const { token } = await signedInClient(baseUrl);
+  return compareLoads({
+    health: { url: `${baseUrl}/api/health` },
+    me: { url: `${baseUrl}/api/me`, headers: { authorization: `Bearer ${token}` } },
+  });
 }
 
 /**
  * Authenticated `GET /api/me` (issue 3): the gateway loads the session from Redis on every
- * request, then identity reads the user; compared with `GET /api/health` in the same run.
+ * request, then identity reads the user; compared with `GET /api/health` in the same run, in each
+ * shape. The all-in-one process gets Redis for its sessions (REDIS_URL), else it would keep them
+ * in memory and the figure would not include the session read.
  */
 export async function identityMe(): Promise<void> {
-  const backends = await startBackendServers();
-  let results: Record<string, LoadResult>;
-  try {
-    const platform = await startPlatformProcess({ SERVICES: 'all', REDIS_URL: backends.urls.redis });
-    try {
-      const { token } = await signedInClient(platform.url);
-      results = await compareLoads({
-        health: { url: `${platform.url}/api/health` },
-        me: { url: `${platform.url}/api/me`, headers: { authorization: `Bearer ${token}` } },
-      });
-    } finally {
-      await platform.stop();
-    }
-  } finally {
-    await backends.stop();
-  }
-  const ratio = results.me!.requestsPerSecond / results.health!.requestsPerSecond;
+  const single = await withBackends(({ redis }) => withPlatformProcess({ SERVICES: 'all', REDIS_URL: redis }, (platform) => measure(platform.url)));
+  const micro = await withMicroservices({}, ({ gatewayUrl }) => measure(gatewayUrl));
+  const ratio = (results: Record<string, LoadResult>) => results.me!.requestsPerSecond / results.health!.requestsPerSecond;
   await writeSection(
     'identity-me',
     `## Authenticated GET /api/me (issue 3)
 
-Command: \`pnpm bench identity-me\`. All-in-one process (embedded store) with sessions in Redis
-(\`REDIS_URL\`), so every request reads its session from Redis; bearer token.
+Command: \`pnpm bench identity-me\`. 32 connections, bearer token, sessions in Redis in both
+shapes, so every request reads its session from Redis. All-in-one: one process on the embedded
+store with \`REDIS_URL\` set. Microservices: the gateway (session read) proxies to the identity
+process (user read from the MongoDB-compatible test server), each its own process, with NATS and
+Redis, all sharing the same 2 cores with the load generator. \`/api/health\` is answered by the
+gateway itself without a session, the baseline of each shape.
 
-| target | req/s | p50 ms | p99 ms | non-2xx + errors |
-|---|---|---|---|---|
-${row('GET /api/health', results.health!)}
-${row('GET /api/me (signed in)', results.me!)}
+| shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---|---|---|---|
+${row('all-in-one', 'GET /api/health', single.health!)}
+${row('all-in-one', 'GET /api/me (signed in)', single.me!)}
+${row('microservices', 'GET /api/health', micro.health!)}
+${row('microservices', 'GET /api/me (signed in)', micro.me!)}
 
-Throughput /api/me ÷ /api/health: **${ratio.toFixed(2)}x** (target ≥ 0.6x).`,
+| shape | throughput /api/me ÷ /api/health | target |
+|---|---|---|
+| all-in-one | ${ratio(single).toFixed(2)}x | ≥ 0.6x |
+| microservices | ${ratio(micro).toFixed(2)}x | ≥ 0.6x |`,
   );
-  console.log(`identity /api/me: ${ratio.toFixed(2)}x of /api/health`);
+  console.log(`identity /api/me: ${ratio(single).toFixed(2)}x of /api/health all-in-one, ${ratio(micro).toFixed(2)}x microservices`);
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { MemoryStore, SyncClient } from '@platform/sync-client';
 import { forEachConcurrently, signedInClient } from '../api-client';
-import { startPlatformProcess } from '../processes';
 import { openStream } from '../realtime-stream';
 import { formatRow, writeSection } from '../report';
+import { withPlatformProcess } from '../shapes';
 
 const DOCUMENTS = 10_000;
 const STREAMS = 100;
@@ -23,9 +23,8 @@ interface MemoryRun {
 }
 
 /** One fresh all-in-one process: idle RSS, then 10,000 documents, 100 streams, writes fanned out to them and a full initial sync. */
-async function measureOnce(): Promise<MemoryRun> {
-  const platform = await startPlatformProcess({ SERVICES: 'all' });
-  try {
+function measureOnce(): Promise<MemoryRun> {
+  return withPlatformProcess({ SERVICES: 'all' }, async (platform) => {
     const pid = platform.child.pid as number;
     const idle = (await residentMiB(pid)).current;
     const api = await signedInClient(platform.url);
@@ -50,14 +49,16 @@ async function measureOnce(): Promise<MemoryRun> {
     const { current, peak } = await residentMiB(pid);
     for (const stream of streams) stream.close();
     return { idle, loaded: current, peak };
-  } finally {
-    await platform.stop();
-  }
+  });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-/** Issue 11: resident memory of the all-in-one process at 10,000 documents and 100 connected realtime clients. */
+/**
+ * Issue 11: resident memory of the all-in-one process at 10,000 documents and 100 connected
+ * realtime clients. All-in-one only: the figure is the footprint of the one process that hosts
+ * every service, which the microservice shape does not have.
+ */
 export async function memory(): Promise<void> {
   const runs: MemoryRun[] = [];
   for (let run = 0; run < RUNS; run += 1) runs.push(await measureOnce());
@@ -66,8 +67,9 @@ export async function memory(): Promise<void> {
     'memory',
     `## Memory of the all-in-one process (issue 11)
 
-Command: \`pnpm bench memory\`. A fresh all-in-one process (embedded store under a temporary
-\`DATA_DIR\`, in-process bus) per run; ${DOCUMENTS.toLocaleString('en-US')} documents written through the API, ${STREAMS} realtime
+Command: \`pnpm bench memory\`. All-in-one shape only, by definition: the figure is the footprint
+of the one process that hosts every service. A fresh all-in-one process (embedded store under a
+temporary \`DATA_DIR\`, in-process bus) per run; ${DOCUMENTS.toLocaleString('en-US')} documents written through the API, ${STREAMS} realtime
 streams connected, 100 writes each notified to every stream, then a fresh client's initial sync of
 all documents. Resident set from \`/proc/{pid}/status\` (VmRSS, and VmHWM for the peak); median of
 ${RUNS} runs; the process includes tsx's loader.

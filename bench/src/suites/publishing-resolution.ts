@@ -1,55 +1,64 @@
 import { signedInClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { startPlatformProcess } from '../processes';
 import { formatRow, writeSection } from '../report';
+import { withMicroservices, withPlatformProcess } from '../shapes';
 
 const HOSTNAME = 'shop.bench.example.com';
 
-function row(target: string, result: LoadResult): string {
-  return formatRow([target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+function row(shape: string, target: string, result: LoadResult): string {
+  return formatRow([shape, target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+}
+
+/** Publishes one application of 10 routes behind HOSTNAME, then loads its resolution and `/api/health`, interleaved. */
+async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
+  const client = await signedInClient(baseUrl);
+  const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Bench publishing' });
+  const application = await client.call<{ id: string }>('POST', `/api/projects/${project.id}/applications`, {
+    title: { en: 'Shop' },
+    routes: Array.from({ length: 10 }, (_, index) => ({ path: `/page-${index}`, widget: 'text', props: { text: 'Benchmark page' } })),
+    serverConfiguration: { apiKey: 'not served' },
+  });
+  await client.call('POST', `/api/projects/${project.id}/applications/${application.id}/publish`);
+  await client.call('POST', `/api/projects/${project.id}/domains`, { hostname: HOSTNAME, targetType: 'application', targetId: application.id });
+  const check = await fetch(`${baseUrl}/api/public/domains/${HOSTNAME}`);
+  if (check.status !== 200) throw new Error(`resolution answered ${check.status}`);
+  return compareLoads({
+    health: { url: `${baseUrl}/api/health` },
+    resolve: { url: `${baseUrl}/api/public/domains/${HOSTNAME}` },
+  });
 }
 
 /**
  * Public domain resolution (issue 6): anonymous `GET /api/public/domains/{hostname}` for a
  * published application, answered from publishing's resolution cache, compared with
- * `GET /api/health` in the same run.
+ * `GET /api/health` in the same run, in each shape.
  */
 export async function publishingResolution(): Promise<void> {
-  let results: Record<string, LoadResult>;
-  const platform = await startPlatformProcess({ SERVICES: 'all' });
-  try {
-    const client = await signedInClient(platform.url);
-    const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Bench publishing' });
-    const application = await client.call<{ id: string }>('POST', `/api/projects/${project.id}/applications`, {
-      title: { en: 'Shop' },
-      routes: Array.from({ length: 10 }, (_, index) => ({ path: `/page-${index}`, widget: 'text', props: { text: 'Benchmark page' } })),
-      serverConfiguration: { apiKey: 'not served' },
-    });
-    await client.call('POST', `/api/projects/${project.id}/applications/${application.id}/publish`);
-    await client.call('POST', `/api/projects/${project.id}/domains`, { hostname: HOSTNAME, targetType: 'application', targetId: application.id });
-    const check = await fetch(`${platform.url}/api/public/domains/${HOSTNAME}`);
-    if (check.status !== 200) throw new Error(`resolution answered ${check.status}`);
-    results = await compareLoads({
-      health: { url: `${platform.url}/api/health` },
-      resolve: { url: `${platform.url}/api/public/domains/${HOSTNAME}` },
-    });
-  } finally {
-    await platform.stop();
-  }
-  const ratio = results.resolve!.requestsPerSecond / results.health!.requestsPerSecond;
+  const single = await withPlatformProcess({ SERVICES: 'all' }, (platform) => measure(platform.url));
+  const micro = await withMicroservices({}, ({ gatewayUrl }) => measure(gatewayUrl));
+  const ratio = (results: Record<string, LoadResult>) => results.resolve!.requestsPerSecond / results.health!.requestsPerSecond;
   await writeSection(
     'publishing-resolution',
     `## Public domain resolution (issue 6)
 
-Command: \`pnpm bench publishing-resolution\`. All-in-one process (embedded store), anonymous
-callers (no session), one published application of 10 routes behind one domain.
+Command: \`pnpm bench publishing-resolution\`. 32 connections, anonymous callers (no session), one
+published application of 10 routes behind one domain. All-in-one: one process on the embedded
+store. Microservices: the gateway proxies to the publishing process (its resolution cache, 1 s
+TTL, in front of the MongoDB-compatible test server), each its own process, with NATS and Redis,
+all sharing the same 2 cores with the load generator. \`/api/health\` is answered by the gateway
+itself, the baseline of each shape.
 
-| target | req/s | p50 ms | p99 ms | non-2xx + errors |
-|---|---|---|---|---|
-${row('GET /api/health', results.health!)}
-${row('GET /api/public/domains/{hostname}', results.resolve!)}
+| shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---|---|---|---|
+${row('all-in-one', 'GET /api/health', single.health!)}
+${row('all-in-one', 'GET /api/public/domains/{hostname}', single.resolve!)}
+${row('microservices', 'GET /api/health', micro.health!)}
+${row('microservices', 'GET /api/public/domains/{hostname}', micro.resolve!)}
 
-Throughput resolution ÷ /api/health: **${ratio.toFixed(2)}x** (target ≥ 0.8x).`,
+| shape | throughput resolution ÷ /api/health | target |
+|---|---|---|
+| all-in-one | ${ratio(single).toFixed(2)}x | ≥ 0.8x |
+| microservices | ${ratio(micro).toFixed(2)}x | ≥ 0.8x |`,
   );
-  console.log(`publishing resolution: ${ratio.toFixed(2)}x of /api/health`);
+  console.log(`publishing resolution: ${ratio(single).toFixed(2)}x of /api/health all-in-one, ${ratio(micro).toFixed(2)}x microservices`);
 }
