@@ -1,15 +1,36 @@
 import { rlsFilter, type ProjectCaller } from '@platform/kit';
-import type { DocumentStore } from '@platform/storage';
+import type { DocumentStore, StoredDocument } from '@platform/storage';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
 
 export const ACTIONS_COLLECTION = 'actions';
+
+/**
+ * Blocks are stored as JSON text: their configurations hold user keys such as an update
+ * modifier's `$set`, which servers older than MongoDB 5 and the MongoDB-compatible test server
+ * refuse as field names. Actions saved before this still hold `blocks` itself and read as before.
+ */
+interface StoredRecord extends StoredDocument {
+  [field: string]: unknown;
+  blocksJson?: string;
+}
+
+function toRecord(action: Partial<StoredAction>): Record<string, unknown> {
+  const { blocks, ...rest } = action;
+  return blocks === undefined ? rest : { ...rest, blocksJson: JSON.stringify(blocks) };
+}
+
+function fromRecord(record: StoredRecord | null): StoredAction | null {
+  if (!record) return null;
+  const { blocksJson, ...rest } = record;
+  return { ...rest, blocks: blocksJson === undefined ? (rest.blocks ?? []) : JSON.parse(blocksJson) } as StoredAction;
+}
 
 /** Where actions live: one collection for all projects, every query scoped by `projectId`. */
 export class ActionRepository {
   constructor(private readonly store: DocumentStore) {}
 
   private get collection() {
-    return this.store.collection<StoredAction>(ACTIONS_COLLECTION);
+    return this.store.collection<StoredRecord>(ACTIONS_COLLECTION);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -17,12 +38,12 @@ export class ActionRepository {
   }
 
   async insert(action: StoredAction): Promise<void> {
-    await this.collection.insertOne(action);
+    await this.collection.insertOne(toRecord(action) as StoredRecord);
   }
 
   /** A live action of the project, or null. */
   async find(projectId: string, id: string): Promise<StoredAction | null> {
-    const action = await this.collection.findById(id);
+    const action = fromRecord(await this.collection.findById(id));
     return action && action.projectId === projectId && action.deletedAt === undefined ? action : null;
   }
 
@@ -30,15 +51,19 @@ export class ActionRepository {
   async listReadable(projectId: string, caller: ProjectCaller): Promise<StoredAction[]> {
     const readable = rlsFilter('read', caller);
     const scope = { projectId, deletedAt: { $exists: false } };
-    return this.collection.find(Object.keys(readable).length ? { $and: [scope, readable] } : scope, { sort: { createdAt: 1, id: 1 } });
+    const records = await this.collection.find(Object.keys(readable).length ? { $and: [scope, readable] } : scope, { sort: { createdAt: 1, id: 1 } });
+    return records.map((record) => fromRecord(record) as StoredAction);
   }
 
   /** Replaces an action's fields if it is still at `revision`; null when it changed meanwhile. */
   async replace(current: StoredAction, fields: Partial<StoredAction>, unset: string[], now: number): Promise<StoredAction | null> {
-    return this.collection.updateOne(
+    // An action saved before blocks were stored as JSON drops its old `blocks` field when they change.
+    const dropped = fields.blocks === undefined ? unset : [...unset, 'blocks'];
+    const updated = await this.collection.updateOne(
       { id: current.id, revision: current.revision },
-      { $set: { ...fields, updatedAt: now }, $inc: { revision: 1 }, ...(unset.length ? { $unset: Object.fromEntries(unset.map((field) => [field, '' as unknown])) } : {}) },
+      { $set: { ...toRecord(fields), updatedAt: now }, $inc: { revision: 1 }, ...(dropped.length ? { $unset: Object.fromEntries(dropped.map((field) => [field, '' as unknown])) } : {}) },
     );
+    return fromRecord(updated);
   }
 
   /**
@@ -46,6 +71,7 @@ export class ActionRepository {
    * The type filter of a trigger is applied by the caller.
    */
   async triggeredBy(projectId: string, triggerName: TriggerName): Promise<StoredAction[]> {
-    return this.collection.find({ projectId, deletedAt: { $exists: false }, 'triggers.triggerName': triggerName }, { sort: { createdAt: 1, id: 1 } });
+    const records = await this.collection.find({ projectId, deletedAt: { $exists: false }, 'triggers.triggerName': triggerName }, { sort: { createdAt: 1, id: 1 } });
+    return records.map((record) => fromRecord(record) as StoredAction);
   }
 }
