@@ -141,10 +141,10 @@ function row(shape: string, target: string, result: LoadResult): string {
 }
 
 /**
- * Audit trail (issue 5): in the microservice shape (MongoDB, NATS, Redis; one process per service)
- * write-to-visible latency over WRITES sequential writes (write, then poll the trail until the
- * change is listed) and filtered pages over a trail of SEEDED_ITEMS items; in the all-in-one
- * shape the same pages over EMBEDDED_ITEMS items.
+ * Audit trail (issue 5): write-to-visible latency (write, then poll the trail until the change is
+ * listed) in both shapes, and filtered pages over a trail of SEEDED_ITEMS items in the
+ * microservice shape (MongoDB, NATS, Redis; one process per service) and EMBEDDED_ITEMS items in
+ * the all-in-one shape.
  */
 export async function auditTrail(): Promise<void> {
   const { visibility, pages } = await withMicroservices({}, async ({ gatewayUrl, backendUrls, database }) => {
