@@ -1,19 +1,16 @@
 import type { Filter } from '../port';
+import { isPlain, type Plain } from './plain-equalities';
 import { compareValues } from './sort-documents';
 
 /** One end of a range a field's value must lie in (MongoDB order); inclusive ends may also be open. */
 export interface Bound {
-  value: string | number | boolean;
+  value: Plain;
   inclusive: boolean;
 }
 
 export interface FieldBounds {
   low?: Bound;
   high?: Bound;
-}
-
-function isBoundValue(value: unknown): value is Bound['value'] {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value));
 }
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
@@ -47,11 +44,11 @@ function union(arms: FieldBounds[]): FieldBounds {
 }
 
 function conditionBounds(condition: unknown): FieldBounds {
-  if (isBoundValue(condition)) return { low: { value: condition, inclusive: true }, high: { value: condition, inclusive: true } };
+  if (isPlain(condition)) return { low: { value: condition, inclusive: true }, high: { value: condition, inclusive: true } };
   if (!isOperatorObject(condition)) return {};
   let bounds: FieldBounds = {};
   for (const [operator, value] of Object.entries(condition)) {
-    if (!isBoundValue(value)) continue;
+    if (!isPlain(value)) continue;
     if (operator === '$eq') bounds = intersect(bounds, conditionBounds(value));
     else if (operator === '$gt' || operator === '$gte') bounds = intersect(bounds, { low: { value, inclusive: operator === '$gte' } });
     else if (operator === '$lt' || operator === '$lte') bounds = intersect(bounds, { high: { value, inclusive: operator === '$lte' } });

@@ -1,6 +1,7 @@
 import type { Filter, IndexSpec, SortSpec } from '../port';
 import { fieldBounds, isEquality, type FieldBounds } from './filter-bounds';
 import { OrderedIndex } from './ordered-index';
+import { isPlain } from './plain-equalities';
 
 /** How a find or count reads one ordered index. */
 export interface OrderedPlan {
@@ -41,8 +42,7 @@ function orientation(spec: IndexSpec, from: number, sort: SortSpec | undefined):
 function withoutPinned(filter: Filter, pinned: string[]): Filter {
   const residual: Filter = { ...filter };
   for (const field of pinned) {
-    const value = residual[field];
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value))) delete residual[field];
+    if (isPlain(residual[field])) delete residual[field];
   }
   return residual;
 }

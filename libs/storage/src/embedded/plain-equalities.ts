@@ -1,8 +1,9 @@
 import type { Filter } from '../port';
 
-type Plain = string | number | boolean;
+export type Plain = string | number | boolean;
 
-function isPlain(value: unknown): value is Plain {
+/** A scalar a filter can compare by equality and order: a string, a boolean or a number (not NaN). */
+export function isPlain(value: unknown): value is Plain {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value));
 }
 
