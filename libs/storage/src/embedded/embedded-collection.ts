@@ -134,18 +134,18 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const end = options.limit ? start + options.limit : undefined;
     const plan = this.plan(filter, options.sort);
     // In index order a page is the first `end` matches: nothing after them is read.
-    let matches = this.matching(filter, plan?.sorted ? end : undefined, plan);
+    let matches = this.matching(filter, plan, plan?.sorted ? end : undefined);
     if (options.sort && !plan?.sorted) matches = sortDocuments(matches, options.sort, end);
     return matches.slice(start, end).map((document) => this.present(document, options.projection));
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    return this.matching(filter).length;
+    return this.matching(filter, this.plan(filter)).length;
   }
 
   async updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
     assertSupportedModifier(modifier);
-    const [current] = this.matching(filter, 1);
+    const [current] = this.matching(filter, this.plan(filter), 1);
     if (current) {
       const next = this.applyModifier(current, modifier);
       if (next !== current) await this.replace(current, next);
@@ -164,7 +164,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const writes: Promise<void>[] = [];
     let modified = 0;
     try {
-      for (const current of this.matching(filter)) {
+      for (const current of this.matching(filter, this.plan(filter))) {
         const next = this.applyModifier(current, modifier);
         if (next === current) continue;
         writes.push(this.replace(current, next));
@@ -177,7 +177,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const doomed = this.matching(filter);
+    const doomed = this.matching(filter, this.plan(filter));
     const writes = doomed.map((document) => {
       this.documents.delete(document.id);
       for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
@@ -198,7 +198,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     await this.persist({ index: normalized });
   }
 
-  private matching(filter: Filter, limit?: number, plan = this.plan(filter)): T[] {
+  /** The documents matching `filter`, read through `plan` when there is one; at most `limit`. */
+  private matching(filter: Filter, plan: OrderedPlan | undefined, limit?: number): T[] {
     const query = plan ? queryFor(plan.residual) : queryFor(filter);
     const found: T[] = [];
     // Answers true once the limit is reached, which ends the walk.
