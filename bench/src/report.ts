@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { LoadResult } from './load';
 import { repositoryRoot } from './processes';
 
 const file = join(repositoryRoot, 'BENCHMARKS.md');
@@ -36,4 +37,10 @@ export async function writeSection(suite: string, markdown: string): Promise<voi
 
 export function formatRow(cells: Array<string | number>): string {
   return `| ${cells.map((cell) => (typeof cell === 'number' ? cell.toLocaleString('en-US', { maximumFractionDigits: 2 }) : cell)).join(' | ')} |`;
+}
+
+/** One load target's row: shape, target, req/s (a decimal below 10), p50, p99, non-2xx + errors. */
+export function loadRow(shape: string, target: string, result: LoadResult): string {
+  const perSecond = result.requestsPerSecond < 10 ? Math.round(result.requestsPerSecond * 10) / 10 : Math.round(result.requestsPerSecond);
+  return formatRow([shape, target, perSecond, result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
 }

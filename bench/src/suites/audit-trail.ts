@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createEmbeddedStore, createMongoStore, type DocumentStore } from '@platform/storage';
 import { apiRequest, signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { formatRow, writeSection } from '../report';
+import { formatRow, loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
 
 /** Sequential writes timed to their appearance in the trail; AUDIT_BENCH_WRITES overrides (a short check of the suite). */
@@ -135,9 +135,7 @@ async function embeddedPages(): Promise<Record<string, LoadResult>> {
 
 function row(shape: string, target: string, result: LoadResult): string {
   if (result.requestsPerSecond === 0 && result.p99Ms === 0) return formatRow([shape, target, 'no answer within the 5 s run', '', '', '']);
-  // One client and pages of seconds on the test server: keep a decimal below 10 req/s.
-  const perSecond = result.requestsPerSecond < 10 ? Math.round(result.requestsPerSecond * 10) / 10 : Math.round(result.requestsPerSecond);
-  return formatRow([shape, target, perSecond, result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
+  return loadRow(shape, target, result);
 }
 
 /**

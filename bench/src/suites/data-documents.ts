@@ -4,7 +4,7 @@ import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
 import { insertNewDocuments } from '../mongo-fixtures';
-import { formatRow, writeSection } from '../report';
+import { formatRow, loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
 
 const CONNECTIONS = 32;
@@ -185,11 +185,10 @@ async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: 
 }
 
 function rows(shape: string, result: ShapeResult): string[] {
-  const load = (target: string, figures: LoadResult) => formatRow([shape, target, Math.round(figures.requestsPerSecond), figures.p50Ms, figures.p99Ms, figures.non2xx + figures.errors]);
   return [
-    load(`PATCH, ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents`, result.patch),
-    load('GET document with 1 change', result.get.oneChange),
-    load(`GET document with ${LONG_HISTORY.toLocaleString('en-US')} changes`, result.get.longHistory),
+    loadRow(shape, `PATCH, ${PATCH_DOCUMENTS.toLocaleString('en-US')} documents`, result.patch),
+    loadRow(shape, 'GET document with 1 change', result.get.oneChange),
+    loadRow(shape, `GET document with ${LONG_HISTORY.toLocaleString('en-US')} changes`, result.get.longHistory),
   ];
 }
 

@@ -1,10 +1,6 @@
 import { compareLoads, type LoadResult } from '../load';
-import { formatRow, writeSection } from '../report';
+import { loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
-
-function row(shape: string, path: string, result: LoadResult): string {
-  return formatRow([shape, path, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
-}
 
 /**
  * Gateway overhead (issue 2): a health route through the gateway vs the same route on the
@@ -36,10 +32,10 @@ service process without the gateway in front.
 
 | shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|---|
-${row('all-in-one', 'gateway /api/health/data', single.gateway!)}
-${row('all-in-one', 'direct data /api/health', single.direct!)}
-${row('microservices', 'gateway /api/health/data (proxied)', micro.gateway!)}
-${row('microservices', 'direct data /api/health', micro.direct!)}
+${loadRow('all-in-one', 'gateway /api/health/data', single.gateway!)}
+${loadRow('all-in-one', 'direct data /api/health', single.direct!)}
+${loadRow('microservices', 'gateway /api/health/data (proxied)', micro.gateway!)}
+${loadRow('microservices', 'direct data /api/health', micro.direct!)}
 
 | shape | throughput gateway / direct | target | added p99 | target |
 |---|---|---|---|---|

@@ -1,11 +1,7 @@
 import { signedInClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { formatRow, writeSection } from '../report';
+import { loadRow, writeSection } from '../report';
 import { withBackends, withMicroservices, withPlatformProcess } from '../shapes';
-
-function row(shape: string, target: string, result: LoadResult): string {
-  return formatRow([shape, target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
-}
 
 /** `GET /api/health` and `GET /api/me` as a fresh user, interleaved, against one shape's front door. */
 async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
@@ -39,10 +35,10 @@ gateway itself without a session, the baseline of each shape.
 
 | shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|---|
-${row('all-in-one', 'GET /api/health', single.health!)}
-${row('all-in-one', 'GET /api/me (signed in)', single.me!)}
-${row('microservices', 'GET /api/health', micro.health!)}
-${row('microservices', 'GET /api/me (signed in)', micro.me!)}
+${loadRow('all-in-one', 'GET /api/health', single.health!)}
+${loadRow('all-in-one', 'GET /api/me (signed in)', single.me!)}
+${loadRow('microservices', 'GET /api/health', micro.health!)}
+${loadRow('microservices', 'GET /api/me (signed in)', micro.me!)}
 
 | shape | throughput /api/me ÷ /api/health | target |
 |---|---|---|

@@ -1,13 +1,9 @@
 import { signedInClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
-import { formatRow, writeSection } from '../report';
+import { loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
 
 const HOSTNAME = 'shop.bench.example.com';
-
-function row(shape: string, target: string, result: LoadResult): string {
-  return formatRow([shape, target, Math.round(result.requestsPerSecond), result.p50Ms, result.p99Ms, result.non2xx + result.errors]);
-}
 
 /** Publishes one application of 10 routes behind HOSTNAME, then loads its resolution and `/api/health`, interleaved. */
 async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
@@ -50,10 +46,10 @@ itself, the baseline of each shape.
 
 | shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|---|
-${row('all-in-one', 'GET /api/health', single.health!)}
-${row('all-in-one', 'GET /api/public/domains/{hostname}', single.resolve!)}
-${row('microservices', 'GET /api/health', micro.health!)}
-${row('microservices', 'GET /api/public/domains/{hostname}', micro.resolve!)}
+${loadRow('all-in-one', 'GET /api/health', single.health!)}
+${loadRow('all-in-one', 'GET /api/public/domains/{hostname}', single.resolve!)}
+${loadRow('microservices', 'GET /api/health', micro.health!)}
+${loadRow('microservices', 'GET /api/public/domains/{hostname}', micro.resolve!)}
 
 | shape | throughput resolution ÷ /api/health | target |
 |---|---|---|
