@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { median } from './stats';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -37,12 +38,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { signedInClient } from '../api-client';
 import { formatRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
+import { median, percentile } from '../stats';
 
 /** Timed writes per run; ACTIONS_BENCH_WRITES overrides (a short check of the suite). */
 const WRITES = Number(process.env.ACTIONS_BENCH_WRITES ?? 500);
@@ -22,12 +23,6 @@ interface RunFigures {
 interface ShapeResult {
   runs: RunFigures[];
 }
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** An HTTP receiver in this process for the action's webhook: `arrival(id)` resolves when the body with that document id arrives. */
 async function startReceiver() {

@@ -6,6 +6,7 @@ import { apiRequest, signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
 import { formatRow, loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
+import { median, percentile } from '../stats';
 
 /** Sequential writes timed to their appearance in the trail; AUDIT_BENCH_WRITES overrides (a short check of the suite). */
 const WRITES = Number(process.env.AUDIT_BENCH_WRITES ?? 1_000);
@@ -19,14 +20,6 @@ const EMBEDDED_ITEMS = Number(process.env.AUDIT_BENCH_EMBEDDED_ITEMS ?? 1_000_00
 
 /** Write-to-visible runs per shape; each figure is the median of the runs' figures. */
 const RUNS = 3;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
-}
 
 interface VisibilityRun {
   p50: number;

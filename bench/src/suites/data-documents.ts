@@ -6,6 +6,7 @@ import { compareLoads, type LoadResult } from '../load';
 import { insertNewDocuments } from '../mongo-fixtures';
 import { formatRow, loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
+import { median, percentile } from '../stats';
 
 const CONNECTIONS = 32;
 /** Documents the PATCH load spreads over, so each gets a realistic few dozen changes, not thousands. */
@@ -34,16 +35,6 @@ type CreateDocuments = (fixture: Fixture, typeId: string, count: number) => Prom
 
 /** Gives the document LONG_HISTORY changes in all; answers once they are in place. */
 type GrowHistory = (fixture: Fixture, documentId: string) => Promise<void>;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
-}
 
 const createThroughApi: CreateDocuments = ({ client, projectPath }, typeId, count) => createDocuments(client, `${projectPath}/types/${typeId}/data`, count);
 
@@ -166,7 +157,7 @@ async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDo
     pulledItems = await pullAll(client, pulledPath);
     pullTimes.push(performance.now() - started);
   }
-  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 0.9), pulledItems };
+  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 90), pulledItems };
 }
 
 async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: GrowHistory): Promise<ShapeResult['get']> {

@@ -4,6 +4,7 @@ import { forEachConcurrently, signedInClient } from '../api-client';
 import { openStream } from '../realtime-stream';
 import { formatRow, writeSection } from '../report';
 import { withPlatformProcess } from '../shapes';
+import { median } from '../stats';
 
 const DOCUMENTS = 10_000;
 const STREAMS = 100;
@@ -51,8 +52,6 @@ function measureOnce(): Promise<MemoryRun> {
     return { idle, loaded: current, peak };
   });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /**
  * Issue 11: resident memory of the all-in-one process at 10,000 documents and 100 connected

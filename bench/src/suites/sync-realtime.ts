@@ -4,6 +4,7 @@ import { insertNewDocuments } from '../mongo-fixtures';
 import { openStream } from '../realtime-stream';
 import { formatRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
+import { median, percentile } from '../stats';
 
 const RUNS = 3;
 /** Sequential writes per run timed to their notification; SYNC_BENCH_WRITES overrides (a short check of the suite). */
@@ -14,11 +15,6 @@ const FANOUT_WRITES = 20;
 /** Documents in the collection a fresh client syncs; SYNC_BENCH_DOCUMENTS overrides. */
 const DOCUMENTS = Number(process.env.SYNC_BENCH_DOCUMENTS ?? 10_000);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-};
-const median = (values: number[]) => percentile(values, 50);
 
 interface Percentiles {
   p50: number;
