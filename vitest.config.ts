@@ -6,7 +6,6 @@ export default defineConfig({
   test: {
     include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'platform/src/**/*.test.ts'],
     globalSetup: ['libs/testkit/src/global-setup.ts'],
-    reporters: ['default', './tools/test-summary/closing-line-reporter.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 30_000,
