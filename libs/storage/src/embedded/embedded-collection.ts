@@ -6,7 +6,7 @@ import type { CollectionLog, LogRecord } from './collection-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
-import { plainEqualities } from './plain-equalities';
+import { simpleFilter } from './simple-filter';
 import { sortDocuments, valueAt } from './sort-documents';
 
 const QUERY_OPTIONS = { idKey: 'id' } as const;
@@ -37,7 +37,7 @@ function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
 /** How to test a document against the filter; undefined when every document matches. */
 function queryFor(filter: Filter): { test(document: Record<string, unknown>): boolean } | undefined {
   if (Object.keys(filter).length === 0) return undefined;
-  return plainEqualities(filter) ?? new Query(filter, QUERY_OPTIONS);
+  return simpleFilter(filter) ?? new Query(filter, QUERY_OPTIONS);
 }
 
 /** The filter's plain equality fields: what an upsert starts its new document from. */

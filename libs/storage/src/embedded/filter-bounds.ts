@@ -1,5 +1,5 @@
 import type { Filter } from '../port';
-import { isPlain, type Plain } from './plain-equalities';
+import { isPlain, type Plain } from './plain';
 import { compareValues } from './sort-documents';
 
 /** One end of a range a field's value must lie in (MongoDB order); inclusive ends may also be open. */

@@ -1,7 +1,7 @@
 import type { Filter, IndexSpec, SortSpec } from '../port';
 import { fieldBounds, isEquality, type FieldBounds } from './filter-bounds';
 import { OrderedIndex } from './ordered-index';
-import { isPlain } from './plain-equalities';
+import { isPlain } from './plain';
 
 /** How a find or count reads one ordered index. */
 export interface OrderedPlan {
