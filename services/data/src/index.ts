@@ -4,7 +4,6 @@ export type { DataDeps } from './routes/context';
 export { applicationsCollection, documentsCollection, typesCollection } from './domain/collections';
 export { publicView, storeChange, type EntityScope, type StoredEntity } from './entities/entity';
 export { History } from './entities/history';
-export { applyModifier } from './domain/paths';
 export { historyCollection, ID_PATTERN } from './domain/collections';
 export { checkClientModifier } from './domain/modifier-rules';
 export { validateDocument } from './domain/type-schema';

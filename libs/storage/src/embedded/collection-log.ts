@@ -83,9 +83,14 @@ export class CollectionLog {
   }
 
   append(record: LogRecord): Promise<void> {
+    return this.appendSerialized(JSON.stringify(record));
+  }
+
+  /** Appends a record already serialized as JSON (one line, no newline). */
+  appendSerialized(json: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
+      this.pending.push({ line: `${json}\n`, resolve, reject });
       this.flushing ??= this.flush().finally(() => {
         this.flushing = undefined;
       });

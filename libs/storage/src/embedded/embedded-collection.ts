@@ -1,5 +1,5 @@
 import { Query } from 'mingo';
-import { update } from 'mingo/updater';
+import { applyUpdate } from '../apply-update';
 import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionLog, LogRecord } from './collection-log';
@@ -107,12 +107,14 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       for (const doc of docs) {
         if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
         if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
-        const stored = copyJson(doc);
+        const json = JSON.stringify(doc);
+        const stored = JSON.parse(json) as T;
+        this.serialized.set(stored, json);
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
         for (const lookup of this.lookups.values()) lookup.add(stored);
         for (const index of this.ordered.values()) index.add(stored);
-        writes.push(this.persist({ put: stored }));
+        writes.push(this.persistPut(stored));
       }
     } finally {
       await Promise.all(writes);
@@ -149,7 +151,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (current) {
       const next = this.applyModifier(current, modifier);
       if (next !== current) await this.replace(current, next);
-      return copyJson(next);
+      return JSON.parse(this.jsonOf(next)) as T;
     }
     if (!options?.upsert) return null;
     const seed = equalityFields(filter);
@@ -200,10 +202,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** The documents matching `filter`, read through `plan` when there is one; at most `limit`. */
   private matching(filter: Filter, plan: OrderedPlan | undefined, limit?: number): T[] {
-    const query = plan ? queryFor(plan.residual) : queryFor(filter);
+    // Compiled at the first candidate: a read whose index range is empty never needs it.
+    let query: ReturnType<typeof queryFor> | null = null;
     const found: T[] = [];
     // Answers true once the limit is reached, which ends the walk.
     const visit = (document: T): boolean => {
+      if (query === null) query = queryFor(plan ? plan.residual : filter);
       if (query && !query.test(document)) return false;
       found.push(document);
       return limit !== undefined && found.length >= limit;
@@ -288,9 +292,11 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** The document after the modifier, or the same object when nothing changed. */
   private applyModifier(current: T, modifier: UpdateModifier): T {
-    const next = copyJson(current);
-    const changed = update(next as Record<string, unknown>, modifier as never);
-    return changed.length > 0 ? next : current;
+    const next = applyUpdate(current, modifier);
+    const json = JSON.stringify(next);
+    if (json === this.jsonOf(current)) return current;
+    this.serialized.set(next, json);
+    return next;
   }
 
   private async replace(current: T, next: T): Promise<void> {
@@ -304,7 +310,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       index.add(next);
     }
     this.documents.set(next.id, next);
-    await this.persist({ put: next });
+    await this.persistPut(next);
   }
 
   /** Checks every unique index for `next`, then moves its keys over from `previous`. */
@@ -328,6 +334,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       owners.set(key, document.id);
     }
     return { spec, owners };
+  }
+
+  /** A document's log line from its JSON, which is already made once per stored document. */
+  private persistPut(document: T): Promise<void> {
+    if (!this.log) throw new Error(`collection ${this.name} has no log attached`);
+    return this.log.appendSerialized(`{"put":${this.jsonOf(document)}}`);
   }
 
   private persist(record: LogRecord): Promise<void> {

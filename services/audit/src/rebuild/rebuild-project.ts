@@ -1,6 +1,6 @@
 import type { Access } from '@platform/contracts';
-import { AGENTS_TYPE_ID, applicationsCollection, applyModifier, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/data';
-import type { DocumentStore } from '@platform/storage';
+import { AGENTS_TYPE_ID, applicationsCollection, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/data';
+import { applyUpdate, type DocumentStore } from '@platform/storage';
 import { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';
 import { TrailStore } from '../trail/trail-store';
@@ -49,7 +49,7 @@ export async function rebuildProjectTrail(store: DocumentStore, projectId: strin
     let state: Record<string, unknown> = {};
     for (const change of await history.changes(scope.collection, entity.id, entity._outbox)) {
       const revision = change.baseRevision + 1;
-      state = applyModifier(state, change.modifier);
+      state = applyUpdate(state, change.modifier);
       const entry = await trailEntryFor({ projectId, typeId: scope.typeId, collection: scope.collection, entityId: entity.id, revision, change, state }, names);
       await trail.record(entry, { access: state.access as Access | undefined, revision });
       report.items += 1;

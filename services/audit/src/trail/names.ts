@@ -1,5 +1,5 @@
-import { applyModifier, typesCollection, type History, type StoredEntity } from '@platform/data';
-import type { DocumentStore } from '@platform/storage';
+import { typesCollection, type History, type StoredEntity } from '@platform/data';
+import { applyUpdate, type DocumentStore } from '@platform/storage';
 
 /** Identity's users collection (see services/identity/src/users/user-record.ts). */
 const USERS_COLLECTION = 'users';
@@ -50,7 +50,7 @@ export class Names {
     let state: Record<string, unknown> | undefined;
     for (const change of await this.history.changes(collection, typeId, type._outbox)) {
       if (change.timestamp > timestamp) break;
-      state = applyModifier(state ?? {}, change.modifier);
+      state = applyUpdate(state ?? {}, change.modifier);
     }
     return nameOf(state ?? type) ?? typeId;
   }

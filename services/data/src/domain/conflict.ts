@@ -1,6 +1,6 @@
-import type { UpdateModifier } from '@platform/storage';
+import { applyUpdate, type UpdateModifier } from '@platform/storage';
 import { touchedPaths } from './modifier-rules';
-import { applyModifier, pathsOverlap, valueAt } from './paths';
+import { pathsOverlap, valueAt } from './paths';
 
 export interface ChangeRecord {
   userId: string;
@@ -41,7 +41,7 @@ export function conflictDetails(input: {
   modifier: UpdateModifier;
 }): ConflictDetails {
   const serverPaths = input.changesSince.flatMap((change) => touchedPaths(change.modifier));
-  const mineDocument = applyModifier(input.base, input.modifier);
+  const mineDocument = applyUpdate(input.base, input.modifier);
   const fields = touchedPaths(input.modifier).map((path) => ({
     path,
     base: valueAt(input.base, path),

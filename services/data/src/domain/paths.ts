@@ -1,6 +1,3 @@
-import { update } from 'mingo/updater';
-import type { UpdateModifier } from '@platform/storage';
-
 /** The value at a dotted path (array indexes allowed), or undefined. */
 export function valueAt(document: unknown, path: string): unknown {
   let current: unknown = document;
@@ -16,9 +13,3 @@ export function pathsOverlap(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 }
 
-/** A modifier applied to a deep copy, with MongoDB semantics (the same engine as the embedded store). */
-export function applyModifier<T extends object>(document: T, modifier: UpdateModifier): T {
-  const copy = structuredClone(document);
-  update(copy as Record<string, unknown>, modifier as never);
-  return copy;
-}

@@ -1,8 +1,7 @@
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
-import type { UpdateModifier } from '@platform/storage';
+import { applyUpdate, type UpdateModifier } from '@platform/storage';
 import { checkClientModifier, type ModifierProblem } from '../domain/modifier-rules';
-import { applyModifier } from '../domain/paths';
 import { dataError } from '../errors';
 import type { DataDeps } from '../routes/context';
 import type { ResolvedKind } from '../routes/entity-routes';
@@ -52,7 +51,7 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   if (entity.revision === request.baseRevision) {
     let after: Record<string, unknown>;
     try {
-      after = applyModifier(entity as Record<string, unknown>, modifier);
+      after = applyUpdate(entity as Record<string, unknown>, modifier);
     } catch (error) {
       throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
     }

@@ -1,7 +1,6 @@
-import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import type { EventSource } from '@platform/contracts';
 import { historyCollection } from '../domain/collections';
-import { applyModifier } from '../domain/paths';
 import { loadChange, storeChange, type OutboxEntry, type StoredChange } from './entity';
 
 interface HistoryRecord extends StoredDocument, StoredChange {
@@ -53,7 +52,7 @@ export class History {
     const history = await this.collectionFor(collection);
     const records = await history.find({ entityId, revision: { $lte: revision } }, { sort: { revision: 1 } });
     let state: Record<string, unknown> = {};
-    for (const record of records.map(loadChange)) state = applyModifier(state, record.modifier as never);
+    for (const record of records.map(loadChange)) state = applyUpdate(state, record.modifier as never);
     return { ...state, revision };
   }
 }

@@ -1,0 +1,135 @@
+import { update } from 'mingo/updater';
+import type { UpdateModifier } from './port';
+
+type JsonObject = Record<string, unknown>;
+
+/** Operators the direct path applies; any other goes to the query engine. */
+const DIRECT_OPERATORS: ReadonlySet<string> = new Set(['$set', '$unset', '$inc', '$push', '$pull']);
+/** Keys that would reach an object's prototype rather than a field of its own. */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+function copyJson<V>(value: V): V {
+  return JSON.parse(JSON.stringify(value)) as V;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** A JSON value without operator-like keys at any depth (such a key would mean an operator to a query). */
+function isLiteral(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(isLiteral);
+  if (isObject(value)) return Object.entries(value).every(([key, inner]) => !key.startsWith('$') && isLiteral(inner));
+  return value === null || isScalar(value);
+}
+
+function overlapping(paths: string[]): boolean {
+  for (let i = 0; i < paths.length; i += 1) {
+    for (let j = i + 1; j < paths.length; j += 1) {
+      const [a, b] = [paths[i]!, paths[j]!];
+      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The elements `$pull` keeps, or undefined when deciding needs the query engine. A scalar
+ * condition removes equal scalars; a document condition removes elements that are the same
+ * document (such an element always matches it as a query). Anything else is the engine's call.
+ */
+function pulled(elements: unknown[], condition: unknown): unknown[] | undefined {
+  if (isScalar(condition)) {
+    if (!elements.every(isScalar)) return undefined;
+    return elements.filter((element) => element !== condition);
+  }
+  if (!isObject(condition) || !isLiteral(condition) || Object.keys(condition).some((key) => key.includes('.'))) return undefined;
+  const wanted = JSON.stringify(condition);
+  // A different element might still match the condition as a query (extra fields, arrays).
+  return elements.every((element) => JSON.stringify(element) === wanted) ? [] : undefined;
+}
+
+/** One operator on one path of `document`, in place; false when the engine must decide instead. */
+function applyOne(document: JsonObject, operator: string, path: string, operand: unknown): boolean {
+  const segments = path.split('.');
+  if (segments.some((segment) => segment === '' || segment.startsWith('$') || PROTOTYPE_KEYS.has(segment))) return false;
+  const removes = operator === '$unset' || operator === '$pull';
+  let parent = document;
+  for (const segment of segments.slice(0, -1)) {
+    const next = Object.hasOwn(parent, segment) ? parent[segment] : undefined;
+    if (next === undefined) {
+      // Nothing to remove below a missing field; a write creates the intermediate documents.
+      if (removes) return true;
+      parent[segment] = {};
+    } else if (!isObject(next)) {
+      return false;
+    }
+    parent = parent[segment] as JsonObject;
+  }
+  const key = segments[segments.length - 1]!;
+  const current = Object.hasOwn(parent, key) ? parent[key] : undefined;
+  switch (operator) {
+    case '$set':
+      if (operand === undefined || !isLiteral(operand)) return false;
+      parent[key] = copyJson(operand);
+      return true;
+    case '$unset':
+      delete parent[key];
+      return true;
+    case '$inc':
+      if (!isScalar(operand) || typeof operand !== 'number') return false;
+      if (current === undefined) parent[key] = operand;
+      else if (typeof current === 'number') parent[key] = current + operand;
+      else return false;
+      return true;
+    case '$push':
+      // An operand with $-keys may carry $each, $slice, $sort or $position: the engine's case.
+      if (operand === undefined || !isLiteral(operand)) return false;
+      if (current === undefined) parent[key] = [copyJson(operand)];
+      else if (Array.isArray(current)) current.push(copyJson(operand));
+      else return false;
+      return true;
+    case '$pull': {
+      if (current === undefined) return true;
+      if (!Array.isArray(current)) return false;
+      const kept = pulled(current, operand);
+      if (!kept) return false;
+      parent[key] = kept;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Applies the modifier in place when every part of it has one plain meaning; false otherwise. */
+function applyDirectly(document: JsonObject, modifier: UpdateModifier): boolean {
+  const operators = Object.keys(modifier);
+  if (!operators.every((operator) => DIRECT_OPERATORS.has(operator))) return false;
+  if (overlapping(operators.flatMap((operator) => Object.keys(modifier[operator] ?? {})))) return false;
+  for (const operator of operators) {
+    for (const [path, operand] of Object.entries(modifier[operator] ?? {})) {
+      if (!applyOne(document, operator, path, operand)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A JSON document after an update modifier, as a new copy, with MongoDB's semantics. The common
+ * cases (`$set`, `$unset`, `$inc`, a single `$push`, a `$pull` of equal values, on paths through
+ * documents) are applied directly; everything else, and every case that may be an error, goes to
+ * mingo's updater, which builds its operator tables anew on each call and so cost the embedded
+ * store a large share of every write.
+ */
+export function applyUpdate<T extends object>(document: T, modifier: UpdateModifier): T {
+  const direct = copyJson(document);
+  if (applyDirectly(direct as JsonObject, modifier)) return direct;
+  const viaEngine = copyJson(document);
+  update(viaEngine as JsonObject, modifier as never);
+  return viaEngine;
+}
