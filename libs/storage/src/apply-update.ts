@@ -1,4 +1,5 @@
 import { update } from 'mingo/updater';
+import { copyJson } from './copy-json';
 import type { UpdateModifier } from './port';
 
 type JsonObject = Record<string, unknown>;
@@ -7,10 +8,6 @@ type JsonObject = Record<string, unknown>;
 const DIRECT_OPERATORS: ReadonlySet<string> = new Set(['$set', '$unset', '$inc', '$push', '$pull']);
 /** Keys that would reach an object's prototype rather than a field of its own. */
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-function copyJson<V>(value: V): V {
-  return JSON.parse(JSON.stringify(value)) as V;
-}
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,5 +1,6 @@
 import { Query } from 'mingo';
 import { applyUpdate } from '../apply-update';
+import { copyJson } from '../copy-json';
 import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionLog, LogRecord } from './collection-log';
@@ -8,6 +9,7 @@ import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
 import { simpleFilter } from './simple-filter';
 import { sortDocuments, valueAt } from './sort-documents';
+import { projectTopLevel } from './top-level-projection';
 
 const QUERY_OPTIONS = { idKey: 'id' } as const;
 
@@ -15,14 +17,6 @@ interface UniqueIndex {
   spec: IndexSpec;
   /** Index key (the indexed values, JSON) to the id of the document holding it. */
   owners: Map<string, string>;
-}
-
-/**
- * Documents here are JSON (the log keeps them as JSON lines), and a JSON round trip copies such
- * small plain objects several times faster than structuredClone; reads copy every result.
- */
-function copyJson<V>(value: V): V {
-  return JSON.parse(JSON.stringify(value)) as V;
 }
 
 /** Like MongoDB, a missing field is indexed as null, so two documents without it clash. */
@@ -280,12 +274,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const fields = projection ? Object.keys(projection) : [];
     const copy = () => JSON.parse(this.jsonOf(document)) as Record<string, unknown>;
     if (fields.length === 0) return copy() as T;
-    // Top-level exclusions (how reads leave out internal fields) need no query engine.
-    if (fields.every((field) => projection![field] === 0 && !field.includes('.'))) {
-      const result = copy();
-      for (const field of fields) delete result[field];
-      return result as T;
-    }
+    const topLevel = projectTopLevel(document, projection!, copy);
+    if (topLevel) return topLevel as T;
     const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection as never).all();
     return copyJson(projected as T);
   }
