@@ -26,25 +26,45 @@ export async function startPlatformProcess(environment: Record<string, string>):
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  await answering(`${url}/api/health`, child, 'platform process');
+  return { url, child, stop: () => stopChild(child) };
+}
+
+/** Waits until `url` answers 2xx, failing if the child exits or a minute passes. */
+async function answering(url: string, child: ChildProcess, what: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`platform process exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error('platform process did not become healthy');
+    if (Date.now() > deadline) throw new Error(`${what} did not become healthy`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The reference proxies of the gateway-overhead suite (bench/src/reference-proxies). */
+export type ReferenceProxy = 'fastify-http-proxy' | 'node-undici-proxy';
+
+/** A reference proxy in its own process in front of `upstream`; resolves once its proxied health route answers. */
+export async function startReferenceProxy(kind: ReferenceProxy, upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
+    cwd: repositoryRoot,
+    env: { PATH: process.env.PATH ?? '', UPSTREAM: upstream, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await answering(`${url}/api/health/data`, child, kind);
+  return { url, stop: () => stopChild(child) };
 }

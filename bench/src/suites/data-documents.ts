@@ -13,6 +13,8 @@ const CONNECTIONS = 32;
 const PATCH_DOCUMENTS = 3_200;
 const PULL_DOCUMENTS = 10_000;
 const LONG_HISTORY = 10_000;
+/** Every fixture document's fields besides its title. */
+const FIXTURE_FIELDS = { status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' };
 const PULL_ROUNDS = 9;
 
 interface ShapeResult {
@@ -44,9 +46,7 @@ function insertIntoMongo(mongoUrl: string, database: string): CreateDocuments {
     const documents = Array.from({ length: count }, (_, index) => ({
       id: `${typeId}-${index}`,
       title: `Document ${index}`,
-      status: 'open',
-      count: 0,
-      notes: 'Benchmark fixture with a little text in it.',
+      ...FIXTURE_FIELDS,
     }));
     await insertNewDocuments(mongoUrl, database, projectId, typeId, documents);
     return documents.map(({ id }) => ({ id, revision: 0 }));
@@ -57,7 +57,7 @@ async function createDocuments(client: ApiClient, path: string, count: number): 
   const created: Array<{ id: string; revision: number }> = [];
   const indexes = Array.from({ length: count }, (_, index) => index);
   await forEachConcurrently(indexes, 16, async (index) => {
-    const document = await client.call<{ id: string; revision: number }>('POST', path, { title: `Document ${index}`, status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' });
+    const document = await client.call<{ id: string; revision: number }>('POST', path, { title: `Document ${index}`, ...FIXTURE_FIELDS });
     created.push({ id: document.id, revision: document.revision });
   });
   return created;
@@ -164,11 +164,12 @@ async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: 
   const { client, projectPath } = fixture;
   const auth = { authorization: `Bearer ${client.token}` };
   const [longDocument] = await createDocuments(client, `${projectPath}/types/long/data`, 1);
-  const [shortDocument] = await createDocuments(client, `${projectPath}/types/short/data`, 1);
   await grow(fixture, longDocument!.id);
   const longPath = `${projectPath}/types/long/data/${longDocument!.id}`;
-  const grown = await client.call<{ revision: number; changes: unknown[] }>('GET', `${longPath}?includeChanges=true`);
+  const grown = await client.call<{ revision: number; access?: unknown; changes: unknown[] }>('GET', `${longPath}?includeChanges=true`);
   if (grown.changes.length !== LONG_HISTORY) throw new Error(`the long document has ${grown.changes.length} changes, not ${LONG_HISTORY}`);
+  // The same fields and access as the long document, so the history is the only difference.
+  const shortDocument = await client.call<{ id: string }>('POST', `${projectPath}/types/short/data`, { title: 'Document with 1 change', ...FIXTURE_FIELDS, ...(grown.access ? { access: grown.access } : {}) });
   return (await compareLoads({
     oneChange: { url: `${baseUrl}${projectPath}/types/short/data/${shortDocument!.id}`, headers: auth, connections: CONNECTIONS },
     longHistory: { url: `${baseUrl}${longPath}`, headers: auth, connections: CONNECTIONS },

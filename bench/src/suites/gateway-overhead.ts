@@ -1,4 +1,5 @@
 import { compareLoads, type LoadResult } from '../load';
+import { startReferenceProxy } from '../processes';
 import { loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
 
@@ -14,15 +15,27 @@ export async function gatewayOverhead(): Promise<void> {
       compareLoads({ gateway: { url: `${allInOne.url}/api/health/data` }, direct: { url: `${dataAlone.url}/api/health` } }),
     ),
   );
-  const micro = await withMicroservices({}, (topology) =>
-    compareLoads({
-      gateway: { url: `${topology.gatewayUrl}/api/health/data` },
-      direct: { url: `${topology.serviceUrls.get('data')}/api/health` },
-    }),
-  );
+  const micro = await withMicroservices({}, async (topology) => {
+    const dataUrl = topology.serviceUrls.get('data') as string;
+    const started: Array<{ stop(): Promise<void> }> = [];
+    try {
+      const bareFastify = await startReferenceProxy('fastify-http-proxy', dataUrl);
+      started.push(bareFastify);
+      const bareNode = await startReferenceProxy('node-undici-proxy', dataUrl);
+      started.push(bareNode);
+      return await compareLoads({
+        gateway: { url: `${topology.gatewayUrl}/api/health/data` },
+        direct: { url: `${dataUrl}/api/health` },
+        bareFastify: { url: `${bareFastify.url}/api/health/data` },
+        bareNode: { url: `${bareNode.url}/api/health/data` },
+      });
+    } finally {
+      await Promise.all(started.map((proxy) => proxy.stop()));
+    }
+  });
 
-  const ratio = (results: Record<string, LoadResult>) => results.gateway!.requestsPerSecond / results.direct!.requestsPerSecond;
-  const addedP99 = (results: Record<string, LoadResult>) => results.gateway!.p99Ms - results.direct!.p99Ms;
+  const ratio = (results: Record<string, LoadResult>, proxy = 'gateway') => results[proxy]!.requestsPerSecond / results.direct!.requestsPerSecond;
+  const addedP99 = (results: Record<string, LoadResult>, proxy = 'gateway') => results[proxy]!.p99Ms - results.direct!.p99Ms;
   await writeSection(
     'gateway-overhead',
     `## Gateway overhead (issue 2)
@@ -36,11 +49,21 @@ ${loadRow('all-in-one', 'gateway /api/health/data', single.gateway!)}
 ${loadRow('all-in-one', 'direct data /api/health', single.direct!)}
 ${loadRow('microservices', 'gateway /api/health/data (proxied)', micro.gateway!)}
 ${loadRow('microservices', 'direct data /api/health', micro.direct!)}
+${loadRow('reference', 'bare Fastify + @fastify/http-proxy (proxied)', micro.bareFastify!)}
+${loadRow('reference', 'bare node:http + undici dispatch (proxied)', micro.bareNode!)}
 
 | shape | throughput gateway / direct | target | added p99 | target |
 |---|---|---|---|---|
 | all-in-one | ${ratio(single).toFixed(2)}x | ≥ 0.95x | ${addedP99(single).toFixed(1)} ms | |
-| microservices | ${ratio(micro).toFixed(2)}x | ≥ 0.55x | ${addedP99(micro).toFixed(1)} ms | < 3 ms |`,
+| microservices | ${ratio(micro).toFixed(2)}x | ≥ 0.55x | ${addedP99(micro).toFixed(1)} ms | < 3 ms |
+| reference: bare Fastify + @fastify/http-proxy | ${ratio(micro, 'bareFastify').toFixed(2)}x | | ${addedP99(micro, 'bareFastify').toFixed(1)} ms | |
+| reference: bare node:http + undici | ${ratio(micro, 'bareNode').toFixed(2)}x | | ${addedP99(micro, 'bareNode').toFixed(1)} ms | |
+
+The two reference proxies run in the same microservice run, in front of the same data process,
+and do nothing but forward (no logger, session, principal or hooks): they show the best the
+stack (Fastify with @fastify/http-proxy) and Node itself can do here, the ceiling for the gateway. A proxied request costs the proxy two HTTP parses and two
+serializations, more than the health route costs the service, and all three processes (load
+generator, proxy, service) share the two cores.`,
   );
   console.log(`gateway overhead: all-in-one ${ratio(single).toFixed(2)}x, microservices ${ratio(micro).toFixed(2)}x (+${addedP99(micro).toFixed(1)} ms p99)`);
 }

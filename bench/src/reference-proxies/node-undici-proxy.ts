@@ -1,0 +1,46 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
+
+/**
+ * Reference proxy for the gateway-overhead suite: node:http and undici's dispatcher, no framework,
+ * the least a Node proxy can do per request. Forwards `/api/health/data` to the upstream's
+ * `/api/health`, dropping hop-by-hop headers both ways. Env: UPSTREAM, PORT.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
+const pool = new Pool(process.env.UPSTREAM as string, { connections: 64, pipelining: 1 });
+
+function forwardable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+createServer((request, response) => {
+  if (!request.url?.startsWith('/api/health/data')) {
+    response.writeHead(404).end();
+    return;
+  }
+  const handler: Dispatcher.DispatchHandler = {
+    onConnect() {},
+    onError(error) {
+      if (!response.headersSent) response.writeHead(502);
+      response.end(String(error));
+    },
+    onHeaders(status, rawHeaders) {
+      const headers: Record<string, string> = {};
+      for (let i = 0; i < rawHeaders.length; i += 2) {
+        const name = rawHeaders[i]!.toString().toLowerCase();
+        if (!HOP_BY_HOP.has(name)) headers[name] = rawHeaders[i + 1]!.toString();
+      }
+      response.writeHead(status, headers);
+      return true;
+    },
+    onData(chunk) {
+      return response.write(chunk);
+    },
+    onComplete() {
+      response.end();
+    },
+  };
+  pool.dispatch({ method: request.method as Dispatcher.HttpMethod, path: request.url.replace('/api/health/data', '/api/health'), headers: forwardable(request.headers), body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request }, handler);
+}).listen(Number(process.env.PORT), '127.0.0.1');
