@@ -1,5 +1,6 @@
 import { update } from 'mingo/updater';
 import { copyJson } from './copy-json';
+import { pathsOverlap } from './modifier';
 import type { UpdateModifier } from './port';
 
 type JsonObject = Record<string, unknown>;
@@ -25,13 +26,7 @@ function isLiteral(value: unknown): boolean {
 }
 
 function overlapping(paths: string[]): boolean {
-  for (let i = 0; i < paths.length; i += 1) {
-    for (let j = i + 1; j < paths.length; j += 1) {
-      const [a, b] = [paths[i]!, paths[j]!];
-      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)) return true;
-    }
-  }
-  return false;
+  return paths.some((path, i) => paths.slice(i + 1).some((other) => pathsOverlap(path, other)));
 }
 
 /**

@@ -1,5 +1,5 @@
 export * from './port';
-export { assertSupportedModifier, modifiedPaths, SUPPORTED_OPERATORS } from './modifier';
+export { assertSupportedModifier, modifiedPaths, pathsOverlap, SUPPORTED_OPERATORS } from './modifier';
 export { applyUpdate } from './apply-update';
 export { guardedUpdate, type GuardedUpdateRequest, type GuardedUpdateResult } from './guarded-update';
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';

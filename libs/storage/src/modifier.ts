@@ -17,7 +17,8 @@ export function modifiedPaths(modifier: UpdateModifier): string[] {
   return paths;
 }
 
-function overlaps(a: string, b: string): boolean {
+/** True when one path equals the other or lies inside it (`a` and `a.b` overlap; `a` and `ab` do not). */
+export function pathsOverlap(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 }
 
@@ -43,7 +44,7 @@ export function assertSupportedModifier(modifier: UpdateModifier): void {
   }
   for (let i = 0; i < paths.length; i += 1) {
     for (let j = i + 1; j < paths.length; j += 1) {
-      if (overlaps(paths[i] as string, paths[j] as string)) throw new InvalidModifierError(`the paths "${paths[i]}" and "${paths[j]}" conflict`);
+      if (pathsOverlap(paths[i] as string, paths[j] as string)) throw new InvalidModifierError(`the paths "${paths[i]}" and "${paths[j]}" conflict`);
     }
   }
 }

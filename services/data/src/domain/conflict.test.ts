@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { conflictDetails } from './conflict';
-import { pathsOverlap } from './paths';
 
 describe('conflict details', () => {
   const base = { id: 'd1', revision: 1, title: 'Draft', count: 1, address: { city: 'Bonn', zip: '53111' } };
@@ -24,17 +23,5 @@ describe('conflict details', () => {
   it('does not mutate the base document', () => {
     conflictDetails({ base, current, baseRevision: 1, changesSince, modifier: { $set: { 'address.city': 'Bonn-Mitte' } } });
     expect(base.address.city).toBe('Bonn');
-  });
-});
-
-describe('path overlap', () => {
-  it.each([
-    ['a', 'a', true],
-    ['a', 'a.b', true],
-    ['a.b', 'a', true],
-    ['a', 'ab', false],
-    ['a.b', 'a.c', false],
-  ])('%s and %s overlap: %s', (a, b, expected) => {
-    expect(pathsOverlap(a, b)).toBe(expected);
   });
 });

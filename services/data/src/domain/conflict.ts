@@ -1,6 +1,6 @@
-import { applyUpdate, type UpdateModifier } from '@platform/storage';
+import { applyUpdate, pathsOverlap, type UpdateModifier } from '@platform/storage';
 import { touchedPaths } from './modifier-rules';
-import { pathsOverlap, valueAt } from './paths';
+import { valueAt } from './paths';
 
 export interface ChangeRecord {
   userId: string;

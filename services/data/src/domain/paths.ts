@@ -8,8 +8,3 @@ export function valueAt(document: unknown, path: string): unknown {
   return current;
 }
 
-/** True when one path equals the other or lies inside it (`a` and `a.b` overlap; `a` and `ab` do not). */
-export function pathsOverlap(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
-}
-
