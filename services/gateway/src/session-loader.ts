@@ -11,9 +11,10 @@ export type SessionLookup =
  * Loads sessions from the KeyValue store on every request (so a logout takes effect at once) and
  * keeps the last answer per token in a bounded local cache. When the store cannot be reached, a
  * cached session is used until its own absolute expiry (the spec's "locally cached session").
+ * The cache also spares the schema check of a record that has not changed since the last request.
  */
 export class SessionLoader {
-  private readonly cache = new Map<string, SessionRecord>();
+  private readonly cache = new Map<string, { raw: string; session: SessionRecord }>();
 
   constructor(
     private readonly kv: KeyValue,
@@ -29,17 +30,18 @@ export class SessionLoader {
     } catch {
       return this.fromCache(tokenHash);
     }
-    const session = raw === null ? null : this.parse(raw);
-    if (!session || session.expiresAt <= this.clock()) {
+    const cached = this.cache.get(tokenHash);
+    const session = raw === null ? null : cached?.raw === raw ? cached.session : this.parse(raw);
+    if (raw === null || !session || session.expiresAt <= this.clock()) {
       this.cache.delete(tokenHash);
       return { status: 'none' };
     }
-    this.remember(tokenHash, session);
+    this.remember(tokenHash, raw, session);
     return { status: 'found', session, fromCache: false };
   }
 
   private fromCache(tokenHash: string): SessionLookup {
-    const cached = this.cache.get(tokenHash);
+    const cached = this.cache.get(tokenHash)?.session;
     if (!cached) return { status: 'store-unavailable' };
     if (cached.expiresAt <= this.clock()) {
       this.cache.delete(tokenHash);
@@ -57,10 +59,10 @@ export class SessionLoader {
     }
   }
 
-  private remember(tokenHash: string, session: SessionRecord): void {
+  private remember(tokenHash: string, raw: string, session: SessionRecord): void {
     // Re-inserting moves the entry to the end, so the first key is the least recently used.
     this.cache.delete(tokenHash);
-    this.cache.set(tokenHash, session);
+    this.cache.set(tokenHash, { raw, session });
     if (this.cache.size > this.maxCached) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
