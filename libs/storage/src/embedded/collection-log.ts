@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -56,6 +57,13 @@ function parseRecord(line: Buffer): LogRecord | undefined {
   }
 }
 
+/**
+ * With O_DSYNC each write returns once its data is on disk: one call where a write and an
+ * fdatasync were two, which made group commit markedly cheaper. Where the platform has no
+ * O_DSYNC (Windows), each write is followed by fdatasync instead.
+ */
+const O_DSYNC: number = constants.O_DSYNC ?? 0;
+
 interface PendingWrite {
   line: string;
   resolve: () => void;
@@ -64,7 +72,7 @@ interface PendingWrite {
 
 /**
  * An append-only JSON-lines file with group commit: appends queued while a write is in flight go
- * out together in one write and one fdatasync, and each append resolves only once its line is on
+ * out together in one synchronized write (O_DSYNC), and each append resolves only once its line is on
  * disk. When dead lines outnumber live ones the log is rewritten from a snapshot (write a temp
  * file, sync it, rename it over the log, sync the directory).
  */
@@ -114,7 +122,7 @@ export class CollectionLog {
       try {
         const handle = await this.openForAppend();
         await handle.write(batch.map((write) => write.line).join(''));
-        if (this.options.fsync) await handle.datasync();
+        if (this.options.fsync && O_DSYNC === 0) await handle.datasync();
         this.lineCount += batch.length;
         for (const write of batch) write.resolve();
       } catch (error) {
@@ -130,7 +138,8 @@ export class CollectionLog {
 
   private async openForAppend(): Promise<FileHandle> {
     if (!this.handle) {
-      this.handle = await open(this.file, 'a+');
+      const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (this.options.fsync ? O_DSYNC : 0);
+      this.handle = await open(this.file, flags);
       const { size } = await this.handle.stat();
       // Cut off a torn tail left by a crash before appending after it.
       if (size > this.options.validBytes) await this.handle.truncate(this.options.validBytes);
