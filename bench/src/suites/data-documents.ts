@@ -156,6 +156,8 @@ async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDo
     const started = performance.now();
     pulledItems = await pullAll(client, pulledPath);
     pullTimes.push(performance.now() - started);
+    // Every document was stored before the pulls began: a full pull that misses one is a bug.
+    if (pulledItems !== PULL_DOCUMENTS) throw new Error(`a full pull returned ${pulledItems} of ${PULL_DOCUMENTS} documents`);
   }
   return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 90), pulledItems };
 }

@@ -3,11 +3,14 @@
  *
  * The pull cursor is the largest `updatedAt` a client has seen, so a write must never become
  * visible with an `updatedAt` at or below a value some pull already returned. Two things could
- * break that: two writes sharing a value (prevented here: values are unique and increasing within
- * a process), and a write stamped early but committed late (a concurrent pull would return the
- * later-stamped, earlier-committed entity and move the client past it). So every stamp stays "in
- * flight" until its write is stored, and pulls read only up to just below the oldest in-flight
- * stamp. Across processes sharing one MongoDB, `settleMs` adds a margin for the other processes'
+ * break that: a write stamped in the same millisecond as a pull that already returned that
+ * millisecond (prevented here: pulls read only below the current millisecond, and stamps never go
+ * below the clock), and a write stamped early but committed late (a concurrent pull would return
+ * the later-stamped, earlier-committed entity and move the client past it). So every stamp stays
+ * "in flight" until its write is stored, and pulls read only up to just below the oldest
+ * in-flight stamp. Writes in one millisecond share its value (the cursor breaks ties by id):
+ * values that had to be unique ran ahead of the clock by a millisecond for every write over
+ * 1,000 a second, and a pull then missed writes until the clock caught up. Across processes sharing one MongoDB, `settleMs` adds a margin for the other processes'
  * in-flight writes (and clock skew); writes that take longer than half of it are re-stamped by the
  * writer so the margin holds. The embedded store has one process, so its margin is 0.
  */
@@ -26,7 +29,8 @@ export class UpdatedAtClock {
 
   /** A fresh stamp, in flight until `end()` is called (after the write was stored or failed). */
   begin(): { at: number; end(): void } {
-    this.last = Math.max(this.clock(), this.last + 1);
+    // Never backwards, even when the system clock steps back.
+    this.last = Math.max(this.clock(), this.last);
     const at = this.last;
     this.inFlight.set(at, (this.inFlight.get(at) ?? 0) + 1);
     return {
@@ -43,6 +47,6 @@ export class UpdatedAtClock {
   stableUntil(): number {
     let oldest = Number.POSITIVE_INFINITY;
     for (const at of this.inFlight.keys()) if (at < oldest) oldest = at;
-    return Math.min(oldest - 1, this.clock() - this.settleMs);
+    return Math.min(oldest - 1, this.clock() - this.settleMs - 1);
   }
 }
