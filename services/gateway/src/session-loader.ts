@@ -30,14 +30,16 @@ export class SessionLoader {
     } catch {
       return this.fromCache(tokenHash);
     }
-    const cached = this.cache.get(tokenHash);
-    const session = raw === null ? null : cached?.raw === raw ? cached.session : this.parse(raw);
-    if (raw === null || !session || session.expiresAt <= this.clock()) {
-      this.cache.delete(tokenHash);
-      return { status: 'none' };
+    if (raw !== null) {
+      const cached = this.cache.get(tokenHash);
+      const session = cached?.raw === raw ? cached.session : this.parse(raw);
+      if (session && session.expiresAt > this.clock()) {
+        this.remember(tokenHash, raw, session);
+        return { status: 'found', session, fromCache: false };
+      }
     }
-    this.remember(tokenHash, raw, session);
-    return { status: 'found', session, fromCache: false };
+    this.cache.delete(tokenHash);
+    return { status: 'none' };
   }
 
   private fromCache(tokenHash: string): SessionLookup {

@@ -282,7 +282,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** The document after the modifier, or the same object when nothing changed. */
   private applyModifier(current: T, modifier: UpdateModifier): T {
-    const next = applyUpdate(current, modifier);
+    const next = applyUpdate(current, modifier, () => JSON.parse(this.jsonOf(current)) as T);
     const json = JSON.stringify(next);
     if (json === this.jsonOf(current)) return current;
     this.serialized.set(next, json);

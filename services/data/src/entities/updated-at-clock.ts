@@ -10,7 +10,8 @@
  * "in flight" until its write is stored, and pulls read only up to just below the oldest
  * in-flight stamp. Writes in one millisecond share its value (the cursor breaks ties by id):
  * values that had to be unique ran ahead of the clock by a millisecond for every write over
- * 1,000 a second, and a pull then missed writes until the clock caught up. Across processes sharing one MongoDB, `settleMs` adds a margin for the other processes'
+ * 1,000 a second, and a pull then missed writes until the clock caught up. Across processes
+ * sharing one MongoDB, `settleMs` adds a margin for the other processes'
  * in-flight writes (and clock skew); writes that take longer than half of it are re-stamped by the
  * writer so the margin holds. The embedded store has one process, so its margin is 0.
  */
