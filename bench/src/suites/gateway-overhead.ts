@@ -61,9 +61,10 @@ ${loadRow('reference', 'bare node:http + undici dispatch (proxied)', micro.bareN
 
 The two reference proxies run in the same microservice run, in front of the same data process,
 and do nothing but forward (no logger, session, principal or hooks): they show the best the
-stack (Fastify with @fastify/http-proxy) and Node itself can do here, the ceiling for the gateway. A proxied request costs the proxy two HTTP parses and two
-serializations, more than the health route costs the service, and all three processes (load
-generator, proxy, service) share the two cores.`,
+stack (Fastify with @fastify/http-proxy) and Node itself can do here, the ceiling for the
+gateway. A proxied request costs the proxy two HTTP parses and two serializations, more than the
+health route costs the service, and all three processes (load generator, proxy, service) share
+the two cores.`,
   );
   console.log(`gateway overhead: all-in-one ${ratio(single).toFixed(2)}x, microservices ${ratio(micro).toFixed(2)}x (+${addedP99(micro).toFixed(1)} ms p99)`);
 }
