@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ const here = join(root, 'tools/fuzz');
 const venv = join(root, '.venv-fuzz');
 const schemathesis = join(venv, 'bin/schemathesis');
 const outputDir = join(root, '.cache/fuzz');
+const consoleReport = join(outputDir, 'schemathesis.txt');
 
 function pinnedVersion(): string {
   const pin = /^schemathesis==(\S+)$/m.exec(readFileSync(join(here, 'requirements.txt'), 'utf8'));
@@ -227,13 +228,30 @@ function runSchemathesis(url: string, variables: Record<string, string>): Promis
   ];
   console.log(`schemathesis ${args.filter((arg) => !arg.startsWith('/')).join(' ')}`);
   const env = { ...process.env, ...variables, FUZZ_CACHE_DIR: join(outputDir, 'schemathesis') };
-  const child = spawn(schemathesis, args, { cwd: root, env, stdio: 'inherit' });
-  return new Promise((done) => child.once('exit', (code) => done(code ?? 1)));
+  // Its console report goes to a file: it closes on a pytest-style banner ("=== 3 warnings in
+  // 60s ===") that CI tooling reads as pytest having run no test. main() prints a plain summary.
+  const output = createWriteStream(consoleReport);
+  const child = spawn(schemathesis, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(output, { end: false });
+  child.stderr?.pipe(output, { end: false });
+  return new Promise((done) => child.once('close', (code) => output.end(() => done(code ?? 1))));
+}
+
+/** The operation counts of the newest JUnit report, as one plain "N passed, N failed" line. */
+function junitSummary(): string {
+  const reports = readdirSync(outputDir).filter((name) => /^junit-.*\.xml$/.test(name)).sort();
+  const newest = reports.at(-1);
+  if (!newest) return 'fuzz: no JUnit report was written';
+  const counts = /<testsuites\b[^>]*>/.exec(readFileSync(join(outputDir, newest), 'utf8'))?.[0] ?? '';
+  const count = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(counts)?.[1] ?? 0);
+  const failed = count('failures') + count('errors');
+  return `fuzz: ${count('tests') - failed - count('skipped')} passed, ${failed} failed, ${count('skipped')} skipped`;
 }
 
 async function main(): Promise<number> {
   const version = ensureSchemathesis();
   await mkdir(outputDir, { recursive: true });
+  for (const name of readdirSync(outputDir)) if (name.startsWith('junit-')) await rm(join(outputDir, name));
   const logFile = join(outputDir, 'platform.log');
   const started = Date.now();
   const platform = await startPlatform(logFile);
@@ -241,7 +259,9 @@ async function main(): Promise<number> {
     const variables = await seed(platform);
     console.log(`schemathesis ${version} against ${platform.url} (platform log: ${logFile})`);
     const code = await runSchemathesis(platform.url, variables);
-    console.log(`fuzzing took ${Math.round((Date.now() - started) / 1000)} s`);
+    if (code !== 0) console.log(readFileSync(consoleReport, 'utf8'));
+    console.log(`schemathesis exited ${code} after ${Math.round((Date.now() - started) / 1000)} s; its report: ${consoleReport}`);
+    console.log(junitSummary());
     return code;
   } finally {
     await platform.stop();
