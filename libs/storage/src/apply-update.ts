@@ -116,13 +116,12 @@ function applyDirectly(document: JsonObject, modifier: UpdateModifier): boolean 
  * cases (`$set`, `$unset`, `$inc`, a single `$push`, a `$pull` of equal values, on paths through
  * documents) are applied directly; everything else, and every case that may be an error, goes to
  * mingo's updater, which builds its operator tables anew on each call and so cost the embedded
- * store a large share of every write. `copy` answers a fresh copy of `document` (the embedded
- * store parses the JSON it already keeps rather than serializing the document again).
+ * store a large share of every write.
  */
-export function applyUpdate<T extends object>(document: T, modifier: UpdateModifier, copy: () => T = () => copyJson(document)): T {
-  const direct = copy();
+export function applyUpdate<T extends object>(document: T, modifier: UpdateModifier): T {
+  const direct = copyJson(document);
   if (applyDirectly(direct as JsonObject, modifier)) return direct;
-  const viaEngine = copy();
+  const viaEngine = copyJson(document);
   update(viaEngine as JsonObject, modifier as never);
   return viaEngine;
 }

@@ -7,7 +7,7 @@ import type { CollectionLog, LogRecord } from './collection-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
-import { simpleFilter } from './simple-filter';
+import { Matches } from './matches';
 import { sortDocuments, valueAt } from './sort-documents';
 import { projectTopLevel } from './top-level-projection';
 
@@ -26,12 +26,6 @@ function indexKey(spec: IndexSpec, document: Record<string, unknown>): string {
 
 function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
   return JSON.stringify(a.keys) === JSON.stringify(b.keys);
-}
-
-/** How to test a document against the filter; undefined when every document matches. */
-function queryFor(filter: Filter): { test(document: Record<string, unknown>): boolean } | undefined {
-  if (Object.keys(filter).length === 0) return undefined;
-  return simpleFilter(filter) ?? new Query(filter, QUERY_OPTIONS);
 }
 
 /** The filter's plain equality fields: what an upsert starts its new document from. */
@@ -101,9 +95,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       for (const doc of docs) {
         if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
         if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
-        const json = JSON.stringify(doc);
-        const stored = JSON.parse(json) as T;
-        this.serialized.set(stored, json);
+        const stored = copyJson(doc);
+        this.serialized.set(stored, JSON.stringify(stored));
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
         for (const lookup of this.lookups.values()) lookup.add(stored);
@@ -145,7 +138,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (current) {
       const next = this.applyModifier(current, modifier);
       if (next !== current) await this.replace(current, next);
-      return JSON.parse(this.jsonOf(next)) as T;
+      return copyJson(next);
     }
     if (!options?.upsert) return null;
     const seed = equalityFields(filter);
@@ -196,19 +189,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** The documents matching `filter`, read through `plan` when there is one; at most `limit`. */
   private matching(filter: Filter, plan: OrderedPlan | undefined, limit?: number): T[] {
-    // Compiled at the first candidate: a read whose index range is empty never needs it.
-    let query: ReturnType<typeof queryFor> | null = null;
-    const found: T[] = [];
-    // Answers true once the limit is reached, which ends the walk.
-    const visit = (document: T): boolean => {
-      if (query === null) query = queryFor(plan ? plan.residual : filter);
-      if (query && !query.test(document)) return false;
-      found.push(document);
-      return limit !== undefined && found.length >= limit;
-    };
-    if (plan) this.orderedFor(plan.spec).visit(plan.bounds, plan.reverse, visit);
-    else for (const document of this.candidates(filter)) if (visit(document)) break;
-    return found;
+    const matches = new Matches<T>(plan ? plan.residual : filter, limit);
+    if (plan) this.orderedFor(plan.spec).visit(plan.bounds, plan.reverse, (document) => matches.offer(document));
+    else for (const document of this.candidates(filter)) if (matches.offer(document)) break;
+    return matches.found;
   }
 
   /**
@@ -271,10 +255,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private present(document: T, projection: Projection | undefined): T {
-    const fields = projection ? Object.keys(projection) : [];
-    const copy = () => JSON.parse(this.jsonOf(document)) as Record<string, unknown>;
-    if (fields.length === 0) return copy() as T;
-    const topLevel = projectTopLevel(document, projection!, copy);
+    if (!projection || Object.keys(projection).length === 0) return copyJson(document);
+    const topLevel = projectTopLevel(document, projection);
     if (topLevel) return topLevel as T;
     const [projected] = new Query({}, QUERY_OPTIONS).find<T>([document], projection as never).all();
     return copyJson(projected as T);
@@ -282,7 +264,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** The document after the modifier, or the same object when nothing changed. */
   private applyModifier(current: T, modifier: UpdateModifier): T {
-    const next = applyUpdate(current, modifier, () => JSON.parse(this.jsonOf(current)) as T);
+    const next = applyUpdate(current, modifier);
     const json = JSON.stringify(next);
     if (json === this.jsonOf(current)) return current;
     this.serialized.set(next, json);

@@ -1,25 +1,20 @@
 import { copyJson } from '../copy-json';
 import type { Projection } from '../port';
 
-
 /**
  * A copy of `document` under a projection of top-level fields only (how services read: leave out
  * internal fields, or pick a few), without the query engine, which builds its operator tables
  * anew on each call. Keeps MongoDB's meaning with `id` as the key: an inclusion keeps `id` unless
- * it says `id: 0`. Undefined for any other projection (dotted paths, mixed modes). `copyWhole`
- * answers a fresh copy of the whole document (the store keeps each document's JSON at hand).
+ * it says `id: 0`. Undefined for any other projection (dotted paths, mixed modes). Only the kept
+ * fields are copied: an excluded outbox costs nothing.
  */
-export function projectTopLevel(
-  document: Record<string, unknown>,
-  projection: Projection,
-  copyWhole: () => Record<string, unknown> = () => copyJson(document),
-): Record<string, unknown> | undefined {
+export function projectTopLevel(document: Record<string, unknown>, projection: Projection): Record<string, unknown> | undefined {
   const entries = Object.entries(projection);
   if (entries.some(([field]) => field.includes('.') || field.startsWith('$'))) return undefined;
   if (entries.every(([, keep]) => keep === 0)) {
-    const result = copyWhole();
-    for (const [field] of entries) delete result[field];
-    return result;
+    const kept: Record<string, unknown> = {};
+    for (const field of Object.keys(document)) if (!Object.hasOwn(projection, field)) kept[field] = document[field];
+    return copyJson(kept);
   }
   const included = entries.filter(([field]) => field !== 'id');
   const idRule = projection.id;
