@@ -273,14 +273,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private async replace(current: T, next: T): Promise<void> {
     this.claimUniqueKeys(next, current);
-    for (const lookup of this.lookups.values()) {
-      lookup.remove(current);
-      lookup.add(next);
-    }
-    for (const index of this.ordered.values()) {
-      index.remove(current);
-      index.add(next);
-    }
+    for (const lookup of this.lookups.values()) lookup.replace(current, next);
+    for (const index of this.ordered.values()) index.replace(current, next);
     this.documents.set(next.id, next);
     await this.persistPut(next);
   }

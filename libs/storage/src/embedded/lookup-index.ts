@@ -35,6 +35,15 @@ export class LookupIndex {
     }
   }
 
+  /** Moves `previous`'s entries to `next` (same id), unless the field's keys did not change. */
+  replace(previous: StoredDocument, next: StoredDocument): void {
+    const before = this.keysOf(previous);
+    const after = this.keysOf(next);
+    if (before.length === after.length && before.every((key, position) => key === after[position])) return;
+    this.remove(previous);
+    this.add(next);
+  }
+
   /** The ids that can match `filter`, or undefined when the filter has no usable equality on the field. */
   candidates(filter: Filter): ReadonlySet<string> | undefined {
     const wanted = filter[this.field];

@@ -70,6 +70,18 @@ export class OrderedIndex<T extends StoredDocument> {
     else this.multikeyDocuments -= 1;
   }
 
+  /** Moves the entry of `previous` to `next`: one step in place when the key did not change. */
+  replace(previous: T, next: T): void {
+    const before = this.keyOf(previous);
+    const after = this.keyOf(next);
+    if (before && after && this.compare(before, after) === 0) {
+      this.tree.set(before, next);
+      return;
+    }
+    this.remove(previous);
+    this.add(next);
+  }
+
   /**
    * Hands `visit` the documents whose key lies in `bounds` (per leading field, in the spec's
    * order; a field without bounds ends the narrowing), in index order or its reverse, until it
