@@ -16,14 +16,21 @@ const LONG_HISTORY = 10_000;
 /** Every fixture document's fields besides its title. */
 const FIXTURE_FIELDS = { status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' };
 const PULL_ROUNDS = 9;
+/** The one-client GET latency comparison: rounds, each reading both documents this many times. */
+const LATENCY_ROUNDS = 3;
+const LATENCY_REQUESTS = 500;
 
 interface ShapeResult {
   patch: LoadResult;
   pullP50Ms: number;
   pullP90Ms: number;
   pulledItems: number;
-  get: Record<'oneChange' | 'longHistory', LoadResult>;
+  get: Record<GetTarget, LoadResult>;
+  /** One client, one request at a time: each document's median GET latency. */
+  getP50Ms: Record<GetTarget, number>;
 }
+
+type GetTarget = 'oneChange' | 'longHistory';
 
 /** A project with the benchmark's types, and the signed-in client that owns it. */
 interface Fixture {
@@ -140,7 +147,7 @@ async function createFixture(baseUrl: string): Promise<Fixture> {
   return { client, projectPath, projectId: project.id };
 }
 
-async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDocuments): Promise<Omit<ShapeResult, 'get'>> {
+async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDocuments): Promise<Omit<ShapeResult, 'get' | 'getP50Ms'>> {
   const { client, projectPath } = fixture;
   const auth = { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' };
   const tasksPath = `${projectPath}/types/tasks/data`;
@@ -162,7 +169,7 @@ async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDo
   return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 90), pulledItems };
 }
 
-async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: GrowHistory): Promise<ShapeResult['get']> {
+async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: GrowHistory): Promise<Pick<ShapeResult, 'get' | 'getP50Ms'>> {
   const { client, projectPath } = fixture;
   const auth = { authorization: `Bearer ${client.token}` };
   const [longDocument] = await createDocuments(client, `${projectPath}/types/long/data`, 1);
@@ -172,10 +179,34 @@ async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: 
   if (grown.changes.length !== LONG_HISTORY) throw new Error(`the long document has ${grown.changes.length} changes, not ${LONG_HISTORY}`);
   // The same fields and access as the long document, so the history is the only difference.
   const shortDocument = await client.call<{ id: string }>('POST', `${projectPath}/types/short/data`, { title: 'Document with 1 change', ...FIXTURE_FIELDS, ...(grown.access ? { access: grown.access } : {}) });
-  return (await compareLoads({
-    oneChange: { url: `${baseUrl}${projectPath}/types/short/data/${shortDocument!.id}`, headers: auth, connections: CONNECTIONS },
-    longHistory: { url: `${baseUrl}${longPath}`, headers: auth, connections: CONNECTIONS },
+  const urls: Record<GetTarget, string> = { oneChange: `${baseUrl}${projectPath}/types/short/data/${shortDocument!.id}`, longHistory: `${baseUrl}${longPath}` };
+  const get = (await compareLoads({
+    oneChange: { url: urls.oneChange, headers: auth, connections: CONNECTIONS },
+    longHistory: { url: urls.longHistory, headers: auth, connections: CONNECTIONS },
   })) as ShapeResult['get'];
+  return { get, getP50Ms: await oneClientLatency(urls, auth) };
+}
+
+/**
+ * Each document's median GET latency with one client asking one request at a time, the
+ * documents taking turns round by round: a latency without the queue that 32 connections build in
+ * front of the server, timed to the microsecond (autocannon's latencies are whole milliseconds,
+ * too coarse for a ratio of 4 ms figures).
+ */
+async function oneClientLatency(urls: Record<GetTarget, string>, headers: Record<string, string>): Promise<Record<GetTarget, number>> {
+  const times: Record<GetTarget, number[]> = { oneChange: [], longHistory: [] };
+  for (let round = 0; round < LATENCY_ROUNDS; round += 1) {
+    for (const target of ['oneChange', 'longHistory'] as const) {
+      for (let request = 0; request < LATENCY_REQUESTS; request += 1) {
+        const started = performance.now();
+        const response = await fetch(urls[target], { headers });
+        await response.text();
+        if (!response.ok) throw new Error(`GET ${urls[target]} answered ${response.status}`);
+        times[target].push(performance.now() - started);
+      }
+    }
+  }
+  return { oneChange: median(times.oneChange), longHistory: median(times.longHistory) };
 }
 
 function rows(shape: string, result: ShapeResult): string[] {
@@ -187,9 +218,10 @@ function rows(shape: string, result: ShapeResult): string[] {
 }
 
 function ratios(shape: string, result: ShapeResult): string {
-  const latency = result.get.longHistory.p50Ms / Math.max(result.get.oneChange.p50Ms, 1);
+  const latency = result.getP50Ms.longHistory / result.getP50Ms.oneChange;
   const throughput = result.get.oneChange.requestsPerSecond / result.get.longHistory.requestsPerSecond;
-  return formatRow([shape, Math.round(result.patch.requestsPerSecond), result.patch.p99Ms, Math.round(result.pullP50Ms), Math.round(result.pullP90Ms), result.pulledItems, `${throughput.toFixed(2)}x`, `${latency.toFixed(2)}x`]);
+  const p50s = `${result.getP50Ms.oneChange.toFixed(2)} / ${result.getP50Ms.longHistory.toFixed(2)}`;
+  return formatRow([shape, Math.round(result.patch.requestsPerSecond), result.patch.p99Ms, Math.round(result.pullP50Ms), Math.round(result.pullP90Ms), result.pulledItems, `${throughput.toFixed(2)}x`, p50s, `${latency.toFixed(2)}x`]);
 }
 
 /**
@@ -205,12 +237,12 @@ export async function dataDocuments(): Promise<void> {
   const reads = await withPlatformProcess({ SERVICES: 'gateway,identity,data', AUDIT_URL: nowhere, PUBLISHING_URL: nowhere, ACTIONS_URL: nowhere, VISITORS_URL: nowhere }, async (dataOnly) =>
     measureLongHistoryReads(dataOnly.url, await createFixture(dataOnly.url), growThroughBatchRls),
   );
-  const single: ShapeResult = { ...writes, get: reads };
+  const single: ShapeResult = { ...writes, ...reads };
 
   const micro = await withMicroservices({}, async ({ gatewayUrl, backendUrls, database }): Promise<ShapeResult> => {
     const fixture = await createFixture(gatewayUrl);
     const microWrites = await measureWrites(gatewayUrl, fixture, insertIntoMongo(backendUrls.mongo, database));
-    return { ...microWrites, get: await measureLongHistoryReads(gatewayUrl, fixture, seedIntoMongo(backendUrls.mongo, database)) };
+    return { ...microWrites, ...(await measureLongHistoryReads(gatewayUrl, fixture, seedIntoMongo(backendUrls.mongo, database))) };
   });
 
   await writeSection(
@@ -226,7 +258,9 @@ Long history: one document with ${LONG_HISTORY.toLocaleString('en-US')} changes,
 \`includeChanges\`) against a document with one change; all-in-one builds it through batch RLS
 in a process hosting gateway, identity and data only (the audit consumer rewrites earlier items'
 access on every access change, which would dominate), microservices seeds it into MongoDB in the
-data service's history format. Microservices also insert the PATCH and pull fixtures straight
+data service's history format; throughput at ${CONNECTIONS} connections, and latency with one client
+(${LATENCY_ROUNDS} rounds of ${LATENCY_REQUESTS} sequential GETs per document, the documents taking turns),
+timed to the microsecond. Microservices also insert the PATCH and pull fixtures straight
 into MongoDB as the data service stores new documents: the MongoDB-compatible test server takes
 tens of milliseconds per sequential write and stalls under concurrent ones. Microservices:
 gateway, data and the other services as separate processes on the MongoDB-compatible test
@@ -237,8 +271,8 @@ server, NATS and Redis, all sharing the same 2 cores with the load generator.
 ${rows('all-in-one', single).join('\n')}
 ${rows('microservices', micro).join('\n')}
 
-| shape | PATCH req/s (target ≥ 2,000 all-in-one) | PATCH p99 ms | pull 10,000 p50 ms (target < 250) | pull p90 ms | items pulled | GET 1-change / 10,000-change throughput | GET p50 10,000 / 1 (target < 1.2) |
-|---|---|---|---|---|---|---|---|
+| shape | PATCH req/s (target ≥ 2,000 all-in-one) | PATCH p99 ms | pull 10,000 p50 ms (target < 250) | pull p90 ms | items pulled | GET 1-change / 10,000-change throughput | GET p50 ms one client, 1 / 10,000 changes | GET p50 10,000 / 1 (target < 1.2) |
+|---|---|---|---|---|---|---|---|---|
 ${ratios('all-in-one', single)}
 ${ratios('microservices', micro)}`,
   );
