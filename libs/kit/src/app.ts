@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Logger } from 'pino';
 import { answerClientError, registerErrorHandling } from './errors';
 import { decoratePrincipal } from './principal-hooks';
+import { awaitRunningHandlersOnClose } from './running-handlers';
 
 export interface AppOptions {
   logger: Logger;
@@ -47,7 +48,8 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
 
 /**
  * The Fastify app every process builds: zod validation and serialization, the shared error
- * handler, request ids that travel from the gateway (x-request-id), and the OpenAPI document.
+ * handler, request ids that travel from the gateway (x-request-id), the OpenAPI document, and a
+ * close that waits for the route handlers still running.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -70,6 +72,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   decoratePrincipal(app);
+  awaitRunningHandlersOnClose(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
