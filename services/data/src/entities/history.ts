@@ -2,6 +2,10 @@ import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoredDocument
 import type { EventSource } from '@platform/contracts';
 import { historyCollection } from '../domain/collections';
 import { loadChange, storeChange, type OutboxEntry, type StoredChange } from './entity';
+import { HistoryPrefixes } from './history-prefixes';
+
+/** Changes kept in memory across entities, so a write's answer reads only the newest from the store. */
+const CACHED_CHANGES = 50_000;
 
 interface HistoryRecord extends StoredDocument, StoredChange {
   entityId: string;
@@ -14,7 +18,10 @@ interface HistoryRecord extends StoredDocument, StoredChange {
 export class History {
   private readonly indexed = new Set<string>();
 
-  constructor(private readonly store: DocumentStore) {}
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly prefixes = new HistoryPrefixes(CACHED_CHANGES),
+  ) {}
 
   private async collectionFor(collection: string) {
     const history = this.store.collection<HistoryRecord>(historyCollection(collection));
@@ -38,9 +45,14 @@ export class History {
   /** Changes of one entity in revision order (after `afterRevision`), including any still in its outbox. */
   async changes(collection: string, entityId: string, outbox: StoredChange[] | undefined, afterRevision = -2): Promise<EventSource[]> {
     const history = await this.collectionFor(collection);
-    const records = await history.find({ entityId, revision: { $gt: afterRevision } }, { sort: { revision: 1 } });
+    const key = `${collection}/${entityId}`;
+    const cached = this.prefixes.get(key);
+    const stored = await history.find({ entityId, revision: { $gt: Math.max(afterRevision, cached.length - 1) } }, { sort: { revision: 1 } });
+    const records = stored.map(loadChange);
+    this.prefixes.extend(key, records);
     const byRevision = new Map<number, EventSource>();
-    for (const { revision, userId, timestamp, baseRevision, modifier } of records.map(loadChange)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
+    for (let revision = Math.max(0, afterRevision + 1); revision < cached.length; revision += 1) byRevision.set(revision, cached[revision]!);
+    for (const { revision, userId, timestamp, baseRevision, modifier } of records) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
     for (const { revision, userId, timestamp, baseRevision, modifier } of (outbox ?? []).map(loadChange)) {
       if (revision > afterRevision && !byRevision.has(revision)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
     }

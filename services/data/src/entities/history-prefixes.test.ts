@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { HistoryPrefixes } from './history-prefixes';
+
+const change = (revision: number) => ({ revision, userId: 'u', timestamp: 1000 + revision, baseRevision: revision - 1, modifier: { $set: { n: revision } } });
+const revisionsOf = (prefix: ReadonlyArray<{ timestamp: number }>) => prefix.map((entry) => entry.timestamp - 1000);
+
+describe('HistoryPrefixes', () => {
+  it('keeps changes from revision 0 on, only as far as they follow without a gap', () => {
+    const prefixes = new HistoryPrefixes(100);
+    prefixes.extend('a', [change(1), change(2)]);
+    expect(prefixes.get('a')).toEqual([]);
+    prefixes.extend('a', [change(0), change(1), change(3)]);
+    expect(revisionsOf(prefixes.get('a'))).toEqual([0, 1]);
+    prefixes.extend('a', [change(1), change(2), change(3)]);
+    expect(revisionsOf(prefixes.get('a'))).toEqual([0, 1, 2, 3]);
+    expect(prefixes.get('a')[2]).toEqual({ userId: 'u', timestamp: 1002, baseRevision: 1, modifier: { $set: { n: 2 } } });
+  });
+
+  it('drops the least recently used entities past the bound, and never holds one larger than it', () => {
+    const prefixes = new HistoryPrefixes(5);
+    prefixes.extend('a', [change(0), change(1)]);
+    prefixes.extend('b', [change(0), change(1)]);
+    prefixes.get('a');
+    prefixes.extend('c', [change(0), change(1)]);
+    expect(revisionsOf(prefixes.get('a'))).toEqual([0, 1]);
+    expect(prefixes.get('b')).toEqual([]);
+    expect(revisionsOf(prefixes.get('c'))).toEqual([0, 1]);
+    prefixes.extend('huge', [0, 1, 2, 3, 4, 5].map(change));
+    expect(prefixes.get('huge')).toEqual([]);
+    expect(revisionsOf(prefixes.get('a'))).toEqual([0, 1]);
+  });
+
+  it('hands out frozen changes, so no reader can alter what the next one gets', () => {
+    const prefixes = new HistoryPrefixes(10);
+    prefixes.extend('a', [change(0)]);
+    const [first] = prefixes.get('a');
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first!.modifier.$set)).toBe(true);
+  });
+});
