@@ -1,6 +1,6 @@
 import { update } from 'mingo/updater';
 import { copyJson } from './copy-json';
-import { pathsOverlap } from './modifier';
+import { overlappingPair } from './modifier';
 import type { UpdateModifier } from './port';
 
 type JsonObject = Record<string, unknown>;
@@ -23,10 +23,6 @@ function isLiteral(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isLiteral);
   if (isObject(value)) return Object.entries(value).every(([key, inner]) => !key.startsWith('$') && isLiteral(inner));
   return value === null || isScalar(value);
-}
-
-function overlapping(paths: string[]): boolean {
-  return paths.some((path, i) => paths.slice(i + 1).some((other) => pathsOverlap(path, other)));
 }
 
 /**
@@ -102,7 +98,7 @@ function applyOne(document: JsonObject, operator: string, path: string, operand:
 function applyDirectly(document: JsonObject, modifier: UpdateModifier): boolean {
   const operators = Object.keys(modifier);
   if (!operators.every((operator) => DIRECT_OPERATORS.has(operator))) return false;
-  if (overlapping(operators.flatMap((operator) => Object.keys(modifier[operator] ?? {})))) return false;
+  if (overlappingPair(operators.flatMap((operator) => Object.keys(modifier[operator] ?? {})))) return false;
   for (const operator of operators) {
     for (const [path, operand] of Object.entries(modifier[operator] ?? {})) {
       if (!applyOne(document, operator, path, operand)) return false;

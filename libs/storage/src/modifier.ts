@@ -22,6 +22,16 @@ export function pathsOverlap(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 }
 
+/** The first two of `paths` that overlap, or undefined when none do. */
+export function overlappingPair(paths: string[]): [string, string] | undefined {
+  for (let i = 0; i < paths.length; i += 1) {
+    for (let j = i + 1; j < paths.length; j += 1) {
+      if (pathsOverlap(paths[i] as string, paths[j] as string)) return [paths[i] as string, paths[j] as string];
+    }
+  }
+  return undefined;
+}
+
 /**
  * Rejects what the adapters would treat differently: unknown operators, non-object operands,
  * empty or `$`-positional paths, a change to `id`, and two operators writing overlapping paths
@@ -42,9 +52,6 @@ export function assertSupportedModifier(modifier: UpdateModifier): void {
     if (segments.some((segment) => segment.startsWith('$'))) throw new InvalidModifierError(`the path "${path}" uses a positional operator, which is not supported`);
     if (segments[0] === 'id' || segments[0] === '_id') throw new InvalidModifierError('id cannot be changed');
   }
-  for (let i = 0; i < paths.length; i += 1) {
-    for (let j = i + 1; j < paths.length; j += 1) {
-      if (pathsOverlap(paths[i] as string, paths[j] as string)) throw new InvalidModifierError(`the paths "${paths[i]}" and "${paths[j]}" conflict`);
-    }
-  }
+  const conflict = overlappingPair(paths);
+  if (conflict) throw new InvalidModifierError(`the paths "${conflict[0]}" and "${conflict[1]}" conflict`);
 }
