@@ -7,11 +7,9 @@ import type { CollectionLog, LogRecord } from './collection-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
-import { Matches } from './matches';
+import { Matches, QUERY_OPTIONS } from './matches';
 import { sortDocuments, valueAt } from './sort-documents';
 import { projectTopLevel } from './top-level-projection';
-
-const QUERY_OPTIONS = { idKey: 'id' } as const;
 
 interface UniqueIndex {
   spec: IndexSpec;

@@ -2,6 +2,9 @@ import { Query } from 'mingo';
 import type { Filter, StoredDocument } from '../port';
 import { simpleFilter } from './simple-filter';
 
+/** The query engine's options for stored documents, whose key is `id`. */
+export const QUERY_OPTIONS = { idKey: 'id' } as const;
+
 /**
  * Collects the documents a read offers that pass its filter, up to a limit. The filter is
  * compiled at the first offer, so a read whose candidates are none never compiles it.
@@ -31,5 +34,5 @@ interface DocumentTest {
 /** The filter's test; null when every document passes. */
 function compile(filter: Filter): DocumentTest | null {
   if (Object.keys(filter).length === 0) return null;
-  return simpleFilter(filter) ?? new Query(filter, { idKey: 'id' });
+  return simpleFilter(filter) ?? new Query(filter, QUERY_OPTIONS);
 }
