@@ -20,8 +20,12 @@ export class HistoryPrefixes {
     return this.prefixes.get(key) ?? [];
   }
 
-  /** Extends the entity's prefix with `records` (sorted by revision) as far as they continue it. */
+  /**
+   * Extends the entity's prefix with `records` (sorted by revision) as far as they continue it;
+   * the values kept are frozen in place.
+   */
   extend(key: string, records: ReadonlyArray<EventSource & { revision: number }>): void {
+    if (records.length === 0) return;
     const cached = this.get(key);
     const prefix = [...cached];
     for (const { revision, userId, timestamp, baseRevision, modifier } of records) {

@@ -32,31 +32,46 @@ export class History {
     return history;
   }
 
-  /** Appends an outbox entry; a second append of the same revision is a no-op (drains may race). */
+  /**
+   * Appends an outbox entry; a second append of the same revision is a no-op (drains may race).
+   * Either way the record is now stored as it will stay, so it may continue the cached prefix.
+   */
   async append(collection: string, entityId: string, entry: OutboxEntry): Promise<void> {
     const history = await this.collectionFor(collection);
     try {
       await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
+      return;
     }
+    this.prefixes.extend(`${collection}/${entityId}`, [entry]);
   }
 
-  /** Changes of one entity in revision order (after `afterRevision`), including any still in its outbox. */
-  async changes(collection: string, entityId: string, outbox: StoredChange[] | undefined, afterRevision = -2): Promise<EventSource[]> {
-    const history = await this.collectionFor(collection);
+  /**
+   * Changes of one entity at `revision` in revision order (after `afterRevision`), including any
+   * still in its outbox. The store is asked only for what the cached prefix lacks, and not at all
+   * when the prefix reaches `revision` (a write's answer, once its drain has appended the change).
+   */
+  async changes(collection: string, entityId: string, revision: number, outbox: StoredChange[] | undefined, afterRevision = -2): Promise<EventSource[]> {
     const key = `${collection}/${entityId}`;
     const cached = this.prefixes.get(key);
-    const stored = await history.find({ entityId, revision: { $gt: Math.max(afterRevision, cached.length - 1) } }, { sort: { revision: 1 } });
-    const records = stored.map(loadChange);
+    // Revisions 0 to known - 1 come from the prefix; a prefix that runs past `revision` is cut there.
+    const known = Math.min(cached.length, revision + 1);
+    const records = known > revision ? [] : await this.newerRecords(collection, entityId, Math.max(afterRevision, known - 1), revision);
     this.prefixes.extend(key, records);
     const byRevision = new Map<number, EventSource>();
-    for (let revision = Math.max(0, afterRevision + 1); revision < cached.length; revision += 1) byRevision.set(revision, cached[revision]!);
-    for (const { revision, userId, timestamp, baseRevision, modifier } of records) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
-    for (const { revision, userId, timestamp, baseRevision, modifier } of (outbox ?? []).map(loadChange)) {
-      if (revision > afterRevision && !byRevision.has(revision)) byRevision.set(revision, { userId, timestamp, baseRevision, modifier });
+    for (let index = Math.max(0, afterRevision + 1); index < known; index += 1) byRevision.set(index, cached[index]!);
+    for (const record of records) byRevision.set(record.revision, changeOf(record));
+    for (const entry of (outbox ?? []).map(loadChange)) {
+      if (entry.revision > afterRevision && !byRevision.has(entry.revision)) byRevision.set(entry.revision, changeOf(entry));
     }
     return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);
+  }
+
+  private async newerRecords(collection: string, entityId: string, after: number, through: number): Promise<OutboxEntry[]> {
+    const history = await this.collectionFor(collection);
+    const stored = await history.find({ entityId, revision: { $gt: after, $lte: through } }, { sort: { revision: 1 } });
+    return stored.map(loadChange);
   }
 
   /** The entity as it was at `revision`, replayed from its changes (used to explain a conflict). */
@@ -67,4 +82,8 @@ export class History {
     for (const record of records.map(loadChange)) state = applyUpdate(state, record.modifier as never);
     return { ...state, revision };
   }
+}
+
+function changeOf({ userId, timestamp, baseRevision, modifier }: OutboxEntry): EventSource {
+  return { userId, timestamp, baseRevision, modifier };
 }

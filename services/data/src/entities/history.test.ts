@@ -1,0 +1,69 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { storeChange, type OutboxEntry } from './entity';
+import { History } from './history';
+
+const COLLECTION = 'tenant-p1-tasks';
+const entry = (revision: number): OutboxEntry => ({ revision, userId: 'u1', timestamp: 1_000 + revision, baseRevision: revision - 1, modifier: { $set: { n: revision } } });
+const revisionsOf = (changes: Array<{ timestamp: number }>) => changes.map((change) => change.timestamp - 1_000);
+
+/** The store, counting the reads that reach its history collection. */
+function countingHistoryReads(store: DocumentStore): { store: DocumentStore; reads: () => number } {
+  let reads = 0;
+  const counting: DocumentStore = Object.create(store) as DocumentStore;
+  counting.collection = ((name: string) => {
+    const collection = store.collection(name);
+    if (!name.endsWith('.history')) return collection;
+    return Object.assign(Object.create(collection) as typeof collection, {
+      find: (...args: Parameters<typeof collection.find>) => {
+        reads += 1;
+        return collection.find(...args);
+      },
+    });
+  }) as DocumentStore['collection'];
+  return { store: counting, reads: () => reads };
+}
+
+describe('History', () => {
+  let store: DocumentStore;
+
+  beforeEach(async () => {
+    store = await createEmbeddedStore({ dataDir: await mkdtemp(join(tmpdir(), 'history-')), fsync: false });
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('answers the changes up to the revision asked for, not those another replica appended since', async () => {
+    const writer = new History(store);
+    for (const revision of [0, 1, 2, 3]) await writer.append(COLLECTION, 'e1', entry(revision));
+    const reader = new History(store);
+    expect(revisionsOf(await reader.changes(COLLECTION, 'e1', 2, undefined))).toEqual([0, 1, 2]);
+    expect(revisionsOf(await reader.changes(COLLECTION, 'e1', 3, undefined))).toEqual([0, 1, 2, 3]);
+    expect(revisionsOf(await writer.changes(COLLECTION, 'e1', 1, undefined))).toEqual([0, 1]);
+  });
+
+  it('answers a write from the prefix its own appends built, without reading the store', async () => {
+    const counted = countingHistoryReads(store);
+    const history = new History(counted.store);
+    for (const revision of [0, 1, 2]) await history.append(COLLECTION, 'e1', entry(revision));
+    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 2, undefined))).toEqual([0, 1, 2]);
+    expect(counted.reads()).toBe(0);
+  });
+
+  it('reads the store for what its prefix lacks, and adds what is still in the outbox', async () => {
+    const counted = countingHistoryReads(store);
+    const history = new History(counted.store);
+    await new History(store).append(COLLECTION, 'e1', entry(0));
+    await history.append(COLLECTION, 'e1', entry(1));
+    const outbox = [storeChange(entry(2))];
+    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 2, outbox))).toEqual([0, 1, 2]);
+    expect(counted.reads()).toBe(1);
+    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 1, undefined, 0))).toEqual([1]);
+    expect(counted.reads()).toBe(1);
+  });
+});
