@@ -34,7 +34,7 @@ export class History {
 
   /**
    * Appends an outbox entry; a second append of the same revision is a no-op (drains may race).
-   * Either way the record is now stored as it will stay, so it may continue the cached prefix.
+   * A record this call stored stays as it is, so it may continue the entity's cached prefix.
    */
   async append(collection: string, entityId: string, entry: OutboxEntry): Promise<void> {
     const history = await this.collectionFor(collection);
