@@ -1,6 +1,7 @@
 import { sessionKey, sessionRecordSchema, type SessionRecord } from '@platform/contracts';
 import { hashSessionToken } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
+import { LRUCache } from 'lru-cache';
 
 export type SessionLookup =
   | { status: 'found'; session: SessionRecord; fromCache: boolean }
@@ -14,13 +15,15 @@ export type SessionLookup =
  * The cache also spares the schema check of a record that has not changed since the last request.
  */
 export class SessionLoader {
-  private readonly cache = new Map<string, { raw: string; session: SessionRecord }>();
+  private readonly cache: LRUCache<string, { raw: string; session: SessionRecord }>;
 
   constructor(
     private readonly kv: KeyValue,
     private readonly clock: () => number,
-    private readonly maxCached = 50_000,
-  ) {}
+    maxCached = 50_000,
+  ) {
+    this.cache = new LRUCache({ max: maxCached });
+  }
 
   async load(token: string): Promise<SessionLookup> {
     const tokenHash = hashSessionToken(token);
@@ -34,7 +37,7 @@ export class SessionLoader {
       const cached = this.cache.get(tokenHash);
       const session = cached?.raw === raw ? cached.session : this.parse(raw);
       if (session && session.expiresAt > this.clock()) {
-        this.remember(tokenHash, raw, session);
+        this.cache.set(tokenHash, { raw, session });
         return { status: 'found', session, fromCache: false };
       }
     }
@@ -58,16 +61,6 @@ export class SessionLoader {
       return parsed.success ? parsed.data : null;
     } catch {
       return null;
-    }
-  }
-
-  private remember(tokenHash: string, raw: string, session: SessionRecord): void {
-    // Re-inserting moves the entry to the end, so the first key is the least recently used.
-    this.cache.delete(tokenHash);
-    this.cache.set(tokenHash, { raw, session });
-    if (this.cache.size > this.maxCached) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
     }
   }
 }

@@ -1,0 +1,46 @@
+import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { hashSessionToken } from '@platform/kit';
+import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
+import { describe, expect, it } from 'vitest';
+import { SessionLoader } from './session-loader';
+
+const NOW = 1_000_000;
+
+/** The memory store, made unreachable on demand (the loader's fallback is what is tested). */
+function switchableStore(): { kv: KeyValue; down: () => void } {
+  const memory = createMemoryKeyValue();
+  let reachable = true;
+  const kv: KeyValue = Object.assign(Object.create(memory) as KeyValue, {
+    get: (key: string) => (reachable ? memory.get(key) : Promise.reject(new Error('store unreachable'))),
+  });
+  return { kv, down: () => (reachable = false) };
+}
+
+async function storeSession(kv: KeyValue, token: string): Promise<void> {
+  const record: SessionRecord = { id: `s-${token}`, userId: `u-${token}`, expiresAt: NOW + 60_000, createdAt: NOW, platformOwner: false };
+  await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(record));
+}
+
+describe('SessionLoader', () => {
+  it('keeps the most recently used sessions up to its bound, for when the store is down', async () => {
+    const { kv, down } = switchableStore();
+    const loader = new SessionLoader(kv, () => NOW, 2);
+    for (const token of ['a', 'b', 'c']) await storeSession(kv, token);
+    for (const token of ['a', 'b', 'a', 'c']) expect(await loader.load(token)).toMatchObject({ status: 'found', fromCache: false });
+    down();
+    expect(await loader.load('a')).toMatchObject({ status: 'found', fromCache: true, session: { userId: 'u-a' } });
+    expect(await loader.load('c')).toMatchObject({ status: 'found', fromCache: true, session: { userId: 'u-c' } });
+    expect(await loader.load('b')).toEqual({ status: 'store-unavailable' });
+  });
+
+  it('forgets a session the store no longer has, so a logout holds even when the store goes down after it', async () => {
+    const { kv, down } = switchableStore();
+    const loader = new SessionLoader(kv, () => NOW, 10);
+    await storeSession(kv, 'a');
+    expect(await loader.load('a')).toMatchObject({ status: 'found' });
+    await kv.delete(sessionKey(hashSessionToken('a')));
+    expect(await loader.load('a')).toEqual({ status: 'none' });
+    down();
+    expect(await loader.load('a')).toEqual({ status: 'store-unavailable' });
+  });
+});
