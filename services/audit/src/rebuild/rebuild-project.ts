@@ -47,7 +47,7 @@ export async function rebuildProjectTrail(store: DocumentStore, projectId: strin
 
   const replayEntity = async (scope: Scope, entity: StoredEntity) => {
     let state: Record<string, unknown> = {};
-    for (const change of await history.changes(scope.collection, entity.id, entity.revision, entity._outbox)) {
+    for (const change of await history.changes(scope.collection, entity)) {
       const revision = change.baseRevision + 1;
       state = applyUpdate(state, change.modifier);
       const entry = await trailEntryFor({ projectId, typeId: scope.typeId, collection: scope.collection, entityId: entity.id, revision, change, state }, names);

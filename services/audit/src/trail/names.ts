@@ -48,7 +48,7 @@ export class Names {
     if (!type) return typeId;
     if (type.updatedAt <= timestamp) return nameOf(type) ?? typeId;
     let state: Record<string, unknown> | undefined;
-    for (const change of await this.history.changes(collection, typeId, type.revision, type._outbox)) {
+    for (const change of await this.history.changes(collection, type)) {
       if (change.timestamp > timestamp) break;
       state = applyUpdate(state ?? {}, change.modifier);
     }

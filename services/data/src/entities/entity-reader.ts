@@ -56,7 +56,7 @@ export class EntityReader {
   /** Entity with its outbox, for writes that need the complete change list afterwards. */
   async withChanges(scope: EntityScope, entity: StoredEntity): Promise<Record<string, unknown>> {
     const { _outbox, ...visible } = entity;
-    return { ...visible, changes: await this.history.changes(scope.collection, entity.id, entity.revision, _outbox) };
+    return { ...visible, changes: await this.history.changes(scope.collection, entity) };
   }
 
   /**

@@ -103,7 +103,7 @@ export class EntityWriter {
     }
     const [base, changesSince] = await Promise.all([
       this.history.stateAt(scope.collection, current.id, baseRevision),
-      this.history.changes(scope.collection, current.id, current.revision, current._outbox, baseRevision),
+      this.history.changes(scope.collection, current, baseRevision),
     ]);
     const { _outbox, ...visible } = current;
     return dataError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });

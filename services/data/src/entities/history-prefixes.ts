@@ -4,7 +4,8 @@ import { LRUCache } from 'lru-cache';
 /**
  * The changes of recently written or read entities, revision 0 onwards without a gap, so reading
  * an entity's changes asks the store only for the newer ones. History records are written once and
- * never changed or removed, so a prefix stays true on every replica. Least recently used entities
+ * never changed or removed (save erasure of a soft-deleted entity, whose changes History never
+ * answers from here), so a prefix stays true on every replica. Least recently used entities
  * are dropped past `maxChanges` in all (an entity with more is not kept); the cached changes are
  * frozen, as they are shared.
  */
@@ -18,6 +19,10 @@ export class HistoryPrefixes {
   /** The entity's cached changes (index = revision); empty when none are cached. */
   get(key: string): readonly EventSource[] {
     return this.prefixes.get(key) ?? [];
+  }
+
+  forget(key: string): void {
+    this.prefixes.delete(key);
   }
 
   /**

@@ -42,16 +42,16 @@ describe('History', () => {
     const writer = new History(store);
     for (const revision of [0, 1, 2, 3]) await writer.append(COLLECTION, 'e1', entry(revision));
     const reader = new History(store);
-    expect(revisionsOf(await reader.changes(COLLECTION, 'e1', 2, undefined))).toEqual([0, 1, 2]);
-    expect(revisionsOf(await reader.changes(COLLECTION, 'e1', 3, undefined))).toEqual([0, 1, 2, 3]);
-    expect(revisionsOf(await writer.changes(COLLECTION, 'e1', 1, undefined))).toEqual([0, 1]);
+    expect(revisionsOf(await reader.changes(COLLECTION, { id: 'e1', revision: 2 }))).toEqual([0, 1, 2]);
+    expect(revisionsOf(await reader.changes(COLLECTION, { id: 'e1', revision: 3 }))).toEqual([0, 1, 2, 3]);
+    expect(revisionsOf(await writer.changes(COLLECTION, { id: 'e1', revision: 1 }))).toEqual([0, 1]);
   });
 
   it('answers a write from the prefix its own appends built, without reading the store', async () => {
     const counted = countingHistoryReads(store);
     const history = new History(counted.store);
     for (const revision of [0, 1, 2]) await history.append(COLLECTION, 'e1', entry(revision));
-    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 2, undefined))).toEqual([0, 1, 2]);
+    expect(revisionsOf(await history.changes(COLLECTION, { id: 'e1', revision: 2 }))).toEqual([0, 1, 2]);
     expect(counted.reads()).toBe(0);
   });
 
@@ -60,10 +60,22 @@ describe('History', () => {
     const history = new History(counted.store);
     await new History(store).append(COLLECTION, 'e1', entry(0));
     await history.append(COLLECTION, 'e1', entry(1));
-    const outbox = [storeChange(entry(2))];
-    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 2, outbox))).toEqual([0, 1, 2]);
+    const _outbox = [storeChange(entry(2))];
+    expect(revisionsOf(await history.changes(COLLECTION, { id: 'e1', revision: 2, _outbox }))).toEqual([0, 1, 2]);
     expect(counted.reads()).toBe(1);
-    expect(revisionsOf(await history.changes(COLLECTION, 'e1', 1, undefined, 0))).toEqual([1]);
+    expect(revisionsOf(await history.changes(COLLECTION, { id: 'e1', revision: 1 }, 0))).toEqual([1]);
     expect(counted.reads()).toBe(1);
+  });
+
+  it('answers an erased history from the store, on the replica that erased it and on one whose cache still holds it', async () => {
+    const eraser = new History(store);
+    const other = new History(store);
+    for (const revision of [0, 1, 2]) await eraser.append(COLLECTION, 'e1', entry(revision));
+    expect(revisionsOf(await other.changes(COLLECTION, { id: 'e1', revision: 2 }))).toEqual([0, 1, 2]);
+    await eraser.append(COLLECTION, 'e1', entry(3));
+    await eraser.erase(COLLECTION, 'e1', 3);
+    const tombstone = { id: 'e1', revision: 3, deletedAt: 2_000 };
+    expect(revisionsOf(await eraser.changes(COLLECTION, tombstone))).toEqual([3]);
+    expect(revisionsOf(await other.changes(COLLECTION, tombstone))).toEqual([3]);
   });
 });

@@ -1,7 +1,7 @@
 import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import type { EventSource } from '@platform/contracts';
 import { historyCollection } from '../domain/collections';
-import { loadChange, storeChange, type OutboxEntry, type StoredChange } from './entity';
+import { loadChange, storeChange, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
 import { HistoryPrefixes } from './history-prefixes';
 
 /** Changes kept in memory across entities, so a write's answer reads only the newest from the store. */
@@ -10,6 +10,9 @@ const CACHED_CHANGES = 50_000;
 interface HistoryRecord extends StoredDocument, StoredChange {
   entityId: string;
 }
+
+/** What History needs of an entity to answer its changes. */
+export type HistoryOwner = Pick<StoredEntity, 'id' | 'revision' | 'deletedAt' | '_outbox'>;
 
 /**
  * The history of every entity of a collection, one record per change in `{collection}.history`,
@@ -48,24 +51,38 @@ export class History {
   }
 
   /**
-   * Changes of one entity at `revision` in revision order (after `afterRevision`), including any
-   * still in its outbox. The store is asked only for what the cached prefix lacks, and not at all
-   * when the prefix reaches `revision` (a write's answer, once its drain has appended the change).
+   * Changes of `entity` up to its revision, in revision order (after `afterRevision`), including
+   * any still in its outbox. The store is asked only for what the cached prefix lacks, and not at
+   * all when the prefix reaches the entity's revision (a write's answer, once its drain has appended
+   * the change). A soft-deleted entity's history may have been erased (see erase), on this replica
+   * or another, so its changes always come from the store.
    */
-  async changes(collection: string, entityId: string, revision: number, outbox: StoredChange[] | undefined, afterRevision = -2): Promise<EventSource[]> {
+  async changes(collection: string, entity: HistoryOwner, afterRevision = -2): Promise<EventSource[]> {
+    const { id: entityId, revision } = entity;
     const key = `${collection}/${entityId}`;
-    const cached = this.prefixes.get(key);
+    const cached = entity.deletedAt === undefined ? this.prefixes.get(key) : [];
     // Revisions 0 to known - 1 come from the prefix; a prefix that runs past `revision` is cut there.
     const known = Math.min(cached.length, revision + 1);
     const records = known > revision ? [] : await this.newerRecords(collection, entityId, Math.max(afterRevision, known - 1), revision);
-    this.prefixes.extend(key, records);
+    if (entity.deletedAt === undefined) this.prefixes.extend(key, records);
     const byRevision = new Map<number, EventSource>();
     for (let index = Math.max(0, afterRevision + 1); index < known; index += 1) byRevision.set(index, cached[index]!);
     for (const record of records) byRevision.set(record.revision, changeOf(record));
-    for (const entry of (outbox ?? []).map(loadChange)) {
+    for (const entry of (entity._outbox ?? []).map(loadChange)) {
       if (entry.revision > afterRevision && !byRevision.has(entry.revision)) byRevision.set(entry.revision, changeOf(entry));
     }
     return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);
+  }
+
+  /**
+   * Removes a soft-deleted entity's changes before `revision` (personal data erased by visitor
+   * retention), here and from this process's cache. Other replicas never answer a deleted entity's
+   * changes from their caches, and their least recently used entries age out.
+   */
+  async erase(collection: string, entityId: string, revision: number): Promise<void> {
+    const history = await this.collectionFor(collection);
+    await history.deleteMany({ entityId, revision: { $lt: revision } });
+    this.prefixes.forget(`${collection}/${entityId}`);
   }
 
   private async newerRecords(collection: string, entityId: string, after: number, through: number): Promise<OutboxEntry[]> {

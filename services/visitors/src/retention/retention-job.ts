@@ -1,5 +1,5 @@
 import { AppError, type Logger } from '@platform/kit';
-import { historyCollection, type DataDeps, type EntityScope, type StoredEntity } from '@platform/data';
+import { type DataDeps, type EntityScope, type StoredEntity } from '@platform/data';
 import { erasureModifier } from '../domain/retention-rules';
 import { recordScope } from '../visitors/visitor-records';
 import type { VisitorCollections } from '../visitors/visitor-collections';
@@ -72,7 +72,7 @@ export class RetentionJob {
     for (let attempt = 0; current && attempt < CONFLICT_RETRIES; attempt += 1) {
       try {
         const erased = await this.data.writer.patch(scope, current.id, erasureModifier(current, now), { userId: RETENTION_USER_ID, baseRevision: current.revision });
-        await this.data.store.collection(historyCollection(scope.collection)).deleteMany({ entityId: current.id, revision: { $lt: erased.revision } });
+        await this.data.history.erase(scope.collection, current.id, erased.revision);
         return;
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'DATA_REVISION_CONFLICT')) throw error;
