@@ -3,6 +3,7 @@ import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
 import { OutboxDrainer } from './entities/outbox';
+import { PullWatermarks } from './entities/pull-watermarks';
 import { TypeDirectory } from './entities/type-directory';
 import { UpdatedAtClock } from './entities/updated-at-clock';
 import type { DataDeps } from './routes/context';
@@ -25,7 +26,9 @@ export function dataDeps(context: ServiceContext): DataDeps {
   const existing = depsByContext.get(context);
   if (existing) return existing;
   const { store, bus, logger, clock } = context;
-  const timestamps = new UpdatedAtClock(clock, store.kind === 'mongodb' ? SHARED_STORE_SETTLE_MS : 0);
+  const shared = store.kind === 'mongodb';
+  const timestamps = new UpdatedAtClock(clock, shared ? SHARED_STORE_SETTLE_MS : 0);
+  const watermarks = shared ? new PullWatermarks(store) : undefined;
   const history = new History(store);
   const drainer = new OutboxDrainer(store, bus, history, clock, logger);
   const deps: DataDeps = {
@@ -35,8 +38,8 @@ export function dataDeps(context: ServiceContext): DataDeps {
     clock,
     projects: new ProjectAccess(store, clock),
     types: new TypeDirectory(store),
-    reader: new EntityReader(store, history, timestamps),
-    writer: new EntityWriter(store, history, drainer, timestamps),
+    reader: new EntityReader(store, history, timestamps, watermarks),
+    writer: new EntityWriter(store, history, drainer, timestamps, watermarks),
     history,
     drainer,
   };

@@ -3,6 +3,7 @@ import type { DocumentStore, Filter } from '@platform/storage';
 import { dataError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
+import type { PullWatermarks } from './pull-watermarks';
 import type { UpdatedAtClock } from './updated-at-clock';
 
 export interface PullPage {
@@ -44,6 +45,8 @@ export class EntityReader {
     private readonly store: DocumentStore,
     private readonly history: History,
     private readonly timestamps: UpdatedAtClock,
+    /** Only with a store shared by several processes. */
+    private readonly watermarks?: PullWatermarks,
   ) {}
 
   /** One entity the caller may read (deleted ones too), or 404. */
@@ -65,6 +68,8 @@ export class EntityReader {
    */
   async pull(scope: EntityScope, caller: ProjectCaller, options: { since: number; limit: number; cursor?: PullCursor }): Promise<PullPage> {
     const until = options.cursor?.until ?? this.timestamps.stableUntil();
+    // A continued pull reads up to the `until` its first page already raised the mark to.
+    if (!options.cursor) await this.watermarks?.raise(scope.collection, until);
     const after: Filter = options.cursor
       ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
       : { updatedAt: { $gt: options.since } };

@@ -14,6 +14,13 @@ describe('updatedAt clock', () => {
     expect([a.at, b.at, c.at, d.at]).toEqual([1_000, 1_000, 1_000, 1_001]);
   });
 
+  it('stamps at least the floor asked for (above a pull watermark), and keeps going on from there', () => {
+    const clock = new UpdatedAtClock(() => 1_000);
+    expect(clock.begin(5_001).at).toBe(5_001);
+    expect(clock.begin().at).toBe(5_001);
+    expect(clock.begin(10).at).toBe(5_001);
+  });
+
   it('stays with the clock however many writes a millisecond takes', () => {
     const clock = new UpdatedAtClock(() => 7_000);
     for (let write = 0; write < 5_000; write += 1) clock.begin().end();

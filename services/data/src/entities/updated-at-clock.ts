@@ -28,10 +28,13 @@ export class UpdatedAtClock {
     return this.clock();
   }
 
-  /** A fresh stamp, in flight until `end()` is called (after the write was stored or failed). */
-  begin(): { at: number; end(): void } {
+  /**
+   * A fresh stamp, at least `atLeast`, in flight until `end()` is called (after the write was
+   * stored or failed).
+   */
+  begin(atLeast = 0): { at: number; end(): void } {
     // Never backwards, even when the system clock steps back.
-    this.last = Math.max(this.clock(), this.last);
+    this.last = Math.max(this.clock(), this.last, atLeast);
     const at = this.last;
     this.inFlight.set(at, (this.inFlight.get(at) ?? 0) + 1);
     return {
