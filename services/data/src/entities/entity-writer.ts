@@ -75,11 +75,11 @@ export class EntityWriter {
    * already read past (its stamp is at or below the collection's pull watermark) gets a stamp above
    * the mark, as often as it takes: each time, another pull must have passed it again, which needs
    * the restamp itself to take longer than the whole settle margin (or a replica's clock to run
-   * that far ahead). A write that took longer than
-   * half the margin is restamped too (see UpdatedAtClock), at most MAX_RESTAMPS times: on a store so
-   * overloaded that every write takes over half the margin, an unbounded loop never answered (PATCH
-   * stalled under load on the test server). That second rule is what holds where single-document
-   * updates are not atomic (the MongoDB-compatible test server, docs/ports.md), so the mark may lag.
+   * that far ahead). A write that took longer than half the margin is restamped too (see
+   * UpdatedAtClock), at most MAX_RESTAMPS times: on a store so overloaded that every write takes
+   * over half the margin, an unbounded loop never answered (PATCH stalled under load on the test
+   * server). That second rule is what holds where single-document updates are not atomic (the
+   * MongoDB-compatible test server, docs/ports.md), so the mark may lag.
    */
   private async settle(scope: EntityScope, entity: StoredEntity, stampedAt: number): Promise<StoredEntity> {
     if (this.timestamps.settleMs === 0) return entity;
