@@ -60,11 +60,12 @@ export class History {
   async changes(collection: string, entity: HistoryOwner, afterRevision = -2): Promise<EventSource[]> {
     const { id: entityId, revision } = entity;
     const key = `${collection}/${entityId}`;
-    const cached = entity.deletedAt === undefined ? this.prefixes.get(key) : [];
+    const cacheable = entity.deletedAt === undefined;
+    const cached = cacheable ? this.prefixes.get(key) : [];
     // Revisions 0 to known - 1 come from the prefix; a prefix that runs past `revision` is cut there.
     const known = Math.min(cached.length, revision + 1);
     const records = known > revision ? [] : await this.newerRecords(collection, entityId, Math.max(afterRevision, known - 1), revision);
-    if (entity.deletedAt === undefined) this.prefixes.extend(key, records);
+    if (cacheable) this.prefixes.extend(key, records);
     const byRevision = new Map<number, EventSource>();
     for (let index = Math.max(0, afterRevision + 1); index < known; index += 1) byRevision.set(index, cached[index]!);
     for (const record of records) byRevision.set(record.revision, changeOf(record));
