@@ -61,6 +61,17 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       expect(await kv.increment(key, { ttlMs: 60_000 })).toBe(1);
     });
 
+    it('adds a given step, negative to give a count back, keeping the window', async () => {
+      const key = `${space()}refund`;
+      expect(await kv.increment(key, { ttlMs: 150, by: 3 })).toBe(3);
+      expect(await kv.increment(key, { ttlMs: 60_000, by: -1 })).toBe(2);
+      const parallel = await Promise.all(Array.from({ length: 10 }, (_, i) => kv.increment(key, { ttlMs: 60_000, by: i % 2 === 0 ? 1 : -1 })));
+      expect(parallel).toHaveLength(10);
+      expect(await kv.get(key)).toBe('2');
+      await pause(200);
+      expect(await kv.get(key)).toBeNull();
+    });
+
     it('scans a prefix literally, in key order, skipping expired keys', async () => {
       const prefix = space();
       await kv.set(`${prefix}b`, '2');

@@ -1,4 +1,4 @@
-export type { KeyValue, SetOptions } from './port';
+export type { IncrementOptions, KeyValue, SetOptions } from './port';
 export { createMemoryKeyValue } from './memory';
 export { createRedisKeyValue, type RedisKeyValueOptions } from './redis';
 export { openKeyValue } from './open-key-value';

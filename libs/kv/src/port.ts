@@ -10,16 +10,24 @@ export interface SetOptions {
   onlyIfAbsent?: boolean;
 }
 
+export interface IncrementOptions {
+  /** Lifetime of a counter this call creates; an existing counter keeps its expiry. */
+  ttlMs: number;
+  /** The step, an integer; 1 when absent. */
+  by?: number;
+}
+
 export interface KeyValue {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | null>;
   /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key). */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;
   /**
-   * Adds one to a counter and answers the new value; a counter that does not exist starts at 0
-   * and expires after `ttlMs` from its creation (later increments keep that expiry): a fixed window.
+   * Adds `by` (default 1; negative to give a count back) to a counter and answers the new value in
+   * one atomic step; a counter that does not exist starts at 0 and expires after `ttlMs` from its
+   * creation (later increments keep that expiry): a fixed window.
    */
-  increment(key: string, options: { ttlMs: number }): Promise<number>;
+  increment(key: string, options: IncrementOptions): Promise<number>;
   /** Answers true when a key was removed. */
   delete(key: string): Promise<boolean>;
   /** Every live key starting with `prefix`, with its value, in key order. */

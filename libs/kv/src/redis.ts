@@ -42,11 +42,11 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
       return answer === 'OK';
     },
     async increment(key, incrementOptions) {
-      // SET NX PX creates the window with its expiry; INCR keeps the expiry of an existing key.
+      // SET NX PX creates the window with its expiry; INCRBY keeps the expiry of an existing key.
       const results = await client
         .multi()
         .set(prefix + key, '0', 'PX', Math.max(1, Math.round(incrementOptions.ttlMs)), 'NX')
-        .incr(prefix + key)
+        .incrby(prefix + key, incrementOptions.by ?? 1)
         .exec();
       const failed = results?.find(([error]) => error)?.[0];
       if (!results || failed) throw failed ?? new Error('increment was not executed');
