@@ -35,11 +35,20 @@ export interface ProjectContext {
 /**
  * Looks up a caller's standing in a project from the shared store (identity owns the records;
  * every service reads them here, never from the client). Non-members, anonymous callers and
- * unknown projects all get the same 404 so project ids cannot be probed. Answers are cached for
- * `cacheMs` to keep hot paths to one store read per request at most.
+ * unknown projects all get the same 404 so project ids cannot be probed.
+ *
+ * Answers are cached for `cacheMs`, and a change forgets them at once: identity calls `forget`
+ * (or `forgetAll` for tenant-wide changes) before it answers, and AccessChanges carries the same
+ * call to every other process over the bus. The expiry is then only the fallback for a missed
+ * notice (the bus was down). A lookup that was already reading the store when its project was
+ * forgotten answers what it read but does not cache it, so no stale answer outlives the change.
  */
 export class ProjectAccess {
   private readonly cache = new Map<string, { value: ProjectContext | null; at: number }>();
+  /** Bumped by every forget of a project; a lookup caches only if its project's stayed the same. */
+  private readonly generations = new Map<string, number>();
+  /** Bumped by forgetAll. */
+  private epoch = 0;
 
   constructor(
     private readonly store: DocumentStore,
@@ -54,9 +63,18 @@ export class ProjectAccess {
     return context;
   }
 
-  /** Forgets cached answers for a project (after membership or project changes in this process). */
+  /** Forgets cached answers for a project (its membership, permissions, owner or settings changed). */
   forget(projectId: string): void {
+    if (this.generations.size >= 10_000) return this.forgetAll();
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
     for (const key of this.cache.keys()) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
+  }
+
+  /** Forgets every cached answer (a tenant's admins changed, or notices may have been missed). */
+  forgetAll(): void {
+    this.epoch += 1;
+    this.generations.clear();
+    this.cache.clear();
   }
 
   private async lookup(projectId: string, principal: Principal): Promise<ProjectContext | null> {
@@ -65,7 +83,10 @@ export class ProjectAccess {
     const now = this.clock();
     const cached = this.cache.get(key);
     if (cached && now - cached.at < this.cacheMs) return cached.value;
+    const generation = this.generations.get(projectId) ?? 0;
+    const epoch = this.epoch;
     const value = await this.load(projectId, principal.userId, principal.platformOwner);
+    if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return value;
     this.cache.set(key, { value, at: now });
     if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
     return value;
