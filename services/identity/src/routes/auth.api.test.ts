@@ -138,6 +138,29 @@ describe('sign-in throttling', () => {
   });
 });
 
+describe('sign-in throttling under parallel attempts', () => {
+  it('checks at most 5 of 30 parallel wrong passwords for one account; the rest get 429', async () => {
+    now += 15 * 60 * 1000;
+    await platform.register('parallel@example.org', { password: 'the right one' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => platform.call('POST', '/api/auth/login', { body: { email: 'parallel@example.org', password: `wrong ${attempt}` } })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status !== 429 && status !== 401)).toEqual([]);
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'parallel@example.org', password: 'the right one' } })).status).toBe(429);
+    now += 15 * 60 * 1000;
+  });
+
+  it('does not count successful sign-ins against the IP', async () => {
+    await platform.register('regular@example.org', { password: 'regular pw' });
+    for (let attempt = 0; attempt < 25; attempt += 1) {
+      expect((await platform.call('POST', '/api/auth/login', { body: { email: 'regular@example.org', password: 'regular pw' } })).status).toBe(200);
+    }
+    now += 15 * 60 * 1000;
+  });
+});
+
 describe('in production', () => {
   it('marks the session cookie Secure', async () => {
     const production = await startIdentityPlatform({ dev: false });

@@ -80,13 +80,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      await deps.throttle.assertAllowed(email, request.ip);
+      await deps.throttle.takeAttempt(email, request.ip);
       const user = await deps.users.findWithSecretByEmail(email);
       const valid = user ? await verifyPassword(user.passwordHash, password) : await spendVerificationTime(password).then(() => false);
-      if (!user || !valid) {
-        await deps.throttle.recordFailure(email, request.ip);
-        throw identityError('IDENTITY_INVALID_CREDENTIALS');
-      }
+      if (!user || !valid) throw identityError('IDENTITY_INVALID_CREDENTIALS');
       await deps.throttle.recordSuccess(email, request.ip);
       const { passwordHash: _secret, ...stored } = user;
       const { token, session } = await deps.sessions.create(stored);
