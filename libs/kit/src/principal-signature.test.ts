@@ -30,6 +30,32 @@ describe('principal signature', () => {
     expect(verifyPrincipal(header, secret, now + 61_000)).toBeNull();
   });
 
+  it('rejects a signed principal whose exp lies beyond one lifetime plus skew', () => {
+    const now = 1_000_000;
+    const signedWith = (exp: number) => {
+      const payload = Buffer.from(JSON.stringify({ p: user, exp })).toString('base64url');
+      return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+    };
+    expect(verifyPrincipal(signedWith(now + 60_000), secret, now)).toEqual(user);
+    expect(verifyPrincipal(signedWith(now + 64_000), secret, now)).toEqual(user);
+    expect(verifyPrincipal(signedWith(now + 66_000), secret, now)).toBeNull();
+    expect(verifyPrincipal(signedWith(Number.MAX_SAFE_INTEGER), secret, now)).toBeNull();
+  });
+
+  it('accepts only the canonical base64url spelling of the MAC', () => {
+    const header = signPrincipal(user, secret);
+    const [payload, mac] = header.split('.') as [string, string];
+    expect(verifyPrincipal(`${payload}.${mac}`, secret)).toEqual(user);
+    // 32 bytes take 43 characters, the last of which has 2 unused bits: padding, set unused bits
+    // and stray characters all decode to the same bytes, but are other spellings of the MAC.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const unusedBitsSet = `${mac.slice(0, -1)}${alphabet[alphabet.indexOf(mac.at(-1)!) + 1]}`;
+    for (const variant of [`${mac}=`, `${mac}==`, unusedBitsSet, `${mac.slice(0, 20)}*${mac.slice(20)}`, ` ${mac}`, `${mac}!`]) {
+      expect(Buffer.from(variant, 'base64url')).toEqual(Buffer.from(mac, 'base64url'));
+      expect(verifyPrincipal(`${payload}.${variant}`, secret), variant).toBeNull();
+    }
+  });
+
   it('rejects a validly signed payload that is not a principal', () => {
     const payload = Buffer.from(JSON.stringify({ p: { kind: 'admin' }, exp: Date.now() + 60_000 })).toString('base64url');
     const mac = createHmac('sha256', secret).update(payload).digest('base64url');

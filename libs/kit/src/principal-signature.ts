@@ -6,9 +6,21 @@ export const PRINCIPAL_HEADER = 'x-platform-principal';
 
 /** How long a signature stays valid; it only has to cross one hop inside the platform. */
 const SIGNATURE_LIFETIME_MS = 60_000;
+/** Clock difference tolerated between the gateway and a service when checking `exp`. */
+const CLOCK_SKEW_MS = 5_000;
 
 function mac(secret: string, payload: string): Buffer {
   return createHmac('sha256', secret).update(payload).digest();
+}
+
+/**
+ * The MAC's bytes when `encoded` is their one canonical unpadded base64url spelling, else null.
+ * Node's decoder skips padding, stray characters and unused trailing bits, so several strings
+ * decode to the same bytes; accepting only the canonical one keeps a header from having variants.
+ */
+function canonicalMacBytes(encoded: string): Buffer | null {
+  const bytes = Buffer.from(encoded, 'base64url');
+  return bytes.toString('base64url') === encoded ? bytes : null;
 }
 
 /** `base64url(JSON {p, exp}).base64url(HMAC-SHA256)`, signed with the shared secret. */
@@ -17,18 +29,22 @@ export function signPrincipal(principal: Principal, secret: string, now = Date.n
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
-/** The principal when the header carries a valid, unexpired signature, else null. */
+/**
+ * The principal when the header carries a valid signature whose `exp` lies within one lifetime
+ * (plus skew) from now, else null. A far-future `exp` is refused even when signed: no gateway
+ * makes one, so it can only be a leaked or forged long-lived header.
+ */
 export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
   if (!header) return null;
   const dot = header.indexOf('.');
   if (dot <= 0) return null;
   const payload = header.slice(0, dot);
-  const given = Buffer.from(header.slice(dot + 1), 'base64url');
+  const given = canonicalMacBytes(header.slice(dot + 1));
   const expected = mac(secret, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { p?: unknown; exp?: unknown };
-    if (typeof decoded.exp !== 'number' || decoded.exp < now) return null;
+    if (typeof decoded.exp !== 'number' || decoded.exp < now || decoded.exp > now + SIGNATURE_LIFETIME_MS + CLOCK_SKEW_MS) return null;
     const parsed = principalSchema.safeParse(decoded.p);
     return parsed.success ? parsed.data : null;
   } catch {
