@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { answerClientError, registerErrorHandling } from './errors';
+import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
 import { awaitRunningHandlersOnClose } from './running-handlers';
 
@@ -71,6 +72,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerLimitedJsonParser(app);
   decoratePrincipal(app);
   awaitRunningHandlersOnClose(app);
   app.addHook('onSend', async (request, reply) => {

@@ -1,5 +1,5 @@
 import { dataDeps } from '@platform/data';
-import { ProjectAccess, type Logger, type ServiceContext } from '@platform/kit';
+import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import { createGuardedAgent } from './blocks/guarded-http';
 import { blockRegistry } from './blocks/registry';
@@ -23,6 +23,7 @@ export interface ActionsDeps {
   causes: WriteCauses;
   executor: Executor;
   http: Dispatcher;
+  policy: NetworkPolicy;
 }
 
 export function createActionsDeps(context: ServiceContext, config: ActionsConfig): ActionsDeps {
@@ -30,7 +31,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
   const actions = new ActionRepository(store);
   const runs = new RunStore(store);
   const causes = new WriteCauses(store, clock);
-  const projects = new ProjectAccess(store, clock);
+  const projects = context.projectAccess;
   const policy = new NetworkPolicy(config.webhookAllowedNetworks);
   const http = createGuardedAgent(policy);
   const executor = new Executor({
@@ -43,5 +44,5 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     maxDepth: config.maxDepth,
     services: { mailer: context.mailer, data: dataDeps(context), config, causes, clock, http, policy },
   });
-  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store), causes, executor, http };
+  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store), causes, executor, http, policy };
 }

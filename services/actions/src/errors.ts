@@ -12,6 +12,7 @@ export const actionsError = errorCatalogue({
   ACTIONS_INVALID_CONNECTION: [400, 'A connection names a block or socket that does not exist or points the wrong way'],
   ACTIONS_INCOMPATIBLE_SOCKETS: [400, 'A connection joins sockets of incompatible types'],
   ACTIONS_CYCLE: [400, 'The connections form a cycle'],
+  ACTIONS_WEBHOOK_ADDRESS_REFUSED: [400, 'A webhook URL names an address webhooks may not reach'],
 });
 
 export type ActionsErrorCode = Parameters<typeof actionsError>[0];

@@ -1,4 +1,3 @@
-import ipaddr from 'ipaddr.js';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
@@ -35,8 +34,7 @@ export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = 
     const { services } = context;
     const merged = settings(config, context.inputs);
     const url = new URL(config.url);
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    const refusedLiteral = ipaddr.isValid(literal) ? services.policy.refusal(literal) : undefined;
+    const refusedLiteral = services.policy.urlRefusal(url);
     if (refusedLiteral) throw new BlockError(runErrorCodes.webhookRefused, `Refused to call ${url.host}: ${refusedLiteral} (SSRF guard)`);
     const secret = config.secret ?? services.config.webhookSecret;
     if (!secret) throw new BlockError('ACTIONS_WEBHOOK_NO_SECRET', 'No signing secret: set configuration.secret or ACTIONS_WEBHOOK_SECRET');

@@ -35,6 +35,33 @@ describe('NetworkPolicy', () => {
     expect(loopback.refusal('::1')).toBeUndefined();
     expect(loopback.refusal('10.0.0.1')).toBe('10.0.0.1 is a private address');
   });
+
+  it.each([
+    ['::7f00:1', 'IPv4-compatible', '127.0.0.1', 'loopback'],
+    ['::a00:1', 'IPv4-compatible', '10.0.0.1', 'private'],
+    ['::ffff:0:c0a8:101', 'SIIT', '192.168.1.1', 'private'],
+    ['64:ff9b::7f00:1', 'NAT64', '127.0.0.1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64', '169.254.169.254', 'linkLocal'],
+    ['2002:7f00:1::1', '6to4', '127.0.0.1', 'loopback'],
+    ['2002:c0a8:101::', '6to4', '192.168.1.1', 'private'],
+    ['2001:0:a00:1::1', 'Teredo', '10.0.0.1', 'private'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo', '127.0.0.1', 'loopback'],
+  ])('refuses %s, a %s form of %s (%s)', (address, form, ipv4, range) => {
+    expect(new NetworkPolicy([]).refusal(address)).toBe(`${address} is the ${form} form of ${ipv4}, a ${range} address`);
+  });
+
+  it('judges a public IPv4 inside an IPv6 form by the IPv6 range, and applies configured networks to the carried address', () => {
+    expect(new NetworkPolicy([]).refusal('::808:808')).toBeUndefined();
+    expect(new NetworkPolicy([]).refusal('64:ff9b::808:808')).toBe('64:ff9b::808:808 is a rfc6052 address');
+    expect(new NetworkPolicy(['127.0.0.0/8']).refusal('::7f00:1')).toBeUndefined();
+  });
+
+  it('judges literal URL hosts, and leaves host names to the check after DNS resolution', () => {
+    const strict = new NetworkPolicy([]);
+    expect(strict.urlRefusal(new URL('http://[::127.0.0.1]/'))).toBe('::7f00:1 is the IPv4-compatible form of 127.0.0.1, a loopback address');
+    expect(strict.urlRefusal(new URL('http://127.1:8080/'))).toBe('127.0.0.1 is a loopback address');
+    expect(strict.urlRefusal(new URL('https://hooks.example.org/x'))).toBeUndefined();
+  });
 });
 
 describe('sockets', () => {

@@ -293,12 +293,23 @@ describe('the SSRF guard (default configuration: no network allowed)', () => {
     const token = await strict.signIn('owner');
     const projectId = await strict.projectWithType('owner', 'events');
     const port = (receiver.address() as AddressInfo).port;
-    const targets = [`http://127.0.0.1:${port}/ok`, `http://localhost:${port}/ok`, `http://[::1]:${port}/ok`, 'http://10.0.0.7/ok', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:192.168.1.1]/'];
-    const action = await strict.createAction(projectId, token, {
-      title: 'Reach inside',
-      triggers: [trigger('documentCreated')],
-      blocks: targets.map((url, i) => ({ id: `b${i}`, blockName: 'call-webhook', configuration: { url } })),
-    });
+    const targets = [
+      `http://127.0.0.1:${port}/ok`,
+      `http://localhost:${port}/ok`,
+      `http://[::1]:${port}/ok`,
+      'http://10.0.0.7/ok',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::ffff:192.168.1.1]/',
+      `http://[::127.0.0.1]:${port}/ok`,
+      `http://[64:ff9b::127.0.0.1]:${port}/ok`,
+    ];
+    const blocks = targets.map((url, i) => ({ id: `b${i}`, blockName: 'call-webhook', configuration: { url } }));
+    const saved = await strict.call('POST', `/api/projects/${projectId}/actions`, { token, body: { title: 'Reach inside', triggers: [trigger('documentCreated')], blocks } });
+    expect(saved.status).toBe(400);
+    expect(saved.body.details.problems.map((problem: { field: string }) => problem.field)).toEqual(targets.flatMap((url, i) => (url.includes('localhost') ? [] : [`blocks.${i}.configuration.url`])));
+    // Saved before the address check existed: the call itself refuses them too.
+    const action = await strict.createAction(projectId, token, { title: 'Reach inside', triggers: [trigger('documentCreated')], blocks: [blocks[1]] });
+    await strict.context.store.collection('actions').updateOne({ id: action.id }, { $set: { blocksJson: JSON.stringify(blocks) } });
     const before = received.length;
     const response = await strict.call('POST', `/api/projects/${projectId}/types/events/data`, { token, body: {} });
     expect(response.status).toBe(201);
@@ -306,6 +317,8 @@ describe('the SSRF guard (default configuration: no network allowed)', () => {
     for (const block of run.blocks) expect(block).toMatchObject({ status: 'failed', error: { code: 'ACTIONS_WEBHOOK_ADDRESS_REFUSED', message: expect.stringContaining('SSRF guard') } });
     expect(run.blocks[1].error.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1) is a loopback address/);
     expect(run.blocks[4].error.message).toContain('linkLocal');
+    expect(run.blocks[6].error.message).toContain('::7f00:1 is the IPv4-compatible form of 127.0.0.1, a loopback address');
+    expect(run.blocks[7].error.message).toContain('64:ff9b::7f00:1 is the NAT64 form of 127.0.0.1, a loopback address');
     expect(received.length).toBe(before);
   });
 });

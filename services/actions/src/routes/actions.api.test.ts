@@ -122,6 +122,25 @@ describe('validation: 400 naming the problem, nothing stored', () => {
       'cycle through block "a" (a → b → a)',
     ],
     ['duplicate block ids', { title: 't', blocks: [update('a'), update('a')] }, 'ACTIONS_DUPLICATE_ID', 'blocks.1.id'],
+    ['a private webhook address', { title: 't', blocks: [block('w', 'call-webhook', { url: 'http://192.168.1.1/hook' })] }, 'ACTIONS_WEBHOOK_ADDRESS_REFUSED', 'blocks.0.configuration.url: 192.168.1.1 is a private address'],
+    [
+      'an IPv4-compatible webhook address of a private host',
+      { title: 't', blocks: [block('w', 'call-webhook', { url: 'http://[::10.0.0.1]/hook' })] },
+      'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
+      'blocks.0.configuration.url: ::a00:1 is the IPv4-compatible form of 10.0.0.1, a private address',
+    ],
+    [
+      'a NAT64 webhook address of the metadata service',
+      { title: 't', blocks: [block('w', 'call-webhook', { url: 'http://[64:ff9b::169.254.169.254]/latest' })] },
+      'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
+      'blocks.0.configuration.url: 64:ff9b::a9fe:a9fe is the NAT64 form of 169.254.169.254, a linkLocal address',
+    ],
+    [
+      'a 6to4 webhook address of a private host',
+      { title: 't', blocks: [block('w', 'call-webhook', { url: 'http://[2002:c0a8:101::1]/' })] },
+      'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
+      'blocks.0.configuration.url: 2002:c0a8:101::1 is the 6to4 form of 192.168.1.1, a private address',
+    ],
   ])('refuses %s', async (_name, body, code, named) => {
     const projectId = await project();
     const response = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.owner, body });

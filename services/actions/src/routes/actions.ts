@@ -8,6 +8,8 @@ import type { ActionsDeps } from '../actions-deps';
 import { blockRegistry } from '../blocks/registry';
 import { actionBodySchema, type ActionBody, type StoredAction } from '../domain/action-schema';
 import { validateGraph } from '../domain/graph';
+import type { NetworkPolicy } from '../domain/network-policy';
+import { refusedWebhookAddresses } from '../domain/webhook-addresses';
 import { actionsError } from '../errors';
 import { actionParams, actionSchema, projectParams } from './schemas';
 
@@ -31,9 +33,10 @@ function view(action: StoredAction, caller: ProjectCaller): ActionView {
   };
 }
 
-/** 400 naming the first problem, with all of them in details. */
-function checkGraph(body: ActionBody): void {
-  const problems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
+/** 400 naming the first problem, with all of them in details; webhook addresses once the graph is sound. */
+function checkGraph(body: ActionBody, policy: NetworkPolicy): void {
+  const graphProblems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
+  const problems = graphProblems.length ? graphProblems : refusedWebhookAddresses(body.blocks ?? [], policy);
   const first = problems[0];
   if (first) throw new AppError(400, first.code, `Invalid ${first.field}: ${first.message}`, { problems });
 }
@@ -79,7 +82,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
     { schema: { tags: ['actions'], summary: 'Create an action (validated as a graph); the creator becomes its owner', params: projectParams, body: actionBodySchema, response: { 201: actionSchema } } },
     async (request, reply) => {
       const { project, caller } = await member(request, request.params.projectId);
-      checkGraph(request.body);
+      checkGraph(request.body, deps.policy);
       if (request.body.access !== undefined && !rlsAllows(project.access, 'update', caller)) {
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Setting access needs the update permission on the project' });
       }
@@ -115,7 +118,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const { project, caller } = await member(request, projectId);
       const current = await readable(projectId, actionId, caller);
       if (!rlsAllows(current.access, 'update', caller)) throw actionsError('ACTIONS_FORBIDDEN', { message: 'You may not update this action' });
-      checkGraph(request.body);
+      checkGraph(request.body, deps.policy);
       if (!isDeepStrictEqual(request.body.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Changing access needs the update permission on the project' });
       }
