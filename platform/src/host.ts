@@ -8,6 +8,7 @@ import {
   createLogMailer,
   createSmtpMailer,
   HealthMonitor,
+  sharedProjectAccess,
   trustSignedPrincipal,
   type Clock,
   type Logger,
@@ -68,7 +69,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
   const context: ServiceContext | undefined =
-    adapters.store && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store } : undefined;
+    adapters.store && hosted.length > 0
+      ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger }) }
+      : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 
@@ -108,6 +111,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   try {
     for (const service of services) if (service.start && context) stops.push(await service.start(context));
     await monitors.start();
+    if (context) {
+      await context.accessChanges.follow();
+      stops.push(() => context.accessChanges.stop());
+    }
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
     await Promise.allSettled(stops.map((stop) => stop()));

@@ -1,5 +1,5 @@
 import { dataDeps } from '@platform/data';
-import { ConfigError, createLogger, createLogMailer, type Clock, type Logger, type ServiceContext } from '@platform/kit';
+import { ConfigError, createLogger, createLogMailer, sharedProjectAccess, type Clock, type Logger, type ServiceContext } from '@platform/kit';
 import { loadVisitorsConfig, visitorsDeps, type RetentionResult } from '@platform/visitors';
 import { pathToFileURL } from 'node:url';
 import { closeAdapters, openAdapters } from './adapters';
@@ -13,7 +13,8 @@ import { loadPlatformConfig, type PlatformConfig } from './config';
 export async function runVisitorsRetention(config: PlatformConfig, options: { clock?: Clock; logger?: Logger } = {}): Promise<RetentionResult> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'visitors-retention' });
   const adapters = await openAdapters(config, { withStore: true });
-  const context: ServiceContext = { dev: config.dev, logger, clock: options.clock ?? Date.now, mailer: createLogMailer(logger), ...adapters };
+  const clock = options.clock ?? Date.now;
+  const context: ServiceContext = { dev: config.dev, logger, clock, mailer: createLogMailer(logger), ...adapters, ...sharedProjectAccess({ ...adapters, clock, logger }) };
   try {
     const result = await visitorsDeps(context, loadVisitorsConfig()).retention.run();
     // Erasure events that could not be published yet go out before the process ends.

@@ -1,6 +1,7 @@
 import type { EventBus, Subscription } from '@platform/bus';
+import type { DocumentStore } from '@platform/storage';
 import type { Logger } from 'pino';
-import type { ProjectAccess } from './project-access';
+import { ProjectAccess } from './project-access';
 
 /** Live broadcast subjects (outside `platform.>`, so JetStream stores nothing). */
 const PROJECT_SUBJECT = 'access.changed.project';
@@ -58,4 +59,10 @@ export class AccessChanges {
     if ('projectId' in change) this.access.forget(change.projectId);
     else this.access.forgetAll();
   }
+}
+
+/** One process's ProjectAccess and the AccessChanges that keep it current (call `follow` once started). */
+export function sharedProjectAccess(adapters: { store: DocumentStore; bus: EventBus; clock: () => number; logger: Logger }): { projectAccess: ProjectAccess; accessChanges: AccessChanges } {
+  const projectAccess = new ProjectAccess(adapters.store, adapters.clock);
+  return { projectAccess, accessChanges: new AccessChanges(adapters.bus, projectAccess, adapters.logger) };
 }

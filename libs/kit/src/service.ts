@@ -4,7 +4,9 @@ import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
+import type { AccessChanges } from './access-changes';
 import type { Mailer } from './mailer';
+import type { ProjectAccess } from './project-access';
 
 /** Milliseconds since the epoch; injected so tests can move time without sleeping. */
 export type Clock = () => number;
@@ -19,6 +21,10 @@ export interface ServiceContext {
   kv: KeyValue;
   mailer: Mailer;
   clock: Clock;
+  /** Callers' standing in projects, one cache for every hosted service. */
+  projectAccess: ProjectAccess;
+  /** Announces access changes to every process, and (once following) hears theirs. */
+  accessChanges: AccessChanges;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Subscription } from '@platform/bus';
 import { History } from '@platform/data';
-import { ProjectAccess, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import type { ServiceContext, ServiceDefinition } from '@platform/kit';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { Names } from './trail/names';
@@ -21,7 +21,7 @@ export function trailRecorder(context: ServiceContext): TrailRecorder {
 export const auditService: ServiceDefinition = {
   name: 'audit',
   routes: async (app, context) => {
-    registerAuditTrailRoute(app, { projects: new ProjectAccess(context.store, context.clock), trail: new TrailStore(context.store) });
+    registerAuditTrailRoute(app, { projects: context.projectAccess, trail: new TrailStore(context.store) });
   },
   start: async (context) => {
     const recorder = trailRecorder(context);

@@ -1,4 +1,4 @@
-import { ProjectAccess, type ServiceContext } from '@platform/kit';
+import type { ServiceContext } from '@platform/kit';
 import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
@@ -36,7 +36,7 @@ export function dataDeps(context: ServiceContext): DataDeps {
     bus,
     logger,
     clock,
-    projects: new ProjectAccess(store, clock),
+    projects: context.projectAccess,
     types: new TypeDirectory(store),
     reader: new EntityReader(store, history, timestamps, watermarks),
     writer: new EntityWriter(store, history, drainer, timestamps, watermarks),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus } from '@platform/bus';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -62,7 +62,9 @@ describe('gateway in the all-in-one shape', () => {
     now = Date.UTC(2026, 0, 1);
     dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
     switchable = switchableKeyValue(createMemoryKeyValue({ now: () => now }));
-    context = { dev: true, logger, clock: () => now, store: await createEmbeddedStore({ dataDir }), bus: createInProcessBus(), kv: switchable.kv, mailer: createLogMailer(logger) };
+    const store = await createEmbeddedStore({ dataDir });
+    const bus = createInProcessBus();
+    context = { dev: true, logger, clock: () => now, store, bus, kv: switchable.kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: () => now, logger }) };
     gateway = await buildGateway({
       logger,
       kv: switchable.kv,

@@ -12,7 +12,7 @@ import {
   type Access,
   type SessionRecord,
 } from '@platform/contracts';
-import { createLogger, createLogMailer, hashSessionToken, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
@@ -57,15 +57,19 @@ export async function startTestGateway(options: {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const clock = options.clock ?? Date.now;
+  const store = options.store ?? (await createEmbeddedStore({ dataDir }));
+  const bus = options.bus ?? createInProcessBus();
   const context: ServiceContext = {
     dev: options.dev ?? true,
     logger,
     clock,
-    store: options.store ?? (await createEmbeddedStore({ dataDir })),
-    bus: options.bus ?? createInProcessBus(),
+    store,
+    bus,
     kv: options.kv ?? createMemoryKeyValue({ now: clock }),
     mailer: createLogMailer(logger),
+    ...sharedProjectAccess({ store, bus, clock, logger }),
   };
+  await context.accessChanges.follow();
   const stops: Array<() => Promise<void>> = [];
   for (const service of options.services) if (service.start) stops.push(await service.start(context));
   const gateway = await buildGateway({
@@ -143,6 +147,7 @@ export async function startTestGateway(options: {
       gateway.stop();
       await gateway.app.close();
       await Promise.allSettled(stops.map((stop) => stop()));
+      await context.accessChanges.stop();
       if (!options.store) await context.store.close();
       if (!options.bus) await context.bus.close();
       if (!options.kv) await context.kv.close();

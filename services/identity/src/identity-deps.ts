@@ -1,4 +1,4 @@
-import { ProjectAccess, type Clock, type Logger, type Mailer, type ServiceContext } from '@platform/kit';
+import type { Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
 import { LoginThrottle } from './auth/login-throttle';
 import { Sessions } from './auth/sessions';
 import { ProjectRepository } from './projects/project-repository';
@@ -35,7 +35,7 @@ export function identityDeps(context: ServiceContext): IdentityDeps {
     users: new UserRepository(store, clock),
     projects: new ProjectRepository(store, clock),
     tenants: new TenantRepository(store, clock),
-    access: new ProjectAccess(store, clock),
+    access: context.projectAccess,
     sessions: new Sessions(kv, clock),
     throttle: new LoginThrottle(kv),
     promotions: new PromotionTokens(kv),

@@ -6,7 +6,7 @@ import { createInProcessBus } from '@platform/bus';
 import { sessionKey } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { buildGateway, type Gateway } from '@platform/gateway';
-import { createApp, createLogger, createLogMailer, hashSessionToken, trustSignedPrincipal, type ServiceContext } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, trustSignedPrincipal, type ServiceContext } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -31,7 +31,9 @@ describe('public resolution through a proxying gateway', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'publishing-proxied-'));
-    context = { dev: true, logger, clock: Date.now, store: await createEmbeddedStore({ dataDir }), bus: createInProcessBus(), kv, mailer: createLogMailer(logger) };
+    const store = await createEmbeddedStore({ dataDir });
+    const bus = createInProcessBus();
+    context = { dev: true, logger, clock: Date.now, store, bus, kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: Date.now, logger }) };
     serviceProcess = await createApp({ logger, title: 'publishing process' });
     trustSignedPrincipal(serviceProcess, secret);
     for (const service of [dataService, publishingService]) {
