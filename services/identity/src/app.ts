@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@platform/kit';
+import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
@@ -8,24 +9,34 @@ import { registerProjectRoutes } from './routes/projects';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerUserRoutes } from './routes/users';
 
-/** The identity service: accounts, sessions, tenants, projects and members, profile, platform administration. */
-export const identityService: ServiceDefinition = {
-  name: 'identity',
-  routes: async (app, context) => {
-    const deps = identityDeps(context);
-    registerAuthRoutes(app, deps);
-    registerMeRoutes(app, deps);
-    registerUserRoutes(app, deps);
-    registerProjectRoutes(app, deps);
-    registerTenantRoutes(app, deps);
-    registerAdminRoutes(app, deps);
-    registerDevPromotionRoute(app, deps);
-  },
-  start: async (context) => {
-    const deps = identityDeps(context);
-    await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes()]);
-    // Promotion tokens do not survive a restart of identity (spec: pending → gone).
-    await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
-    return async () => undefined;
-  },
-};
+/**
+ * The identity service: accounts, sessions, tenants, projects and members, profile, platform
+ * administration. Configuration is read from the environment when the service starts unless given
+ * (tests give it).
+ */
+export function createIdentityService(given?: IdentityConfig): ServiceDefinition {
+  let config: IdentityConfig | undefined = given;
+  const configuration = () => (config ??= loadIdentityConfig());
+  return {
+    name: 'identity',
+    routes: async (app, context) => {
+      const deps = identityDeps(context, configuration());
+      registerAuthRoutes(app, deps);
+      registerMeRoutes(app, deps);
+      registerUserRoutes(app, deps);
+      registerProjectRoutes(app, deps);
+      registerTenantRoutes(app, deps);
+      registerAdminRoutes(app, deps);
+      registerDevPromotionRoute(app, deps);
+    },
+    start: async (context) => {
+      const deps = identityDeps(context, configuration());
+      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes()]);
+      // Promotion tokens do not survive a restart of identity (spec: pending → gone).
+      await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
+      return async () => undefined;
+    },
+  };
+}
+
+export const identityService: ServiceDefinition = createIdentityService();

@@ -5,6 +5,7 @@ export const identityError = errorCatalogue({
   IDENTITY_EMAIL_TAKEN: [409, 'An account with this email already exists'],
   IDENTITY_INVALID_CREDENTIALS: [401, 'Invalid email or password'],
   IDENTITY_TOO_MANY_ATTEMPTS: [429, 'Too many failed sign-in attempts; try again later'],
+  IDENTITY_TOO_MANY_REGISTRATIONS: [429, 'Too many registrations from this address; try again later'],
   IDENTITY_SESSION_STORE_UNAVAILABLE: [503, 'Sign-in is unavailable right now: the session store cannot be reached; try again shortly'],
   IDENTITY_USER_NOT_FOUND: [404, 'User not found'],
   IDENTITY_INVALID_PROFILE: [400, 'Invalid profile update'],

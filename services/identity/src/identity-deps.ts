@@ -1,6 +1,8 @@
 import type { Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
 import { LoginThrottle } from './auth/login-throttle';
+import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
+import type { IdentityConfig } from './config';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
 import { TenantRepository } from './tenants/tenant-repository';
@@ -18,12 +20,13 @@ export interface IdentityDeps {
   access: ProjectAccess;
   sessions: Sessions;
   throttle: LoginThrottle;
+  registrations: RegistrationThrottle;
   promotions: PromotionTokens;
 }
 
 const depsByContext = new WeakMap<ServiceContext, IdentityDeps>();
 
-export function identityDeps(context: ServiceContext): IdentityDeps {
+export function identityDeps(context: ServiceContext, config: IdentityConfig): IdentityDeps {
   const existing = depsByContext.get(context);
   if (existing) return existing;
   const { store, kv, clock } = context;
@@ -38,6 +41,7 @@ export function identityDeps(context: ServiceContext): IdentityDeps {
     access: context.projectAccess,
     sessions: new Sessions(kv, clock),
     throttle: new LoginThrottle(kv),
+    registrations: new RegistrationThrottle(kv, config.registrationLimit),
     promotions: new PromotionTokens(kv),
   };
   depsByContext.set(context, deps);

@@ -1,1 +1,2 @@
-export { identityService } from './app';
+export { createIdentityService, identityService } from './app';
+export { loadIdentityConfig, type IdentityConfig } from './config';

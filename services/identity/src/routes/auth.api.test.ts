@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadIdentityConfig } from '../config';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -48,6 +49,19 @@ describe('registration', () => {
     }
     const login = await platform.call('POST', '/api/auth/login', { body: { email: 'short@example.org', password: 'seven77' } });
     expect(login.status).toBe(401);
+  });
+
+  it('refuses a whitespace-only password with 400 naming password, creates nothing, and trims no password', async () => {
+    for (const password of [' '.repeat(8), '\t \n \t \n  ']) {
+      const response = await platform.call('POST', '/api/auth/register', { body: { email: 'blank@example.org', password } });
+      expect(response.status).toBe(400);
+      expect(response.body.details.issues.map((issue: { field: string }) => issue.field)).toContain('body.password');
+      expect(response.body.error).toMatch(/password/);
+    }
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'blank@example.org', password: ' '.repeat(8) } })).status).toBe(401);
+    await platform.register('spaced@example.org', { password: '  spaced out  ' });
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'spaced@example.org', password: 'spaced out' } })).status).toBe(401);
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'spaced@example.org', password: '  spaced out  ' } })).status).toBe(200);
   });
 
   it('writes the welcome mail to the log instead of sending it', async () => {
@@ -158,6 +172,34 @@ describe('sign-in throttling under parallel attempts', () => {
       expect((await platform.call('POST', '/api/auth/login', { body: { email: 'regular@example.org', password: 'regular pw' } })).status).toBe(200);
     }
     now += 15 * 60 * 1000;
+  });
+});
+
+describe('registration throttling', () => {
+  it('answers 429 with Retry-After past the per-address limit, also in parallel, and creates nothing more', async () => {
+    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 3, windowMs: 60 * 60_000 } } });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => limited.call('POST', '/api/auth/register', { body: { email: `burst${index}@example.org`, password: 'burst password' } })),
+      );
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused).toHaveLength(9);
+      expect(refused[0]!.body.code).toBe('IDENTITY_TOO_MANY_REGISTRATIONS');
+      expect(Number(refused[0]!.headers.get('retry-after'))).toBe(3600);
+      const signIns = await Promise.all(answers.map((_, index) => limited.call('POST', '/api/auth/login', { body: { email: `burst${index}@example.org`, password: 'burst password' } })));
+      expect(signIns.filter((answer) => answer.status === 200)).toHaveLength(3);
+      now += 60 * 60_000;
+      expect((await limited.call('POST', '/api/auth/register', { body: { email: 'after-window@example.org', password: 'burst password' } })).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits to 20 an hour per address by default', () => {
+    expect(loadIdentityConfig({}).registrationLimit).toEqual({ perIp: 20, windowMs: 60 * 60_000 });
+    expect(loadIdentityConfig({ IDENTITY_REGISTRATIONS_PER_IP: '5', IDENTITY_REGISTRATION_WINDOW_MINUTES: '10' }).registrationLimit).toEqual({ perIp: 5, windowMs: 10 * 60_000 });
+    expect(() => loadIdentityConfig({ IDENTITY_REGISTRATIONS_PER_IP: 'many' })).toThrow(/IDENTITY_REGISTRATIONS_PER_IP/);
   });
 });
 

@@ -14,7 +14,12 @@ const normalizedEmail = z.string().trim().toLowerCase();
 
 const registerBody = z.object({
   email: normalizedEmail.pipe(z.email('a valid email address')).pipe(z.string().max(320)),
-  password: z.string().min(8, 'at least 8 characters').max(1024),
+  // Kept exactly as typed (never trimmed); a password of only whitespace is refused.
+  password: z
+    .string()
+    .min(8, 'at least 8 characters')
+    .max(1024)
+    .refine((password) => password.trim() !== '', 'must contain something other than spaces'),
   displayName: z.string().trim().min(1).max(100).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as en or de').optional(),
 });
@@ -33,8 +38,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
 
   routes.post(
     '/api/auth/register',
-    { schema: { tags: ['identity'], summary: 'Create an account and sign in', security: [], body: registerBody, response: { 201: sessionResponse } } },
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Create an account and sign in',
+        description: 'Registrations per client address are limited (20 an hour by default); over the limit the answer is 429 with Retry-After.',
+        security: [],
+        body: registerBody,
+        response: { 201: sessionResponse },
+      },
+    },
     async (request, reply) => {
+      await deps.registrations.takeAttempt(request.ip);
       const { email, password, displayName, language } = request.body;
       const now = deps.clock();
       const user: UserRecord = {

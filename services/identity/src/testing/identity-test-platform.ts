@@ -3,7 +3,8 @@ import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import { pino } from 'pino';
 import { expect } from 'vitest';
-import { identityService } from '../app';
+import { createIdentityService } from '../app';
+import type { IdentityConfig } from '../config';
 
 export interface IdentityTestPlatform extends TestGateway {
   /** Every line the services logged, parsed. */
@@ -12,14 +13,20 @@ export interface IdentityTestPlatform extends TestGateway {
   register(email: string, options?: { password?: string; displayName?: string }): Promise<{ token: string; user: any }>;
 }
 
+/** Tests register many users from one address; the registration limit has its own test. */
+const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 } };
+
 /**
  * Identity behind the gateway with its log captured, so tests read what the server wrote there
  * (welcome mails, promotion URLs) exactly as an operator would.
  */
-export async function startIdentityPlatform(options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore } = {}): Promise<IdentityTestPlatform> {
+export async function startIdentityPlatform(
+  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: IdentityConfig } = {},
+): Promise<IdentityTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const platform = await startTestGateway({ services: [identityService], logger, ...options });
+  const { config = TEST_CONFIG, ...gatewayOptions } = options;
+  const platform = await startTestGateway({ services: [createIdentityService(config)], logger, ...gatewayOptions });
   return Object.assign(platform, {
     logs,
     async register(email: string, registerOptions: { password?: string; displayName?: string } = {}) {
