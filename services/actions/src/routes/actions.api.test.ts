@@ -96,6 +96,33 @@ describe('actions CRUD', () => {
     expect(seen.body.blocks[0].configuration).toEqual({ url: 'https://hooks.example.org/in', secret: '[redacted]' });
     expect(JSON.stringify((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.viewer })).body)).not.toContain('a-very-secret');
   });
+
+  it('shows a webhook secret of an action without rules only to callers with the project update permission, and keeps it on a PUT of the redacted view', async () => {
+    const projectId = await project();
+    const hook = { id: 'w', blockName: 'call-webhook', configuration: { url: 'https://hooks.example.org/in', secret: 'a-very-secret-signing-key' } };
+    const action = await platform.createAction(projectId, token.editor, { title: 'Open hook', blocks: [hook] });
+    expect(action.blocks[0].configuration.secret).toBe('[redacted]');
+    for (const reader of [token.editor, token.viewer]) {
+      const seen = await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}`, { token: reader });
+      expect(seen.body.blocks[0].configuration).toEqual({ url: 'https://hooks.example.org/in', secret: '[redacted]' });
+      expect(JSON.stringify((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: reader })).body)).not.toContain('a-very-secret');
+    }
+    const asOwner = async () => (await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}`, { token: token.owner })).body;
+    expect((await asOwner()).blocks[0].configuration.secret).toBe('a-very-secret-signing-key');
+
+    const { id: _id, projectId: _project, ownerId: _owner, revision: _revision, createdAt: _created, updatedAt: _updated, ...asRead } = action;
+    const kept = await platform.call('PUT', `/api/projects/${projectId}/actions/${action.id}`, { token: token.viewer, body: { ...asRead, title: 'Renamed hook' } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.blocks[0].configuration.secret).toBe('[redacted]');
+    expect((await asOwner()).blocks[0].configuration).toEqual(hook.configuration);
+
+    const moved = { ...asRead, blocks: [{ ...asRead.blocks[0], configuration: { url: 'https://collector.example.net/in', secret: '[redacted]' } }] };
+    const refused = await platform.call('PUT', `/api/projects/${projectId}/actions/${action.id}`, { token: token.viewer, body: moved });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('ACTIONS_INVALID_CONFIGURATION');
+    expect(refused.body.error).toContain('Invalid blocks.0.configuration.secret');
+    expect(await asOwner()).toMatchObject({ title: 'Renamed hook', revision: 1, blocks: [hook] });
+  });
 });
 
 describe('validation: 400 naming the problem, nothing stored', () => {

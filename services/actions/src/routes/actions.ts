@@ -1,44 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
+import { AppError, requireUser, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ActionsDeps } from '../actions-deps';
 import { blockRegistry } from '../blocks/registry';
 import { actionBodySchema, type ActionBody, type StoredAction } from '../domain/action-schema';
-import { validateGraph } from '../domain/graph';
+import { validateGraph, type GraphProblem } from '../domain/graph';
 import type { NetworkPolicy } from '../domain/network-policy';
 import { refusedWebhookAddresses } from '../domain/webhook-addresses';
+import { redactSecrets, restoreRedactedSecrets } from '../domain/webhook-secrets';
 import { actionsError } from '../errors';
 import { actionParams, actionSchema, projectParams } from './schemas';
 
 type ActionView = z.infer<typeof actionSchema>;
 
-/** Hidden from callers who may not update the action: they could not change it, so they need not read it. */
-const SECRET_FIELDS = ['secret'];
-const REDACTED = '[redacted]';
-
-/** The action as callers see it; block secrets only for those who may update it. */
-function view(action: StoredAction, caller: ProjectCaller): ActionView {
+/**
+ * The action as callers see it. Block secrets (webhook signing keys) only for callers with the
+ * project's update permission: an action without rules may be updated by every member, and a
+ * signing key lets whoever holds it forge webhook calls.
+ */
+function view(action: StoredAction, caller: ProjectCaller, project: ProjectRecord): ActionView {
   const visible = Object.fromEntries(Object.entries(action).filter(([key]) => !key.startsWith('_'))) as ActionView;
-  if (rlsAllows(action.access, 'update', caller)) return visible;
-  return {
-    ...visible,
-    blocks: visible.blocks.map((block) =>
-      block.configuration && SECRET_FIELDS.some((field) => field in (block.configuration as object))
-        ? { ...block, configuration: Object.fromEntries(Object.entries(block.configuration).map(([key, value]) => [key, SECRET_FIELDS.includes(key) ? REDACTED : value])) }
-        : block,
-    ),
-  };
+  return rlsAllows(project.access, 'update', caller) ? visible : { ...visible, blocks: redactSecrets(visible.blocks) };
 }
 
-/** 400 naming the first problem, with all of them in details; webhook addresses once the graph is sound. */
-function checkGraph(body: ActionBody, policy: NetworkPolicy): void {
-  const graphProblems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
-  const problems = graphProblems.length ? graphProblems : refusedWebhookAddresses(body.blocks ?? [], policy);
+/** 400 naming the first problem, with all of them in details. */
+function refuse(problems: GraphProblem[]): void {
   const first = problems[0];
   if (first) throw new AppError(400, first.code, `Invalid ${first.field}: ${first.message}`, { problems });
+}
+
+/** The graph's problems, then (once it is sound) its webhook addresses'. */
+function checkGraph(body: ActionBody, policy: NetworkPolicy): void {
+  const graphProblems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
+  refuse(graphProblems.length ? graphProblems : refusedWebhookAddresses(body.blocks ?? [], policy));
 }
 
 function fieldsOf(body: ActionBody) {
@@ -71,9 +68,9 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
     '/api/projects/:projectId/actions',
     { schema: { tags: ['actions'], summary: 'The actions of a project the caller may read, oldest first', params: projectParams, response: { 200: z.object({ items: z.array(actionSchema) }) } } },
     async (request) => {
-      const { caller } = await member(request, request.params.projectId);
+      const { project, caller } = await member(request, request.params.projectId);
       const actions = await deps.actions.listReadable(request.params.projectId, caller);
-      return { items: actions.map((action) => view(action, caller)) };
+      return { items: actions.map((action) => view(action, caller, project)) };
     },
   );
 
@@ -89,7 +86,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const now = deps.clock();
       const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
       await deps.actions.insert(action);
-      return reply.code(201).send(view(action, caller));
+      return reply.code(201).send(view(action, caller, project));
     },
   );
 
@@ -97,8 +94,8 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
     '/api/projects/:projectId/actions/:actionId',
     { schema: { tags: ['actions'], summary: 'One action', params: actionParams, response: { 200: actionSchema } } },
     async (request) => {
-      const { caller } = await member(request, request.params.projectId);
-      return view(await readable(request.params.projectId, request.params.actionId, caller), caller);
+      const { project, caller } = await member(request, request.params.projectId);
+      return view(await readable(request.params.projectId, request.params.actionId, caller), caller, project);
     },
   );
 
@@ -118,15 +115,18 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const { project, caller } = await member(request, projectId);
       const current = await readable(projectId, actionId, caller);
       if (!rlsAllows(current.access, 'update', caller)) throw actionsError('ACTIONS_FORBIDDEN', { message: 'You may not update this action' });
-      checkGraph(request.body, deps.policy);
-      if (!isDeepStrictEqual(request.body.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
+      const restored = restoreRedactedSecrets(request.body.blocks ?? [], current.blocks);
+      refuse(restored.problems);
+      const body = { ...request.body, ...(request.body.blocks ? { blocks: restored.blocks } : {}) };
+      checkGraph(body, deps.policy);
+      if (!isDeepStrictEqual(body.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Changing access needs the update permission on the project' });
       }
-      const fields = fieldsOf(request.body);
+      const fields = fieldsOf(body);
       const unset = (['description', 'access'] as const).filter((field) => fields[field as keyof typeof fields] === undefined && current[field] !== undefined);
       const updated = await deps.actions.replace(current, { ...fields, ownerId: caller.userId }, unset, deps.clock());
       if (!updated) throw actionsError('ACTIONS_CONFLICT');
-      return view(updated, caller);
+      return view(updated, caller, project);
     },
   );
 
@@ -135,13 +135,13 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
     { schema: { tags: ['actions'], summary: 'Delete an action (soft: its runs stay in the store, it never runs again)', params: actionParams, response: { 200: actionSchema } } },
     async (request) => {
       const { projectId, actionId } = request.params;
-      const { caller } = await member(request, projectId);
+      const { project, caller } = await member(request, projectId);
       const current = await readable(projectId, actionId, caller);
       if (!rlsAllows(current.access, 'delete', caller)) throw actionsError('ACTIONS_FORBIDDEN', { message: 'You may not delete this action' });
       const now = deps.clock();
       const deleted = await deps.actions.replace(current, { deletedAt: now }, [], now);
       if (!deleted) throw actionsError('ACTIONS_CONFLICT');
-      return view(deleted, caller);
+      return view(deleted, caller, project);
     },
   );
 }
