@@ -17,7 +17,10 @@ describe('visitor retention command', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'retention-command-'));
     const now = Date.now();
     const store = await createEmbeddedStore({ dataDir });
-    await store.collection('visitor-collections').insertOne({ id: 'tenant-p1-guests', projectId: 'p1', typeId: 'guests' });
+    // The visitors service's ledger of the visitors it checked in (see docs/visitors.md, Retention).
+    const ledger = store.collection('visitor-retention');
+    await ledger.insertOne({ id: 'tenant-p1-guests/expired', kind: 'visitor', projectId: 'p1', typeId: 'guests', collection: 'tenant-p1-guests', entityId: 'expired', deleteOn: now - DAY, deleteOnPreference: DAY });
+    await ledger.insertOne({ id: 'tenant-p1-guests/kept', kind: 'visitor', projectId: 'p1', typeId: 'guests', collection: 'tenant-p1-guests', entityId: 'kept', deleteOn: now + DAY, deleteOnPreference: 2 * DAY });
     const guests = store.collection('tenant-p1-guests');
     await guests.insertOne({ id: 'expired', name: 'Ada', revision: 0, createdAt: now - 2 * DAY, updatedAt: now - 2 * DAY, deleteOn: now - DAY, deleteOnPreference: DAY });
     await guests.insertOne({ id: 'kept', name: 'Bob', revision: 0, createdAt: now, updatedAt: now, deleteOn: now + DAY, deleteOnPreference: 2 * DAY });

@@ -3,9 +3,9 @@ import type { ServiceContext } from '@platform/kit';
 import { CheckInDirectory } from './check-in/check-in-directory';
 import type { VisitorsConfig } from './config';
 import { RetentionJob } from './retention/retention-job';
+import { RetentionLedger } from './retention/retention-ledger';
 import type { VisitorsDeps } from './routes/context';
 import { RateLimiter } from './visitors/rate-limiter';
-import { VisitorCollections } from './visitors/visitor-collections';
 import { VisitorRecords } from './visitors/visitor-records';
 import { VisitorSecrets } from './visitors/visitor-secrets';
 
@@ -16,7 +16,7 @@ export function visitorsDeps(context: ServiceContext, config: VisitorsConfig): V
   const existing = depsByContext.get(context);
   if (existing) return existing;
   const data = dataDeps(context);
-  const collections = new VisitorCollections(context.store);
+  const ledger = new RetentionLedger(context.store);
   const secrets = new VisitorSecrets(context.store);
   const deps = {
     data,
@@ -24,9 +24,9 @@ export function visitorsDeps(context: ServiceContext, config: VisitorsConfig): V
     checkIns: new CheckInDirectory(context.store, context.clock),
     records: new VisitorRecords(data),
     secrets,
-    collections,
+    ledger,
     rateLimiter: new RateLimiter(context.kv, config.rateLimit, context.logger),
-    retention: new RetentionJob(data, collections, secrets, context.clock, context.logger),
+    retention: new RetentionJob(data, ledger, secrets, context.clock, context.logger),
   };
   depsByContext.set(context, deps);
   return deps;

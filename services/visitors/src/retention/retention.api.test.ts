@@ -104,6 +104,58 @@ describe('retention', () => {
     expect(later).toMatchObject({ status: 'ran', result: { visitors: 1, events: 1 } });
   });
 
+  it('erases only records the visitors service created: a member\'s deleteOn or visitorId on other documents schedules nothing', async () => {
+    const { projectId, visitors } = await env.seedCheckIn({ deletionPeriods: [{ duration: DAY, label: { en: '1 day' }, isDefault: true }], members: [{ userId: 'mallory', permissions: ['editor'] }] });
+    const call = env.platform.call;
+    const owner = env.ownerToken;
+    const mallory = await env.platform.signIn('mallory');
+    // The owner's documents, which members may update but not delete.
+    const updateOnly = { update: { permission: `${projectId}::editor` } };
+    const contract = await call('POST', `/api/projects/${projectId}/types/contacts/data`, { token: owner, body: { name: 'Contract A', access: updateOnly } });
+    const invoice = await call('POST', `/api/projects/${projectId}/types/contacts/data`, { token: owner, body: { name: 'Invoice B', access: updateOnly } });
+    expect([contract.status, invoice.status]).toEqual([201, 201]);
+    // A CheckIn widget binds the owner's type as a visitor type and as a visitor-event type.
+    const binding = await call('POST', `/api/projects/${projectId}/applications`, {
+      token: owner,
+      body: { id: 'trap', title: { en: 'Trap' }, routes: [{ path: '/', widgetTree: { rootWidgetId: 'a', widgets: { a: { id: 'a', name: 'CheckIn', data: { visitorTypeId: 'contacts', visitorEventTypeId: 'contacts' } }, b: { id: 'b', name: 'CheckIn', data: { visitorTypeId: 'guests', visitorEventTypeId: 'contacts' } } } } }] },
+    });
+    expect(binding.status).toBe(201);
+    const decoy = (await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Decoy' } } })).body as { id: string; secret: string };
+    const decoySecret = { 'x-visitor-secret': decoy.secret };
+    const genuine = (await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Ada' } }, token: owner })).body as { id: string };
+    // Kiosk calls through the trap binding: a visitor in the owner's type, and an event there.
+    expect((await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: `tenant-${projectId}-contacts`, data: { name: 'Trap' } } })).status).toBe(201);
+    const trapEvent = await call('POST', `/api/projects/${projectId}/visitors/${decoy.id}/events`, { headers: decoySecret, body: { collectionName: `tenant-${projectId}-contacts`, data: { eventType: 'checkIn' } } });
+    expect(trapEvent.status).toBe(201);
+    // The member marks the owner's documents as expired, or as events of their own short-lived visitor,
+    // and a genuine visitor as expired. (Whether the data routes accept these fields is their own
+    // rule; here they are written as stored, the worst a member's write could leave behind.)
+    const documents = env.platform.context.store;
+    await call('PATCH', `/api/projects/${projectId}/types/contacts/data/${contract.body.id}`, { token: mallory, body: { baseRevision: 0, modifier: { $set: { deleteOn: 0 } } } });
+    await documents.collection(`tenant-${projectId}-contacts`).updateOne({ id: contract.body.id }, { $set: { deleteOn: 0, deleteOnPreference: 1 } });
+    await documents.collection(`tenant-${projectId}-contacts`).updateOne({ id: invoice.body.id }, { $set: { visitorId: decoy.id } });
+    await documents.collection(visitors).updateOne({ id: genuine.id }, { $set: { deleteOn: 0 } });
+
+    env.time.now += 2 * DAY;
+    const result = await visitorsDeps(env.platform.context, testConfig()).retention.run();
+    // The decoy and Ada (one day) go, with the event the decoy's kiosk recorded; the trap visitor keeps its 28 days.
+    expect(result).toEqual({ visitors: 2, events: 1 });
+    const ownerNow = await env.platform.signIn('owner');
+
+    for (const id of [contract.body.id, invoice.body.id]) {
+      const kept = await call('GET', `/api/projects/${projectId}/types/contacts/data/${id}?includeChanges=true`, { token: ownerNow });
+      expect(kept.body).toMatchObject({ name: expect.stringMatching(/Contract A|Invoice B/) });
+      expect(kept.body).not.toHaveProperty('deletedAt');
+      expect(kept.body.changes[0]).toMatchObject({ userId: 'owner', baseRevision: -1 });
+    }
+    // The decoy and Ada were checked in through the kiosk route: erased when their own day ran out.
+    for (const id of [decoy.id, genuine.id]) {
+      const erased = (await call('GET', `/api/projects/${projectId}/types/guests/data/${id}`, { token: ownerNow })).body;
+      expect(erased).toMatchObject({ id, deletedAt: expect.any(Number) });
+      expect(erased).not.toHaveProperty('name');
+    }
+  });
+
   it('keeps the occurrence due while the lock cannot be taken, and runs once it can', async () => {
     const time = { now: Date.UTC(2024, 0, 1, 2, 59) };
     const inner = createMemoryKeyValue({ now: () => time.now });

@@ -1,7 +1,7 @@
 import type { DataDeps } from '@platform/data';
 import type { CheckInDirectory } from '../check-in/check-in-directory';
+import type { RetentionLedger } from '../retention/retention-ledger';
 import type { RateLimiter } from '../visitors/rate-limiter';
-import type { VisitorCollections } from '../visitors/visitor-collections';
 import type { VisitorRecords } from '../visitors/visitor-records';
 import type { VisitorSecrets } from '../visitors/visitor-secrets';
 
@@ -12,6 +12,6 @@ export interface VisitorsDeps {
   checkIns: CheckInDirectory;
   records: VisitorRecords;
   secrets: VisitorSecrets;
-  collections: VisitorCollections;
+  ledger: RetentionLedger;
   rateLimiter: RateLimiter;
 }

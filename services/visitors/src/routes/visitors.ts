@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/data';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -90,12 +91,15 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
       const period = periodFor(target.periods, request.body.deletionPeriod);
-      await deps.collections.registerVisitors(target.scope);
-      const visitor = await deps.records.create(
-        target.scope,
-        { ...fields, ...retentionFields(deps.clock(), period.duration) },
-        { userId: who.kind === 'member' ? who.caller.userId : 'anonymous', defaultAccess: target.type.defaultAccess },
-      );
+      const retention = retentionFields(deps.clock(), period.duration);
+      // Recorded before the document exists, so no visitor is ever created without its erasure date.
+      const visitorId = randomUUID();
+      await deps.ledger.schedule(target.scope, visitorId, retention);
+      const visitor = await deps.records.create(target.scope, { ...fields, ...retention }, {
+        id: visitorId,
+        userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
+        defaultAccess: target.type.defaultAccess,
+      });
       const secret = await deps.secrets.issue(target.scope.collection, visitor.id);
       return reply.code(201).send({ id: visitor.id, secret });
     },
@@ -136,10 +140,10 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type, ownFields(visitor));
       const period = request.body.deletionPeriod === undefined ? undefined : periodFor(target.periods, request.body.deletionPeriod);
-      if (!Object.keys(fields).length && !period) return publicView(visitor) as z.infer<typeof visitorSchema>;
-      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({
-        $set: { ...fields, ...(period ? retentionFields(deps.clock(), period.duration) : {}) },
-      }));
+      const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
+      const rescheduled = retention !== undefined && (await deps.ledger.reschedule(target.scope, visitor.id, retention));
+      if (!Object.keys(fields).length && !rescheduled) return publicView(visitor) as z.infer<typeof visitorSchema>;
+      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { ...fields, ...(rescheduled ? retention : {}) } }));
       return publicView(updated) as z.infer<typeof visitorSchema>;
     },
   );
@@ -182,17 +186,16 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       if (visitor.deletedAt !== undefined || !found) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
       const fields = clientFields(request.body.data, SERVER_EVENT_FIELDS, target.type);
       const now = deps.clock();
-      await deps.collections.registerEvents(found.scope, target.scope);
-      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, { userId, defaultAccess: target.type.defaultAccess });
+      const preference = await deps.ledger.preferenceOf(found.scope, visitor.id);
+      const eventId = randomUUID();
+      // Events of a visitor the service manages are erased with it; recorded before they exist.
+      if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id);
+      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, { id: eventId, userId, defaultAccess: target.type.defaultAccess });
+      // A visit restarts the retention period the visitor chose (as the server recorded it).
+      const retention = preference === undefined ? undefined : retentionFields(now, preference);
+      if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention);
       const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, (current) => ({
-        $set: {
-          latestEventType: eventType,
-          latestEventAt: now,
-          // A visit restarts the retention period the visitor chose.
-          ...(typeof current.deleteOnPreference === 'number' ? retentionFields(now, current.deleteOnPreference) : {}),
-        },
-      }));
+      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }));
       return reply.code(201).send({ id: event.id });
     },
   );

@@ -22,7 +22,7 @@ export class VisitorRecords {
     return this.data.store.collection<StoredEntity>(scope.collection).findById(id, { projection: { _outbox: 0 } });
   }
 
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; defaultAccess?: Access }): Promise<StoredEntity> {
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { id: string; userId: string; defaultAccess?: Access }): Promise<StoredEntity> {
     return this.data.writer.create(scope, fields, options);
   }
 
