@@ -9,6 +9,7 @@ import { answerClientError, registerErrorHandling } from './errors';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
 import { awaitRunningHandlersOnClose } from './running-handlers';
+import { redactUrlCredentials } from './url-redaction';
 
 export interface AppOptions {
   logger: Logger;
@@ -79,7 +80,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info({ method: request.method, url: redactUrlCredentials(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   if (options.openapi !== false) {

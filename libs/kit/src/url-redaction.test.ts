@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrlCredentials } from './url-redaction';
+
+describe('redactUrlCredentials', () => {
+  it.each([
+    ['/api/realtime/projects/p1/sync?token=eyJwIjoxfQ.c2ln', '/api/realtime/projects/p1/sync?token=[redacted]'],
+    ['/a?access_token=x&page=2', '/a?access_token=[redacted]&page=2'],
+    ['/a?page=2&refreshToken=x&client_secret=y&api-key=z', '/a?page=2&refreshToken=[redacted]&client_secret=[redacted]&api-key=[redacted]'],
+    ['/a?TOKEN=x', '/a?TOKEN=[redacted]'],
+    ['/a?%74oken=x', '/a?%74oken=[redacted]'],
+    ['/a?token', '/a?token=[redacted]'],
+    ['/a?token=x&token=y', '/a?token=[redacted]&token=[redacted]'],
+  ])('redacts the credential in %s', (url, logged) => {
+    expect(redactUrlCredentials(url)).toBe(logged);
+  });
+
+  it.each(['/api/projects/p1/types/tasks/data?updatedAt=0&cursor=abc', '/a', '/a?', '/a?tokens=1&q=token', '/a?x=%E0%A4%A'])('leaves %s as it is', (url) => {
+    expect(redactUrlCredentials(url)).toBe(url);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Query parameters whose names end like these carry credentials (`token`, `access_token`,
+ * `refreshToken`, `client_secret`, `api_key`, ...): a browser's EventSource or a link can only
+ * pass them in the URL, and a URL written to a log would hand them to whoever reads the log.
+ */
+const CREDENTIAL_NAME = /(token|secret|password|passwd|signature|api[_-]?key)$/i;
+
+export const REDACTED = '[redacted]';
+
+function parameterName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The request URL as it may be logged: the value of every credential parameter replaced by
+ * `[redacted]`, everything else left exactly as the client sent it.
+ */
+export function redactUrlCredentials(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return CREDENTIAL_NAME.test(parameterName(name)) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, queryStart)}?${query}`;
+}
