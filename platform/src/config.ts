@@ -1,5 +1,5 @@
 import { serviceNames, type ServiceName } from '@platform/contracts';
-import { commaList, ConfigError, parseEnv } from '@platform/kit';
+import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
 import { z } from 'zod';
 
 /** Used only when PRINCIPAL_SECRET is unset outside production; never valid in production. */
@@ -33,6 +33,7 @@ export const platformEnvSchema = z.object({
   PUBLISHING_URL: url.optional(),
   ACTIONS_URL: url.optional(),
   VISITORS_URL: url.optional(),
+  ...httpTimeoutsEnvSchema.shape,
 });
 
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

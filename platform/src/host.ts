@@ -8,6 +8,7 @@ import {
   createLogMailer,
   createSmtpMailer,
   HealthMonitor,
+  httpTimeoutsFrom,
   sharedProjectAccess,
   trustSignedPrincipal,
   type Clock,
@@ -59,6 +60,7 @@ function remoteServiceUrls(config: PlatformConfig, hosted: BackendServiceName[])
 export async function startPlatform(config: PlatformConfig, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: [...config.services].join(',') });
   const clock = options.clock ?? Date.now;
+  const timeouts = httpTimeoutsFrom(config);
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
 
@@ -88,13 +90,14 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       dependencyProbes: adapterProbes(adapters),
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
+      timeouts,
       ...(realtime && adapters.store ? { realtime: { bus: adapters.bus, store: adapters.store } } : {}),
     });
     app = gateway.app;
     monitors = gateway;
   } else {
     if (!context) throw new ConfigError(['SERVICES: names no service to host']);
-    app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true });
+    app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, timeouts });
     await app.register(cookie);
     trustSignedPrincipal(app, config.principalSecret);
     const dependencies = new HealthMonitor();

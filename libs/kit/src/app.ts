@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { answerClientError, registerErrorHandling } from './errors';
+import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
 import { awaitRunningHandlersOnClose } from './running-handlers';
@@ -21,7 +22,12 @@ export interface AppOptions {
   openapi?: boolean;
   /** Trust X-Forwarded-* headers (behind the gateway or a load balancer). */
   trustProxy?: boolean;
+  /** Limits on slow clients and idle connections (defaults: `httpTimeoutsEnvSchema`). */
+  timeouts?: HttpTimeouts;
 }
+
+/** How often Node looks for requests over their time limit (its default, 30 s, would let them run that much longer). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -54,7 +60,13 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
  * close that waits for the route handlers still running.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = options.timeouts ?? defaultHttpTimeouts;
   const app = Fastify({
+    // Slow clients (headers or a body a byte at a time) are cut off after these; the request
+    // limits end once the request has arrived, so long responses (realtime streams) are not.
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, timeouts.headersMs) },
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,

@@ -1,5 +1,6 @@
 export { createApp, type AppOptions } from './app';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';
+export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type HttpTimeouts } from './http-timeouts';
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';
 export { HealthMonitor } from './health-monitor';
 export { createLogger, type Logger } from './logger';

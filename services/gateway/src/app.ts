@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { EventBus } from '@platform/bus';
 import type { BackendServiceName, HealthBody } from '@platform/contracts';
-import { createApp, HealthMonitor, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, HealthMonitor, type HttpTimeouts, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +25,8 @@ export interface GatewayOptions {
   dependencyProbes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }>;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Limits on slow clients and idle connections (the kit's defaults when absent). */
+  timeouts?: HttpTimeouts;
   /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */
   realtime?: { bus: EventBus; store: DocumentStore };
 }
@@ -46,7 +48,7 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
  * URLs (microservices).
  */
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
-  const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
   await app.register(cookie);
   registerSessionHook(app, new SessionLoader(options.kv, options.clock));
 

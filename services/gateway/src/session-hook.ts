@@ -1,7 +1,7 @@
-import type { Principal } from '@platform/contracts';
 import { AppError, sessionToken } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { sessionBypassList } from './route-table';
+import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
 
 /**
@@ -19,17 +19,6 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader)
     if (lookup.status === 'store-unavailable') {
       throw new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly');
     }
-    if (lookup.status === 'found') {
-      const { session } = lookup;
-      const principal: Principal = {
-        kind: 'user',
-        userId: session.userId,
-        sessionId: session.id,
-        platformOwner: session.platformOwner,
-        ...(session.displayName ? { displayName: session.displayName } : {}),
-        ...(session.language ? { language: session.language } : {}),
-      };
-      request.principal = principal;
-    }
+    if (lookup.status === 'found') request.principal = principalOfSession(lookup.session);
   });
 }

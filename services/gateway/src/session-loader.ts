@@ -26,7 +26,11 @@ export class SessionLoader {
   }
 
   async load(token: string): Promise<SessionLookup> {
-    const tokenHash = hashSessionToken(token);
+    return this.loadByHash(hashSessionToken(token));
+  }
+
+  /** The same lookup by the token's SHA-256, the key the session is stored under (realtime tokens carry it). */
+  async loadByHash(tokenHash: string): Promise<SessionLookup> {
     let raw: string | null;
     try {
       raw = await this.kv.get(sessionKey(tokenHash));

@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { realtimeError } from './realtime-errors';
-import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token';
+import type { SessionLoader } from '../session-loader';
+import { issueRealtimeToken } from './realtime-token';
+import { SessionWatch } from './session-watch';
+import { sessionCaller, tokenCaller } from './stream-caller';
 import { SyncHub } from './sync-hub';
 import { syncChannel, type SyncNotification } from './sync-notification';
 import { startSyncNotifier } from './sync-notifier';
@@ -14,10 +17,14 @@ export interface RealtimeOptions {
   /** The backends the channel needs; absent when realtime is disabled by configuration. */
   channel: { bus: EventBus; store: DocumentStore } | undefined;
   principalSecret: string;
+  /** Looks up the session behind each stream, when it opens and while it stays open. */
+  sessions: SessionLoader;
   clock: () => number;
   logger: Logger;
   /** How often an idle stream carries an SSE comment, so proxies keep it open (default 15 s). */
   keepAliveMs?: number;
+  /** How often the sessions of open streams are checked (default 5 s): a stream ends at most this long after its session. */
+  sessionCheckMs?: number;
 }
 
 /** What clients should do while realtime is active (the spec's limits). */
@@ -36,22 +43,26 @@ function sseFrame(event: string, data: unknown, id?: string): string {
 
 /**
  * The realtime channel `project:{projectId}:sync` over Server-Sent Events. `GET /api/realtime/token`
- * hands a signed-in caller a short-lived token (503 when realtime is disabled); the stream route
- * checks it and the caller's membership, then sends one `sync` event per readable changed entity.
- * The sync notifier (shared durable) feeds every replica's hub through the bus's live broadcast.
+ * hands a signed-in caller a short-lived token naming its session (503 when realtime is disabled);
+ * the stream route checks it, looks the session up and checks the caller's membership, then sends
+ * one `sync` event per readable changed entity until the session ends (the session watch) or the
+ * membership does (the hub). The sync notifier (shared durable) feeds every replica's hub through
+ * the bus's live broadcast.
  */
 export async function registerRealtime(app: FastifyInstance, options: RealtimeOptions): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const projects = options.channel ? new ProjectAccess(options.channel.store, options.clock) : undefined;
   const hub = options.channel && projects ? new SyncHub({ bus: options.channel.bus, projects, logger: options.logger }) : undefined;
+  const watch = new SessionWatch({ loader: options.sessions, logger: options.logger, intervalMs: options.sessionCheckMs });
 
   typed.get(
     '/api/realtime/token',
     { schema: { tags: ['realtime'], summary: 'A token to open the sync stream; 503 when realtime is disabled (clients poll instead)', response: { 200: tokenResponse } } },
     async (request) => {
-      const principal = requireUser(request);
+      requireUser(request);
       if (!hub) throw realtimeError('REALTIME_DISABLED');
-      return { ...issueRealtimeToken(principal, options.principalSecret, options.clock()), streamPath: '/api/realtime/projects/{projectId}/sync', heartbeatMs: HEARTBEAT_POLL_MS };
+      const { principal, sessionHash } = sessionCaller(request);
+      return { ...issueRealtimeToken({ userId: principal.userId, sessionHash }, options.principalSecret, options.clock()), streamPath: '/api/realtime/projects/{projectId}/sync', heartbeatMs: HEARTBEAT_POLL_MS };
     },
   );
 
@@ -68,8 +79,10 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     },
     async (request, reply) => {
       if (!hub || !projects) throw realtimeError('REALTIME_DISABLED');
-      const principal = request.query.token ? verifyRealtimeToken(request.query.token, options.principalSecret, options.clock()) : request.principal;
-      if (!principal || principal.kind !== 'user') throw realtimeError('REALTIME_TOKEN_INVALID');
+      const { token } = request.query;
+      const { principal, sessionHash } = token
+        ? await tokenCaller(token, { loader: options.sessions, principalSecret: options.principalSecret, now: options.clock() })
+        : sessionCaller(request);
       const { projectId } = request.params;
       await projects.require(projectId, principal);
 
@@ -85,6 +98,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         open = false;
         clearInterval(keepAlive);
         remove();
+        unwatch();
         stream.end();
       };
       const remove = hub.add({
@@ -95,16 +109,19 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         },
         close: end,
       });
+      const unwatch = watch.watch(sessionHash, { userId: principal.userId, platformOwner: principal.platformOwner, end });
       request.raw.on('close', end);
     },
   );
 
   if (!options.channel || !hub) return;
   await hub.start();
+  watch.start();
   const notifier = await startSyncNotifier({ bus: options.channel.bus, clock: options.clock, logger: options.logger });
   // Streams never end by themselves: close them before the server waits for its connections.
   app.addHook('preClose', async () => {
     await notifier.stop();
+    await watch.stop();
     await hub.stop();
   });
 }

@@ -1,0 +1,65 @@
+import type { Logger } from '@platform/kit';
+import type { SessionLoader, SessionLookup } from '../session-loader';
+
+/** How often the sessions of open streams are looked up again: the bound on a stream outliving its session. */
+export const SESSION_CHECK_MS = 5_000;
+
+/** An open stream as the watch sees it: who opened it, and how to end it. */
+export interface WatchedStream {
+  userId: string;
+  platformOwner: boolean;
+  end(): void;
+}
+
+function stillStands(lookup: SessionLookup, stream: WatchedStream): boolean {
+  if (lookup.status === 'store-unavailable') return true;
+  return lookup.status === 'found' && lookup.session.userId === stream.userId && lookup.session.platformOwner === stream.platformOwner;
+}
+
+/**
+ * Ends open streams whose session has ended (logout, expiry, revocation) or whose platform
+ * ownership changed (the client reconnects with a fresh token and its current standing). Polling
+ * the session store serves both shapes alike and catches every way a session ends, where a
+ * logout notice would miss expiry and any notice lost on the way. One lookup per session per
+ * round, however many streams it has open. While the store cannot be reached, streams stay open
+ * on the same terms as requests (a session the gateway has seen keeps working from its cache).
+ */
+export class SessionWatch {
+  private readonly bySession = new Map<string, Set<WatchedStream>>();
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> | undefined;
+
+  constructor(private readonly options: { loader: SessionLoader; logger: Logger; intervalMs?: number }) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.round ??= this.check().finally(() => (this.round = undefined));
+    }, this.options.intervalMs ?? SESSION_CHECK_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.round;
+  }
+
+  /** Watches a stream of the session stored under `sessionHash`; answers the function that stops watching it. */
+  watch(sessionHash: string, stream: WatchedStream): () => void {
+    const streams = this.bySession.get(sessionHash) ?? new Set<WatchedStream>();
+    streams.add(stream);
+    this.bySession.set(sessionHash, streams);
+    return () => {
+      streams.delete(stream);
+      if (streams.size === 0 && this.bySession.get(sessionHash) === streams) this.bySession.delete(sessionHash);
+    };
+  }
+
+  private async check(): Promise<void> {
+    await Promise.all(
+      [...this.bySession].map(async ([sessionHash, streams]) => {
+        const lookup = await this.options.loader.loadByHash(sessionHash);
+        for (const stream of [...streams]) if (!stillStands(lookup, stream)) stream.end();
+      }),
+    ).catch((error: unknown) => this.options.logger.warn({ err: error }, 'realtime session check failed'));
+  }
+}
