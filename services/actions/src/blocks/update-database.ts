@@ -43,7 +43,7 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const typeId = config.typeId ?? event.typeId;
     const documentId = String(merged.documentId ?? event.entityId);
     const collection = documentsCollection(context.projectId, typeId);
-    const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, collection, documentId));
+    const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, typeId, collection, documentId));
     const messageId = documentEventId(collection, documentId, baseRevision + 1);
     await services.causes.expect(messageId, { userId: context.ownerId, depth: context.depth + 1 });
     try {
@@ -53,18 +53,29 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
       return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision } };
     } catch (error) {
       await services.causes.forget(messageId);
+      if (error instanceof AppError && error.code === NOT_FOUND) throw documentNotFound(typeId, documentId);
       if (error instanceof AppError) throw new BlockError(error.code, `${typeId}/${documentId}: ${error.message}`);
       throw error;
     }
   },
 };
 
-async function defaultBaseRevision(context: BlockRunContext, collection: string, documentId: string): Promise<number> {
+const NOT_FOUND = 'DATA_ENTITY_NOT_FOUND';
+
+/**
+ * One answer for a document that does not exist, is deleted, or that the owner may not read (the
+ * data service's own rule for reads): a run must not tell whether an unreadable document exists.
+ */
+function documentNotFound(typeId: string, documentId: string): BlockError {
+  return new BlockError(NOT_FOUND, `${typeId}/${documentId}: Entity not found`);
+}
+
+async function defaultBaseRevision(context: BlockRunContext, typeId: string, collection: string, documentId: string): Promise<number> {
   const written = context.revisions.get(`${collection}/${documentId}`);
   if (written !== undefined) return written;
   if (collection === context.event.collection && documentId === context.event.entityId) return context.event.revision;
   const current = await context.services.data.store.collection(collection).findById(documentId, { projection: { revision: 1 } });
-  if (!current) throw new BlockError('DATA_ENTITY_NOT_FOUND', `${documentId} not found`);
+  if (!current) throw documentNotFound(typeId, documentId);
   return current.revision as number;
 }
 

@@ -87,6 +87,25 @@ describe('blocks', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/${locked.id}`, { token: owner })).body.stamped).toBeUndefined();
   });
 
+  it('update-database answers the same error for a document that does not exist and one its owner may not read', async () => {
+    const projectId = await platform.projectWithType('owner', 'jobs', [{ userId: 'member' }]);
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id: 'vault', name: 'vault' } })).status).toBe(201);
+    const hidden = await createDocument(projectId, 'vault', { code: 'x', access: { read: { userIds: ['owner'] } } });
+    const stamp = (id: string, documentId: string) => ({ id, blockName: 'update-database', configuration: { typeId: 'vault', documentId, modifier: { $set: { touched: true } } } });
+    const action = await platform.createAction(projectId, member, {
+      title: 'Probe the vault',
+      triggers: [trigger('documentCreated', 'jobs')],
+      blocks: [stamp('hidden', hidden.id), stamp('missing', 'no-such-document')],
+    });
+    await createDocument(projectId, 'jobs', {});
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    const errors = run.blocks.map((block: { error: { code: string; message: string } }) => ({ ...block.error, message: block.error.message.replace(/^vault\/[^:]+/, 'vault/<id>') }));
+    expect(errors).toEqual([
+      { code: 'DATA_ENTITY_NOT_FOUND', message: 'vault/<id>: Entity not found' },
+      { code: 'DATA_ENTITY_NOT_FOUND', message: 'vault/<id>: Entity not found' },
+    ]);
+  });
+
   it('update-database with a stale baseRevision records the conflict and changes nothing', async () => {
     const projectId = await platform.projectWithType('owner', 'notes');
     const action = await platform.createAction(projectId, owner, {
