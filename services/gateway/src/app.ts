@@ -50,7 +50,8 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
   await app.register(cookie);
-  registerSessionHook(app, new SessionLoader(options.kv, options.clock));
+  const sessions = new SessionLoader(options.kv, options.clock);
+  registerSessionHook(app, sessions);
 
   const services = new HealthMonitor();
   const dependencies = new HealthMonitor();
@@ -61,7 +62,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerHealthRoute(app, { services, dependencies }, shape);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name));
   registerAgentDocsRoutes(app);
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, clock: options.clock, logger: options.logger });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });
 
   if (options.local) {
     for (const service of options.local.services) await app.register(service.routes, options.local.context);
