@@ -5,6 +5,7 @@ import { registerBatchRlsRoute } from './routes/batch-rls';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
 import { registerEntityRoutes } from './routes/entity-routes';
 import { registerSchemaRoutes } from './routes/schemas';
+import { registerTypeRestoreRoute } from './routes/type-restore';
 
 /** The data service: types, documents and applications with history, pull, RLS and batch RLS. */
 export const dataService: ServiceDefinition = {
@@ -16,6 +17,7 @@ export const dataService: ServiceDefinition = {
     registerEntityRoutes(app, deps, applicationsKind);
     await registerSchemaRoutes(app, deps);
     await registerBatchRlsRoute(app, deps);
+    await registerTypeRestoreRoute(app, deps);
     await registerAiRoutes(app, deps);
   },
   start: async (context) => {

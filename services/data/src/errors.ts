@@ -11,6 +11,8 @@ export const dataError = errorCatalogue({
   DATA_SCHEMA_VIOLATION: [400, 'The document does not match its type schema'],
   DATA_FORBIDDEN: [403, 'You may not do this to this entity'],
   DATA_NO_DEFAULT_ACCESS: [400, 'The type has no defaultAccess to reset to'],
+  DATA_TYPE_DELETED: [409, 'A deleted type has this id; restore it instead of creating it again'],
+  DATA_TYPE_NOT_DELETED: [409, 'The type is not deleted'],
   AI_NOT_CONFIGURED: [503, 'AI is not configured on this server'],
   AI_PROVIDER_ERROR: [502, 'The AI provider failed'],
   AI_PROVIDER_TIMEOUT: [504, 'The AI provider did not answer in time'],

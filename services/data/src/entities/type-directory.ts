@@ -1,3 +1,4 @@
+import { rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
 import { applicationsCollection, documentsCollection, typesCollection } from '../domain/collections';
 import type { TypeRecord } from '../domain/type-record';
@@ -6,14 +7,29 @@ import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 
 export type StoredType = StoredEntity & TypeRecord;
 
-/** Finds a project's types; a document route needs its type to exist (404 otherwise). */
+/** Finds a project's types; a document route needs its type to exist and be readable (404 otherwise). */
 export class TypeDirectory {
   constructor(private readonly store: DocumentStore) {}
 
   async require(projectId: string, typeId: string): Promise<StoredType> {
-    const type = await this.store.collection<StoredType>(typesCollection(projectId)).findById(typeId, { projection: READ_PROJECTION });
-    if (!type || type.deletedAt !== undefined) throw dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
+    const type = await this.find(projectId, typeId);
+    if (!type || type.deletedAt !== undefined) throw notFound(typeId);
     return type;
+  }
+
+  /**
+   * The type, if the caller may read it: its `read` rule guards its schema and its documents, and a
+   * type the caller may not read answers the same 404 as one that does not exist.
+   */
+  async requireReadable(projectId: string, typeId: string, caller: ProjectCaller): Promise<StoredType> {
+    const type = await this.require(projectId, typeId);
+    if (!rlsAllows(type.access, 'read', caller)) throw notFound(typeId);
+    return type;
+  }
+
+  /** The stored record, deleted or not. */
+  async find(projectId: string, typeId: string): Promise<StoredType | null> {
+    return this.store.collection<StoredType>(typesCollection(projectId)).findById(typeId, { projection: READ_PROJECTION });
   }
 
   static typesScope(projectId: string): EntityScope {
@@ -27,4 +43,8 @@ export class TypeDirectory {
   static documentsScope(projectId: string, typeId: string): EntityScope {
     return { projectId, typeId, collection: documentsCollection(projectId, typeId) };
   }
+}
+
+function notFound(typeId: string) {
+  return dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
 }

@@ -21,6 +21,6 @@ export interface DocumentUpdateRequest {
  */
 export async function updateDocumentAs(deps: DataDeps, request: DocumentUpdateRequest): Promise<StoredEntity> {
   const { project, caller } = await deps.projects.require(request.projectId, { kind: 'user', userId: request.userId, sessionId: 'server', platformOwner: false });
-  const resolved = await documentsKind.resolve(deps, { projectId: request.projectId, typeId: request.typeId });
+  const resolved = await documentsKind.resolve(deps, { projectId: request.projectId, typeId: request.typeId }, { caller, projectAccess: project.access });
   return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access });
 }

@@ -1,5 +1,9 @@
+import type { Access } from '@platform/contracts';
+import { rlsAllows } from '@platform/kit';
 import { z } from 'zod';
+import { visitorTypeBinding } from '../domain/check-in-bindings';
 import { ID_PATTERN } from '../domain/collections';
+import { mayManageType, defaultAccessPaths } from '../domain/type-access';
 import { applicationRecordSchema, typeIdSchema, typeRecordSchema } from '../domain/type-record';
 import { validateDocument } from '../domain/type-schema';
 import { TypeDirectory } from '../entities/type-directory';
@@ -17,8 +21,8 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
   tag: 'documents',
   basePath: '/api/projects/:projectId/types/:typeId/data',
   params: z.object({ projectId, typeId: typeIdSchema }),
-  async resolve(deps, params) {
-    const type = await deps.types.require(params.projectId, params.typeId);
+  async resolve(deps, params, { caller }) {
+    const type = await deps.types.requireReadable(params.projectId, params.typeId, caller);
     return {
       scope: TypeDirectory.documentsScope(params.projectId, params.typeId),
       validate: (fields) => validateDocument(type.schema, fields),
@@ -28,15 +32,42 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
   },
 };
 
-/** Types of a project: `/api/projects/{projectId}/types`. */
+/**
+ * Types of a project: `/api/projects/{projectId}/types`. Guarded like the project: creating,
+ * changing and deleting a type needs the project's update permission unless the type's own rule
+ * grants it (mayManageType); its `access` and `defaultAccess` always need the project's.
+ */
 export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
   tag: 'types',
   basePath: '/api/projects/:projectId/types',
   params: z.object({ projectId }),
-  async resolve(_deps, params) {
+  async resolve(deps, params, { caller, projectAccess }) {
+    const projectUpdater = rlsAllows(projectAccess, 'update', caller);
     return {
       scope: TypeDirectory.typesScope(params.projectId),
-      validate: (fields) => zodProblems(typeRecordSchema.safeParse(fields)),
+      validate: (fields) => {
+        // On a patch, `access` is the type's own (only the project's updaters may change it).
+        if (!mayManageType('update', { caller, projectAccess, typeAccess: fields.access as Access | undefined })) {
+          throw dataError('DATA_FORBIDDEN', { message: 'Creating or changing a type needs the update permission on the project' });
+        }
+        return zodProblems(typeRecordSchema.safeParse(fields));
+      },
+      checkModifier: (modifier) => {
+        const touched = projectUpdater ? [] : defaultAccessPaths(modifier);
+        if (touched.length) {
+          throw dataError('DATA_FORBIDDEN', { message: `Invalid ${touched[0]}: changing a type's defaultAccess needs the update permission on the project`, details: { paths: touched } });
+        }
+      },
+      mayDelete: (type) => mayManageType('delete', { caller, projectAccess, typeAccess: type.access }),
+      checkNewId: async (id) => {
+        const existing = await deps.types.find(params.projectId, id);
+        if (existing?.deletedAt !== undefined) {
+          throw dataError('DATA_TYPE_DELETED', {
+            message: `Type ${id} was deleted; restore it with POST /api/projects/${params.projectId}/types/${id}/restore`,
+            details: { id, restore: `/api/projects/${params.projectId}/types/${id}/restore` },
+          });
+        }
+      },
       idSchema: typeIdSchema,
     };
   },
@@ -50,10 +81,20 @@ export const applicationsKind: EntityKind<{ projectId: typeof projectId }> = {
   tag: 'applications',
   basePath: '/api/projects/:projectId/applications',
   params: z.object({ projectId }),
-  async resolve(_deps, params) {
+  async resolve(_deps, params, { caller, projectAccess }) {
     return {
       scope: TypeDirectory.applicationsScope(params.projectId),
-      validate: (fields) => zodProblems(applicationRecordSchema.safeParse(fields)),
+      validate: (fields) => {
+        // A CheckIn widget naming a visitor type opens that type to anonymous writes (visitors API).
+        const binding = visitorTypeBinding(fields);
+        if (binding && !rlsAllows(projectAccess, 'update', caller)) {
+          throw dataError('DATA_FORBIDDEN', {
+            message: `CheckIn widget ${binding.widgetId} names the visitor type ${binding.typeId}: binding a type to the public visitors API needs the update permission on the project`,
+            details: binding,
+          });
+        }
+        return zodProblems(applicationRecordSchema.safeParse(fields));
+      },
       serverOwnedFields: APPLICATION_PUBLISH_FIELDS,
     };
   },

@@ -6,23 +6,40 @@ import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
 import { checkClientModifier } from '../domain/modifier-rules';
 import { decodeCursor } from '../entities/entity-reader';
-import { publicView, type EntityScope } from '../entities/entity';
+import { publicView, type EntityScope, type StoredEntity } from '../entities/entity';
 import { badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
 import { dataError } from '../errors';
 import type { DataDeps } from './context';
+
+/** Who is asking, within the project: what a kind's own rules are decided on. */
+export interface KindCaller {
+  caller: ProjectCaller;
+  /** The project's own access rules. */
+  projectAccess: Access | undefined;
+}
 
 /** How one family of collections (documents of a type, types, applications) differs. */
 export interface EntityKind<P extends z.ZodRawShape> {
   tag: string;
   basePath: string;
   params: z.ZodObject<P>;
-  resolve(deps: DataDeps, params: z.infer<z.ZodObject<P>>): Promise<ResolvedKind>;
+  resolve(deps: DataDeps, params: z.infer<z.ZodObject<P>>, who: KindCaller): Promise<ResolvedKind>;
 }
 
 export interface ResolvedKind {
   scope: EntityScope;
-  /** Problems with an entity's fields as they would be stored (schema, record shape). */
+  /**
+   * Problems with an entity's fields as they would be stored (schema, record shape). Throws 403
+   * when the caller may not store such an entity at all: it runs on the very state a create or
+   * patch writes (the write is guarded by revision), so rules that depend on the result hold here.
+   */
   validate(fields: Record<string, unknown>): Array<{ field: string; message: string }>;
+  /** Throws 403 when a patch's modifier touches fields this caller may not change here (beyond the general modifier rules). */
+  checkModifier?(modifier: unknown): void;
+  /** Whether the caller may delete this entity; the entity's own `delete` rule when absent. */
+  mayDelete?(entity: StoredEntity): boolean;
+  /** Throws when a client-chosen id may not be used (the insert still refuses any duplicate). */
+  checkNewId?(id: string): Promise<void>;
   defaultAccess?: Access;
   /** Set when the collection refuses writes (localOnly types). */
   refuseWrites?: AppError;
@@ -50,7 +67,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
   async function open(request: FastifyRequest, params: z.infer<z.ZodObject<P>>): Promise<{ caller: ProjectCaller; resolved: ResolvedKind; projectAccess: Access | undefined }> {
     requireUser(request);
     const { project, caller } = await deps.projects.require((params as { projectId: string }).projectId, request.principal);
-    return { caller, resolved: await kind.resolve(deps, params), projectAccess: project.access };
+    return { caller, resolved: await kind.resolve(deps, params, { caller, projectAccess: project.access }), projectAccess: project.access };
   }
 
   typed.get(
@@ -123,6 +140,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       }
       const problems = resolved.validate(fields);
       if (problems.length) throw schemaViolation(problems);
+      if (id !== undefined) await resolved.checkNewId?.(id as string);
       const created = await deps.writer.create(resolved.scope, fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
       return reply.code(201).send((await deps.reader.withChanges(resolved.scope, created)) as z.infer<typeof entitySchema>);
     },
@@ -142,6 +160,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     async (request) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       const { modifier, baseRevision } = request.body;
+      resolved.checkModifier?.(modifier);
       const updated = await patchEntity(deps, resolved, { id: (request.params as { id: string }).id, modifier, baseRevision, caller, projectAccess });
       return (await deps.reader.withChanges(resolved.scope, updated)) as z.infer<typeof entitySchema>;
     },
@@ -155,7 +174,8 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       if (resolved.refuseWrites) throw resolved.refuseWrites;
       const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
-      if (!rlsAllows(entity.access, 'delete', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
+      const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
+      if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
       const removed = await deps.writer.remove(resolved.scope, entity, caller.userId);
       return (await deps.reader.withChanges(resolved.scope, removed)) as z.infer<typeof entitySchema>;
     },

@@ -22,7 +22,10 @@ function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean 
   return true;
 }
 
-/** Type schema and sample data: GET .../schema, GET /api/schemas/..., GET and POST .../sample-data. */
+/**
+ * Type schema and sample data: GET .../schema, GET /api/schemas/..., GET and POST .../sample-data.
+ * The type's `read` rule guards all four, as it guards the type's documents.
+ */
 export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const unauthorized = { 401: z.literal('Unauthorized') };
@@ -30,8 +33,8 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
   const readSchema = async (request: FastifyRequest<{ Params: z.infer<typeof params> }>, reply: FastifyReply) => {
     if (refuseAnonymous(request, reply)) return reply;
     const { projectId, typeId } = request.params;
-    await deps.projects.require(projectId, request.principal);
-    const type = await deps.types.require(projectId, typeId);
+    const { caller } = await deps.projects.require(projectId, request.principal);
+    const type = await deps.types.requireReadable(projectId, typeId, caller);
     return { projectId, typeId, schema: type.schema ?? { fields: {} } };
   };
   const schemaRoute = { tags: ['types'], summary: "The type's field schema", params, response: { 200: schemaResponse, ...unauthorized } };
@@ -52,8 +55,8 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
     async (request, reply) => {
       if (refuseAnonymous(request, reply)) return reply;
       const { projectId, typeId } = request.params;
-      await deps.projects.require(projectId, request.principal);
-      const type = await deps.types.require(projectId, typeId);
+      const { caller } = await deps.projects.require(projectId, request.principal);
+      const type = await deps.types.requireReadable(projectId, typeId, caller);
       return { items: generateSamples(type.schema ?? { fields: {} }, request.query.count, request.query.seed ?? deps.clock(), deps.clock()) };
     },
   );
@@ -73,7 +76,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
       if (refuseAnonymous(request, reply)) return reply;
       const { projectId, typeId } = request.params;
       const { caller } = await deps.projects.require(projectId, request.principal);
-      const type = await deps.types.require(projectId, typeId);
+      const type = await deps.types.requireReadable(projectId, typeId, caller);
       if (type.syncType === 'localOnly') throw dataError('DATA_LOCAL_ONLY_TYPE');
       const scope = TypeDirectory.documentsScope(projectId, typeId);
       const samples = generateSamples(type.schema ?? { fields: {} }, request.body.count, request.body.seed ?? deps.clock(), deps.clock());

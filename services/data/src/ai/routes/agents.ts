@@ -56,8 +56,8 @@ export function registerAgentRoutes(scope: FastifyInstance, deps: DataDeps, gate
     },
     async (request) => {
       const { projectId, agentId } = request.params;
-      const { caller } = gate.projectOf(request);
-      const scope = (await aiAgentsKind.resolve(deps, { projectId })).scope;
+      const { caller, project } = gate.projectOf(request);
+      const scope = (await aiAgentsKind.resolve(deps, { projectId }, { caller, projectAccess: project.access })).scope;
       const stored = await deps.reader.readable(scope, agentId, caller);
       if (stored.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Agent not found' });
       const agent = agentRecordSchema.parse(stored);

@@ -1,4 +1,4 @@
-import { rlsAllows, type ProjectCaller } from '@platform/kit';
+import type { ProjectCaller } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -34,7 +34,7 @@ const BOOKKEEPING = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'delete
 async function sourceText(deps: DataDeps, projectId: string, caller: ProjectCaller, body: z.infer<typeof extractBody>, typeId: string): Promise<string> {
   if (body.text !== undefined) return body.text;
   const sourceType = body.sourceTypeId ?? typeId;
-  await deps.types.require(projectId, sourceType);
+  await deps.types.requireReadable(projectId, sourceType, caller);
   const document = await deps.reader.readable(TypeDirectory.documentsScope(projectId, sourceType), body.documentId as string, caller);
   if (document.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Source document not found' });
   const content = Object.fromEntries(Object.entries(publicView(document)).filter(([key]) => !BOOKKEEPING.has(key)));
@@ -66,8 +66,7 @@ export function registerExtractRoute(scope: FastifyInstance, deps: DataDeps, gat
     async (request) => {
       const { projectId, typeId } = request.params;
       const { caller } = gate.projectOf(request);
-      const type = await deps.types.require(projectId, typeId);
-      if (!rlsAllows(type.access, 'read', caller)) throw dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
+      const type = await deps.types.requireReadable(projectId, typeId, caller);
       const schema = type.schema;
       if (!schema || Object.keys(schema.fields).length === 0) throw dataError('AI_TYPE_HAS_NO_SCHEMA');
       const text = await sourceText(deps, projectId, caller, request.body, typeId);
