@@ -1,23 +1,46 @@
-import type { ServiceDefinition } from '@platform/kit';
+import type { ServiceContext, ServiceDefinition } from '@platform/kit';
+import { loadPublishingConfig, type PublishingConfig } from './config';
 import { forgetChangedApplications } from './consumers/application-events';
-import { publishingDeps } from './publishing-deps';
+import { createPublishingDeps, type PublishingDeps } from './publishing-deps';
 import { registerDomainRoutes } from './routes/domains';
 import { registerPublicDomainRoutes } from './routes/public-domains';
 import { registerVersionRoutes } from './routes/versions';
+import type { ResolveTxt } from './verification/dns-txt-verifier';
 
-/** The publishing service: immutable application versions, domains with pins, public resolution. */
-export const publishingService: ServiceDefinition = {
-  name: 'publishing',
-  routes: async (app, context) => {
-    const deps = publishingDeps(context);
-    registerVersionRoutes(app, deps);
-    registerDomainRoutes(app, deps);
-    registerPublicDomainRoutes(app, deps);
-  },
-  start: async (context) => {
-    const deps = publishingDeps(context);
-    await deps.domains.ensureIndexes();
-    const subscription = await forgetChangedApplications(context.bus, deps.resolutions);
-    return () => subscription.stop();
-  },
-};
+export interface PublishingServiceOptions {
+  /** Replace settings read from the environment. */
+  config?: Partial<PublishingConfig>;
+  /** The DNS TXT lookup domain verification uses (node:dns by default; tests give their own records). */
+  resolveTxt?: ResolveTxt;
+}
+
+/** The publishing service: immutable application versions, domains with pins and verification, public resolution. */
+export function createPublishingService(options: PublishingServiceOptions = {}): ServiceDefinition {
+  const depsByContext = new WeakMap<ServiceContext, PublishingDeps>();
+  const depsFor = (context: ServiceContext): PublishingDeps => {
+    let deps = depsByContext.get(context);
+    if (!deps) {
+      deps = createPublishingDeps(context, { ...loadPublishingConfig(), ...options.config }, options.resolveTxt);
+      depsByContext.set(context, deps);
+    }
+    return deps;
+  };
+
+  return {
+    name: 'publishing',
+    routes: async (app, context) => {
+      const deps = depsFor(context);
+      registerVersionRoutes(app, deps);
+      registerDomainRoutes(app, deps);
+      registerPublicDomainRoutes(app, deps);
+    },
+    start: async (context) => {
+      const deps = depsFor(context);
+      await deps.domains.ensureIndexes();
+      const subscription = await forgetChangedApplications(context.bus, deps.resolutions);
+      return () => subscription.stop();
+    },
+  };
+}
+
+export const publishingService: ServiceDefinition = createPublishingService();

@@ -10,4 +10,7 @@ export const publishingError = errorCatalogue({
   PUBLISHING_HOSTNAME_TAKEN: [409, 'This hostname is already registered'],
   PUBLISHING_INVALID_TARGET: [400, 'Invalid assignment target'],
   PUBLISHING_NOTHING_PUBLISHED: [404, 'Nothing is published on this domain'],
+  PUBLISHING_VERIFICATION_FAILED: [400, 'The verification record was not found'],
+  PUBLISHING_DOMAIN_CHANGED: [409, 'The domain changed during verification; reload it and verify again'],
+  PUBLISHING_VERIFICATION_UNAVAILABLE: [503, 'The DNS lookup failed; try again shortly'],
 });

@@ -1,1 +1,1 @@
-export { publishingService } from './app';
+export { createPublishingService, publishingService, type PublishingServiceOptions } from './app';

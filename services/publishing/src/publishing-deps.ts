@@ -1,11 +1,15 @@
 import { dataDeps, type DataDeps } from '@platform/data';
-import type { ServiceContext } from '@platform/kit';
+import { ConfigError, type ServiceContext } from '@platform/kit';
+import type { PublishingConfig } from './config';
 import { Publisher } from './publish/publisher';
 import { ResolutionCache } from './resolution/resolution-cache';
 import { DomainResolver, type Resolution } from './resolution/resolver';
 import { ApplicationReader } from './stores/applications';
 import { DomainStore } from './stores/domains';
 import { VersionStore } from './stores/versions';
+import { DnsTxtVerifier, systemResolveTxt, type ResolveTxt } from './verification/dns-txt-verifier';
+import type { DomainVerifier } from './verification/domain-verifier';
+import { uncheckedVerifier } from './verification/unchecked-verifier';
 
 /**
  * How long another replica may answer an old resolution after a change: this process forgets at
@@ -15,29 +19,34 @@ export const RESOLUTION_TTL_MS = 1_000;
 const RESOLUTION_CACHE_SIZE = 10_000;
 
 export interface PublishingDeps {
+  config: PublishingConfig;
   data: DataDeps;
   applications: ApplicationReader;
   versions: VersionStore;
   domains: DomainStore;
+  verifier: DomainVerifier;
   publisher: Publisher;
   resolutions: ResolutionCache<Resolution>;
   clock: () => number;
 }
 
-const depsByContext = new WeakMap<ServiceContext, PublishingDeps>();
+/** Unchecked verification lets anyone take any hostname: never in production. */
+function domainVerifier(context: ServiceContext, config: PublishingConfig, resolveTxt: ResolveTxt | undefined): DomainVerifier {
+  if (config.domainVerification === 'dns') return new DnsTxtVerifier(resolveTxt ?? systemResolveTxt(config.dnsTimeoutMs));
+  if (!context.dev) throw new ConfigError(['PUBLISHING_DOMAIN_VERIFICATION: off is for development only and refused when NODE_ENV=production']);
+  context.logger.warn('PUBLISHING_DOMAIN_VERIFICATION=off: domains are verified without any check (development only)');
+  return uncheckedVerifier;
+}
 
 /** The publishing service's collaborators for a context, shared by its routes and consumers. */
-export function publishingDeps(context: ServiceContext): PublishingDeps {
-  const existing = depsByContext.get(context);
-  if (existing) return existing;
+export function createPublishingDeps(context: ServiceContext, config: PublishingConfig, resolveTxt?: ResolveTxt): PublishingDeps {
   const data = dataDeps(context);
   const applications = new ApplicationReader(context.store);
   const versions = new VersionStore(context.store);
   const domains = new DomainStore(context.store);
+  const verifier = domainVerifier(context, config, resolveTxt);
   const resolver = new DomainResolver(domains, applications, versions);
   const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE });
   const publisher = new Publisher(applications, versions, data.writer, context.clock, (projectId, applicationId) => resolutions.forgetApplication(projectId, applicationId));
-  const deps: PublishingDeps = { data, applications, versions, domains, publisher, resolutions, clock: context.clock };
-  depsByContext.set(context, deps);
-  return deps;
+  return { config, data, applications, versions, domains, verifier, publisher, resolutions, clock: context.clock };
 }

@@ -1,3 +1,4 @@
+import { isVerified } from '../domain/claim';
 import { publicVersionView } from '../domain/versions';
 import type { ApplicationReader } from '../stores/applications';
 import type { DomainStore } from '../stores/domains';
@@ -18,8 +19,8 @@ export type Resolution =
   | { found: false; projectId?: string; applicationId?: string; code: 'PUBLISHING_DOMAIN_NOT_FOUND' | 'PUBLISHING_NOTHING_PUBLISHED' };
 
 /**
- * Versioning 3: a domain serves its pinned version, else the application's latest published one.
- * Answers only the public view of the version (no serverConfiguration).
+ * Versioning 3: a verified domain serves its pinned version, else the application's latest
+ * published one. Answers only the public view of the version (no serverConfiguration).
  */
 export class DomainResolver {
   constructor(
@@ -30,7 +31,8 @@ export class DomainResolver {
 
   async resolve(hostname: string): Promise<Resolution> {
     const domain = await this.domains.byHostname(hostname);
-    if (!domain) return { found: false, code: 'PUBLISHING_DOMAIN_NOT_FOUND' };
+    // An unverified claim proves nothing about who controls the hostname: it resolves like none.
+    if (!domain || !isVerified(domain)) return { found: false, code: 'PUBLISHING_DOMAIN_NOT_FOUND' };
     const { projectId, targetId } = domain;
     if (!targetId) return { found: false, projectId, code: 'PUBLISHING_NOTHING_PUBLISHED' };
     const nothing = { found: false, projectId, applicationId: targetId, code: 'PUBLISHING_NOTHING_PUBLISHED' } as const;

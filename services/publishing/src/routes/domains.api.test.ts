@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway, type TestResponse } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishingService } from '../app';
+import { createPublishingService } from '../app';
+import { FakeDns } from '../testing/fake-dns';
 import { versionsCollection } from '../stores/versions';
 
 let platform: TestGateway;
@@ -13,9 +14,11 @@ let member: string;
 let outsider: string;
 /** Every answer of the public route in this file, to check none carries server configuration. */
 const publicAnswers: TestResponse[] = [];
+/** Where domain owners publish their verification records. */
+const dns = new FakeDns();
 
 beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService, publishingService] });
+  platform = await startTestGateway({ services: [dataService, createPublishingService({ resolveTxt: dns.resolveTxt })] });
   owner = await platform.signIn('owner');
   member = await platform.signIn('member');
   outsider = await platform.signIn('outsider');
@@ -56,6 +59,21 @@ function getDomain(domainId: string) {
   return platform.call('GET', `/api/projects/${projectId}/domains/${domainId}`, { token: owner });
 }
 
+/** Publishes the domain's verification record in DNS, then asks for the check (as the owner unless a caller is given). */
+async function verify(domainId: string, caller: { token: string | undefined } = { token: owner }): Promise<TestResponse> {
+  const { verification } = (await getDomain(domainId)).body as { verification?: { record: { name: string; value: string } } };
+  if (verification) dns.publish(verification.record.name, verification.record.value);
+  return platform.call('POST', `/api/projects/${projectId}/domains/${domainId}/verify`, { token: caller.token });
+}
+
+/** A domain that resolves: created, then verified. */
+async function verifiedDomain(body: Record<string, unknown>): Promise<string> {
+  const created = await createDomain(body);
+  expect(created.status).toBe(201);
+  expect((await verify(created.body.id)).body.status).toBe('verified');
+  return created.body.id;
+}
+
 async function resolve(name: string, token?: string): Promise<TestResponse> {
   const answer = await platform.call('GET', `/api/public/domains/${name}`, { token });
   publicAnswers.push(answer);
@@ -73,6 +91,7 @@ describe('OpenAPI', () => {
         '/api/projects/{projectId}/domains',
         '/api/projects/{projectId}/domains/{domainId}',
         '/api/projects/{projectId}/domains/{domainId}/assign',
+        '/api/projects/{projectId}/domains/{domainId}/verify',
         '/api/public/domains/{hostname}',
       ]),
     );
@@ -85,7 +104,16 @@ describe('domains CRUD', () => {
     const name = hostname();
     const created = await createDomain({ hostname: `${name.toUpperCase()}.` });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), projectId, hostname: name, revision: 0, createdAt: expect.any(Number), updatedAt: expect.any(Number) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      projectId,
+      hostname: name,
+      status: 'pending',
+      verification: { method: 'dns-txt', record: { type: 'TXT', name: `_platform-verify.${name}`, value: expect.stringMatching(/^platform-verify=[0-9a-f]{32}$/) }, expiresAt: created.body.createdAt + 72 * 3_600_000 },
+      revision: 0,
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
+    });
     const id = created.body.id as string;
 
     const listed = await platform.call('GET', `/api/projects/${projectId}/domains`, { token: member });
@@ -137,7 +165,7 @@ describe('domains CRUD', () => {
     { who: 'a non-member', token: () => outsider, read: 404, write: 404 },
     { who: 'a member without update on the project', token: () => member, read: 200, write: 403 },
     { who: 'the owner', token: () => owner, read: 200, write: 201 },
-  ])('$who: read $read, write $write', async (row) => {
+  ])('$who: read $read, write (create, assign, verify, remove) $write', async (row) => {
     const listed = await platform.call('GET', `/api/projects/${projectId}/domains`, { token: row.token() });
     expect(listed.status).toBe(row.read);
     const created = await platform.call('POST', `/api/projects/${projectId}/domains`, { token: row.token(), body: { hostname: hostname() } });
@@ -145,6 +173,8 @@ describe('domains CRUD', () => {
     const existing = (await createDomain({ hostname: hostname() })).body.id as string;
     const assigned = await platform.call('POST', `/api/projects/${projectId}/domains/${existing}/assign`, { token: row.token(), body: { targetType: 'application', targetId: await application() } });
     expect(assigned.status).toBe(row.write === 201 ? 200 : row.write);
+    expect((await verify(existing, { token: row.token() })).status).toBe(row.write === 201 ? 200 : row.write);
+    expect((await getDomain(existing)).body.status).toBe(row.write === 201 ? 'verified' : 'pending');
     const removed = await platform.call('DELETE', `/api/projects/${projectId}/domains/${existing}`, { token: row.token() });
     expect(removed.status).toBe(row.write === 201 ? 200 : row.write);
   });
@@ -153,6 +183,7 @@ describe('domains CRUD', () => {
     const foreign = (await createDomain({ hostname: hostname() }, { token: outsider, project: otherProjectId })).body.id;
     expect((await getDomain(foreign)).status).toBe(404);
     expect((await assign(foreign, { targetType: 'application', targetId: await application() })).body.code).toBe('PUBLISHING_DOMAIN_NOT_FOUND');
+    expect((await platform.call('POST', `/api/projects/${projectId}/domains/${foreign}/verify`, { token: owner })).body.code).toBe('PUBLISHING_DOMAIN_NOT_FOUND');
   });
 });
 
@@ -223,7 +254,7 @@ describe('public resolution', () => {
   it('serves the latest, then the pinned version, then the latest again after unpin, with no session', async () => {
     const appId = await application();
     const name = hostname();
-    const domainId = (await createDomain({ hostname: name, targetType: 'application', targetId: appId })).body.id;
+    const domainId = await verifiedDomain({ hostname: name, targetType: 'application', targetId: appId });
     expect(await resolve(name)).toMatchObject({ status: 404, body: { code: 'PUBLISHING_NOTHING_PUBLISHED' } });
 
     const v1 = await publish(appId);
@@ -253,7 +284,7 @@ describe('public resolution', () => {
   it('answers 404 for unknown hostnames, domains without target, and after a rename or removal; 400 for a malformed one', async () => {
     expect(await resolve(hostname())).toMatchObject({ status: 404, body: { code: 'PUBLISHING_DOMAIN_NOT_FOUND' } });
     const name = hostname();
-    const domain = (await createDomain({ hostname: name })).body;
+    const domain = { id: await verifiedDomain({ hostname: name }) };
     expect((await resolve(name)).body.code).toBe('PUBLISHING_NOTHING_PUBLISHED');
 
     const appId = await application();
@@ -263,6 +294,7 @@ describe('public resolution', () => {
     const renamed = hostname();
     await platform.call('PATCH', `/api/projects/${projectId}/domains/${domain.id}`, { token: owner, body: { hostname: renamed } });
     expect((await resolve(name)).status).toBe(404);
+    expect((await verify(domain.id)).status).toBe(200);
     expect((await resolve(renamed)).status).toBe(200);
     await platform.call('DELETE', `/api/projects/${projectId}/domains/${domain.id}`, { token: owner });
     expect((await resolve(renamed)).status).toBe(404);
@@ -273,7 +305,7 @@ describe('public resolution', () => {
     const appId = await application();
     await publish(appId);
     const name = hostname();
-    await createDomain({ hostname: name, targetType: 'application', targetId: appId });
+    await verifiedDomain({ hostname: name, targetType: 'application', targetId: appId });
     expect((await resolve(name)).status).toBe(200);
     await platform.call('DELETE', `/api/projects/${projectId}/applications/${appId}`, { token: owner });
     // Well inside the cache TTL (1 s): only the application event can have cleared the entry.
@@ -284,7 +316,7 @@ describe('public resolution', () => {
     const appId = await application();
     await publish(appId);
     const name = hostname();
-    const domainId = (await createDomain({ hostname: name, targetType: 'application', targetId: appId })).body.id;
+    const domainId = await verifiedDomain({ hostname: name, targetType: 'application', targetId: appId });
     const unfinished = { id: `${appId}:2`, applicationId: appId, versionNumber: 2, publishedBy: 'owner', title: {}, routes: [], serverConfiguration: { key: 'server-secret' }, createdAt: Date.now(), _attempt: 'x' };
     await platform.context.store.collection(versionsCollection(projectId)).insertOne(unfinished);
     expect((await resolve(name)).body.version.versionNumber).toBe(1);

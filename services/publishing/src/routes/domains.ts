@@ -3,19 +3,46 @@ import { requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { claimStatus, pendingClaim, renameModifier, verificationRecord } from '../domain/claim';
 import { assignModifier, pinChange, pinnedAfter, type PinChange } from '../domain/pin';
 import { publishingError } from '../errors';
 import type { PublishingDeps } from '../publishing-deps';
 import type { StoredDomain } from '../stores/domains';
+import type { VerificationFailure } from '../verification/domain-verifier';
 import { domainSchema, hostnameSchema, idSchema, targetVersionIdSchema } from './schemas';
 
 const projectParams = z.object({ projectId: idSchema });
 const domainParams = projectParams.extend({ domainId: idSchema });
 const assignBody = z.object({ targetType: z.literal('application'), targetId: idSchema, targetVersionId: targetVersionIdSchema });
 
-function domainView(domain: StoredDomain): z.infer<typeof domainSchema> {
-  const { id, projectId, hostname, targetType, targetId, targetVersionId, revision, createdAt, updatedAt } = domain;
-  return { id, projectId, hostname, ...(targetType ? { targetType } : {}), ...(targetId ? { targetId } : {}), ...(targetVersionId ? { targetVersionId } : {}), revision, createdAt, updatedAt };
+function domainView(domain: StoredDomain, now: number): z.infer<typeof domainSchema> {
+  const { id, projectId, hostname, targetType, targetId, targetVersionId, verificationToken, verificationExpiresAt, verifiedAt, revision, createdAt, updatedAt } = domain;
+  return {
+    id,
+    projectId,
+    hostname,
+    ...(targetType ? { targetType } : {}),
+    ...(targetId ? { targetId } : {}),
+    ...(targetVersionId ? { targetVersionId } : {}),
+    status: claimStatus(domain, now),
+    ...(verifiedAt !== undefined ? { verifiedAt } : {}),
+    ...(verificationToken !== undefined ? { verification: { method: 'dns-txt' as const, record: verificationRecord(hostname, verificationToken), expiresAt: verificationExpiresAt ?? 0 } } : {}),
+    revision,
+    createdAt,
+    updatedAt,
+  };
+}
+
+function verificationFailed(hostname: string, token: string, failure: VerificationFailure) {
+  const record = verificationRecord(hostname, token);
+  if (failure === 'lookup-failed') {
+    return publishingError('PUBLISHING_VERIFICATION_UNAVAILABLE', { message: `The DNS lookup of ${record.name} failed; try again shortly`, details: { retryAfterSeconds: 30 } });
+  }
+  const found = failure === 'no-record' ? `No TXT record ${record.name} was found` : `The TXT records of ${record.name} do not hold ${record.value}`;
+  return publishingError('PUBLISHING_VERIFICATION_FAILED', {
+    message: `${found}: add a TXT record ${record.name} with the value ${record.value}, wait until DNS serves it, and verify again`,
+    details: { record },
+  });
 }
 
 function invalidTarget(field: 'targetId' | 'targetVersionId', message: string) {
@@ -23,8 +50,9 @@ function invalidTarget(field: 'targetId' | 'targetVersionId', message: string) {
 }
 
 /**
- * ProjectDomain CRUD and assignment. Members of the project read domains; changing them needs
- * update permission on the project. A hostname belongs to one domain platform-wide.
+ * ProjectDomain CRUD, verification and assignment. Members of the project read domains; changing
+ * them needs update permission on the project. A hostname belongs to one domain platform-wide; a
+ * new or renamed domain is pending until its owner proves control of the hostname by DNS.
  */
 export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -60,7 +88,8 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     { schema: { tags: ['domains'], summary: "The project's domains, by hostname", params: projectParams, response: { 200: z.array(domainSchema) } } },
     async (request) => {
       await member(request, request.params.projectId);
-      return (await deps.domains.list(request.params.projectId)).map(domainView);
+      const now = deps.clock();
+      return (await deps.domains.list(request.params.projectId)).map((domain) => domainView(domain, now));
     },
   );
 
@@ -69,7 +98,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     { schema: { tags: ['domains'], summary: 'One domain', params: domainParams, response: { 200: domainSchema } } },
     async (request) => {
       await member(request, request.params.projectId);
-      return domainView(await deps.domains.require(request.params.projectId, request.params.domainId));
+      return domainView(await deps.domains.require(request.params.projectId, request.params.domainId), deps.clock());
     },
   );
 
@@ -78,7 +107,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     {
       schema: {
         tags: ['domains'],
-        summary: 'Add a domain (hostname unique platform-wide), optionally with its target',
+        summary: 'Add a domain, pending until verified (hostname unique platform-wide), optionally with its target',
         params: projectParams,
         body: z
           .object({ hostname: hostnameSchema, targetType: z.literal('application').optional(), targetId: idSchema.optional(), targetVersionId: targetVersionIdSchema })
@@ -100,28 +129,40 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
         hostname,
         ...(targetId ? { targetType: 'application' as const, targetId } : {}),
         ...(pinned ? { targetVersionId: pinned } : {}),
+        ...pendingClaim(now, deps.config.claimTtlMs),
         revision: 0,
         createdAt: now,
         updatedAt: now,
       };
-      await deps.domains.create(domain);
+      await deps.domains.create(domain, now);
       deps.resolutions.forgetHostnames([hostname]);
-      return reply.code(201).send(domainView(domain));
+      return reply.code(201).send(domainView(domain, now));
     },
   );
 
   typed.patch(
     `${base}/:domainId`,
     {
-      schema: { tags: ['domains'], summary: "Change a domain's hostname (targets change through assign)", params: domainParams, body: z.object({ hostname: hostnameSchema }), response: { 200: domainSchema } },
+      schema: {
+        tags: ['domains'],
+        summary: "Change a domain's hostname, which makes it pending until verified again (targets change through assign)",
+        params: domainParams,
+        body: z.object({ hostname: hostnameSchema }),
+        response: { 200: domainSchema },
+      },
     },
     async (request) => {
       const { projectId, domainId } = request.params;
+      const { hostname } = request.body;
       await manager(request, projectId);
       const before = await deps.domains.require(projectId, domainId);
-      const updated = await deps.domains.update(projectId, domainId, { $set: { hostname: request.body.hostname, updatedAt: deps.clock() }, $inc: { revision: 1 } });
+      const now = deps.clock();
+      const updated =
+        hostname === before.hostname
+          ? await deps.domains.update(projectId, domainId, { $set: { updatedAt: now }, $inc: { revision: 1 } })
+          : await deps.domains.rename(projectId, domainId, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
       deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
-      return domainView(updated);
+      return domainView(updated, now);
     },
   );
 
@@ -134,7 +175,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const domain = await deps.domains.require(projectId, domainId);
       if (!(await deps.domains.remove(projectId, domainId))) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
       deps.resolutions.forgetHostnames([domain.hostname]);
-      return domainView(domain);
+      return domainView(domain, deps.clock());
     },
   );
 
@@ -157,7 +198,38 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       await checkTarget(projectId, caller, request.body.targetId, pin, before.targetVersionId);
       const updated = await deps.domains.update(projectId, domainId, assignModifier(request.body, pin, deps.clock()));
       deps.resolutions.forgetHostnames([updated.hostname]);
-      return domainView(updated);
+      return domainView(updated, deps.clock());
+    },
+  );
+
+  typed.post(
+    `${base}/:domainId/verify`,
+    {
+      schema: {
+        tags: ['domains'],
+        summary: "Check the domain's DNS TXT record and mark it verified, so it resolves; a verified domain answers as it is",
+        params: domainParams,
+        response: { 200: domainSchema },
+      },
+    },
+    async (request) => {
+      const { projectId, domainId } = request.params;
+      await manager(request, projectId);
+      const domain = await deps.domains.require(projectId, domainId);
+      const token = domain.verificationToken;
+      if (token === undefined) return domainView(domain, deps.clock());
+      // An expired claim may still be verified: while it holds its row no other project took the hostname.
+      const outcome = await deps.verifier.check(domain.hostname, token);
+      if (!outcome.proven) throw verificationFailed(domain.hostname, token, outcome.failure);
+      const verified = await deps.domains.markVerified(domain, deps.clock());
+      if (verified) {
+        deps.resolutions.forgetHostnames([verified.hostname]);
+        return domainView(verified, deps.clock());
+      }
+      // The domain changed during the check: fine if a concurrent verify did the same; not if it was renamed.
+      const current = await deps.domains.require(projectId, domainId);
+      if (current.verificationToken !== undefined || current.hostname !== domain.hostname) throw publishingError('PUBLISHING_DOMAIN_CHANGED');
+      return domainView(current, deps.clock());
     },
   );
 }

@@ -11,7 +11,8 @@ import { createMemoryKeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishingService } from '../app';
+import { createPublishingService } from '../app';
+import { FakeDns } from '../testing/fake-dns';
 
 /**
  * The microservice shape: publishing (with data) in its own process that trusts only signed
@@ -22,6 +23,7 @@ describe('public resolution through a proxying gateway', () => {
   const secret = randomBytes(32).toString('hex');
   const logger = createLogger({ level: 'silent' });
   const kv = createMemoryKeyValue();
+  const dns = new FakeDns();
   let dataDir: string;
   let context: ServiceContext;
   let serviceProcess: FastifyInstance;
@@ -36,7 +38,7 @@ describe('public resolution through a proxying gateway', () => {
     context = { dev: true, logger, clock: Date.now, store, bus, kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: Date.now, logger }) };
     serviceProcess = await createApp({ logger, title: 'publishing process' });
     trustSignedPrincipal(serviceProcess, secret);
-    for (const service of [dataService, publishingService]) {
+    for (const service of [dataService, createPublishingService({ resolveTxt: dns.resolveTxt })]) {
       await serviceProcess.register(service.routes, context);
       if (service.start) stops.push(await service.start(context));
     }
@@ -77,7 +79,10 @@ describe('public resolution through a proxying gateway', () => {
     const app = await call('POST', '/api/projects/p1/applications', token, { title: { en: 'Shop' }, serverConfiguration: { key: 'server-secret' } });
     expect(app.status).toBe(201);
     expect((await call('POST', `/api/projects/p1/applications/${app.body.id}/publish`, token)).status).toBe(201);
-    expect((await call('POST', '/api/projects/p1/domains', token, { hostname: 'shop.example.com', targetType: 'application', targetId: app.body.id })).status).toBe(201);
+    const domain = await call('POST', '/api/projects/p1/domains', token, { hostname: 'shop.example.com', targetType: 'application', targetId: app.body.id });
+    expect(domain.status).toBe(201);
+    dns.publish(domain.body.verification.record.name, domain.body.verification.record.value);
+    expect((await call('POST', `/api/projects/p1/domains/${domain.body.id}/verify`, token)).body.status).toBe('verified');
 
     const resolved = await call('GET', '/api/public/domains/shop.example.com');
     expect(resolved).toMatchObject({ status: 200, body: { applicationId: app.body.id, version: { versionNumber: 1 } } });

@@ -28,6 +28,16 @@ export const domainSchema = z.object({
   targetType: z.literal('application').optional(),
   targetId: z.string().optional(),
   targetVersionId: z.string().optional(),
+  status: z.enum(['pending', 'verified', 'expired']).describe('Only verified domains resolve; pending ones hold the hostname until expiresAt, expired ones no longer do'),
+  verifiedAt: z.number().optional(),
+  verification: z
+    .object({
+      method: z.literal('dns-txt'),
+      record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+      expiresAt: z.number(),
+    })
+    .optional()
+    .describe('While not verified: the DNS record that proves control of the hostname, and when the claim stops holding it'),
   revision: z.number().int(),
   createdAt: z.number(),
   updatedAt: z.number(),

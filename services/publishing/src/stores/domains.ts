@@ -1,4 +1,5 @@
 import { DuplicateKeyError, type DocumentStore, type UpdateModifier } from '@platform/storage';
+import { verifiedModifier, type ClaimFields } from '../domain/claim';
 import { publishingError } from '../errors';
 
 /**
@@ -7,7 +8,7 @@ import { publishingError } from '../errors';
  */
 export const DOMAINS_COLLECTION = 'project-domains';
 
-export interface StoredDomain {
+export interface StoredDomain extends ClaimFields {
   id: string;
   projectId: string;
   hostname: string;
@@ -51,23 +52,57 @@ export class DomainStore {
     return this.domains.findOne({ hostname });
   }
 
-  /** Inserts the domain; 409 when any project already has the hostname. */
-  async create(domain: StoredDomain): Promise<void> {
-    await this.domains.insertOne(domain).catch((error: unknown) => {
+  /** Inserts the domain; 409 when a domain of any project holds the hostname (verified, or pending and unexpired). */
+  async create(domain: StoredDomain, now: number): Promise<void> {
+    await this.claiming(domain.hostname, now, () => this.domains.insertOne(domain));
+  }
+
+  /** Applies a modifier that keeps the hostname; 404 when the domain is gone. */
+  async update(projectId: string, id: string, modifier: UpdateModifier): Promise<StoredDomain> {
+    return this.updateExisting(projectId, id, modifier).catch((error: unknown) => {
       throw hostnameTaken(error);
     });
   }
 
-  /** Applies the modifier to the project's domain; 404 when it is gone, 409 on a taken hostname. */
-  async update(projectId: string, id: string, modifier: UpdateModifier): Promise<StoredDomain> {
-    const updated = await this.domains.updateOne({ id, projectId }, modifier).catch((error: unknown) => {
-      throw hostnameTaken(error);
-    });
-    if (!updated) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
-    return updated;
+  /** Applies a modifier that sets `hostname`; 404 when the domain is gone, 409 when the hostname is held. */
+  async rename(projectId: string, id: string, hostname: string, modifier: UpdateModifier, now: number): Promise<StoredDomain> {
+    return this.claiming(hostname, now, () => this.updateExisting(projectId, id, modifier));
+  }
+
+  /**
+   * Marks the claim verified, only if the domain still has the hostname and token that were
+   * checked (a rename in between starts a new claim that this check proved nothing about).
+   */
+  async markVerified(domain: StoredDomain, now: number): Promise<StoredDomain | null> {
+    const { id, projectId, hostname, verificationToken } = domain;
+    return this.domains.updateOne({ id, projectId, hostname, verificationToken }, verifiedModifier(now));
   }
 
   async remove(projectId: string, id: string): Promise<boolean> {
     return (await this.domains.deleteMany({ id, projectId })) > 0;
+  }
+
+  private async updateExisting(projectId: string, id: string, modifier: UpdateModifier): Promise<StoredDomain> {
+    const updated = await this.domains.updateOne({ id, projectId }, modifier);
+    if (!updated) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
+    return updated;
+  }
+
+  /**
+   * Runs a write that gives a domain `hostname`. When the unique index refuses it, an expired
+   * pending claim on the hostname (of any project) is removed and the write tried once more; the
+   * conditional delete lets exactly one of several concurrent claimers take the hostname.
+   */
+  private async claiming<T>(hostname: string, now: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    const released = await this.domains.deleteMany({ hostname, verificationToken: { $exists: true }, verificationExpiresAt: { $lte: now } });
+    if (released === 0) throw publishingError('PUBLISHING_HOSTNAME_TAKEN');
+    return write().catch((error: unknown) => {
+      throw hostnameTaken(error);
+    });
   }
 }

@@ -1,0 +1,30 @@
+import type { ResolveTxt } from '../verification/dns-txt-verifier';
+
+function dnsError(code: string, name: string): Error {
+  return Object.assign(new Error(`queryTxt ${code} ${name}`), { code });
+}
+
+/**
+ * TXT records a test publishes, answered like node:dns `resolveTxt` (ENOTFOUND for a name with
+ * none, ESERVFAIL for a name set to fail), so verification runs its real checks without a network.
+ */
+export class FakeDns {
+  private readonly records = new Map<string, string[][]>();
+  private readonly failing = new Set<string>();
+
+  readonly resolveTxt: ResolveTxt = async (name) => {
+    if (this.failing.has(name)) throw dnsError('ESERVFAIL', name);
+    const found = this.records.get(name);
+    if (!found) throw dnsError('ENOTFOUND', name);
+    return found;
+  };
+
+  /** Adds a TXT record; a value given as several strings is one record split like long DNS values. */
+  publish(name: string, ...strings: string[]): void {
+    this.records.set(name, [...(this.records.get(name) ?? []), strings]);
+  }
+
+  fail(name: string): void {
+    this.failing.add(name);
+  }
+}
