@@ -1,6 +1,7 @@
 import { parseEnv } from '@platform/kit';
 import { Cron } from 'croner';
 import { z } from 'zod';
+import type { RateLimits } from './visitors/rate-limiter';
 
 const cronPattern = z.string().refine((pattern) => {
   try {
@@ -24,16 +25,18 @@ export const visitorsEnvSchema = z.object({
   /** When the retention job runs; the server's local time unless VISITORS_RETENTION_TIMEZONE is set. */
   VISITORS_RETENTION_CRON: cronPattern.default('0 3 * * *'),
   VISITORS_RETENTION_TIMEZONE: timezone.optional(),
-  /** Requests per minute to the visitor routes from one client address. */
+  /** Requests per minute to the visitor routes from one client address (project members are not limited). */
   VISITORS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
-  /** Requests per minute to the visitor routes of one project, from all clients together. */
+  /** Requests per minute to one kiosk binding of a project (a visitor or visitor-event type), from all public callers together. */
   VISITORS_RATE_LIMIT_PER_PROJECT: z.coerce.number().int().min(1).default(600),
+  /** Requests per minute one address may always make to a kiosk binding, even when the binding's budget is spent. */
+  VISITORS_RATE_LIMIT_RESERVED_PER_IP: z.coerce.number().int().min(1).default(20),
 });
 
 export interface VisitorsConfig {
   retentionCron: string;
   retentionTimezone?: string;
-  rateLimit: { perIp: number; perProject: number; windowMs: number };
+  rateLimit: RateLimits;
 }
 
 /** Reads the visitors service's environment; a bad value stops start-up naming the variable. */
@@ -42,6 +45,11 @@ export function loadVisitorsConfig(env: NodeJS.ProcessEnv = process.env): Visito
   return {
     retentionCron: parsed.VISITORS_RETENTION_CRON,
     ...(parsed.VISITORS_RETENTION_TIMEZONE ? { retentionTimezone: parsed.VISITORS_RETENTION_TIMEZONE } : {}),
-    rateLimit: { perIp: parsed.VISITORS_RATE_LIMIT_PER_IP, perProject: parsed.VISITORS_RATE_LIMIT_PER_PROJECT, windowMs: 60_000 },
+    rateLimit: {
+      perIp: parsed.VISITORS_RATE_LIMIT_PER_IP,
+      perKiosk: parsed.VISITORS_RATE_LIMIT_PER_PROJECT,
+      reservedPerIp: parsed.VISITORS_RATE_LIMIT_RESERVED_PER_IP,
+      windowMs: 60_000,
+    },
   };
 }

@@ -25,7 +25,7 @@ export function visitorsDeps(context: ServiceContext, config: VisitorsConfig): V
     records: new VisitorRecords(data),
     secrets,
     ledger,
-    rateLimiter: new RateLimiter(context.kv, config.rateLimit, context.logger),
+    rateLimiter: new RateLimiter(context.kv, config.rateLimit, context.clock, context.logger),
     retention: new RetentionJob(data, ledger, secrets, context.clock, context.logger),
   };
   depsByContext.set(context, deps);

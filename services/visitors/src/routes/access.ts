@@ -11,12 +11,11 @@ export const SECRET_HEADER = 'x-visitor-secret';
 export type VisitorCaller = { kind: 'member'; caller: ProjectCaller } | { kind: 'public' };
 
 /**
- * Opens a visitor route: the rate limits first (they count every request, refused ones too),
- * then the project, which must exist for anyone; a signed-in member is recognised as such.
- * Unknown projects get the same 404 as everywhere else.
+ * Opens a visitor route: a signed-in member is recognised as such and is not rate-limited; anyone
+ * else meets the per-address limit first (it counts every request, refused ones too), then the
+ * project, which must exist for anyone. Unknown projects get the same 404 as everywhere else.
  */
 export async function openProject(deps: VisitorsDeps, request: FastifyRequest, projectId: string): Promise<VisitorCaller> {
-  await deps.rateLimiter.check(request.ip, projectId);
   if (request.principal.kind === 'user') {
     try {
       const { caller } = await deps.data.projects.require(projectId, request.principal);
@@ -25,9 +24,15 @@ export async function openProject(deps: VisitorsDeps, request: FastifyRequest, p
       if (!(error instanceof AppError && error.statusCode === 404)) throw error;
     }
   }
+  await deps.rateLimiter.checkAddress(request.ip);
   const project = await deps.data.store.collection<ProjectRecord & { [key: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId);
   if (!project || project.deletedAt !== undefined) throw new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
   return { kind: 'public' };
+}
+
+/** A public caller spends the budget of the kiosk binding (the type) the request names; members do not. */
+export async function limitKiosk(deps: VisitorsDeps, request: FastifyRequest, who: VisitorCaller, collection: string): Promise<void> {
+  if (who.kind === 'public') await deps.rateLimiter.checkKiosk(collection, request.ip);
 }
 
 /**

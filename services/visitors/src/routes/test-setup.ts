@@ -11,7 +11,7 @@ export const DAY = 24 * 60 * 60 * 1000;
 export const testConfig = (overrides: Partial<VisitorsConfig['rateLimit']> = {}): VisitorsConfig => ({
   retentionCron: '0 3 * * *',
   retentionTimezone: 'UTC',
-  rateLimit: { perIp: 10_000, perProject: 10_000, windowMs: 60_000, ...overrides },
+  rateLimit: { perIp: 10_000, perKiosk: 10_000, reservedPerIp: 10_000, windowMs: 60_000, ...overrides },
 });
 
 export interface CheckInPlatform {

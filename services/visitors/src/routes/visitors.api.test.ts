@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from './test-setup';
 
@@ -180,8 +181,8 @@ type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
 const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
 
 describe('rate limits', () => {
-  it('limits requests per client address and per project with 429 and Retry-After', async () => {
-    const limited = await startCheckInPlatform(testConfig({ perIp: 1_000, perProject: 3 }));
+  it('limits requests per client address and per kiosk binding with 429 and Retry-After', async () => {
+    const limited = await startCheckInPlatform(testConfig({ perIp: 1_000, perKiosk: 3, reservedPerIp: 2 }));
     try {
       const { projectId, visitors } = await limited.seedCheckIn();
       const other = await limited.seedCheckIn();
@@ -190,7 +191,7 @@ describe('rate limits', () => {
       expect(statuses).toEqual([201, 201, 201, 429]);
       const refused = await limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: {} } });
       expect(refused.headers.get('retry-after')).toBe('60');
-      expect(refused.body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'project' } });
+      expect(refused.body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'kiosk' } });
       // Another project has its own budget; after the window, this one has a fresh one.
       expect((await limited.platform.call('POST', `/api/projects/${other.projectId}/visitors`, { body: { collectionName: other.visitors, data: {} } })).status).toBe(201);
       limited.time.now += 61_000;
@@ -201,7 +202,7 @@ describe('rate limits', () => {
   });
 
   it('limits one client address across projects', async () => {
-    const limited = await startCheckInPlatform(testConfig({ perIp: 2, perProject: 1_000 }));
+    const limited = await startCheckInPlatform(testConfig({ perIp: 2 }));
     try {
       const first = await limited.seedCheckIn();
       const second = await limited.seedCheckIn();
@@ -212,6 +213,54 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('anonymous traffic cannot lock a project out', () => {
+  it('many addresses spending the kiosk budget are refused beyond their reserve; the kiosk\'s own address and signed-in members go on', async () => {
+    const limited = await startCheckInPlatform(testConfig({ perIp: 10, perKiosk: 30, reservedPerIp: 3 }));
+    try {
+      const { projectId, visitors } = await limited.seedCheckIn();
+      const probe = `/api/projects/${projectId}/visitors/nobody?collectionName=${visitors}`;
+      // 11 addresses, 9 requests each: under the per-address limit, three times the kiosk budget.
+      const flood: number[] = [];
+      for (let address = 10; address <= 20; address += 1) for (let i = 0; i < 9; i += 1) flood.push((await callFrom(limited, `127.0.0.${address}`, 'GET', probe)).status);
+      // The first 30 spend the budget (addresses .10 to .12 and three of .13); then each address has its reserve of 3.
+      expect(flood.filter((status) => status === 404)).toHaveLength(30 + 3 * 7);
+      expect(flood.filter((status) => status === 429)).toHaveLength(99 - 51);
+      const refused = await callFrom(limited, '127.0.0.20', 'GET', probe);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'kiosk' } });
+      expect(refused.headers['retry-after']).toBe('60');
+
+      // The kiosk's address still checks visitors in; the owner is not limited at all.
+      for (let i = 0; i < 3; i += 1) expect((await callFrom(limited, '127.0.0.2', 'POST', `/api/projects/${projectId}/visitors`, { collectionName: visitors, data: { name: `Guest ${i}` } })).status).toBe(201);
+      for (let i = 0; i < 12; i += 1) {
+        const byOwner = await limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { token: limited.ownerToken, body: { collectionName: visitors, data: { name: `Walk-in ${i}` } } });
+        expect(byOwner.status).toBe(201);
+      }
+      // After the window, every address has a fresh budget.
+      limited.time.now += 60_000;
+      expect((await callFrom(limited, '127.0.0.20', 'GET', probe)).status).toBe(404);
+    } finally {
+      await limited.platform.close();
+    }
+  });
+});
+
+/** One request through the gateway from a chosen loopback address (the gateway sees it as the client address). */
+function callFrom(target: CheckInPlatform, localAddress: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: IncomingHttpHeaders }> {
+  const url = new URL(path, target.platform.url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, localAddress, headers: payload ? { 'content-type': 'application/json' } : {} }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: response.headers }));
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
 
 describe('OpenAPI', () => {
   it('documents every visitor route', async () => {

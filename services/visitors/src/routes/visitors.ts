@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { chooseDeletionPeriod, retentionFields } from '../domain/retention-rules';
 import { EVENT_TYPES, INTERNAL_VISITOR_FIELDS, SERVER_EVENT_FIELDS, withoutServerFields } from '../domain/visitor-fields';
 import { visitorsError } from '../errors';
-import { authorizeVisitor, openProject, SECRET_HEADER } from './access';
+import { authorizeVisitor, limitKiosk, openProject, SECRET_HEADER } from './access';
 import type { VisitorsDeps } from './context';
 import { resolveEventCollection, resolveVisitorCollection, type TypeRecord } from './resolve-collection';
 
@@ -65,7 +65,7 @@ function periodFor(periods: Parameters<typeof chooseDeletionPeriod>[0], requeste
 }
 
 /**
- * Visitor check-in: public for a kiosk (rate-limited per address and per project); one visitor is
+ * Visitor check-in: public for a kiosk (rate-limited per address and per kiosk binding); one visitor is
  * read or changed with its secret, or by a project member under RLS. Records are documents of
  * their types, written through the data service's writer.
  */
@@ -89,6 +89,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { projectId } = request.params;
       const who = await openProject(deps, request, projectId);
       const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      await limitKiosk(deps, request, who, target.scope.collection);
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
@@ -114,6 +115,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
       const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'read');
       return publicView(visitor) as z.infer<typeof visitorSchema>;
     },
@@ -136,6 +138,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
       const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type, ownFields(visitor));
@@ -157,6 +160,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
       const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
       const removed = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { deletedAt: deps.clock() } }));
@@ -181,6 +185,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
       const target = await resolveEventCollection(deps, projectId, request.body.collectionName);
+      await limitKiosk(deps, request, who, target.scope.collection);
       const found = await firstVisitor(deps, target.visitorScopes, visitorId);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, found?.visitor ?? null, found?.scope.collection ?? '', 'update');
       if (visitor.deletedAt !== undefined || !found) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });

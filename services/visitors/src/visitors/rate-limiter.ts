@@ -2,34 +2,64 @@ import type { Logger } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { visitorsError } from '../errors';
 
+export interface RateLimits {
+  /** Requests one client address may make per window, to all projects together. */
+  perIp: number;
+  /** Requests per window to one kiosk binding from all public callers together. */
+  perKiosk: number;
+  /** Requests per window one address may always make to a kiosk binding, even when its budget is spent. */
+  reservedPerIp: number;
+  windowMs: number;
+}
+
 /**
- * Fixed-window request limits per client address and per project, counted in the key-value store
- * so every replica shares them. If the store is down the request passes: check-in must keep
- * working, and the limit is a brake on abuse, not a security boundary.
+ * Request limits for public callers of the visitor routes (project members are not limited), in
+ * fixed windows aligned to the clock and counted in the key-value store so every replica shares
+ * them. One address is held to `perIp` everywhere. A kiosk binding (a project's visitor or
+ * visitor-event type) has a budget of `perKiosk`; once it is spent, only addresses that sent more
+ * than `reservedPerIp` to it in the window are refused. So traffic from other addresses cannot
+ * lock a kiosk out: its own address keeps its reserve. If the store is down the request passes:
+ * check-in must keep working, and the limit is a brake on abuse, not a security boundary.
  */
 export class RateLimiter {
   constructor(
     private readonly kv: KeyValue,
-    private readonly limits: { perIp: number; perProject: number; windowMs: number },
+    private readonly limits: RateLimits,
+    private readonly clock: () => number,
     private readonly logger: Logger,
   ) {}
 
-  async check(ip: string, projectId: string): Promise<void> {
-    let counts: [number, number];
+  /** The limit of one address across every project; checked before anything else is read. */
+  async checkAddress(ip: string): Promise<void> {
+    const window = this.window();
+    const [byIp] = await this.count([`visitors:rate:ip:${ip}:${window.index}`]);
+    if (byIp !== undefined && byIp > this.limits.perIp) throw this.refusal('ip', window.endsAt);
+  }
+
+  /** The budget of one kiosk binding, shared by addresses so that none can spend another's reserve. */
+  async checkKiosk(collection: string, ip: string): Promise<void> {
+    const window = this.window();
+    const [byKiosk, byAddress] = await this.count([`visitors:rate:kiosk:${collection}:${window.index}`, `visitors:rate:kiosk-ip:${collection}:${ip}:${window.index}`]);
+    if (byKiosk === undefined || byAddress === undefined) return;
+    if (byKiosk > this.limits.perKiosk && byAddress > this.limits.reservedPerIp) throw this.refusal('kiosk', window.endsAt);
+  }
+
+  private window(): { index: number; endsAt: number } {
+    const index = Math.floor(this.clock() / this.limits.windowMs);
+    return { index, endsAt: (index + 1) * this.limits.windowMs };
+  }
+
+  /** Counts this request under each key; no counts when the store cannot be reached. */
+  private async count(keys: string[]): Promise<Array<number | undefined>> {
     try {
-      counts = await Promise.all([
-        this.kv.increment(`visitors:rate:ip:${ip}`, { ttlMs: this.limits.windowMs }),
-        this.kv.increment(`visitors:rate:project:${projectId}`, { ttlMs: this.limits.windowMs }),
-      ]);
+      return await Promise.all(keys.map((key) => this.kv.increment(key, { ttlMs: this.limits.windowMs })));
     } catch (error) {
       this.logger.warn({ err: error }, 'visitor rate limit not checked: key-value store unavailable');
-      return;
+      return keys.map(() => undefined);
     }
-    const [byIp, byProject] = counts;
-    if (byIp > this.limits.perIp || byProject > this.limits.perProject) {
-      throw visitorsError('VISITORS_RATE_LIMITED', {
-        details: { retryAfterSeconds: Math.ceil(this.limits.windowMs / 1000), limit: byIp > this.limits.perIp ? 'ip' : 'project' },
-      });
-    }
+  }
+
+  private refusal(limit: 'ip' | 'kiosk', endsAt: number) {
+    return visitorsError('VISITORS_RATE_LIMITED', { details: { retryAfterSeconds: Math.max(1, Math.ceil((endsAt - this.clock()) / 1000)), limit } });
   }
 }
