@@ -4,13 +4,14 @@ import { identityDeps } from './identity-deps';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
 import { registerDevPromotionRoute } from './routes/dev-promotion';
+import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
 import { registerProjectRoutes } from './routes/projects';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerUserRoutes } from './routes/users';
 
 /**
- * The identity service: accounts, sessions, tenants, projects and members, profile, platform
+ * The identity service: accounts, sessions, tenants, projects, members and invitations, profile, platform
  * administration. Configuration is read from the environment when the service starts unless given
  * (tests give it).
  */
@@ -23,6 +24,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       const deps = identityDeps(context, configuration());
       registerAuthRoutes(app, deps);
       registerMeRoutes(app, deps);
+      registerInvitationRoutes(app, deps);
       registerUserRoutes(app, deps);
       registerProjectRoutes(app, deps);
       registerTenantRoutes(app, deps);
@@ -31,7 +33,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
     },
     start: async (context) => {
       const deps = identityDeps(context, configuration());
-      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes()]);
+      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
       return async () => undefined;

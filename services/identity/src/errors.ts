@@ -18,5 +18,6 @@ export const identityError = errorCatalogue({
   IDENTITY_TENANT_ADMIN_ONLY: [403, 'Only an admin of this tenant may do this'],
   IDENTITY_LAST_TENANT_ADMIN: [409, 'A tenant keeps at least one admin: make someone else admin first'],
   IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
+  IDENTITY_INVITATION_NOT_FOUND: [404, 'Invitation not found'],
   IDENTITY_PLATFORM_OWNER_ONLY: [403, 'Only platform owners may do this'],
 });

@@ -3,6 +3,7 @@ import { LoginThrottle } from './auth/login-throttle';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
 import type { IdentityConfig } from './config';
+import { InvitationRepository } from './invitations/invitation-repository';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
 import { TenantRepository } from './tenants/tenant-repository';
@@ -17,6 +18,7 @@ export interface IdentityDeps {
   users: UserRepository;
   projects: ProjectRepository;
   tenants: TenantRepository;
+  invitations: InvitationRepository;
   access: ProjectAccess;
   sessions: Sessions;
   throttle: LoginThrottle;
@@ -38,6 +40,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     users: new UserRepository(store, clock),
     projects: new ProjectRepository(store, clock),
     tenants: new TenantRepository(store, clock),
+    invitations: new InvitationRepository(store, clock),
     access: context.projectAccess,
     sessions: new Sessions(kv, clock),
     throttle: new LoginThrottle(kv),

@@ -69,6 +69,11 @@ export class ProjectRepository {
     return this.projects.find({ $or: reachable, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
   }
 
+  /** The project unless it is gone or deleted. */
+  async find(projectId: string): Promise<ProjectRecord | null> {
+    return this.projects.findOne({ id: projectId, deletedAt: { $exists: false } });
+  }
+
   async listAll(page: { skip: number; limit: number }): Promise<{ items: ProjectRecord[]; total: number }> {
     const [items, total] = await Promise.all([this.projects.find({}, { sort: { createdAt: 1, id: 1 }, ...page }), this.projects.count()]);
     return { items, total };

@@ -78,7 +78,7 @@ describe('profile privacy towards other users', () => {
     const stranger = await platform.register('stranger@example.org');
     await putProfile(subject.token, { firstName: { value: 'Pub', privacy: 'public' }, lastName: 'Proj', displayName: { value: 'Hidden', privacy: 'private' }, email: { privacy: 'projects' } });
     const project = (await platform.call('POST', '/api/projects', { token: subject.token, body: { name: 'Shared' } })).body;
-    expect((await platform.call('POST', `/api/projects/${project.id}/members`, { token: subject.token, body: { userId: peer.user.id } })).status).toBe(201);
+    await platform.addProjectMember(project.id, subject.token, peer);
 
     const asPeer = await platform.call('GET', `/api/users/${subject.user.id}`, { token: peer.token });
     expect(asPeer.body).toEqual({

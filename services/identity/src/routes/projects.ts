@@ -1,15 +1,16 @@
-import type { UserPrincipal } from '@platform/contracts';
+import { scopePermission, type UserPrincipal } from '@platform/contracts';
 import { requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
+import { invitationIdParams, projectInvitationSchema, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
 
 const tags = ['projects'];
 
-/** Projects, their members and AI settings. Non-members get 404 for every project route. */
+/** Projects, their members and invitations, and AI settings. Non-members get 404 for every project route. */
 export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -64,23 +65,54 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       preHandler: userGuard,
       schema: {
         tags,
-        summary: 'Add a member or replace its permissions',
-        description: 'Needs the project\'s RLS update permission. Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.',
+        summary: "Invite a user to the project, or replace a member's permissions",
+        description:
+          "Needs the project's RLS update permission. A user who is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member's permissions are replaced (200). Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.",
         params: projectIdParams,
         body: addMemberBody,
-        response: { 200: memberSchema, 201: memberSchema },
+        response: { 200: memberSchema, 202: projectInvitationSchema },
       },
     },
     async (request, reply) => {
-      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      const caller = requireUser(request);
+      const { project } = await requireUpdate(request.params.projectId, caller);
       const { userId, permissions } = request.body;
       const foreign = permissions.find((permission) => permission.includes('::') && !permission.startsWith(`${project.id}::`));
       if (foreign) throw identityError('IDENTITY_INVALID_PERMISSION', { message: `Invalid permission ${foreign}: scoped to another project` });
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
-      await deps.users.require(userId);
-      const { member, created } = await deps.projects.putMember(project.id, userId, permissions);
-      deps.access.forget(project.id);
-      return reply.code(created ? 201 : 200).send(member);
+      if (await deps.projects.findMember(project.id, userId)) {
+        const { member } = await deps.projects.putMember(project.id, userId, permissions);
+        deps.access.forget(project.id);
+        return reply.code(200).send(member);
+      }
+      const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
+      const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
+      return reply.code(202).send(invitation);
+    },
+  );
+
+  routes.get(
+    '/api/projects/:projectId/invitations',
+    {
+      preHandler: userGuard,
+      schema: { tags, summary: "The project's pending invitations", description: "Needs the project's RLS update permission.", params: projectIdParams, response: { 200: z.object({ items: z.array(projectInvitationSchema) }) } },
+    },
+    async (request) => {
+      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      return { items: (await deps.invitations.pendingFor({ kind: 'project', projectId: project.id })) as ProjectInvitation[] };
+    },
+  );
+
+  routes.delete(
+    '/api/projects/:projectId/invitations/:invitationId',
+    {
+      preHandler: userGuard,
+      schema: { tags, summary: 'Withdraw a pending invitation', description: "Needs the project's RLS update permission.", params: projectIdParams.extend(invitationIdParams.shape), response: { 204: z.undefined().describe('Withdrawn') } },
+    },
+    async (request, reply) => {
+      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      if (!(await deps.invitations.cancel({ kind: 'project', projectId: project.id }, request.params.invitationId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      return reply.code(204).send();
     },
   );
 

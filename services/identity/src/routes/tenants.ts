@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
+import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
 import { projectSchema } from '../projects/project-schemas';
 import { requireTenantRole } from '../tenants/tenant-repository';
 import {
@@ -96,23 +97,51 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       preHandler: userGuard,
       schema: {
         tags,
-        summary: "Add a member or change a member's role (admins)",
-        description: 'A personal tenant takes no other members (409); the last admin cannot be made a member (409).',
+        summary: "Invite a user to the tenant, or change a member's role (admins)",
+        description:
+          'A user who is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member\'s role is changed (200). A personal tenant takes no other members (409); the last admin cannot be made a member (409).',
         params: tenantMemberParams,
         body: putTenantMemberBody,
-        response: { 200: tenantMemberResponse, 201: tenantMemberResponse },
+        response: { 200: tenantMemberResponse, 202: tenantInvitationSchema },
       },
     },
     async (request, reply) => {
+      const caller = requireUser(request);
       const { tenantId, userId } = request.params;
-      const { tenant } = await requireRole(tenantId, requireUser(request).userId, 'admin');
-      await deps.users.require(userId);
+      const { tenant } = await requireRole(tenantId, caller.userId, 'admin');
       const current = await deps.tenants.membership(tenantId, userId);
-      if (tenant.personal && !current) throw identityError('IDENTITY_PERSONAL_TENANT');
-      if (current?.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
-      const { member, created } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
+      if (!current) {
+        if (tenant.personal) throw identityError('IDENTITY_PERSONAL_TENANT');
+        const invitation = await deps.invitations.invite({ kind: 'tenant', tenantId }, userId, caller.userId, { role: request.body.role });
+        return reply.code(202).send(invitation);
+      }
+      if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      const { member } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
       forgetProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
-      return reply.code(created ? 201 : 200).send(memberView(member));
+      return reply.code(200).send(memberView(member));
+    },
+  );
+
+  routes.get(
+    '/api/tenants/:tenantId/invitations',
+    { preHandler: userGuard, schema: { tags, summary: "The tenant's pending invitations (admins)", params: tenantIdParams, response: { 200: z.object({ items: z.array(tenantInvitationSchema) }) } } },
+    async (request) => {
+      await requireRole(request.params.tenantId, requireUser(request).userId, 'admin');
+      return { items: (await deps.invitations.pendingFor({ kind: 'tenant', tenantId: request.params.tenantId })) as TenantInvitation[] };
+    },
+  );
+
+  routes.delete(
+    '/api/tenants/:tenantId/invitations/:invitationId',
+    {
+      preHandler: userGuard,
+      schema: { tags, summary: 'Withdraw a pending invitation (admins)', params: tenantIdParams.extend(invitationIdParams.shape), response: { 204: z.undefined().describe('Withdrawn') } },
+    },
+    async (request, reply) => {
+      const { tenantId, invitationId } = request.params;
+      await requireRole(tenantId, requireUser(request).userId, 'admin');
+      if (!(await deps.invitations.cancel({ kind: 'tenant', tenantId }, invitationId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      return reply.code(204).send();
     },
   );
 

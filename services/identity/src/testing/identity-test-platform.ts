@@ -11,6 +11,10 @@ export interface IdentityTestPlatform extends TestGateway {
   logs: Array<Record<string, unknown>>;
   /** Registers through the API; answers the session token and the user. */
   register(email: string, options?: { password?: string; displayName?: string }): Promise<{ token: string; user: any }>;
+  /** Invites the user to the project as `inviterToken` and accepts as the user; answers the member. */
+  addProjectMember(projectId: string, inviterToken: string, member: { token: string; user: { id: string } }, permissions?: string[]): Promise<any>;
+  /** Invites the user to the tenant as `adminToken` and accepts as the user; answers the member. */
+  addTenantMember(tenantId: string, adminToken: string, member: { token: string; user: { id: string } }, role: 'admin' | 'member'): Promise<any>;
 }
 
 /** Tests register many users from one address; the registration limit has its own test. */
@@ -34,5 +38,21 @@ export async function startIdentityPlatform(
       expect(response.status).toBe(201);
       return { token: response.body.token as string, user: response.body.user };
     },
+    async addProjectMember(projectId: string, inviterToken: string, member: { token: string; user: { id: string } }, permissions: string[] = []) {
+      const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: inviterToken, body: { userId: member.user.id, permissions } });
+      expect(invited.status).toBe(202);
+      return accept(invited.body.id, member.token);
+    },
+    async addTenantMember(tenantId: string, adminToken: string, member: { token: string; user: { id: string } }, role: 'admin' | 'member') {
+      const invited = await platform.call('PUT', `/api/tenants/${tenantId}/members/${member.user.id}`, { token: adminToken, body: { role } });
+      expect(invited.status).toBe(202);
+      return accept(invited.body.id, member.token);
+    },
   });
+
+  async function accept(invitationId: string, token: string): Promise<any> {
+    const accepted = await platform.call('POST', `/api/me/invitations/${invitationId}/accept`, { token });
+    expect(accepted.status).toBe(200);
+    return accepted.body;
+  }
 }

@@ -1,0 +1,22 @@
+import type { ProjectMember, TenantMember } from '@platform/contracts';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import type { Invitation } from './invitation-schemas';
+
+/**
+ * Makes the invited user a member with what the invitation grants. A project or tenant that is
+ * gone by now answers like an unknown invitation.
+ */
+export async function joinByInvitation(deps: IdentityDeps, invitation: Invitation): Promise<ProjectMember | Omit<TenantMember, 'id'>> {
+  if (invitation.kind === 'project') {
+    if (!(await deps.projects.find(invitation.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+    const { member } = await deps.projects.putMember(invitation.projectId, invitation.userId, invitation.permissions);
+    deps.access.forget(invitation.projectId);
+    return member;
+  }
+  if (!(await deps.tenants.find(invitation.tenantId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+  const { member } = await deps.tenants.putMembership(invitation.tenantId, invitation.userId, invitation.role);
+  for (const project of await deps.tenants.projectsOf(invitation.tenantId)) deps.access.forget(project.id);
+  const { id: _id, ...view } = member;
+  return view;
+}
