@@ -18,3 +18,19 @@ export async function insertNewDocuments(mongoUrl: string, database: string, pro
     await store.close();
   }
 }
+
+/**
+ * Marks the domain with this hostname verified in MongoDB, as `POST .../verify` does after its
+ * DNS check: the microservice shape runs with NODE_ENV=production, where verification cannot be
+ * switched off, and the benchmark's hostname has no DNS record.
+ */
+export async function markDomainVerified(mongoUrl: string, database: string, hostname: string): Promise<void> {
+  const store = await createMongoStore({ url: mongoUrl, database });
+  try {
+    const now = Date.now();
+    const verified = await store.collection('project-domains').updateOne({ hostname }, { $set: { verifiedAt: now, updatedAt: now }, $unset: { verificationToken: '', verificationExpiresAt: '' }, $inc: { revision: 1 } });
+    if (!verified) throw new Error(`no domain ${hostname} to mark verified`);
+  } finally {
+    await store.close();
+  }
+}

@@ -79,6 +79,8 @@ async function startPlatform(logFile: string): Promise<Platform> {
       // One client sends every request: the kiosk limits would leave the visitor routes untested.
       VISITORS_RATE_LIMIT_PER_IP: '1000000',
       VISITORS_RATE_LIMIT_PER_PROJECT: '1000000',
+      // Verification would query public DNS for example.com names; the fuzzed domain must resolve.
+      PUBLISHING_DOMAIN_VERIFICATION: 'off',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -172,6 +174,7 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
 
   const hostname = 'fuzz.example.com';
   const domain = await call<{ id: string }>('POST', `${p}/domains`, { token, body: { hostname, targetType: 'application', targetId: app.id } });
+  await call('POST', `${p}/domains/${domain.id}/verify`, { token, status: 200 });
   const spareDomain = await call<{ id: string }>('POST', `${p}/domains`, { token, body: { hostname: 'spare.example.com' } });
 
   const action = await call<{ id: string }>('POST', `${p}/actions`, { token, body: { title: 'Fuzz action' } });

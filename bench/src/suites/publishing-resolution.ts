@@ -1,12 +1,21 @@
-import { signedInClient } from '../api-client';
+import { signedInClient, type ApiClient } from '../api-client';
 import { compareLoads, type LoadResult } from '../load';
+import { markDomainVerified } from '../mongo-fixtures';
 import { loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
 
 const HOSTNAME = 'shop.bench.example.com';
 
+/** Makes the new domain resolve; HOSTNAME has no DNS record, so each shape does it its own way. */
+type VerifyDomain = (client: ApiClient, projectId: string, domainId: string) => Promise<void>;
+
+/** All-in-one runs in development with PUBLISHING_DOMAIN_VERIFICATION=off: the verify route checks nothing. */
+const verifyUnchecked: VerifyDomain = async (client, projectId, domainId) => {
+  await client.call('POST', `/api/projects/${projectId}/domains/${domainId}/verify`);
+};
+
 /** Publishes one application of 10 routes behind HOSTNAME, then loads its resolution and `/api/health`, interleaved. */
-async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
+async function measure(baseUrl: string, verify: VerifyDomain): Promise<Record<string, LoadResult>> {
   const client = await signedInClient(baseUrl);
   const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Bench publishing' });
   const application = await client.call<{ id: string }>('POST', `/api/projects/${project.id}/applications`, {
@@ -15,7 +24,8 @@ async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
     serverConfiguration: { apiKey: 'not served' },
   });
   await client.call('POST', `/api/projects/${project.id}/applications/${application.id}/publish`);
-  await client.call('POST', `/api/projects/${project.id}/domains`, { hostname: HOSTNAME, targetType: 'application', targetId: application.id });
+  const domain = await client.call<{ id: string }>('POST', `/api/projects/${project.id}/domains`, { hostname: HOSTNAME, targetType: 'application', targetId: application.id });
+  await verify(client, project.id, domain.id);
   const check = await fetch(`${baseUrl}/api/public/domains/${HOSTNAME}`);
   if (check.status !== 200) throw new Error(`resolution answered ${check.status}`);
   return compareLoads({
@@ -30,8 +40,8 @@ async function measure(baseUrl: string): Promise<Record<string, LoadResult>> {
  * `GET /api/health` in the same run, in each shape.
  */
 export async function publishingResolution(): Promise<void> {
-  const single = await withPlatformProcess({ SERVICES: 'all' }, (platform) => measure(platform.url));
-  const micro = await withMicroservices({}, ({ gatewayUrl }) => measure(gatewayUrl));
+  const single = await withPlatformProcess({ SERVICES: 'all', PUBLISHING_DOMAIN_VERIFICATION: 'off' }, (platform) => measure(platform.url, verifyUnchecked));
+  const micro = await withMicroservices({}, ({ gatewayUrl, backendUrls, database }) => measure(gatewayUrl, () => markDomainVerified(backendUrls.mongo, database, HOSTNAME)));
   const ratio = (results: Record<string, LoadResult>) => results.resolve!.requestsPerSecond / results.health!.requestsPerSecond;
   await writeSection(
     'publishing-resolution',
