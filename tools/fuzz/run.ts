@@ -79,6 +79,8 @@ async function startPlatform(logFile: string): Promise<Platform> {
       // One client sends every request: the kiosk limits would leave the visitor routes untested.
       VISITORS_RATE_LIMIT_PER_IP: '1000000',
       VISITORS_RATE_LIMIT_PER_PROJECT: '1000000',
+      // Likewise the registration limit per address.
+      IDENTITY_REGISTRATIONS_PER_IP: '1000000',
       // Verification would query public DNS for example.com names; the fuzzed domain must resolve.
       PUBLISHING_DOMAIN_VERIFICATION: 'off',
     },
@@ -149,15 +151,17 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
   const password = 'fuzz-password-1';
   const owner = await call<{ user: { id: string }; token: string }>('POST', '/api/auth/register', { body: { email: 'fuzz-owner@example.com', password, displayName: 'Fuzz Owner' } });
   await call('GET', await platform.promotionPath);
-  const member = await call<{ user: { id: string } }>('POST', '/api/auth/register', { body: { email: 'fuzz-member@example.com', password, displayName: 'Fuzz Member' } });
+  const member = await call<{ user: { id: string }; token: string }>('POST', '/api/auth/register', { body: { email: 'fuzz-member@example.com', password, displayName: 'Fuzz Member' } });
+  // Adding a member sends an invitation; the member joins by accepting it.
+  const join = async (invitation: { id: string }) => call('POST', `/api/me/invitations/${invitation.id}/accept`, { token: member.token, status: 200 });
   const logout = await call<{ token: string }>('POST', '/api/auth/login', { body: { email: 'fuzz-owner@example.com', password }, status: 200 });
   const token = owner.token;
 
   const tenant = await call<{ id: string }>('POST', '/api/tenants', { token, body: { name: 'Fuzz tenant' } });
-  await call('PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, { token, body: { role: 'member' }, status: 201 });
+  await join(await call<{ id: string }>('PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, { token, body: { role: 'member' }, status: 202 }));
   const project = await call<{ id: string }>('POST', '/api/projects', { token, body: { name: 'Fuzz project', tenantId: tenant.id } });
   const p = `/api/projects/${project.id}`;
-  await call('POST', `${p}/members`, { token, body: { userId: member.user.id, permissions: ['read'] } });
+  await join(await call<{ id: string }>('POST', `${p}/members`, { token, body: { userId: member.user.id, permissions: ['read'] }, status: 202 }));
 
   const type = { id: 'notes', name: 'Notes', schema: { fields: { title: { type: 'string', maxLength: 200 }, count: { type: 'integer', minimum: 0 } } } };
   for (const body of [type, { id: 'spare', name: 'Spare' }, { id: 'guests', name: 'Guests' }, { id: 'guest-events', name: 'Guest events' }, { id: 'contacts', name: 'Contacts' }]) {
