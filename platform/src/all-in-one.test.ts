@@ -75,7 +75,7 @@ describe('platform configuration', () => {
   });
 
   it('refuses a gateway that does not know where its services are', async () => {
-    const config = loadPlatformConfig({ SERVICES: 'gateway', DATA_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' });
+    const config = loadPlatformConfig({ SERVICES: 'gateway', DATA_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'silent', PRINCIPAL_SECRET: 'x'.repeat(32) });
     await expect(startPlatform(config)).rejects.toThrow(/IDENTITY_URL: required when SERVICES does not include identity/);
   });
 });

@@ -2,9 +2,6 @@ import { serviceNames, type ServiceName } from '@platform/contracts';
 import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
 import { z } from 'zod';
 
-/** Used only when PRINCIPAL_SECRET is unset outside production; never valid in production. */
-const DEVELOPMENT_PRINCIPAL_SECRET = 'development-only-principal-secret-change-me';
-
 const serviceList = commaList.pipe(z.array(z.enum(['all', ...serviceNames])).min(1, 'name at least one service or all'));
 
 const url = z.url();
@@ -40,7 +37,8 @@ export type PlatformEnv = z.output<typeof platformEnvSchema>;
 
 export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPAL_SECRET'> {
   services: ReadonlySet<ServiceName>;
-  principalSecret: string;
+  /** PRINCIPAL_SECRET; unset only in a development all-in-one, which keeps a generated one under DATA_DIR (principal-secret.ts). */
+  principalSecret: string | undefined;
   dev: boolean;
 }
 
@@ -48,10 +46,13 @@ export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPA
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = parseEnv(platformEnvSchema, env);
   const dev = parsed.NODE_ENV !== 'production';
-  if (!dev && !parsed.PRINCIPAL_SECRET) {
-    throw new ConfigError(['PRINCIPAL_SECRET: required in production (at least 32 characters)']);
-  }
   const { SERVICES, PRINCIPAL_SECRET, ...rest } = parsed;
   const services = new Set<ServiceName>(SERVICES.includes('all') ? serviceNames : (SERVICES as ServiceName[]));
-  return { ...rest, services, principalSecret: PRINCIPAL_SECRET ?? DEVELOPMENT_PRINCIPAL_SECRET, dev };
+  if (!PRINCIPAL_SECRET && !dev) {
+    throw new ConfigError(['PRINCIPAL_SECRET: required in production (at least 32 characters)']);
+  }
+  if (!PRINCIPAL_SECRET && services.size < serviceNames.length) {
+    throw new ConfigError(['PRINCIPAL_SECRET: required when SERVICES does not name every service: the processes must share it (at least 32 characters)']);
+  }
+  return { ...rest, services, principalSecret: PRINCIPAL_SECRET, dev };
 }

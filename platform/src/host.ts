@@ -18,6 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
+import { resolvePrincipalSecret } from './principal-secret';
 import { serviceRegistry } from './service-registry';
 
 export interface RunningPlatform {
@@ -63,6 +64,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const timeouts = httpTimeoutsFrom(config);
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
+  const principalSecret = await resolvePrincipalSecret(config, logger);
 
   // The realtime channel reads project membership from the shared store; a gateway-only process
   // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).
@@ -84,7 +86,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       logger,
       kv: adapters.kv,
       clock,
-      principalSecret: config.principalSecret,
+      principalSecret,
       local: context ? { services, context } : undefined,
       remotes,
       dependencyProbes: adapterProbes(adapters),
@@ -99,7 +101,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     if (!context) throw new ConfigError(['SERVICES: names no service to host']);
     app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, timeouts });
     await app.register(cookie);
-    trustSignedPrincipal(app, config.principalSecret);
+    trustSignedPrincipal(app, principalSecret);
     const dependencies = new HealthMonitor();
     for (const probe of adapterProbes(adapters)) dependencies.register(probe.name, probe.probe, probe.kind);
     app.get('/api/health', { schema: { hide: true } }, async () => {

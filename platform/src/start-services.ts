@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const { mongo, nats, redis } = backends.urls;
   const topology = await startLocalTopology({
     backendUrls: backends.urls,
-    variables: { PRINCIPAL_SECRET: process.env.PRINCIPAL_SECRET },
+    // Without PRINCIPAL_SECRET, startLocalTopology generates one and hands it to every process.
+    variables: process.env.PRINCIPAL_SECRET ? { PRINCIPAL_SECRET: process.env.PRINCIPAL_SECRET } : {},
     extraEnvironment: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
     log: (line) => console.log(line),
   });
