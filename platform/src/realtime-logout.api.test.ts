@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+
+/** The bound the gateway documents for an open stream outliving its session (docs/sync.md). */
+const SESSION_CHECK_BOUND_MS = 5_000;
+
+let dataDir: string;
+let platform: RunningPlatform;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'realtime-logout-'));
+  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${platform.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as any) : undefined };
+}
+
+describe("identity's logout ends realtime", () => {
+  it('closes the open stream within the documented bound and refuses a token issued before it', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `logout-${Date.now()}@example.org`, password: 'logout password 1' });
+    expect(registered.status).toBe(201);
+    const session = registered.body.token as string;
+    const project = await call('POST', '/api/projects', session, { name: 'logout project' });
+    expect(project.status).toBe(201);
+    const streamPath = (token: string) => `/api/realtime/projects/${project.body.id}/sync?token=${encodeURIComponent(token)}`;
+    const [forOpen, forLater] = [await call('GET', '/api/realtime/token', session), await call('GET', '/api/realtime/token', session)];
+
+    const abort = new AbortController();
+    const response = await fetch(`${platform.url}${streamPath(forOpen.body.token)}`, { signal: abort.signal });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return Date.now();
+    })();
+
+    expect((await call('POST', '/api/auth/logout', session)).status).toBe(204);
+    const loggedOutAt = Date.now();
+    const endedAt = await Promise.race([ended, new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), SESSION_CHECK_BOUND_MS + 2_000))]);
+    abort.abort();
+    expect(endedAt - loggedOutAt).toBeLessThanOrEqual(SESSION_CHECK_BOUND_MS + 1_000);
+
+    const refused = await call('GET', streamPath(forLater.body.token));
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('REALTIME_TOKEN_INVALID');
+  }, 20_000);
+});
