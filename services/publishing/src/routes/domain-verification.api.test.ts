@@ -125,6 +125,28 @@ describe('verification by DNS TXT record', () => {
     expect((await platform.call('GET', `/api/public/domains/${renamedTo}`)).status).toBe(404);
     expect((await verify(projectA, ownerA, domain.id)).status).toBe(400);
   });
+
+  it('a rename while the record is being checked: 409, the renamed domain stays pending', async () => {
+    const domain = await publishedTarget(hostname());
+    publishRecord(domain);
+    const renamedTo = hostname();
+    dns.onNextLookup(async () => {
+      const renamed = await platform.call('PATCH', `/api/projects/${projectA}/domains/${domain.id}`, { token: ownerA, body: { hostname: renamedTo } });
+      expect(renamed.status).toBe(200);
+    });
+    expect(await verify(projectA, ownerA, domain.id)).toMatchObject({ status: 409, body: { code: 'PUBLISHING_DOMAIN_CHANGED' } });
+    expect((await read(projectA, ownerA, domain.id)).body).toMatchObject({ hostname: renamedTo, status: 'pending' });
+    expect((await platform.call('GET', `/api/public/domains/${renamedTo}`)).status).toBe(404);
+  });
+
+  it('two verifications at once both answer the verified domain', async () => {
+    const domain = await publishedTarget(hostname());
+    publishRecord(domain);
+    dns.onNextLookup(async () => {
+      expect((await verify(projectA, ownerA, domain.id)).body.status).toBe('verified');
+    });
+    expect(await verify(projectA, ownerA, domain.id)).toMatchObject({ status: 200, body: { status: 'verified', revision: domain.revision + 1 } });
+  });
 });
 
 describe('squatting across projects', () => {

@@ -11,8 +11,13 @@ function dnsError(code: string, name: string): Error {
 export class FakeDns {
   private readonly records = new Map<string, string[][]>();
   private readonly failing = new Set<string>();
+  /** Runs during the next lookup, before it answers (to change things while a check is in flight). */
+  private duringNextLookup: (() => Promise<void>) | undefined;
 
   readonly resolveTxt: ResolveTxt = async (name) => {
+    const during = this.duringNextLookup;
+    this.duringNextLookup = undefined;
+    await during?.();
     if (this.failing.has(name)) throw dnsError('ESERVFAIL', name);
     const found = this.records.get(name);
     if (!found) throw dnsError('ENOTFOUND', name);
@@ -26,5 +31,9 @@ export class FakeDns {
 
   fail(name: string): void {
     this.failing.add(name);
+  }
+
+  onNextLookup(action: () => Promise<void>): void {
+    this.duringNextLookup = action;
   }
 }
