@@ -74,7 +74,11 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
     const project = await call('POST', '/api/projects', tokens.owner, { name: 'Sync across services' });
     expect(project.status).toBe(201);
     projectId = project.body.id;
-    for (const member of ['alice', 'bob']) expect((await call('POST', `/api/projects/${projectId}/members`, tokens.owner, { userId: ids[member], permissions: [] })).status).toBe(201);
+    for (const member of ['alice', 'bob'] as const) {
+      const invitation = await call<{ id: string }>('POST', `/api/projects/${projectId}/members`, tokens.owner, { userId: ids[member], permissions: [] });
+      expect(invitation.status).toBe(202);
+      expect((await call('POST', `/api/me/invitations/${invitation.body.id}/accept`, tokens[member])).status).toBe(200);
+    }
   }, 180_000);
 
   afterEach(async () => {

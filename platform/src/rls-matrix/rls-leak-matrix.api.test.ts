@@ -90,9 +90,11 @@ beforeAll(async () => {
   // Only the owner passes the project's update rule, so only the owner administers RLS.
   projectId = (await asOwner('POST', '/api/projects', { name: 'RLS matrix', access: { update: { permission: 'manage' } } })).id;
   const project = `/api/projects/${projectId}`;
-  await asOwner('POST', `${project}/members`, { userId: users.get('member with permission')?.userId, permissions: [READER_PERMISSION] });
-  await asOwner('POST', `${project}/members`, { userId: users.get('member without permission')?.userId, permissions: [] });
-  await asOwner('POST', `${project}/members`, { userId: users.get('listed user')?.userId, permissions: [] });
+  // Adding a member invites it; it joins by accepting.
+  for (const [role, permissions] of [['member with permission', [READER_PERMISSION]], ['member without permission', []], ['listed user', []]] as const) {
+    const invitation = await asOwner('POST', `${project}/members`, { userId: users.get(role)?.userId, permissions });
+    expect((await call('POST', `/api/me/invitations/${invitation.id}/accept`, users.get(role)?.token)).status).toBe(200);
+  }
 
   for (const role of userRoles) await openRealtime(role);
   // Readable by every member and run as the owner, so its runs cover every document it is triggered by.
