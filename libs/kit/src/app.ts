@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { errorBodySchema, type ErrorBody } from '@platform/contracts';
@@ -22,6 +23,12 @@ export interface AppOptions {
   openapi?: boolean;
   /** Trust X-Forwarded-* headers (behind the gateway or a load balancer). */
   trustProxy?: boolean;
+  /**
+   * Adopt a well-formed `x-request-id` as the request's id (default): right behind the gateway,
+   * which sends its own. The gateway itself does not trust its clients' ids and makes one per
+   * request; a client's well-formed id is only logged beside it, as `clientRequestId`.
+   */
+  trustRequestId?: boolean;
   /** Limits on slow clients and idle connections (defaults: `httpTimeoutsEnvSchema`). */
   timeouts?: HttpTimeouts;
 }
@@ -30,6 +37,12 @@ export interface AppOptions {
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `x-request-id` when it is short and plain enough to log, else undefined. */
+function givenRequestId(headers: IncomingHttpHeaders): string | undefined {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : undefined;
+}
 
 /**
  * The OpenAPI document declares the shared error body as each route's `default` response, so
@@ -60,6 +73,7 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
  * close that waits for the route handlers still running.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const trustRequestId = options.trustRequestId ?? true;
   const timeouts = options.timeouts ?? defaultHttpTimeouts;
   const app = Fastify({
     // Slow clients (headers or a body a byte at a time) are cut off after these; the request
@@ -71,10 +85,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => (trustRequestId ? givenRequestId(request.headers) : undefined) ?? randomUUID(),
     // One access line per request (the onResponse hook below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
@@ -92,7 +103,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: redactUrlCredentials(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    const clientRequestId = trustRequestId ? undefined : givenRequestId(request.headers);
+    request.log.info({ method: request.method, ...(clientRequestId ? { clientRequestId } : {}), url: redactUrlCredentials(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   if (options.openapi !== false) {

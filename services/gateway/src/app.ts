@@ -6,6 +6,7 @@ import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
+import { stripClientCredentials } from './client-credentials';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { registerProxies } from './proxy';
 import { registerRealtime } from './realtime/realtime-routes';
@@ -48,7 +49,7 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
  * URLs (microservices).
  */
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
-  const app = await createApp({ logger: options.logger, title: 'Platform API', bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
+  const app = await createApp({ logger: options.logger, title: 'Platform API', trustRequestId: false, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
   await app.register(cookie);
   const sessions = new SessionLoader(options.kv, options.clock);
   registerSessionHook(app, sessions);
@@ -65,7 +66,13 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });
 
   if (options.local) {
-    for (const service of options.local.services) await app.register(service.routes, options.local.context);
+    const { services: hosted, context } = options.local;
+    // In their own scope, so the caller's credentials are gone before any service route sees the
+    // request (the session hook above has read them); the gateway's own routes keep them.
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', async (request) => stripClientCredentials(request));
+      for (const service of hosted) await scope.register(service.routes, context);
+    });
   }
   await registerProxies(app, options.remotes, options.principalSecret);
 

@@ -25,6 +25,8 @@ describe('proxy to a remote service', () => {
       principal: verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret),
       requestId: request.headers['x-request-id'],
       forwardedFor: request.headers['x-forwarded-for'],
+      authorization: request.headers.authorization ?? null,
+      cookie: request.headers.cookie ?? null,
     }));
     const address = await upstream.listen({ host: '127.0.0.1', port: 0 });
     gateway = await buildGateway({
@@ -43,7 +45,7 @@ describe('proxy to a remote service', () => {
     await upstream.close();
   });
 
-  it('forwards path and query string as sent, with a signed principal, the request id and the client address', async () => {
+  it("forwards path and query string as sent, with a signed principal, the gateway's request id and the client address", async () => {
     const headers = { 'x-request-id': 'trace-7', 'x-forwarded-for': '6.6.6.6' };
     const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data?b=2&a=%20x', headers, remoteAddress: '10.1.2.3' });
     expect(response.statusCode).toBe(200);
@@ -51,9 +53,17 @@ describe('proxy to a remote service', () => {
       method: 'GET',
       url: '/api/projects/p1/types/t1/data?b=2&a=%20x',
       principal: { kind: 'anonymous' },
-      requestId: 'trace-7',
       forwardedFor: '10.1.2.3',
     });
+    expect(response.json().requestId).not.toBe('trace-7');
+    expect(response.json().requestId).toBe(response.headers['x-request-id']);
+  });
+
+  it("forwards neither the Authorization header nor the session cookie, and keeps the client's other cookies", async () => {
+    const headers = { authorization: 'Bearer secret-session-token', cookie: 'theme=dark; session=secret-session-token' };
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data', headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ authorization: null, cookie: 'theme=dark' });
   });
 
   it('forwards request bodies byte for byte instead of parsing them', async () => {

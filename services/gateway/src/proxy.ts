@@ -3,6 +3,7 @@ import type { BackendServiceName } from '@platform/contracts';
 import { AppError, PRINCIPAL_HEADER } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
+import { stripCredentialHeaders } from './client-credentials';
 import { cachingPrincipalSigner } from './principal-signer';
 import { routeTable } from './route-table';
 
@@ -19,7 +20,8 @@ function isUnreachable(error: Error & { code?: string; cause?: unknown }): boole
  * `/api/health/{service}` to that service's `/api/health`. All prefixes of one service share one
  * keep-alive pool (one registration per prefix would otherwise open a pool each). The caller
  * travels as a signed principal header; whatever the client sent under that name is replaced, and
- * so are the request id (so logs join up across the hop) and X-Forwarded-For. A service that is
+ * so are the request id (the gateway's own, so logs join up across the hop) and X-Forwarded-For;
+ * the client's credentials (Authorization, the session cookie) are not forwarded. A service that is
  * down or restarting answers 503 (retry shortly) rather than reply-from's 500.
  */
 export async function registerProxies(
@@ -35,30 +37,36 @@ export async function registerProxies(
 
   const healthRoutes = [...remotes.keys()].map((service) => ({ prefix: `/api/health/${service}`, rewritePrefix: '/api/health', service }));
   const tableRoutes = routeTable.map((entry) => ({ ...entry, rewritePrefix: entry.prefix }));
-  for (const { prefix, rewritePrefix, service } of [...tableRoutes, ...healthRoutes]) {
-    const upstream = remotes.get(service);
-    const pool = pools.get(service);
-    if (!upstream || !pool) continue;
-    await app.register(httpProxy, {
-      upstream,
-      prefix,
-      rewritePrefix,
-      websocket: false,
-      undici: pool,
-      disableRequestLogging: true,
-      replyOptions: {
-        onError: (reply, { error }) => {
-          void reply.send(isUnreachable(error) ? new AppError(503, 'GATEWAY_SERVICE_UNAVAILABLE', `The ${service} service cannot be reached right now; try again shortly`) : error);
+  // Proxied bodies travel unparsed: http-proxy installs a pass-through parser, which may only
+  // replace Fastify's own JSON parser, not the app factory's limited one; the service checks them.
+  await app.register(async (proxies) => {
+    proxies.removeContentTypeParser('application/json');
+    for (const { prefix, rewritePrefix, service } of [...tableRoutes, ...healthRoutes]) {
+      const upstream = remotes.get(service);
+      const pool = pools.get(service);
+      if (!upstream || !pool) continue;
+      await proxies.register(httpProxy, {
+        upstream,
+        prefix,
+        rewritePrefix,
+        websocket: false,
+        undici: pool,
+        disableRequestLogging: true,
+        replyOptions: {
+          onError: (reply, { error }) => {
+            void reply.send(isUnreachable(error) ? new AppError(503, 'GATEWAY_SERVICE_UNAVAILABLE', `The ${service} service cannot be reached right now; try again shortly`) : error);
+          },
+          rewriteRequestHeaders: (request, headers) => {
+            // `headers` is reply-from's own copy of the client's headers.
+            stripCredentialHeaders(headers);
+            headers[PRINCIPAL_HEADER] = sign(request.principal);
+            headers['x-request-id'] = request.id;
+            // The client address as the gateway sees it (services trust it: only signed requests reach them).
+            headers['x-forwarded-for'] = request.ip;
+            return headers;
+          },
         },
-        rewriteRequestHeaders: (request, headers) => {
-          // `headers` is reply-from's own copy of the client's headers.
-          headers[PRINCIPAL_HEADER] = sign(request.principal);
-          headers['x-request-id'] = request.id;
-          // The client address as the gateway sees it (services trust it: only signed requests reach them).
-          headers['x-forwarded-for'] = request.ip;
-          return headers;
-        },
-      },
-    });
-  }
+      });
+    }
+  });
 }

@@ -7,6 +7,14 @@ const echoService: ServiceDefinition = {
   name: 'data',
   routes: async (app) => {
     app.post('/api/help/echo', async (request) => ({ body: request.body }));
+    app.get('/api/help/echo', async (request) => ({
+      principal: request.principal,
+      authorization: request.headers.authorization ?? null,
+      cookieHeader: request.headers.cookie ?? null,
+      cookies: request.cookies ?? null,
+      requestId: request.id,
+      requestIdHeader: request.headers['x-request-id'] ?? null,
+    }));
   },
 };
 
@@ -44,5 +52,28 @@ describe('JSON bodies through the gateway', () => {
     const response = await platform.call('POST', '/api/help/echo', { body: { deep } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ body: { deep } });
+  });
+});
+
+describe('what reaches a service in-process', () => {
+  it('carries the caller as the principal, without the Authorization header or the session cookie', async () => {
+    const token = await platform.signIn('user-1');
+    const asBearer: Record<string, string> = { authorization: `Bearer ${token}`, cookie: 'theme=dark' };
+    for (const headers of [asBearer, { cookie: `theme=dark; session=${token}; lang=en` }]) {
+      const response = await platform.call('GET', '/api/help/echo', { headers });
+      expect(response.status).toBe(200);
+      expect(response.body.principal).toMatchObject({ kind: 'user', userId: 'user-1' });
+      expect(response.body.authorization).toBeNull();
+      expect(response.body.cookieHeader).not.toContain(token);
+      expect(response.body.cookies).not.toHaveProperty('session');
+      expect(response.body.cookies).toMatchObject({ theme: 'dark' });
+    }
+  });
+
+  it("gives each request the gateway's own id, not the one the client chose", async () => {
+    const response = await platform.call('GET', '/api/help/echo', { headers: { 'x-request-id': 'client-chosen-42' } });
+    expect(response.body.requestId).not.toBe('client-chosen-42');
+    expect(response.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-request-id')).toBe(response.body.requestId);
   });
 });

@@ -48,6 +48,20 @@ export class Sessions {
     });
   }
 
+  /**
+   * Ends the session `sessionId` of `userId`, if it still exists. Logout goes by the session the
+   * gateway signed into the principal: the gateway forwards no session token to services.
+   */
+  async revokeById(userId: string, sessionId: string): Promise<void> {
+    await withSessionStore(async () => {
+      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+        if (value !== sessionId) continue;
+        await this.kv.delete(sessionKey(key.slice(userSessionKey(userId).length)));
+        await this.kv.delete(key);
+      }
+    });
+  }
+
   /** Rewrites the user's live sessions with its current standing, keeping each one's expiry. */
   async refresh(user: StoredUser): Promise<void> {
     const now = this.clock();

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sessionToken } from '@platform/kit';
 import { DuplicateKeyError } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -111,8 +110,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
     '/api/auth/logout',
     { schema: { tags: ['identity'], summary: 'End the current session (idempotent)', response: { 204: z.undefined().describe('Signed out') } } },
     async (request, reply) => {
-      const token = sessionToken(request);
-      if (token) await deps.sessions.revoke(token);
+      const caller = request.principal;
+      if (caller.kind === 'user') await deps.sessions.revokeById(caller.userId, caller.sessionId);
       clearSessionCookie(reply, deps.dev);
       return reply.code(204).send();
     },
