@@ -7,6 +7,7 @@ import type { ActionsConfig } from '../config';
 import type { TriggerName } from '../domain/action-schema';
 import type { NetworkPolicy } from '../domain/network-policy';
 import type { ActionSocket } from '../domain/sockets';
+import type { DocumentRef } from '../executor/run-store';
 import type { WriteCauses } from '../executor/write-causes';
 
 /** What blocks may use: the ports of the process, handed over by the executor. */
@@ -42,6 +43,8 @@ export interface BlockOutcome {
   outputs: Record<string, unknown>;
   /** What the run record keeps: small and free of document contents (see docs/actions.md). */
   summary: Record<string, unknown>;
+  /** Documents the block read or wrote besides the triggering one; their readers alone see its result. */
+  documents?: DocumentRef[];
 }
 
 /**
@@ -68,6 +71,8 @@ export class BlockError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Documents the message speaks of besides the triggering one (see BlockOutcome.documents). */
+    readonly documents: DocumentRef[] = [],
   ) {
     super(message);
     this.name = 'BlockError';

@@ -42,6 +42,7 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const { event, services } = context;
     const typeId = config.typeId ?? event.typeId;
     const documentId = String(merged.documentId ?? event.entityId);
+    const target = { typeId, documentId };
     const collection = documentsCollection(context.projectId, typeId);
     const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, typeId, collection, documentId));
     const messageId = documentEventId(collection, documentId, baseRevision + 1);
@@ -50,11 +51,11 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
       const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
       const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId });
       context.revisions.set(`${collection}/${documentId}`, updated.revision);
-      return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision } };
+      return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision }, documents: [target] };
     } catch (error) {
       await services.causes.forget(messageId);
       if (error instanceof AppError && error.code === NOT_FOUND) throw documentNotFound(typeId, documentId);
-      if (error instanceof AppError) throw new BlockError(error.code, `${typeId}/${documentId}: ${error.message}`);
+      if (error instanceof AppError) throw new BlockError(error.code, `${typeId}/${documentId}: ${error.message}`, [target]);
       throw error;
     }
   },
@@ -67,7 +68,7 @@ const NOT_FOUND = 'DATA_ENTITY_NOT_FOUND';
  * data service's own rule for reads): a run must not tell whether an unreadable document exists.
  */
 function documentNotFound(typeId: string, documentId: string): BlockError {
-  return new BlockError(NOT_FOUND, `${typeId}/${documentId}: Entity not found`);
+  return new BlockError(NOT_FOUND, `${typeId}/${documentId}: Entity not found`, [{ typeId, documentId }]);
 }
 
 async function defaultBaseRevision(context: BlockRunContext, typeId: string, collection: string, documentId: string): Promise<number> {

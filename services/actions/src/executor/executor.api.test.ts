@@ -297,6 +297,41 @@ describe('the executor', () => {
     expect(asMember.body.items.map((run: { documentId: string }) => run.documentId)).toEqual([open.id]);
     expect(JSON.stringify(asMember.body)).not.toContain(secret.id);
   });
+
+  it('redacts block results that involve a document the reader may not read, also where its contents flowed on', async () => {
+    const projectId = await platform.projectWithType('owner', 'orders', [{ userId: 'member' }]);
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id: 'vault', name: 'vault' } })).status).toBe(201);
+    const hidden = await createDocument(projectId, 'vault', { code: 'vault-code-4711', n: 0, access: { read: { userIds: ['owner'] } } });
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Count orders in the vault',
+      triggers: [trigger('documentCreated', 'orders')],
+      blocks: [
+        { id: 'stamp', blockName: 'update-database', configuration: { typeId: 'vault', documentId: hidden.id, modifier: { $inc: { n: 1 } } } },
+        { id: 'tell', blockName: 'send-mail', configuration: { to: 'vault@example.org', subject: 'Vault {{inputs.data.code}} at {{inputs.data.n}}' } },
+        { id: 'plain', blockName: 'send-mail', configuration: { to: 'orders@example.org', subject: 'New order' } },
+        { id: 'miss', blockName: 'update-database', configuration: { typeId: 'vault', documentId: 'no-such-document', modifier: { $inc: { n: 1 } } } },
+      ],
+      connections: [{ sourceBlockId: 'stamp', sourceSocketName: 'document', targetBlockId: 'tell', targetSocketName: 'data' }],
+    });
+    await createDocument(projectId, 'orders', { item: 'chair' }, member);
+    const [asOwner] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(asOwner.blocks.map((block: { blockId: string; summary?: unknown }) => [block.blockId, block.summary])).toEqual([
+      ['stamp', { typeId: 'vault', documentId: hidden.id, revision: 1 }],
+      ['tell', { to: 'vault@example.org', subject: 'Vault vault-code-4711 at 1' }],
+      ['plain', { to: 'orders@example.org', subject: 'New order' }],
+      ['miss', undefined],
+    ]);
+    expect(JSON.stringify(asOwner)).not.toContain('documents');
+
+    const asMember = (await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: member })).body.items[0];
+    expect(asMember.blocks).toEqual([
+      expect.objectContaining({ blockId: 'stamp', status: 'succeeded', summary: { redacted: true } }),
+      expect.objectContaining({ blockId: 'tell', status: 'succeeded', summary: { redacted: true } }),
+      expect.objectContaining({ blockId: 'plain', status: 'succeeded', summary: { to: 'orders@example.org', subject: 'New order' } }),
+      expect.objectContaining({ blockId: 'miss', status: 'failed', error: { code: 'ACTIONS_REDACTED', message: 'Hidden: this block used a document you may not read' } }),
+    ]);
+    expect(JSON.stringify(asMember)).not.toMatch(new RegExp(`${hidden.id}|vault-code|no-such-document|documents`));
+  });
 });
 
 describe('the SSRF guard (default configuration: no network allowed)', () => {

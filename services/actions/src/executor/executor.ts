@@ -9,12 +9,15 @@ import { topologicalOrder } from '../domain/graph';
 import { valueFits } from '../domain/sockets';
 import { runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
-import { runId, type ActionRun, type BlockResult, type BlockStatus, type RunStore } from './run-store';
+import { runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
 import type { WriteCauses } from './write-causes';
 
 const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
 
-/** Collections that are not documents of a type: their events trigger no action. */
+/** Each document once, in first-seen order. */
+function distinctDocuments(documents: DocumentRef[]): DocumentRef[] {
+  return [...new Map(documents.map((document) => [`${document.typeId}/${document.documentId}`, document])).values()];
+}
 
 /** A run still `running` after this long was cut off (its process stopped); a redelivery marks it. */
 const RUN_LEASE_MS = 10 * 60 * 1000;
@@ -95,6 +98,8 @@ export class Executor {
     const outputs = new Map<string, Record<string, unknown>>();
     const statuses = new Map<string, BlockStatus>();
     const revisions = new Map<string, number>();
+    // The documents behind each block's result and outputs, passed on along connections.
+    const provenance = new Map<string, DocumentRef[]>();
     const results: BlockResult[] = [];
 
     for (const id of topologicalOrder(action.blocks.map((block) => block.id), action.connections)) {
@@ -102,12 +107,15 @@ export class Executor {
       const definition = this.deps.registry.get(block.blockName);
       const startedAt = this.deps.services.clock();
       const started = performance.now();
-      const record = (status: BlockStatus, extra: Partial<BlockResult>): void => {
+      const incoming = action.connections.filter((connection) => connection.targetBlockId === id);
+      const inherited = incoming.flatMap((connection) => provenance.get(connection.sourceBlockId) ?? []);
+      const record = (status: BlockStatus, extra: Partial<BlockResult>, own: DocumentRef[] = []): void => {
+        const documents = distinctDocuments([...inherited, ...own]);
         statuses.set(id, status);
-        results.push({ blockId: id, blockName: block.blockName, status, startedAt, durationMs: performance.now() - started, ...extra });
+        provenance.set(id, documents);
+        results.push({ blockId: id, blockName: block.blockName, status, startedAt, durationMs: performance.now() - started, ...extra, ...(documents.length ? { documents } : {}) });
       };
 
-      const incoming = action.connections.filter((connection) => connection.targetBlockId === id);
       const inputs: Record<string, unknown> = {};
       let reached = incoming.length === 0;
       for (const connection of incoming) {
@@ -149,11 +157,11 @@ export class Executor {
           services: this.deps.services,
         });
         outputs.set(id, outcome.outputs);
-        record('succeeded', { summary: outcome.summary });
+        record('succeeded', { summary: outcome.summary }, outcome.documents);
       } catch (error) {
         const code = error instanceof BlockError ? error.code : runErrorCodes.blockFailed;
         if (!(error instanceof BlockError)) this.deps.logger.warn({ err: error, actionId: action.id, blockId: id }, 'block failed unexpectedly');
-        record('failed', { error: { code, message: (error as Error).message } });
+        record('failed', { error: { code, message: (error as Error).message } }, error instanceof BlockError ? error.documents : []);
       }
     }
     return results;

@@ -11,6 +11,12 @@ export interface RunError {
   message: string;
 }
 
+/** A document a block read or wrote, or whose contents reached it through a connection. */
+export interface DocumentRef {
+  typeId: string;
+  documentId: string;
+}
+
 export interface BlockResult {
   blockId: string;
   blockName: string;
@@ -21,9 +27,17 @@ export interface BlockResult {
   error?: RunError;
   /** Why a block did not run. */
   reason?: string;
+  /**
+   * Every document this result may reveal something of besides the triggering one: the block's
+   * own (update-database's target) and those of the blocks feeding it. Never answered; readers
+   * who may not read one of them see the result redacted (see RunVisibility).
+   */
+  documents?: DocumentRef[];
 }
 
-export interface ActionRun extends StoredDocument {
+/** A run's own fields; ActionRun is the record as stored. */
+export interface RunFields {
+  id: string;
   projectId: string;
   actionId: string;
   /** The message id of the document event: `<collection>/<id>/<revision>`. */
@@ -39,6 +53,8 @@ export interface ActionRun extends StoredDocument {
   blocks: BlockResult[];
   error?: RunError;
 }
+
+export interface ActionRun extends RunFields, StoredDocument {}
 
 /** One run per (event, action): the key that makes a redelivered event run nothing twice. */
 export function runId(eventId: string, actionId: string): string {

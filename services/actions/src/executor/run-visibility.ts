@@ -1,28 +1,58 @@
 import { documentsCollection, type StoredEntity } from '@platform/data';
 import { rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
-import type { ActionRun } from './run-store';
+import type { ActionRun, BlockResult, DocumentRef, RunFields } from './run-store';
+
+/** A run as readers get it: without the project and without block provenance. */
+export type RunView = Omit<RunFields, 'projectId' | 'blocks'> & { blocks: Array<Omit<BlockResult, 'documents'>> };
+
+/** What a reader sees of a block result that involves a document they may not read. */
+export const REDACTED_SUMMARY = { redacted: true } as const;
+export const REDACTED_ERROR = { code: 'ACTIONS_REDACTED', message: 'Hidden: this block used a document you may not read' } as const;
+
+const keyOf = (document: DocumentRef) => `${document.typeId}/${document.documentId}`;
 
 /**
- * Which runs a reader of an action may see: those on documents it may read now. An action runs as
- * its owner, so its runs name documents the owner reads; a member who may read the action but not
- * such a document must not learn the document's id from the run (the RLS leak matrix in
- * platform/src/rls-matrix asks every read path this).
+ * What of an action's runs a reader may see, by the reader's RLS now, like every read path (the
+ * RLS leak matrix in platform/src/rls-matrix asks this): an action runs as its owner, so its runs
+ * name documents the owner reads. Runs on a triggering document the reader may not read are left
+ * out. A block result that involves another document the reader may not read (update-database's
+ * target, or a document whose contents reached the block through connections, such as a mail
+ * subject filled from an update-database output) keeps its status and timing, and its `summary`
+ * becomes `{ redacted: true }` and its `error` a neutral one. Missing documents count as unreadable.
  */
 export class RunVisibility {
   constructor(private readonly store: DocumentStore) {}
 
-  async visibleTo(caller: ProjectCaller, projectId: string, runs: ActionRun[]): Promise<ActionRun[]> {
-    if (caller.superuser || runs.length === 0) return runs;
+  async visibleTo(caller: ProjectCaller, projectId: string, runs: ActionRun[]): Promise<RunView[]> {
+    const readable = caller.superuser ? undefined : await this.readableDocuments(caller, projectId, runs);
+    const mayRead = (document: DocumentRef) => readable === undefined || readable.has(keyOf(document));
+    return runs
+      .filter((run) => mayRead({ typeId: run.typeId, documentId: run.documentId }))
+      .map(({ projectId: _project, blocks, ...run }) => ({ ...run, blocks: blocks.map((block) => blockView(block, mayRead)) }));
+  }
+
+  /** The `typeId/documentId` keys among the runs' documents that the caller may read now. */
+  private async readableDocuments(caller: ProjectCaller, projectId: string, runs: ActionRun[]): Promise<Set<string>> {
     const idsByType = new Map<string, Set<string>>();
-    for (const run of runs) idsByType.set(run.typeId, (idsByType.get(run.typeId) ?? new Set()).add(run.documentId));
+    const add = (document: DocumentRef) => idsByType.set(document.typeId, (idsByType.get(document.typeId) ?? new Set()).add(document.documentId));
+    for (const run of runs) {
+      add({ typeId: run.typeId, documentId: run.documentId });
+      for (const block of run.blocks) for (const document of block.documents ?? []) add(document);
+    }
     const readable = new Set<string>();
     for (const [typeId, ids] of idsByType) {
       const documents = await this.store
         .collection<StoredEntity>(documentsCollection(projectId, typeId))
         .find({ id: { $in: [...ids] } }, { projection: { id: 1, access: 1 } });
-      for (const document of documents) if (rlsAllows(document.access, 'read', caller)) readable.add(`${typeId}/${document.id}`);
+      for (const document of documents) if (rlsAllows(document.access, 'read', caller)) readable.add(keyOf({ typeId, documentId: document.id }));
     }
-    return runs.filter((run) => readable.has(`${run.typeId}/${run.documentId}`));
+    return readable;
   }
+}
+
+function blockView(block: BlockResult, mayRead: (document: DocumentRef) => boolean): Omit<BlockResult, 'documents'> {
+  const { documents, ...visible } = block;
+  if ((documents ?? []).every(mayRead)) return visible;
+  return { ...visible, ...(visible.summary ? { summary: REDACTED_SUMMARY } : {}), ...(visible.error ? { error: REDACTED_ERROR } : {}) };
 }

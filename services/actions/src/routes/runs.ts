@@ -8,7 +8,8 @@ import { actionParams, runSchema } from './schemas';
 
 /**
  * GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. Runs on
- * documents the caller may not read are left out of `items`; `total` counts every run of the action.
+ * documents the caller may not read are left out of `items`, and block results that involve other
+ * documents the caller may not read are redacted (RunVisibility); `total` counts every run of the action.
  */
 export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -33,8 +34,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
       const { page, pageSize } = request.query;
       const { items, total } = await deps.runs.list(actionId, { skip: (page - 1) * pageSize, limit: pageSize });
-      const visible = await deps.runVisibility.visibleTo(caller, projectId, items);
-      return { items: visible.map(({ projectId: _project, ...run }) => run), page, pageSize, total };
+      return { items: await deps.runVisibility.visibleTo(caller, projectId, items), page, pageSize, total };
     },
   );
 }
