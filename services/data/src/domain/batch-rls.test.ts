@@ -66,6 +66,12 @@ describe('batch RLS target filter', () => {
     expect(batchTargetFilter('p1', undefined)).toEqual({ deletedAt: { $exists: false } });
   });
 
+  it('targets deleted entities too only with includeDeleted', () => {
+    expect(batchTargetFilter('p1', undefined, true)).toEqual({});
+    expect(batchTargetFilter('p1', { rlsOperation: 'read', rlsUserId: 'u1' }, true)).toEqual({ $or: [{ 'access.read.userIds': 'u1' }] });
+    expect(batchTargetFilter('p1', undefined, false)).toEqual({ deletedAt: { $exists: false } });
+  });
+
   it('matches the permission on any operation without rlsOperation, on that one with it', () => {
     expect(batchTargetFilter('p1', { rlsPermission: 'editors' })).toEqual({
       $and: [

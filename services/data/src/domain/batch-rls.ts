@@ -18,6 +18,10 @@ export const batchRlsRequestSchema = z
       .strict()
       .optional(),
     dryRun: z.boolean().optional(),
+    includeDeleted: z
+      .boolean()
+      .optional()
+      .describe('Also target soft-deleted entities (they keep their content in the store), e.g. to restrict who may still read them; the answer then has deletedCount'),
   })
   .superRefine((body, ctx) => {
     if (body.action !== 'resetToDefault' && !body.operations) ctx.addIssue({ code: 'custom', path: ['operations'], message: `is required for ${body.action}` });
@@ -32,13 +36,14 @@ export const batchRlsRequestSchema = z
 export type BatchRlsRequest = z.infer<typeof batchRlsRequestSchema>;
 
 /**
- * Which entities a batch targets: never deleted ones; without a filter all others. With
+ * Which entities a batch targets: not deleted ones unless `includeDeleted` (the spec's rule: without
+ * a filter, all non-deleted entities), and of those all without a filter. With
  * `rlsOperation`, the permission and user filters look at that operation only; without it, at any
  * operation. `rlsOperation` alone matches entities that have a rule on that operation. Filter
  * permissions are scoped like the action's (`{projectId}::` unless they contain `::`).
  */
-export function batchTargetFilter(projectId: string, filter: BatchRlsRequest['filter']): Filter {
-  const conditions: Filter[] = [{ deletedAt: { $exists: false } }];
+export function batchTargetFilter(projectId: string, filter: BatchRlsRequest['filter'], includeDeleted = false): Filter {
+  const conditions: Filter[] = includeDeleted ? [] : [{ deletedAt: { $exists: false } }];
   const operations: readonly RlsOperation[] = filter?.rlsOperation ? [filter.rlsOperation] : rlsOperations;
   const anyOperation = (condition: (operation: RlsOperation) => Filter): Filter => ({ $or: operations.map(condition) });
   if (filter?.rlsPermission) {
@@ -53,6 +58,7 @@ export function batchTargetFilter(projectId: string, filter: BatchRlsRequest['fi
     const operation = filter.rlsOperation;
     conditions.push({ $or: [{ [`access.${operation}.permission`]: { $exists: true } }, { [`access.${operation}.userIds.0`]: { $exists: true } }] });
   }
+  if (conditions.length === 0) return {};
   return conditions.length === 1 ? (conditions[0] as Filter) : { $and: conditions };
 }
 

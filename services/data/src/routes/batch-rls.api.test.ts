@@ -97,6 +97,40 @@ describe('batch RLS', () => {
     expect(await count({})).toBe(3);
   });
 
+  it('targets deleted entities only with includeDeleted, says how many matches are deleted, and then hides them from members without the permission', async () => {
+    const { typeId, ids } = await typeWith([undefined, undefined, undefined]);
+    const deletedId = ids[2]!;
+    await platform.call('DELETE', `/api/projects/${projectId}/types/${typeId}/data/${deletedId}`, { token: owner });
+    const restrict = { action: 'setPermission', operations: ['read'], permission: 'secret' };
+
+    expect((await batch(typeId, restrict)).body).toEqual({ matchingCount: 2, action: 'setPermission', operations: ['read'], dryRun: false, modifiedCount: 2 });
+    expect(await accessOf(typeId, deletedId)).toMatchObject({ revision: 1, deletedAt: expect.any(Number) });
+    expect((await accessOf(typeId, deletedId)).access).toBeUndefined();
+    const pulledIds = async () => (await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token: member })).body.items.map((item: { id: string }) => item.id);
+    expect(await pulledIds()).toEqual([deletedId]);
+
+    const dry = await batch(typeId, { ...restrict, includeDeleted: true, dryRun: true });
+    expect(dry.body).toEqual({ matchingCount: 3, action: 'setPermission', operations: ['read'], dryRun: true, deletedCount: 1 });
+    expect((await accessOf(typeId, deletedId)).revision).toBe(1);
+
+    const run = await batch(typeId, { ...restrict, includeDeleted: true });
+    expect(run.body).toEqual({ matchingCount: 3, action: 'setPermission', operations: ['read'], dryRun: false, modifiedCount: 1, deletedCount: 1 });
+    const restricted = await accessOf(typeId, deletedId);
+    expect(restricted).toMatchObject({ revision: 2, access: { read: { permission: `${projectId}::secret` } } });
+    expect(restricted.changes[2]).toMatchObject({ userId: 'owner', baseRevision: 1 });
+    expect(await pulledIds()).toEqual([]);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data/${deletedId}?includeChanges=true`, { token: member })).status).toBe(404);
+  });
+
+  it('refuses an includeDeleted that is not a boolean with 400 naming it, and changes nothing', async () => {
+    const { typeId, ids } = await typeWith([undefined]);
+    await platform.call('DELETE', `/api/projects/${projectId}/types/${typeId}/data/${ids[0]}`, { token: owner });
+    const refused = await batch(typeId, { action: 'setPermission', operations: ['read'], permission: 'secret', includeDeleted: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('includeDeleted');
+    expect((await accessOf(typeId, ids[0]!)).revision).toBe(1);
+  });
+
   it('answers 400 for bad input, 404 for an unknown type, 403 without project update permission, and changes nothing', async () => {
     const { typeId, ids } = await typeWith([undefined]);
     for (const body of [

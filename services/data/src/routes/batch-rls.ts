@@ -18,12 +18,14 @@ const responseSchema = z.object({
   operations: z.array(z.string()),
   dryRun: z.boolean(),
   modifiedCount: z.number().optional(),
+  deletedCount: z.number().optional().describe('With includeDeleted: how many of the matching entities are deleted'),
 });
 
 /**
  * POST .../types/{typeId}/batch-rls: changes the RLS of many entities at once. Each changed entity
  * is written like any other (revision, change, event); entities already as the action wants them
- * are matched but not modified. Needs the RLS update permission on the project.
+ * are matched but not modified. Deleted entities only with `includeDeleted`, which adds
+ * `deletedCount` to the answer. Needs the RLS update permission on the project.
  */
 export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -48,18 +50,24 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
 
       const scope = TypeDirectory.documentsScope(projectId, typeId);
       const collection = deps.store.collection<StoredEntity>(scope.collection);
-      const filter = batchTargetFilter(projectId, body.filter);
+      const filter = batchTargetFilter(projectId, body.filter, body.includeDeleted);
       const operations = body.action === 'resetToDefault' ? [] : (body.operations ?? []);
       const dryRun = body.dryRun ?? false;
-      if (dryRun) return { matchingCount: await collection.count(filter), action: body.action, operations, dryRun };
+      if (dryRun) {
+        const matchingCount = await collection.count(filter);
+        if (!body.includeDeleted) return { matchingCount, action: body.action, operations, dryRun };
+        return { matchingCount, action: body.action, operations, dryRun, deletedCount: await collection.count({ $and: [filter, { deletedAt: { $exists: true } }] }) };
+      }
 
       let matchingCount = 0;
+      let deletedCount = 0;
       let modifiedCount = 0;
       let lastId = '';
       for (;;) {
         const page = await collection.find({ $and: [filter, { id: { $gt: lastId } }] }, { sort: { id: 1 }, limit: PAGE, projection: READ_PROJECTION });
         for (const entity of page) {
           matchingCount += 1;
+          if (entity.deletedAt !== undefined) deletedCount += 1;
           const modifier = batchModifierFor(projectId, body, entity.access, type.defaultAccess);
           if (!modifier) continue;
           await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision });
@@ -68,7 +76,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
         if (page.length < PAGE) break;
         lastId = (page[page.length - 1] as StoredEntity).id;
       }
-      return { matchingCount, action: body.action, operations, dryRun, modifiedCount };
+      return { matchingCount, action: body.action, operations, dryRun, modifiedCount, ...(body.includeDeleted ? { deletedCount } : {}) };
     },
   );
 }
