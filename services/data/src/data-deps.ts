@@ -1,4 +1,5 @@
 import type { ServiceContext } from '@platform/kit';
+import { loadDataLimits } from './config';
 import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
@@ -42,6 +43,7 @@ export function dataDeps(context: ServiceContext): DataDeps {
     writer: new EntityWriter(store, history, drainer, timestamps, watermarks),
     history,
     drainer,
+    limits: loadDataLimits(),
   };
   depsByContext.set(context, deps);
   return deps;

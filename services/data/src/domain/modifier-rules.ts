@@ -46,7 +46,7 @@ function pathProblem(path: string, { allowAccess, serverOwned }: ClientModifierO
   if (root.startsWith('_')) return 'internal fields cannot be changed';
   if (SYSTEM_FIELDS.has(root)) return `${root} is managed by the server`;
   if (root === 'access' && !allowAccess) return 'changing access needs update permission on the project';
-  if (serverOwned?.has(root)) return `${root} is set by the server (for applications: by publish)`;
+  if (serverOwned?.has(root)) return `${root} is set by the server (for applications: by publish; for visitor records: by the visitors service)`;
   return undefined;
 }
 

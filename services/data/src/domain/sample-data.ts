@@ -1,4 +1,5 @@
 import { Faker, en } from '@faker-js/faker';
+import { matchesPattern } from './patterns';
 import type { FieldDefinition, TypeSchema } from './type-schema';
 
 type StringGenerator = (faker: Faker) => string;
@@ -43,6 +44,10 @@ function withoutAnchors(pattern: string): string {
   return pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
 }
 
+function fitsLength(value: string, definition: FieldDefinition): boolean {
+  return value.length >= (definition.minLength ?? 0) && value.length <= (definition.maxLength ?? Infinity);
+}
+
 /**
  * The name-based value when it fits the field's pattern; otherwise one generated from the pattern
  * itself. Faker's generator covers common regular expressions, not all: for a pattern it cannot
@@ -50,13 +55,11 @@ function withoutAnchors(pattern: string): string {
  */
 function sampleString(name: string, definition: FieldDefinition, faker: Faker): string {
   const value = nameBasedString(name, definition, faker);
-  if (definition.pattern === undefined) return value;
-  const pattern = new RegExp(definition.pattern);
-  if (pattern.test(value)) return value;
+  if (definition.pattern === undefined || matchesPattern(definition.pattern, value)) return value;
   for (let attempt = 0; attempt < 5; attempt += 1) {
     try {
       const candidate = faker.helpers.fromRegExp(withoutAnchors(definition.pattern));
-      if (pattern.test(candidate)) return candidate;
+      if (fitsLength(candidate, definition) && matchesPattern(definition.pattern, candidate)) return candidate;
     } catch {
       break; // syntax the generator does not support
     }
@@ -66,42 +69,83 @@ function sampleString(name: string, definition: FieldDefinition, faker: Faker): 
 
 function sampleNumber(name: string, definition: FieldDefinition, faker: Faker): number {
   const lower = name.toLowerCase();
-  const min = definition.minimum ?? 0;
-  const max = definition.maximum ?? (/price|amount|cost|total/.test(lower) ? min + 500 : /age/.test(lower) ? min + 90 : min + 1000);
-  if (definition.type === 'integer') return faker.number.int({ min: Math.ceil(min), max: Math.floor(max) });
-  return faker.number.float({ min, max, fractionDigits: 2 });
+  const span = /price|amount|cost|total/.test(lower) ? 500 : /age/.test(lower) ? 90 : 1000;
+  // With only a maximum, the range ends there (a default minimum of 0 could lie above it).
+  const min = definition.minimum ?? (definition.maximum !== undefined && definition.maximum < 0 ? definition.maximum - span : 0);
+  const max = definition.maximum ?? min + span;
+  const value = definition.type === 'number' ? faker.number.float({ min, max, fractionDigits: 2 }) : faker.number.int({ min: Math.ceil(min), max: Math.floor(max) });
+  // Faker overflows on ranges wider than a double holds; a value inside the bounds still fits.
+  return Number.isFinite(value) ? value : Math.min(Math.max(0, Math.ceil(min)), Math.floor(max));
 }
 
-function sampleValue(name: string, definition: FieldDefinition, faker: Faker, now: number): unknown {
-  if (definition.enum) return faker.helpers.arrayElement(definition.enum);
-  switch (definition.type) {
-    case 'string':
-      return sampleString(name, definition, faker);
-    case 'number':
-    case 'integer':
-      return sampleNumber(name, definition, faker);
-    case 'timestamp':
-      return faker.date.recent({ days: 30, refDate: now }).getTime();
-    case 'boolean':
-      return faker.datatype.boolean();
-    case 'array':
-      return definition.items ? Array.from({ length: faker.number.int({ min: 1, max: 3 }) }, () => sampleValue(name, definition.items as FieldDefinition, faker, now)) : [];
-    case 'object':
-      return definition.fields ? sampleDocument({ fields: definition.fields }, faker, now) : {};
+function sampleTimestamp(definition: FieldDefinition, faker: Faker, now: number): number {
+  if (definition.minimum === undefined && definition.maximum === undefined) return faker.date.recent({ days: 30, refDate: now }).getTime();
+  return sampleNumber('timestamp', { ...definition, minimum: definition.minimum ?? (definition.maximum as number) - 30 * 86_400_000, maximum: definition.maximum ?? (definition.minimum as number) + 30 * 86_400_000 }, faker);
+}
+
+/** The answer would be larger than its limit: thrown as soon as the generated values pass it. */
+export class SampleDataTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`the sample documents would be larger than ${limitBytes} bytes`);
+    this.name = 'SampleDataTooLargeError';
   }
 }
 
-function sampleDocument(schema: TypeSchema, faker: Faker, now: number): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema.fields).map(([name, definition]) => [name, sampleValue(name, definition, faker, now)]));
+/** Counts the bytes of generated values, so an oversized request stops early instead of building it all. */
+class SampleBudget {
+  private spent = 0;
+
+  constructor(private readonly limitBytes: number) {}
+
+  spend(name: string, value: unknown): void {
+    this.spent += Buffer.byteLength(JSON.stringify(value)) + name.length + 4;
+    if (this.spent > this.limitBytes) throw new SampleDataTooLargeError(this.limitBytes);
+  }
+}
+
+interface Generation {
+  faker: Faker;
+  now: number;
+  budget: SampleBudget;
+}
+
+function sampleValue(name: string, definition: FieldDefinition, generation: Generation): unknown {
+  const { faker, now, budget } = generation;
+  const leaf = (value: unknown): unknown => {
+    budget.spend(name, value);
+    return value;
+  };
+  if (definition.enum) return leaf(faker.helpers.arrayElement(definition.enum));
+  switch (definition.type) {
+    case 'string':
+      return leaf(sampleString(name, definition, faker));
+    case 'number':
+    case 'integer':
+      return leaf(sampleNumber(name, definition, faker));
+    case 'timestamp':
+      return leaf(sampleTimestamp(definition, faker, now));
+    case 'boolean':
+      return leaf(faker.datatype.boolean());
+    case 'array':
+      return definition.items ? Array.from({ length: faker.number.int({ min: 1, max: 3 }) }, () => sampleValue(name, definition.items as FieldDefinition, generation)) : leaf([]);
+    case 'object':
+      return definition.fields ? sampleDocument({ fields: definition.fields }, generation) : leaf({});
+  }
+}
+
+function sampleDocument(schema: TypeSchema, generation: Generation): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schema.fields).map(([name, definition]) => [name, sampleValue(name, definition, generation)]));
 }
 
 /**
  * `count` realistic documents that satisfy the schema (every field filled, constraints and
  * patterns respected), generated with Faker from the field names. The same seed gives the same
- * samples, so previews are repeatable and testable.
+ * samples, so previews are repeatable and testable. Throws SampleDataTooLargeError once the
+ * documents' JSON passes `limitBytes`.
  */
-export function generateSamples(schema: TypeSchema, count: number, seed: number, now: number): Array<Record<string, unknown>> {
+export function generateSamples(schema: TypeSchema, options: { count: number; seed: number; now: number; limitBytes: number }): Array<Record<string, unknown>> {
   const faker = new Faker({ locale: [en] });
-  faker.seed(seed);
-  return Array.from({ length: count }, () => sampleDocument(schema, faker, now));
+  faker.seed(options.seed);
+  const generation: Generation = { faker, now: options.now, budget: new SampleBudget(options.limitBytes) };
+  return Array.from({ length: options.count }, () => sampleDocument(schema, generation));
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { matchesPattern, patternProblem } from './patterns';
+import { RESERVED_SCHEMA_FIELD_NAMES } from './reserved-fields';
 
 export const fieldTypes = ['string', 'number', 'integer', 'boolean', 'timestamp', 'object', 'array'] as const;
+
+/** The largest minLength or maxLength a schema may give: sample data pads values up to minLength. */
+export const MAX_SCHEMA_LENGTH = 100_000;
 
 export interface FieldDefinition {
   type: (typeof fieldTypes)[number];
@@ -21,6 +26,23 @@ export interface FieldDefinition {
 
 const fieldName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'field names start with a letter and hold letters, digits and _');
 
+const pattern = z
+  .string()
+  .max(500)
+  .superRefine((value, context) => {
+    const problem = patternProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/** Bounds no value could satisfy; refused when the schema is saved rather than failing every write. */
+function checkBounds(definition: FieldDefinition, context: z.RefinementCtx): void {
+  const { minLength, maxLength, minimum, maximum } = definition;
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) context.addIssue({ code: 'custom', path: ['minLength'], message: `must not exceed maxLength (${maxLength})` });
+  if (minimum === undefined || maximum === undefined) return;
+  if (minimum > maximum) context.addIssue({ code: 'custom', path: ['minimum'], message: `must not exceed maximum (${maximum})` });
+  else if (definition.type !== 'number' && Math.ceil(minimum) > Math.floor(maximum)) context.addIssue({ code: 'custom', path: ['minimum'], message: `no whole number lies between minimum and maximum (${maximum})` });
+}
+
 export const fieldDefinitionSchema: z.ZodType<FieldDefinition> = z.lazy(() =>
   z
     .object({
@@ -29,30 +51,27 @@ export const fieldDefinitionSchema: z.ZodType<FieldDefinition> = z.lazy(() =>
       title: z.string().max(200).optional(),
       description: z.string().max(2000).optional(),
       enum: z.array(z.union([z.string(), z.number()])).min(1).max(500).optional(),
-      minLength: z.number().int().min(0).optional(),
-      maxLength: z.number().int().min(0).optional(),
+      minLength: z.number().int().min(0).max(MAX_SCHEMA_LENGTH).optional(),
+      maxLength: z.number().int().min(0).max(MAX_SCHEMA_LENGTH).optional(),
       minimum: z.number().optional(),
       maximum: z.number().optional(),
-      pattern: z
-        .string()
-        .max(500)
-        .refine((p) => {
-          try {
-            new RegExp(p);
-            return true;
-          } catch {
-            return false;
-          }
-        }, 'must be a valid regular expression')
-        .optional(),
+      pattern: pattern.optional(),
       items: fieldDefinitionSchema.optional(),
       fields: z.record(fieldName, fieldDefinitionSchema).optional(),
     })
-    .strict(),
+    .strict()
+    .superRefine(checkBounds),
 );
 
 /** The schema a type may carry: its documents' fields. */
-export const typeSchemaSchema = z.object({ fields: z.record(fieldName, fieldDefinitionSchema) }).strict();
+export const typeSchemaSchema = z
+  .object({ fields: z.record(fieldName, fieldDefinitionSchema) })
+  .strict()
+  .superRefine(({ fields }, context) => {
+    for (const name of Object.keys(fields)) {
+      if (RESERVED_SCHEMA_FIELD_NAMES.has(name)) context.addIssue({ code: 'custom', path: ['fields', name], message: `${name} is reserved for the server and row-level security` });
+    }
+  });
 export type TypeSchema = z.infer<typeof typeSchemaSchema>;
 
 export interface SchemaProblem {
@@ -60,17 +79,65 @@ export interface SchemaProblem {
   message: string;
 }
 
-function checkValue(definition: FieldDefinition, value: unknown, path: string, problems: SchemaProblem[]): void {
+/** Validation took longer than its budget; thrown, so a write stops rather than waiting longer. */
+export class ValidationBudgetExceededError extends Error {
+  constructor(
+    readonly budgetMs: number,
+    /** The field being checked when the budget ran out. */
+    readonly field: string,
+  ) {
+    super(`validating the document took longer than ${budgetMs} ms (at ${field})`);
+    this.name = 'ValidationBudgetExceededError';
+  }
+}
+
+export interface ValidationOptions {
+  /** Refuse (throw ValidationBudgetExceededError) once validation has run this long; no limit when absent. */
+  budgetMs?: number;
+  /** Milliseconds from a monotonic clock; performance.now unless a test passes its own. */
+  now?: () => number;
+}
+
+/** One document's validation: the problems found and the time it may still take. */
+class Validation {
+  readonly problems: SchemaProblem[] = [];
+  private readonly now: () => number;
+  private readonly deadline: number;
+
+  constructor(private readonly options: ValidationOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.deadline = options.budgetMs === undefined ? Infinity : this.now() + options.budgetMs;
+  }
+
+  /** Called before each value: a document of many values, or of long patterned strings, stops at the budget. */
+  checkBudget(path: string): void {
+    if (this.deadline !== Infinity && this.now() > this.deadline) throw new ValidationBudgetExceededError(this.options.budgetMs as number, path);
+  }
+}
+
+function patternMismatch(pattern: string, value: string): string | undefined {
+  try {
+    return matchesPattern(pattern, value) ? undefined : `must match ${pattern}`;
+  } catch {
+    // Saved before patterns were checked: fail closed, never fall back to a backtracking engine.
+    return `cannot be checked: the type's pattern ${pattern} is not supported; change the type schema`;
+  }
+}
+
+function checkValue(definition: FieldDefinition, value: unknown, path: string, validation: Validation): void {
+  validation.checkBudget(path);
   const fail = (message: string): void => {
-    problems.push({ field: path, message });
+    validation.problems.push({ field: path, message });
   };
   switch (definition.type) {
-    case 'string':
+    case 'string': {
       if (typeof value !== 'string') return fail('must be a string');
       if (definition.minLength !== undefined && value.length < definition.minLength) fail(`must have at least ${definition.minLength} characters`);
       if (definition.maxLength !== undefined && value.length > definition.maxLength) fail(`must have at most ${definition.maxLength} characters`);
-      if (definition.pattern !== undefined && !new RegExp(definition.pattern).test(value)) fail(`must match ${definition.pattern}`);
+      const mismatch = definition.pattern === undefined ? undefined : patternMismatch(definition.pattern, value);
+      if (mismatch) fail(mismatch);
       break;
+    }
     case 'number':
     case 'integer':
     case 'timestamp':
@@ -84,34 +151,35 @@ function checkValue(definition: FieldDefinition, value: unknown, path: string, p
       break;
     case 'array':
       if (!Array.isArray(value)) return fail('must be an array');
-      if (definition.items) value.forEach((item, index) => checkValue(definition.items as FieldDefinition, item, `${path}.${index}`, problems));
+      if (definition.items) value.forEach((item, index) => checkValue(definition.items as FieldDefinition, item, `${path}.${index}`, validation));
       break;
     case 'object':
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('must be an object');
-      if (definition.fields) checkFields(definition.fields, value as Record<string, unknown>, `${path}.`, problems);
+      if (definition.fields) checkFields(definition.fields, value as Record<string, unknown>, `${path}.`, validation);
       break;
   }
   if (definition.enum && !definition.enum.includes(value as string | number)) fail(`must be one of ${definition.enum.join(', ')}`);
 }
 
-function checkFields(fields: Record<string, FieldDefinition>, document: Record<string, unknown>, prefix: string, problems: SchemaProblem[]): void {
+function checkFields(fields: Record<string, FieldDefinition>, document: Record<string, unknown>, prefix: string, validation: Validation): void {
   for (const [name, definition] of Object.entries(fields)) {
     const value = document[name];
     if (value === undefined || value === null) {
-      if (definition.required) problems.push({ field: `${prefix}${name}`, message: 'is required' });
+      if (definition.required) validation.problems.push({ field: `${prefix}${name}`, message: 'is required' });
       continue;
     }
-    checkValue(definition, value, `${prefix}${name}`, problems);
+    checkValue(definition, value, `${prefix}${name}`, validation);
   }
 }
 
 /**
  * Checks a whole document against its type's schema. Fields the schema does not name are allowed
- * (types evolve; clients may carry extra data); named fields must match their definition.
+ * (types evolve; clients may carry extra data); named fields must match their definition. With a
+ * budget, throws ValidationBudgetExceededError once the check has run longer than it.
  */
-export function validateDocument(schema: TypeSchema | undefined, document: Record<string, unknown>): SchemaProblem[] {
+export function validateDocument(schema: TypeSchema | undefined, document: Record<string, unknown>, options: ValidationOptions = {}): SchemaProblem[] {
   if (!schema) return [];
-  const problems: SchemaProblem[] = [];
-  checkFields(schema.fields, document, '', problems);
-  return problems;
+  const validation = new Validation(options);
+  checkFields(schema.fields, document, '', validation);
+  return validation.problems;
 }

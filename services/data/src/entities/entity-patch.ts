@@ -1,6 +1,7 @@
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type UpdateModifier } from '@platform/storage';
+import { changesOnlyAccess } from '../domain/deleted-entity-rules';
 import { checkClientModifier, type ModifierProblem } from '../domain/modifier-rules';
 import { dataError } from '../errors';
 import type { DataDeps } from '../routes/context';
@@ -35,15 +36,17 @@ export interface PatchRequest {
 
 /**
  * Every patch of an entity, whoever makes it (the PATCH route, the actions executor): the entity
- * must be readable and not deleted, the caller needs its update permission, the modifier passes
- * the client rules, and when it would apply now, the result passes the collection's validation.
- * Then the guarded write (409 with conflict details when `baseRevision` is stale).
+ * must be readable and not deleted (a deleted one takes only a change of its `access`), the caller
+ * needs its update permission, the modifier passes the client rules, and when it would apply now,
+ * the result passes the collection's validation. Then the guarded write (409 with conflict details
+ * when `baseRevision` is stale).
  */
 export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, request: PatchRequest): Promise<StoredEntity> {
   if (resolved.refuseWrites) throw resolved.refuseWrites;
   const { caller } = request;
   const entity = await deps.reader.readable(resolved.scope, request.id, caller);
-  if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
+  // A deleted entity keeps its content: its access may still change, so it can be restricted.
+  if (entity.deletedAt !== undefined && !changesOnlyAccess(request.modifier)) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
   if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
   const problems = checkClientModifier(request.modifier, { allowAccess: rlsAllows(request.projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
   if (problems.length) throw badModifier(problems);

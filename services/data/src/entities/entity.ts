@@ -50,5 +50,24 @@ export function publicView(entity: StoredEntity): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entity).filter(([key]) => !key.startsWith('_')));
 }
 
+/**
+ * A deleted entity as pulls and lists answer it: what a client needs to remove its copy and no
+ * more. Its content stays in the store (GET of the entity, behind read RLS, still shows it) but is
+ * not sent again to every replica. `access` stays, as on live entities, for the same readers.
+ */
+export function tombstoneView(entity: StoredEntity): Tombstone {
+  const { id, revision, createdAt, updatedAt, deletedAt, access } = entity;
+  return { id, revision, createdAt, updatedAt, deletedAt: deletedAt as number, ...(access === undefined ? {} : { access }) };
+}
+
+export interface Tombstone {
+  id: string;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+  deletedAt: number;
+  access?: Access;
+}
+
 /** Excludes history-related internals at the store, so reads never carry the outbox. */
 export const READ_PROJECTION = { _outbox: 0 } as const;

@@ -1,6 +1,7 @@
 import type { EventBus } from '@platform/bus';
 import type { Logger, ProjectAccess } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
+import type { DataLimits } from '../config';
 import type { EntityReader } from '../entities/entity-reader';
 import type { EntityWriter } from '../entities/entity-writer';
 import type { History } from '../entities/history';
@@ -19,4 +20,6 @@ export interface DataDeps {
   writer: EntityWriter;
   history: History;
   drainer: OutboxDrainer;
+  /** Document size, array length, validation time and sample-data bounds (from the environment). */
+  limits: DataLimits;
 }

@@ -227,6 +227,92 @@ describe('RLS', () => {
   });
 });
 
+describe('deleted documents (tombstones)', () => {
+  let typeId: string;
+  beforeAll(async () => {
+    typeId = await createType({ name: 'Tombstones' });
+  });
+  const path = () => `/api/projects/${projectId}/types/${typeId}/data`;
+
+  async function deletedDocument(body: Record<string, unknown>) {
+    const created = (await platform.call('POST', path(), { token: tokens.owner, body })).body;
+    return (await platform.call('DELETE', `${path()}/${created.id}`, { token: tokens.owner })).body;
+  }
+
+  async function pulled(token: string, id: string, query = '') {
+    const pull = await platform.call('GET', `${path()}?updatedAt=0${query}`, { token });
+    expect(pull.status).toBe(200);
+    return pull.body.items.find((item: { id: string }) => item.id === id);
+  }
+
+  it('a pull, with or without includeChanges, carries only id, revision, timestamps, deletedAt and access', async () => {
+    const deleted = await deletedDocument({ title: 'Confidential plan', access: { update: { userIds: ['owner'] } } });
+    const tombstone = { id: deleted.id, revision: 1, createdAt: deleted.createdAt, updatedAt: deleted.updatedAt, deletedAt: deleted.deletedAt, access: { update: { userIds: ['owner'] } } };
+    for (const query of ['', '&includeChanges=true']) {
+      expect(await pulled(tokens.bob, deleted.id, query)).toEqual(tombstone);
+      expect(await pulled(tokens.owner, deleted.id, query)).toEqual(tombstone);
+    }
+    const live = (await platform.call('POST', path(), { token: tokens.owner, body: { title: 'Still here' } })).body;
+    expect(await pulled(tokens.bob, live.id, '&includeChanges=true')).toMatchObject({ title: 'Still here', changes: [expect.any(Object)] });
+  });
+
+  it('GET of a deleted document and its history answer only those its read rule lets in', async () => {
+    const deleted = await deletedDocument({ title: 'Editors only', access: { read: { permission: `${projectId}::editors` } } });
+    const readByAlice = await platform.call('GET', `${path()}/${deleted.id}?includeChanges=true`, { token: tokens.alice });
+    expect(readByAlice.status).toBe(200);
+    expect(readByAlice.body).toMatchObject({ title: 'Editors only', deletedAt: deleted.deletedAt, changes: [expect.any(Object), expect.any(Object)] });
+    for (const query of ['', '?includeChanges=true']) {
+      const readByBob = await platform.call('GET', `${path()}/${deleted.id}${query}`, { token: tokens.bob });
+      expect({ query, status: readByBob.status, text: JSON.stringify(readByBob.body).includes('Editors only') }).toEqual({ query, status: 404, text: false });
+    }
+    expect(await pulled(tokens.bob, deleted.id)).toBeUndefined();
+  });
+
+  it('the owner restricts a deleted document with a PATCH of its access; then a member without the permission no longer pulls or reads it', async () => {
+    const deleted = await deletedDocument({ title: 'Deleted but kept' });
+    expect(await pulled(tokens.bob, deleted.id)).toMatchObject({ id: deleted.id });
+
+    const restricted = await platform.call('PATCH', `${path()}/${deleted.id}`, {
+      token: tokens.owner,
+      body: { modifier: { $set: { access: { read: { permission: `${projectId}::editors` } } } }, baseRevision: 1 },
+    });
+    expect(restricted.status).toBe(200);
+    expect(restricted.body).toMatchObject({ revision: 2, deletedAt: deleted.deletedAt, access: { read: { permission: `${projectId}::editors` } } });
+
+    const since = deleted.updatedAt;
+    expect(await pulled(tokens.bob, deleted.id)).toBeUndefined();
+    expect((await platform.call('GET', `${path()}?updatedAt=${since}`, { token: tokens.bob })).body.items.map((item: { id: string }) => item.id)).not.toContain(deleted.id);
+    expect((await platform.call('GET', `${path()}/${deleted.id}`, { token: tokens.bob })).status).toBe(404);
+    expect(await pulled(tokens.alice, deleted.id)).toEqual({
+      id: deleted.id,
+      revision: 2,
+      createdAt: deleted.createdAt,
+      updatedAt: restricted.body.updatedAt,
+      deletedAt: deleted.deletedAt,
+      access: { read: { permission: `${projectId}::editors` } },
+    });
+  });
+
+  it('anything but an access change on a deleted document stays 404, and access needs the project update permission; nothing changes', async () => {
+    const deleted = await deletedDocument({ title: 'Frozen' });
+    const url = `${path()}/${deleted.id}`;
+    for (const modifier of [{ $set: { title: 'Back' } }, { $set: { title: 'Back', 'access.read.userIds': [] } }, { $rename: { access: 'title' } }]) {
+      const response = await platform.call('PATCH', url, { token: tokens.owner, body: { modifier, baseRevision: 1 } });
+      expect({ modifier, status: response.status, error: response.body.error }).toEqual({ modifier, status: 404, error: 'Entity is deleted' });
+    }
+    const byMember = await platform.call('PATCH', url, { token: tokens.alice, body: { modifier: { $set: { 'access.read.userIds': ['alice'] } }, baseRevision: 1 } });
+    expect(byMember.status).toBe(400);
+    expect(byMember.body.error).toContain('access');
+    const badAccess = await platform.call('PATCH', url, { token: tokens.owner, body: { modifier: { $set: { 'access.read': { $where: '1' } } }, baseRevision: 1 } });
+    expect(badAccess.status).toBe(400);
+    expect(badAccess.body.error).toContain('access.read.$where');
+    const after = await platform.call('GET', `${url}?includeChanges=true`, { token: tokens.owner });
+    expect(after.body).toMatchObject({ title: 'Frozen', revision: 1 });
+    expect(after.body.access).toBeUndefined();
+    expect(after.body.changes).toHaveLength(2);
+  });
+});
+
 describe('type schemas and sample data', () => {
   it('validates writes against the schema, naming the field, and changes nothing', async () => {
     const typeId = await createType({ name: 'Typed', schema: { fields: { title: { type: 'string', required: true }, rating: { type: 'integer', minimum: 1, maximum: 5 } } } });

@@ -5,7 +5,8 @@ import { visitorTypeBinding } from '../domain/check-in-bindings';
 import { ID_PATTERN } from '../domain/collections';
 import { mayManageType, defaultAccessPaths } from '../domain/type-access';
 import { applicationRecordSchema, typeIdSchema, typeRecordSchema } from '../domain/type-record';
-import { validateDocument } from '../domain/type-schema';
+import { SERVER_SET_DOCUMENT_FIELDS } from '../domain/reserved-fields';
+import { validateDocument, ValidationBudgetExceededError, type SchemaProblem, type TypeSchema } from '../domain/type-schema';
 import { TypeDirectory } from '../entities/type-directory';
 import { dataError } from '../errors';
 import type { EntityKind } from './entity-routes';
@@ -14,6 +15,16 @@ const projectId = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits
 
 function zodProblems(result: { success: boolean; error?: z.ZodError }): Array<{ field: string; message: string }> {
   return result.success ? [] : (result.error?.issues ?? []).map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message }));
+}
+
+/** Schema validation with a time budget: past it the write is refused (422) rather than waited for. */
+function validateWithinBudget(schema: TypeSchema | undefined, fields: Record<string, unknown>, budgetMs: number): SchemaProblem[] {
+  try {
+    return validateDocument(schema, fields, { budgetMs });
+  } catch (error) {
+    if (!(error instanceof ValidationBudgetExceededError)) throw error;
+    throw dataError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
+  }
 }
 
 /** Documents of a type: `/api/projects/{projectId}/types/{typeId}/data`. */
@@ -25,8 +36,9 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
     const type = await deps.types.requireReadable(params.projectId, params.typeId, caller);
     return {
       scope: TypeDirectory.documentsScope(params.projectId, params.typeId),
-      validate: (fields) => validateDocument(type.schema, fields),
+      validate: (fields) => validateWithinBudget(type.schema, fields, deps.limits.validationBudgetMs),
       defaultAccess: type.defaultAccess,
+      serverOwnedFields: SERVER_SET_DOCUMENT_FIELDS,
       ...(type.syncType === 'localOnly' ? { refuseWrites: dataError('DATA_LOCAL_ONLY_TYPE') } : {}),
     };
   },

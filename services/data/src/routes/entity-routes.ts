@@ -1,4 +1,4 @@
-import type { Access } from '@platform/contracts';
+import { accessSchema, type Access } from '@platform/contracts';
 import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
 import { checkClientModifier } from '../domain/modifier-rules';
 import { decodeCursor } from '../entities/entity-reader';
-import { publicView, type EntityScope, type StoredEntity } from '../entities/entity';
+import { publicView, tombstoneView, type EntityScope, type StoredEntity } from '../entities/entity';
 import { badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
 import { dataError } from '../errors';
 import type { DataDeps } from './context';
@@ -53,7 +53,14 @@ const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 't
 const entitySchema = z
   .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number().optional(), changes: z.array(z.unknown()).optional() })
   .loose();
-const pageSchema = z.object({ items: z.array(entitySchema), cursor: z.string().optional() });
+const tombstoneSchema = z
+  .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number(), access: accessSchema.optional() })
+  .strict()
+  .describe('A deleted entity (tombstone): only these fields, never its content or changes, with or without includeChanges');
+const pageSchema = z.object({
+  items: z.array(z.union([entitySchema.describe('A live entity; changes only with includeChanges'), tombstoneSchema])),
+  cursor: z.string().optional(),
+});
 const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
 
 /**
@@ -75,10 +82,10 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     {
       schema: {
         tags: [kind.tag],
-        summary: 'List entities; with updatedAt, pull every change after that time (deleted ones included)',
+        summary: 'List entities; with updatedAt, pull every change after that time (deleted ones as tombstones: id, revision, timestamps, deletedAt, access)',
         params: kind.params,
         querystring: z.object({
-          updatedAt: z.coerce.number().int().min(0).optional().describe('0 returns all; otherwise entities modified after this time, deleted ones included'),
+          updatedAt: z.coerce.number().int().min(0).optional().describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones'),
           includeChanges: booleanQuery.optional(),
           limit: z.coerce.number().int().min(1).max(5000).default(1000),
           cursor: z.string().max(500).optional().describe('From the previous page, to continue it'),
@@ -98,9 +105,10 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         updatedAt === undefined
           ? await deps.reader.list(resolved.scope, caller, { limit, cursor })
           : await deps.reader.pull(resolved.scope, caller, { since: updatedAt, limit, cursor });
+      // Tombstones carry what a client needs to drop its copy, not the deleted content again.
       const items = includeChanges
-        ? await Promise.all(page.items.map((item) => deps.reader.withChanges(resolved.scope, item)))
-        : page.items.map(publicView);
+        ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : deps.reader.withChanges(resolved.scope, item))))
+        : page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : publicView(item)));
       return { items, ...(page.cursor ? { cursor: page.cursor } : {}) } as z.infer<typeof pageSchema>;
     },
   );

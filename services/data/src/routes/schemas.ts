@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
-import { generateSamples } from '../domain/sample-data';
+import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
+import { typeSchemaSchema, type TypeSchema } from '../domain/type-schema';
 import { typeIdSchema } from '../domain/type-record';
 import { TypeDirectory } from '../entities/type-directory';
 import { publicView } from '../entities/entity';
@@ -20,6 +21,27 @@ function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean 
   if (request.principal.kind === 'user') return false;
   void reply.code(401).type('application/json').send(JSON.stringify('Unauthorized'));
   return true;
+}
+
+/**
+ * Sample documents from a type's stored schema, re-checked first: a schema saved before today's
+ * rules (reserved names, unsatisfiable bounds, patterns RE2 cannot run) is refused naming its
+ * field rather than failing inside the generator. Refused too when the answer would pass its cap.
+ */
+function samplesFor(deps: DataDeps, stored: TypeSchema | undefined, count: number, seed: number | undefined): Array<Record<string, unknown>> {
+  const checked = typeSchemaSchema.safeParse(stored ?? { fields: {} });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const field = ['schema', ...(issue?.path ?? []).map(String)].join('.');
+    throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid ${field}: ${issue?.message ?? 'invalid'}`, details: { field } });
+  }
+  const limitBytes = deps.limits.maxSampleDataBytes;
+  try {
+    return generateSamples(checked.data, { count, seed: seed ?? deps.clock(), now: deps.clock(), limitBytes });
+  } catch (error) {
+    if (!(error instanceof SampleDataTooLargeError)) throw error;
+    throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
+  }
 }
 
 /**
@@ -57,7 +79,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
       const { projectId, typeId } = request.params;
       const { caller } = await deps.projects.require(projectId, request.principal);
       const type = await deps.types.requireReadable(projectId, typeId, caller);
-      return { items: generateSamples(type.schema ?? { fields: {} }, request.query.count, request.query.seed ?? deps.clock(), deps.clock()) };
+      return { items: samplesFor(deps, type.schema, request.query.count, request.query.seed) };
     },
   );
 
@@ -79,7 +101,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
       const type = await deps.types.requireReadable(projectId, typeId, caller);
       if (type.syncType === 'localOnly') throw dataError('DATA_LOCAL_ONLY_TYPE');
       const scope = TypeDirectory.documentsScope(projectId, typeId);
-      const samples = generateSamples(type.schema ?? { fields: {} }, request.body.count, request.body.seed ?? deps.clock(), deps.clock());
+      const samples = samplesFor(deps, type.schema, request.body.count, request.body.seed);
       const created = [];
       for (const sample of samples) created.push(publicView(await deps.writer.create(scope, sample, { userId: caller.userId, defaultAccess: type.defaultAccess })));
       return reply.code(201).send({ items: created });

@@ -1,0 +1,34 @@
+import { parseEnv } from '@platform/kit';
+import { z } from 'zod';
+
+/** Bounds on what one write or one sample-data request may make the service hold or answer. */
+export interface DataLimits {
+  /** Bytes of a stored entity's JSON after a write (its history is stored apart and not counted). */
+  maxDocumentBytes: number;
+  /** Elements of any array, at any depth, of a stored entity. */
+  maxArrayLength: number;
+  /** Time one document's schema validation may take before the write is refused. */
+  validationBudgetMs: number;
+  /** Bytes of one sample-data answer (all generated documents together). */
+  maxSampleDataBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+export const dataEnvSchema = z.object({
+  DATA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(16 * MIB).default(MIB),
+  DATA_MAX_ARRAY_LENGTH: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  DATA_VALIDATION_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  DATA_SAMPLE_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * MIB).default(MIB),
+});
+
+/** Reads the data service's limits from the environment; a bad value stops start-up naming the variable. */
+export function loadDataLimits(env: NodeJS.ProcessEnv = process.env): DataLimits {
+  const parsed = parseEnv(dataEnvSchema, env);
+  return {
+    maxDocumentBytes: parsed.DATA_MAX_DOCUMENT_BYTES,
+    maxArrayLength: parsed.DATA_MAX_ARRAY_LENGTH,
+    validationBudgetMs: parsed.DATA_VALIDATION_BUDGET_MS,
+    maxSampleDataBytes: parsed.DATA_SAMPLE_DATA_MAX_BYTES,
+  };
+}

@@ -1,0 +1,35 @@
+import { LRUCache } from 'lru-cache';
+import { RE2JS } from 're2js';
+
+/**
+ * Type schema patterns run on a linear-time engine (RE2): a pattern such as `^(a+)+$` that makes a
+ * backtracking engine take exponential time on a crafted value is matched in time proportional to
+ * the value. RE2 has no lookarounds and no backreferences; such patterns are refused when a schema
+ * is saved. Each pattern is compiled once per process (the most recently used 1,000 are kept), not
+ * once per document.
+ */
+const compiled = new LRUCache<string, RE2JS>({ max: 1_000 });
+
+/** The compiled pattern; throws RE2's syntax error when the pattern is not RE2 syntax. */
+export function compilePattern(pattern: string): RE2JS {
+  const cached = compiled.get(pattern);
+  if (cached) return cached;
+  const fresh = RE2JS.compile(pattern);
+  compiled.set(pattern, fresh);
+  return fresh;
+}
+
+/** Why RE2 cannot compile the pattern, or undefined when it can. */
+export function patternProblem(pattern: string): string | undefined {
+  try {
+    compilePattern(pattern);
+    return undefined;
+  } catch (error) {
+    return `is not supported by the linear-time pattern engine (no lookarounds or backreferences): ${(error as Error).message}`;
+  }
+}
+
+/** Whether the pattern matches somewhere in the value (anchor with ^ and $ for the whole value), as RegExp.test does. */
+export function matchesPattern(pattern: string, value: string): boolean {
+  return compilePattern(pattern).test(value);
+}
