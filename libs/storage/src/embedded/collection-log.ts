@@ -17,7 +17,7 @@ export class CorruptLogError extends Error {
  * after a power loss, garbage); that tail was never acknowledged, so it is cut off. Anything
  * unreadable followed by readable lines is real corruption and stops the open.
  */
-export async function readLog(file: string): Promise<{ records: LogRecord[]; validBytes: number; tornBytes: number }> {
+export async function readLog<Line extends object = LogRecord>(file: string): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -25,7 +25,7 @@ export async function readLog(file: string): Promise<{ records: LogRecord[]; val
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], validBytes: 0, tornBytes: 0 };
     throw error;
   }
-  const records: LogRecord[] = [];
+  const records: Line[] = [];
   let offset = 0;
   let validBytes = 0;
   let firstBadLine: number | undefined;
@@ -34,7 +34,7 @@ export async function readLog(file: string): Promise<{ records: LogRecord[]; val
     const newline = content.indexOf(10, offset);
     const end = newline === -1 ? content.length : newline;
     lineNumber += 1;
-    const record = newline === -1 ? undefined : parseRecord(content.subarray(offset, end));
+    const record = newline === -1 ? undefined : parseRecord<Line>(content.subarray(offset, end));
     if (record === undefined) {
       firstBadLine ??= lineNumber;
     } else {
@@ -47,11 +47,11 @@ export async function readLog(file: string): Promise<{ records: LogRecord[]; val
   return { records, validBytes, tornBytes: content.length - validBytes };
 }
 
-function parseRecord(line: Buffer): LogRecord | undefined {
+function parseRecord<Line extends object>(line: Buffer): Line | undefined {
   if (line.length === 0) return undefined;
   try {
     const value = JSON.parse(line.toString('utf8')) as unknown;
-    return value !== null && typeof value === 'object' ? (value as LogRecord) : undefined;
+    return value !== null && typeof value === 'object' ? (value as Line) : undefined;
   } catch {
     return undefined;
   }
@@ -74,9 +74,10 @@ interface PendingWrite {
  * An append-only JSON-lines file with group commit: appends queued while a write is in flight go
  * out together in one synchronized write (O_DSYNC), and each append resolves only once its line is on
  * disk. When dead lines outnumber live ones the log is rewritten from a snapshot (write a temp
- * file, sync it, rename it over the log, sync the directory).
+ * file, sync it, rename it over the log, sync the directory). The embedded key-value store
+ * (libs/kv) keeps its own line type in the same kind of log.
  */
-export class CollectionLog {
+export class CollectionLog<Line extends object = LogRecord> {
   private handle: FileHandle | undefined;
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
@@ -85,12 +86,12 @@ export class CollectionLog {
 
   constructor(
     private readonly file: string,
-    private readonly options: { fsync: boolean; validBytes: number; lineCount: number; snapshot: () => LogRecord[]; liveCount: () => number },
+    private readonly options: { fsync: boolean; validBytes: number; lineCount: number; snapshot: () => Line[]; liveCount: () => number },
   ) {
     this.lineCount = options.lineCount;
   }
 
-  append(record: LogRecord): Promise<void> {
+  append(record: Line): Promise<void> {
     return this.appendSerialized(JSON.stringify(record));
   }
 
@@ -147,7 +148,8 @@ export class CollectionLog {
     return this.handle;
   }
 
-  private async compact(): Promise<void> {
+  /** Rewrites the log from a snapshot of the live state (also called at open by the key-value store). */
+  async compact(): Promise<void> {
     const records = this.options.snapshot();
     const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
     const temporary = `${this.file}.compact`;
