@@ -1,8 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type UpdateModifier } from '@platform/storage';
 import { changesOnlyAccess } from '../domain/deleted-entity-rules';
-import { checkClientModifier, type ModifierProblem } from '../domain/modifier-rules';
+import { indexBeyondLimit, limitProblem, type DocumentLimits, type LimitProblem } from '../domain/document-limits';
+import { checkClientModifier, touchedPaths, type ModifierProblem } from '../domain/modifier-rules';
+import { targetTypeProblems } from '../domain/modifier-targets';
 import { dataError } from '../errors';
 import type { DataDeps } from '../routes/context';
 import type { ResolvedKind } from '../routes/entity-routes';
@@ -16,6 +19,16 @@ export function badModifier(problems: ModifierProblem[]): AppError {
 export function schemaViolation(problems: Array<{ field: string; message: string }>): AppError {
   const first = problems[0] as { field: string; message: string };
   return dataError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+}
+
+function limitExceeded({ kind, field, message, ...numbers }: LimitProblem): AppError {
+  return dataError(kind === 'array' ? 'DATA_ARRAY_TOO_LONG' : 'DATA_DOCUMENT_TOO_LARGE', { message: `Invalid ${field}: ${message}`, details: { field, ...numbers } });
+}
+
+/** Throws 400 when an entity's fields, as they would be stored, break the size or array limits; `changed` are the fields the write sets. */
+export function assertWithinLimits(limits: DocumentLimits, fields: Record<string, unknown>, changed: readonly string[]): void {
+  const problem = limitProblem(fields, limits, changed);
+  if (problem) throw limitExceeded(problem);
 }
 
 /** Fields of an entity as its schema sees them: without server-owned and internal ones. */
@@ -37,9 +50,11 @@ export interface PatchRequest {
 /**
  * Every patch of an entity, whoever makes it (the PATCH route, the actions executor): the entity
  * must be readable and not deleted (a deleted one takes only a change of its `access`), the caller
- * needs its update permission, the modifier passes the client rules, and when it would apply now,
- * the result passes the collection's validation. Then the guarded write (409 with conflict details
- * when `baseRevision` is stale).
+ * needs its update permission, and the modifier passes the client rules. It must be sent for the
+ * revision read here (409 otherwise): the result is checked on exactly that state (operand types,
+ * size and array limits, the collection's validation), and the guarded write applies only while
+ * the entity is still at it. A modifier that changes nothing answers the entity as it is, without
+ * a write.
  */
 export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, request: PatchRequest): Promise<StoredEntity> {
   if (resolved.refuseWrites) throw resolved.refuseWrites;
@@ -51,15 +66,24 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const problems = checkClientModifier(request.modifier, { allowAccess: rlsAllows(request.projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
   if (problems.length) throw badModifier(problems);
   const modifier = request.modifier as UpdateModifier;
-  if (entity.revision === request.baseRevision) {
-    let after: Record<string, unknown>;
-    try {
-      after = applyUpdate(entity as Record<string, unknown>, modifier);
-    } catch (error) {
-      throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
-    }
-    const violations = resolved.validate(ownFields(after));
-    if (violations.length) throw schemaViolation(violations);
+  // Before applying: the update engine would fill an array up to the index first.
+  const farIndex = indexBeyondLimit(modifier, deps.limits.maxArrayLength);
+  if (farIndex) throw limitExceeded(farIndex);
+  // A baseRevision ahead of this read could be reached by another write before ours lands, and
+  // the modifier would then apply to a state nobody checked.
+  if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision);
+  const mismatched = targetTypeProblems(entity, modifier);
+  if (mismatched.length) throw badModifier(mismatched);
+  let after: Record<string, unknown>;
+  try {
+    after = applyUpdate(entity as Record<string, unknown>, modifier);
+  } catch (error) {
+    throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
   }
+  const fields = ownFields(after);
+  assertWithinLimits(deps.limits, fields, touchedPaths(modifier).map((path) => path.split('.')[0] as string));
+  const violations = resolved.validate(fields);
+  if (violations.length) throw schemaViolation(violations);
+  if (isDeepStrictEqual(after, entity)) return entity;
   return deps.writer.patch(resolved.scope, entity.id, modifier, { userId: caller.userId, baseRevision: request.baseRevision });
 }

@@ -109,7 +109,8 @@ export class EntityWriter {
     return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision });
   }
 
-  private async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number) {
+  /** The 409 for a modifier sent with `baseRevision` against `current`: conflict details, or that the revision does not exist. */
+  async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number) {
     if (baseRevision > current.revision || baseRevision < 0) {
       return dataError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
     }

@@ -7,7 +7,7 @@ import { ID_PATTERN } from '../domain/collections';
 import { checkClientModifier } from '../domain/modifier-rules';
 import { decodeCursor } from '../entities/entity-reader';
 import { publicView, tombstoneView, type EntityScope, type StoredEntity } from '../entities/entity';
-import { badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
+import { assertWithinLimits, badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
 import { dataError } from '../errors';
 import type { DataDeps } from './context';
 
@@ -146,6 +146,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
         if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'body') })));
       }
+      assertWithinLimits(deps.limits, fields, Object.keys(fields));
       const problems = resolved.validate(fields);
       if (problems.length) throw schemaViolation(problems);
       if (id !== undefined) await resolved.checkNewId?.(id as string);

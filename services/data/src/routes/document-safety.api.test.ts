@@ -1,0 +1,291 @@
+import type { BusMessage } from '@platform/bus';
+import type { DocumentEvent } from '@platform/contracts';
+import { AppError } from '@platform/kit';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { createEmbeddedStore, type Collection, type DocumentStore, type Filter, type StoredDocument, type UpdateModifier } from '@platform/storage';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataService } from '../app';
+import { dataDeps } from '../data-deps';
+import { TypeDirectory } from '../entities/type-directory';
+import { updateDocumentAs } from '../entities/update-document-as';
+
+let platform: TestGateway;
+let projectId: string;
+let token: string;
+const events: Array<BusMessage<DocumentEvent>> = [];
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService] });
+  token = await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'member' }] });
+  await platform.context.bus.subscribe<DocumentEvent>({ durable: 'document-safety-test', filter: 'platform.docs.>', handler: async (message) => void events.push(message) });
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+const typesPath = () => `/api/projects/${projectId}/types`;
+const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+
+async function createType(body: Record<string, unknown>): Promise<string> {
+  const response = await platform.call('POST', typesPath(), { token, body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.id as string;
+}
+
+async function createDocument(typeId: string, body: Record<string, unknown>) {
+  const response = await platform.call('POST', dataPath(typeId), { token, body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { id: string; revision: number } & Record<string, unknown>;
+}
+
+async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await call();
+  return { result, ms: performance.now() - started };
+}
+
+/** A type record stored as an older server version accepted it, past today's schema checks. */
+async function storeLegacyType(id: string, schema: unknown): Promise<void> {
+  await dataDeps(platform.context).writer.create(TypeDirectory.typesScope(projectId), { name: id, syncType: 'remote', schema }, { userId: 'owner', id });
+}
+
+describe('type schema patterns', () => {
+  it('evaluates a catastrophic-backtracking pattern in linear time while the gateway stays responsive', async () => {
+    const typeId = await createType({ name: 'Codes', schema: { fields: { code: { type: 'string', pattern: '^(a+)+$' } } } });
+    const evil = `${'a'.repeat(28)}!`;
+    const writes = Promise.all(Array.from({ length: 5 }, () => timed(() => platform.call('POST', dataPath(typeId), { token, body: { code: evil } }))));
+    const health = await timed(() => platform.call('GET', '/api/health'));
+    const answers = await writes;
+    for (const { result, ms } of answers) {
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('code') });
+      expect(ms).toBeLessThan(500);
+    }
+    expect(health.result.status).toBe(200);
+    expect(health.ms).toBeLessThan(500);
+    expect((await platform.call('POST', dataPath(typeId), { token, body: { code: 'aaaa' } })).status).toBe(201);
+    const samples = await timed(() => platform.call('GET', `/api/projects/${projectId}/types/${typeId}/sample-data?count=20&seed=1`, { token }));
+    expect(samples.result.status).toBe(200);
+    expect(samples.ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['lookahead', '^(?=a)a+$'],
+    ['backreference', '^(a)\\1$'],
+    ['lookbehind', '(?<=a)b'],
+  ])('refuses a pattern with a %s when the schema is saved, naming the field', async (_kind, pattern) => {
+    const response = await platform.call('POST', typesPath(), { token, body: { name: 'Bad', schema: { fields: { code: { type: 'string', pattern } } } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain('schema.fields.code.pattern');
+  });
+
+  it('refuses such a pattern when a type is patched, and keeps the type as it was', async () => {
+    const typeId = await createType({ name: 'Patched', schema: { fields: { code: { type: 'string', pattern: '^[a-z]+$' } } } });
+    const response = await platform.call('PATCH', `${typesPath()}/${typeId}`, { token, body: { modifier: { $set: { 'schema.fields.code.pattern': '^(a)\\1$' } }, baseRevision: 0 } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain('schema.fields.code.pattern');
+    expect((await platform.call('GET', `${typesPath()}/${typeId}`, { token })).body).toMatchObject({ revision: 0, schema: { fields: { code: { pattern: '^[a-z]+$' } } } });
+  });
+});
+
+describe('bounded documents', () => {
+  it('refuses an array index beyond the limit at once, naming the field, and writes nothing', async () => {
+    const typeId = await createType({ name: 'Tagged' });
+    const document = await createDocument(typeId, { tags: [] });
+    const { result, ms } = await timed(() => platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { 'tags.10000000': 1 } }, baseRevision: 0 } }));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({ code: 'DATA_ARRAY_TOO_LONG', error: expect.stringContaining('tags') });
+    expect(ms).toBeLessThan(1000);
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ tags: [], revision: 0 });
+  });
+
+  it('checks every array of the state after the modifier and of a created document', async () => {
+    const typeId = await createType({ name: 'Lists' });
+    const document = await createDocument(typeId, { list: { items: [] } });
+    const tooMany = Array.from({ length: 10_001 }, (_, i) => i);
+    const pushed = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $push: { 'list.items': { $each: tooMany } } }, baseRevision: 0 } });
+    expect(pushed.status).toBe(400);
+    expect(pushed.body).toMatchObject({ code: 'DATA_ARRAY_TOO_LONG', error: expect.stringContaining('list.items') });
+    const atLimit = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $push: { 'list.items': { $each: tooMany.slice(1) } } }, baseRevision: 0 } });
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body.list.items).toHaveLength(10_000);
+
+    const created = await platform.call('POST', dataPath(typeId), { token, body: { rows: tooMany } });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ code: 'DATA_ARRAY_TOO_LONG', error: expect.stringContaining('rows') });
+  });
+
+  it('refuses a write that would make the stored document larger than 1 MiB, naming the field it grew', async () => {
+    const typeId = await createType({ name: 'Large' });
+    const chunk = 'x'.repeat(250_000);
+    const document = await createDocument(typeId, { a: chunk });
+    for (const [revision, field] of ['b', 'c', 'd'].entries()) {
+      const grown = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { [field]: chunk } }, baseRevision: revision } });
+      expect(grown.status).toBe(200);
+    }
+    const tooLarge = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { e: chunk } }, baseRevision: 3 } });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body).toMatchObject({ code: 'DATA_DOCUMENT_TOO_LARGE', error: expect.stringContaining('e') });
+    expect(tooLarge.body.details).toMatchObject({ field: 'e', limit: 1_048_576 });
+    const stored = await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token });
+    expect(stored.body.revision).toBe(3);
+    expect(stored.body.e).toBeUndefined();
+  });
+
+  it('never applies an unchecked modifier when baseRevision is ahead and another write catches up', async () => {
+    // The real embedded store, with one pause: a write setting rating 99 waits at the store until
+    // released, so the catch-up write lands between its read and its guarded update every time.
+    const dataDir = await mkdtemp(join(tmpdir(), 'stale-base-'));
+    const store = await createEmbeddedStore({ dataDir, fsync: false });
+    const held = { reached: false, release: () => {} };
+    const gate = new Promise<void>((resolve) => (held.release = resolve));
+    const paused: DocumentStore = Object.assign(Object.create(store) as DocumentStore, {
+      collection: <T extends StoredDocument>(name: string): Collection<T> => {
+        const collection = store.collection<T>(name);
+        return Object.assign(Object.create(collection) as Collection<T>, {
+          updateOne: async (filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }) => {
+            if (JSON.stringify(modifier).includes('"rating":99')) {
+              held.reached = true;
+              await gate;
+            }
+            return collection.updateOne(filter, modifier, options);
+          },
+        });
+      },
+    });
+    const racing = await startTestGateway({ services: [dataService], store: paused });
+    try {
+      const racingToken = await racing.signIn('owner');
+      const racingProject = await racing.seedProject({ ownerId: 'owner' });
+      const types = `/api/projects/${racingProject}/types`;
+      expect((await racing.call('POST', types, { token: racingToken, body: { id: 'rated', name: 'Rated', schema: { fields: { rating: { type: 'integer', maximum: 5 } } } } })).status).toBe(201);
+      const document = (await racing.call('POST', `${types}/rated/data`, { token: racingToken, body: { rating: 1 } })).body;
+      const path = `${types}/rated/data/${document.id}`;
+      const ahead = racing.call('PATCH', path, { token: racingToken, body: { modifier: { $set: { rating: 99 } }, baseRevision: 1 } });
+      let answered = false;
+      void ahead.then(() => (answered = true));
+      await expect.poll(() => held.reached || answered).toBe(true);
+      expect((await racing.call('PATCH', path, { token: racingToken, body: { modifier: { $set: { rating: 2 } }, baseRevision: 0 } })).status).toBe(200);
+      held.release();
+      expect((await ahead).status).toBe(409);
+      expect((await racing.call('GET', path, { token: racingToken })).body).toMatchObject({ rating: 2, revision: 1 });
+    } finally {
+      held.release();
+      await racing.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds the actions executor to the same limits (updateDocumentAs)', async () => {
+    const typeId = await createType({ name: 'Executed' });
+    const document = await createDocument(typeId, { tags: [] });
+    const write = updateDocumentAs(dataDeps(platform.context), { projectId, typeId, id: document.id, modifier: { $set: { 'tags.10000000': 1 } }, baseRevision: 0, userId: 'owner' });
+    await expect(write).rejects.toThrow(AppError);
+    await expect(write).rejects.toMatchObject({ code: 'DATA_ARRAY_TOO_LONG' });
+  });
+});
+
+describe('reserved fields', () => {
+  it.each(['access', 'deleteOn', 'deleteOnPreference', 'latestEventType', 'latestEventAt', 'revision', 'createdAt'])('refuses %s as a schema field name', async (name) => {
+    const response = await platform.call('POST', typesPath(), { token, body: { name: 'Reserved', schema: { fields: { [name]: { type: 'number' } } } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain(`schema.fields.${name}`);
+  });
+
+  it('refuses server-set fields from member creates and patches, and keeps access for the project owner', async () => {
+    const typeId = await createType({ name: 'Visitors' });
+    for (const field of ['deleteOn', 'deleteOnPreference', 'latestEventType', 'latestEventAt']) {
+      const created = await platform.call('POST', dataPath(typeId), { token, body: { name: 'x', [field]: 1 } });
+      expect({ field, status: created.status }).toEqual({ field, status: 400 });
+      expect(created.body.error).toContain(field);
+    }
+    const document = await createDocument(typeId, { name: 'x', access: { read: { userIds: ['owner'] } } });
+    const patched = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { deleteOn: 0 } }, baseRevision: 0 } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toContain('deleteOn');
+    const access = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { 'access.read.userIds': ['owner', 'member'] } }, baseRevision: 0 } });
+    expect(access.status).toBe(200);
+    expect(access.body.access).toEqual({ read: { userIds: ['owner', 'member'] } });
+  });
+
+  it('refuses sample data from a stored schema that names a reserved field', async () => {
+    await storeLegacyType('legacy-reserved', { fields: { deleteOn: { type: 'timestamp' }, name: { type: 'string' } } });
+    for (const method of ['GET', 'POST'] as const) {
+      const response = await platform.call(method, `/api/projects/${projectId}/types/legacy-reserved/sample-data`, { token, ...(method === 'POST' ? { body: { count: 1 } } : {}) });
+      expect({ method, status: response.status }).toEqual({ method, status: 400 });
+      expect(response.body).toMatchObject({ code: 'DATA_TYPE_SCHEMA_INVALID', error: expect.stringContaining('deleteOn') });
+    }
+    expect((await platform.call('GET', dataPath('legacy-reserved'), { token })).body.items).toEqual([]);
+  });
+});
+
+describe('schema bounds and sample data', () => {
+  it.each([
+    ['rating.minimum', { rating: { type: 'integer', minimum: 10, maximum: 1 } }],
+    ['rating.minimum', { rating: { type: 'integer', minimum: 1.2, maximum: 1.8 } }],
+    ['name.minLength', { name: { type: 'string', minLength: 20, maxLength: 10 } }],
+    ['name.minLength', { name: { type: 'string', minLength: 1_000_000 } }],
+    ['name.maxLength', { name: { type: 'string', maxLength: 100_001 } }],
+  ])('refuses an unsatisfiable or oversized schema, naming %s', async (field, fields) => {
+    const response = await platform.call('POST', typesPath(), { token, body: { name: 'Bounds', schema: { fields } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain(`schema.fields.${field}`);
+  });
+
+  it('answers 400 instead of 500 for a stored schema whose minimum exceeds its maximum', async () => {
+    await storeLegacyType('legacy-bounds', { fields: { rating: { type: 'integer', minimum: 10, maximum: 1 } } });
+    const response = await platform.call('GET', `/api/projects/${projectId}/types/legacy-bounds/sample-data`, { token });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'DATA_TYPE_SCHEMA_INVALID', error: expect.stringContaining('rating.minimum') });
+  });
+
+  it('caps the sample-data answer and stores nothing when a request would exceed it', async () => {
+    const typeId = await createType({ name: 'Essays', schema: { fields: { essay: { type: 'string', minLength: 100_000 } } } });
+    const { result, ms } = await timed(() => platform.call('GET', `/api/projects/${projectId}/types/${typeId}/sample-data?count=100`, { token }));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({ code: 'DATA_SAMPLE_DATA_TOO_LARGE', details: { limit: 1_048_576 } });
+    expect(ms).toBeLessThan(2000);
+    const stored = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/sample-data`, { token, body: { count: 100 } });
+    expect(stored.status).toBe(400);
+    expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
+    const few = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/sample-data?count=3`, { token });
+    expect(few.status).toBe(200);
+    for (const item of few.body.items) expect(item.essay.length).toBeGreaterThanOrEqual(100_000);
+  });
+});
+
+describe('no-op modifiers', () => {
+  it('answers the unchanged document without a revision, a change or an event when nothing changes', async () => {
+    const typeId = await createType({ name: 'Quiet' });
+    const document = await createDocument(typeId, { title: 'Same', count: 2 });
+    const path = `${dataPath(typeId)}/${document.id}`;
+    for (const modifier of [{ $set: { title: 'Same' } }, { $unset: { missing: '' } }, { $max: { count: 1 } }]) {
+      const response = await platform.call('PATCH', path, { token, body: { modifier, baseRevision: 0 } });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ title: 'Same', count: 2, revision: 0 });
+      expect(response.body.changes).toHaveLength(1);
+    }
+    const changed = await platform.call('PATCH', path, { token, body: { modifier: { $set: { title: 'Other' } }, baseRevision: 0 } });
+    expect(changed.body.revision).toBe(1);
+    await expect.poll(() => events.filter((event) => event.data.entityId === document.id).map((event) => event.data.kind)).toEqual(['created', 'updated']);
+  });
+
+  it.each([
+    ['$mul', { $mul: { title: 2 } }],
+    ['$inc', { $inc: { title: 1 } }],
+    ['$push', { $push: { title: 'x' } }],
+  ])('refuses %s on a field of the wrong type with 400 naming it, and writes nothing', async (_operator, modifier) => {
+    const typeId = await createType({ name: 'Typed values' });
+    const document = await createDocument(typeId, { title: 'text' });
+    const response = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier, baseRevision: 0 } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'DATA_INVALID_MODIFIER', error: expect.stringContaining('title') });
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ title: 'text', revision: 0 });
+  });
+});
