@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterPush, applyPulled, patchModifier, pendingOperation, resolveRevisionConflict, stateOf } from './records';
+import { afterPush, applyPulled, discardLocalChanges, patchModifier, pendingOperation, resolveRevisionConflict, stateOf, visibleDocument } from './records';
 import type { EntityRecord, SyncDocument } from './types';
 
 const doc = (revision: number, fields: Record<string, unknown> = {}, deletedAt?: number): SyncDocument => ({
@@ -11,14 +11,17 @@ const doc = (revision: number, fields: Record<string, unknown> = {}, deletedAt?:
   ...fields,
 });
 
+/** A deleted entity as a pull answers it: no content (docs/sync.md, Tombstones). */
+const tombstone = (revision: number, deletedAt: number): SyncDocument => ({ id: 'e1', revision, createdAt: 1, updatedAt: 10 + revision, deletedAt });
+
 const clean = (server: SyncDocument): EntityRecord => ({ id: 'e1', server, local: { title: server.title }, deleted: false, touched: [], seq: 0 });
 
 describe('pull classification', () => {
   it.each([
     { case: 'unknown entity', record: undefined, item: doc(0, { title: 'a' }), classification: 'added' },
-    { case: 'unknown entity already deleted', record: undefined, item: doc(1, {}, 5), classification: undefined },
+    { case: 'unknown entity already deleted', record: undefined, item: tombstone(1, 5), classification: undefined },
     { case: 'newer revision', record: clean(doc(0, { title: 'a' })), item: doc(1, { title: 'b' }), classification: 'modified' },
-    { case: 'deleted on the server', record: clean(doc(0, { title: 'a' })), item: doc(1, { title: 'a' }, 5), classification: 'removed' },
+    { case: 'deleted on the server', record: clean(doc(0, { title: 'a' })), item: tombstone(1, 5), classification: 'removed' },
     { case: 'a revision already held', record: clean(doc(2, { title: 'a' })), item: doc(2, { title: 'a' }), classification: undefined },
   ])('$case → $classification', ({ record, item, classification }) => {
     expect(applyPulled(record, item).classification).toBe(classification);
@@ -30,6 +33,18 @@ describe('pull classification', () => {
     expect(record.server?.revision).toBe(0);
     expect(record.newer?.revision).toBe(1);
     expect(stateOf(record)).toBe('localChanges');
+  });
+
+  it('needs nothing but the tombstone to drop a copy, also one whose local changes are discarded', () => {
+    const record = clean(doc(0, { title: 'a' }));
+    applyPulled(record, tombstone(1, 5));
+    expect([visibleDocument(record), stateOf(record), record.server]).toEqual([undefined, 'synced', tombstone(1, 5)]);
+
+    const edited: EntityRecord = { ...clean(doc(0, { title: 'a' })), local: { title: 'mine' }, touched: ['title'], seq: 1 };
+    expect(applyPulled(edited, tombstone(1, 5)).classification).toBeUndefined();
+    expect(visibleDocument(edited)).toMatchObject({ title: 'mine' });
+    discardLocalChanges(edited);
+    expect([visibleDocument(edited), stateOf(edited)]).toEqual([undefined, 'synced']);
   });
 });
 

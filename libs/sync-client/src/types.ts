@@ -70,6 +70,7 @@ export interface PullResult {
   typeId: string;
   added: SyncDocument[];
   modified: SyncDocument[];
+  /** Tombstones: `id`, `revision`, timestamps, `deletedAt` (and `access`), never the deleted content. */
   removed: SyncDocument[];
 }
 
