@@ -3,6 +3,7 @@ import { History } from '@platform/data';
 import type { ServiceContext, ServiceDefinition } from '@platform/kit';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';
+import { AuthorNames } from './trail/author-names';
 import { Names } from './trail/names';
 import { TrailStore } from './trail/trail-store';
 
@@ -21,7 +22,7 @@ export function trailRecorder(context: ServiceContext): TrailRecorder {
 export const auditService: ServiceDefinition = {
   name: 'audit',
   routes: async (app, context) => {
-    registerAuditTrailRoute(app, { projects: context.projectAccess, trail: new TrailStore(context.store) });
+    registerAuditTrailRoute(app, { projects: context.projectAccess, trail: new TrailStore(context.store), authorNames: new AuthorNames(context.store) });
   },
   start: async (context) => {
     const recorder = trailRecorder(context);

@@ -1,4 +1,4 @@
-import { documentEventSubject, type DocumentEvent } from '@platform/contracts';
+import { documentEventSubject, PROJECT_MEMBERS_COLLECTION, projectMemberId, type DocumentEvent } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +198,36 @@ describe('GET audit-trail: read RLS', () => {
       'files:audit.created',
     ]);
     expect((await seen('alice')).total).toBe(6);
+  });
+});
+
+describe('GET audit-trail: display name privacy', () => {
+  it("shows an author's display name only as far as its privacy lets the reader see it, the user id otherwise", async () => {
+    const users = platform.context.store.collection('users');
+    const profile = (name: string, privacy?: string) => ({ displayName: name, profileFields: { displayName: { value: name, ...(privacy ? { privacy } : {}) } } });
+    await users.insertOne({ id: 'carol', email: 'carol@example.org', ...profile('Carol Private', 'private') });
+    await users.insertOne({ id: 'dave', email: 'dave@example.org', ...profile('Dave Projects', 'projects') });
+    await users.insertOne({ id: 'erin', email: 'erin@example.org', ...profile('Erin Public', 'public') });
+    await users.insertOne({ id: 'frank', email: 'frank@example.org', ...profile('Frank Default') });
+    for (const name of ['carol', 'dave', 'erin', 'frank']) tokens[name] = await platform.signIn(name);
+    tokens.root = await platform.signIn('root', { platformOwner: true });
+    const projectId = await platform.seedProject({ ownerId: 'owner', members: ['alice', 'carol', 'dave', 'erin', 'frank'].map((userId) => ({ userId })) });
+    await write('POST', `/api/projects/${projectId}/types`, 'owner', { id: 'posts', name: 'Posts' });
+    for (const author of ['carol', 'dave', 'erin', 'frank']) await write('POST', `/api/projects/${projectId}/types/posts/data`, author, { id: author, title: author });
+    await settled(projectId, 5);
+    // Dave and Erin leave: alice shares no project with them any more (tenant-level owners aside).
+    await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).deleteMany({ id: { $in: [projectMemberId(projectId, 'dave'), projectMemberId(projectId, 'erin')] } });
+
+    const names = async (who: string) =>
+      Object.fromEntries(((await trail(projectId, who)).body.items as Array<{ userId: string; userDisplayName: string }>).map((item) => [item.userId, item.userDisplayName]));
+    expect(await names('alice')).toEqual({ carol: 'carol', dave: 'dave', erin: 'Erin Public', frank: 'Frank Default', owner: 'Olivia Owner' });
+    expect(await names('carol')).toEqual({ carol: 'Carol Private', dave: 'dave', erin: 'Erin Public', frank: 'Frank Default', owner: 'Olivia Owner' });
+    expect(await names('root')).toEqual({ carol: 'Carol Private', dave: 'Dave Projects', erin: 'Erin Public', frank: 'Frank Default', owner: 'Olivia Owner' });
+
+    // Privacy as it is now decides, for items written before.
+    await users.updateOne({ id: 'frank' }, { $set: { 'profileFields.displayName.privacy': 'private' } });
+    expect((await names('alice')).frank).toBe('frank');
+    expect(JSON.stringify((await trail(projectId, 'alice')).body)).not.toMatch(/Carol Private|Frank Default|Dave Projects/);
   });
 });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CHANGE_DESCRIPTIONS } from '../domain/change-description';
 import { clampLimit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, skipFor, trailFilter } from '../domain/trail-query';
 import { auditError } from '../errors';
+import type { AuthorNames } from '../trail/author-names';
 import { publicItem } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
 
@@ -42,7 +43,7 @@ const itemSchema = z.object({
   entityTypeName: z.string(),
   changeDescription: z.enum(Object.values(CHANGE_DESCRIPTIONS) as [string, ...string[]]),
   userId: z.string(),
-  userDisplayName: z.string(),
+  userDisplayName: z.string().describe("The author's display name, or the user id when the author's privacy hides it from the caller"),
   timestamp: z.number(),
 });
 
@@ -51,9 +52,10 @@ const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(),
 /**
  * GET /api/projects/{projectId}/audit-trail: a project's changes across all types, newest first,
  * with filters. Project members only (others get the same 404 as an unknown project); items of
- * entities the caller may not read now are left out and not counted.
+ * entities the caller may not read now are left out and not counted, and authors' display names
+ * follow their profile privacy (AuthorNames).
  */
-export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: ProjectAccess; trail: TrailStore }): void {
+export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: ProjectAccess; trail: TrailStore; authorNames: AuthorNames }): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/projects/:projectId/audit-trail',
     {
@@ -66,14 +68,15 @@ export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: 
       },
     },
     async (request) => {
-      requireUser(request);
+      const reader = requireUser(request);
       const query = request.query;
       if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
         throw auditError('AUDIT_INVALID_RANGE', { details: { from: query.from, to: query.to } });
       }
       const { caller } = await deps.projects.require(request.params.projectId, request.principal);
       const { items, total } = await deps.trail.page(trailFilter(request.params.projectId, query, caller), skipFor(query), query.limit);
-      return { items: items.map(publicItem), total, page: query.page, limit: query.limit };
+      const named = await deps.authorNames.visibleTo(reader, items.map((item) => item.userId));
+      return { items: items.map((item) => publicItem(item, named.has(item.userId))), total, page: query.page, limit: query.limit };
     },
   );
 }

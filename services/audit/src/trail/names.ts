@@ -2,7 +2,7 @@ import { typesCollection, type History, type StoredEntity } from '@platform/data
 import { applyUpdate, type DocumentStore } from '@platform/storage';
 
 /** Identity's users collection (see services/identity/src/users/user-record.ts). */
-const USERS_COLLECTION = 'users';
+export const USERS_COLLECTION = 'users';
 
 /** What `entityTypeName` says for the project's own collections. */
 export const BUILT_IN_TYPE_NAMES: Readonly<Record<string, string>> = { types: 'Type', applications: 'Application' };

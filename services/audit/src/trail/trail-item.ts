@@ -52,7 +52,8 @@ export function entityKeyOf(collection: string, entityId: string): string {
   return `${collection}/${entityId}`;
 }
 
-export function publicItem(item: StoredTrailItem): ChangeFeedItem {
+/** The item as a reader gets it; a display name the reader may not see is answered as the user id. */
+export function publicItem(item: StoredTrailItem, nameVisible: boolean): ChangeFeedItem {
   const { entityId, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
-  return { entityId, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp };
+  return { entityId, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName: nameVisible ? userDisplayName : userId, timestamp };
 }
