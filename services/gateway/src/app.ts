@@ -10,6 +10,7 @@ import { stripClientCredentials } from './client-credentials';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { registerProxies } from './proxy';
 import { registerRealtime } from './realtime/realtime-routes';
+import { registerSecurityHeaders } from './security-headers';
 import { SessionLoader } from './session-loader';
 import { registerSessionHook } from './session-hook';
 
@@ -50,6 +51,7 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
  */
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const app = await createApp({ logger: options.logger, title: 'Platform API', trustRequestId: false, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
+  await registerSecurityHeaders(app);
   await app.register(cookie);
   const sessions = new SessionLoader(options.kv, options.clock);
   registerSessionHook(app, sessions);
