@@ -72,10 +72,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
-  const context: ServiceContext | undefined =
-    adapters.store && hosted.length > 0
-      ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger }) }
-      : undefined;
+  // One cache of project standing for every hosted service and the realtime channel.
+  const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger }) : undefined;
+  const context: ServiceContext | undefined = adapters.store && access && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...access } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 
@@ -93,7 +92,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       timeouts,
-      ...(realtime && adapters.store ? { realtime: { bus: adapters.bus, store: adapters.store } } : {}),
+      ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
     });
     app = gateway.app;
     monitors = gateway;
@@ -116,9 +115,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   try {
     for (const service of services) if (service.start && context) stops.push(await service.start(context));
     await monitors.start();
-    if (context) {
-      await context.accessChanges.follow();
-      stops.push(() => context.accessChanges.stop());
+    if (access) {
+      await access.accessChanges.follow();
+      stops.push(() => access.accessChanges.stop());
     }
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {

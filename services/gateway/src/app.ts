@@ -3,7 +3,6 @@ import type { EventBus } from '@platform/bus';
 import type { BackendServiceName, HealthBody } from '@platform/contracts';
 import { createApp, HealthMonitor, type HttpTimeouts, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
-import type { DocumentStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { stripClientCredentials } from './client-credentials';
@@ -30,7 +29,7 @@ export interface GatewayOptions {
   /** Limits on slow clients and idle connections (the kit's defaults when absent). */
   timeouts?: HttpTimeouts;
   /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */
-  realtime?: { bus: EventBus; store: DocumentStore };
+  realtime?: { bus: EventBus; projects: ProjectAccess };
 }
 
 export interface Gateway {

@@ -1,4 +1,4 @@
-import type { Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
+import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
 import { LoginThrottle } from './auth/login-throttle';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
@@ -20,6 +20,8 @@ export interface IdentityDeps {
   tenants: TenantRepository;
   invitations: InvitationRepository;
   access: ProjectAccess;
+  /** Membership, permission, ownership and settings changes go through here, so every process forgets them at once. */
+  accessChanges: AccessChanges;
   sessions: Sessions;
   throttle: LoginThrottle;
   registrations: RegistrationThrottle;
@@ -42,6 +44,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     tenants: new TenantRepository(store, clock),
     invitations: new InvitationRepository(store, clock),
     access: context.projectAccess,
+    accessChanges: context.accessChanges,
     sessions: new Sessions(kv, clock),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),

@@ -1,6 +1,5 @@
 import type { EventBus } from '@platform/bus';
-import { ProjectAccess, requireUser, type Logger } from '@platform/kit';
-import type { DocumentStore } from '@platform/storage';
+import { requireUser, type Logger, type ProjectAccess } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,8 +13,11 @@ import { syncChannel, type SyncNotification } from './sync-notification';
 import { startSyncNotifier } from './sync-notifier';
 
 export interface RealtimeOptions {
-  /** The backends the channel needs; absent when realtime is disabled by configuration. */
-  channel: { bus: EventBus; store: DocumentStore } | undefined;
+  /**
+   * What the channel needs; absent when realtime is disabled by configuration. `projects` is the
+   * process's shared ProjectAccess, so a membership change stops deliveries as soon as it is announced.
+   */
+  channel: { bus: EventBus; projects: ProjectAccess } | undefined;
   principalSecret: string;
   /** Looks up the session behind each stream, when it opens and while it stays open. */
   sessions: SessionLoader;
@@ -51,7 +53,7 @@ function sseFrame(event: string, data: unknown, id?: string): string {
  */
 export async function registerRealtime(app: FastifyInstance, options: RealtimeOptions): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const projects = options.channel ? new ProjectAccess(options.channel.store, options.clock) : undefined;
+  const projects = options.channel?.projects;
   const hub = options.channel && projects ? new SyncHub({ bus: options.channel.bus, projects, logger: options.logger }) : undefined;
   const watch = new SessionWatch({ loader: options.sessions, logger: options.logger, intervalMs: options.sessionCheckMs });
 

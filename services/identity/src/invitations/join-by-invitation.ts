@@ -11,12 +11,12 @@ export async function joinByInvitation(deps: IdentityDeps, invitation: Invitatio
   if (invitation.kind === 'project') {
     if (!(await deps.projects.find(invitation.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
     const { member } = await deps.projects.putMember(invitation.projectId, invitation.userId, invitation.permissions);
-    deps.access.forget(invitation.projectId);
+    await deps.accessChanges.announce({ projectId: invitation.projectId });
     return member;
   }
   if (!(await deps.tenants.find(invitation.tenantId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
   const { member } = await deps.tenants.putMembership(invitation.tenantId, invitation.userId, invitation.role);
-  for (const project of await deps.tenants.projectsOf(invitation.tenantId)) deps.access.forget(project.id);
+  await Promise.all((await deps.tenants.projectsOf(invitation.tenantId)).map((project) => deps.accessChanges.announce({ projectId: project.id })));
   const { id: _id, ...view } = member;
   return view;
 }

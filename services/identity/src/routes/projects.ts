@@ -82,7 +82,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (await deps.projects.findMember(project.id, userId)) {
         const { member } = await deps.projects.putMember(project.id, userId, permissions);
-        deps.access.forget(project.id);
+        await deps.accessChanges.announce({ projectId: project.id });
         return reply.code(200).send(member);
       }
       const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
@@ -133,7 +133,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       const { project } = userId === principal.userId ? await deps.access.require(projectId, principal) : await requireUpdate(projectId, principal);
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (!(await deps.projects.removeMember(project.id, userId))) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
-      deps.access.forget(project.id);
+      await deps.accessChanges.announce({ projectId: project.id });
       return reply.code(204).send();
     },
   );
@@ -159,7 +159,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         request.log.error({ err: error, projectId: project.id }, 'AI settings update failed');
         return reply.code(500).send({ success: false, error: 'The AI settings could not be saved; try again' });
       }
-      deps.access.forget(project.id);
+      await deps.accessChanges.announce({ projectId: project.id });
       return { success: true as const };
     },
   );

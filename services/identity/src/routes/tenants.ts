@@ -36,9 +36,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
     return { tenant: tenant!, member };
   }
 
-  /** Every process's cached project answers for the tenant's projects are at most a second old; this one's are dropped now. */
-  function forgetProjects(projectIds: string[]): void {
-    for (const projectId of projectIds) deps.access.forget(projectId);
+  /** Every process forgets its cached answers for these projects before the change is answered. */
+  async function announceProjects(projectIds: string[]): Promise<void> {
+    await Promise.all(projectIds.map((projectId) => deps.accessChanges.announce({ projectId })));
   }
 
   routes.post(
@@ -117,7 +117,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       }
       if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const { member } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
-      forgetProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
+      await announceProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
       return reply.code(200).send(memberView(member));
     },
   );
@@ -167,7 +167,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       const admins = (await deps.tenants.listMembers(tenantId)).filter((member) => member.role === 'admin' && member.userId !== userId);
       if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const successor = leaving ? admins[0]!.userId : caller.userId;
-      forgetProjects(await deps.tenants.removeMember(tenantId, userId, successor));
+      await announceProjects(await deps.tenants.removeMember(tenantId, userId, successor));
       return reply.code(204).send();
     },
   );
