@@ -14,8 +14,8 @@ export type GatewayAdapters = Omit<Adapters, 'store'> & { store?: undefined };
 
 /**
  * Builds each port's adapter once per process: a URL in the environment selects the real backend
- * (MongoDB, NATS JetStream, Redis), otherwise the embedded one serves. Every hosted service gets
- * these same instances.
+ * (MongoDB, NATS JetStream, Redis), otherwise the embedded one serves (documents and key-value data
+ * under DATA_DIR, the bus in process). Every hosted service gets these same instances.
  */
 export async function openAdapters(config: PlatformConfig, options: { withStore: true }): Promise<Adapters>;
 export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters>;
@@ -25,7 +25,7 @@ export async function openAdapters(config: PlatformConfig, options: { withStore:
       ? openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR })
       : undefined,
     openEventBus({ natsUrl: config.NATS_URL }),
-    openKeyValue({ redisUrl: config.REDIS_URL }),
+    openKeyValue({ redisUrl: config.REDIS_URL, dataDir: config.DATA_DIR }),
   ]);
   return store ? { store, bus, kv } : { bus, kv };
 }

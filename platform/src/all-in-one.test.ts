@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { hashSessionToken } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
@@ -20,13 +23,20 @@ describe('the all-in-one shape on embedded storage', () => {
   });
 
   it('answers GET /api/health 200 without a session, every service in-process on embedded backends', async () => {
-    const response = await fetch(`${platform.url}/api/health`);
+    const anonymous = await fetch(`${platform.url}/api/health`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ status: 'ok' });
+    // The detail is for platform owners: a session written as identity writes one.
+    const token = randomBytes(32).toString('base64url');
+    const owner: SessionRecord = { id: 'owner-session', userId: 'owner', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: true };
+    await platform.context!.kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(owner));
+    const response = await fetch(`${platform.url}/api/health`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { services: Record<string, unknown> };
     expect(body).toMatchObject({
       status: 'ok',
       shape: 'all-in-one',
-      dependencies: { store: { up: true, kind: 'embedded' }, bus: { up: true, kind: 'in-process' }, kv: { up: true, kind: 'memory' } },
+      dependencies: { store: { up: true, kind: 'embedded' }, bus: { up: true, kind: 'in-process' }, kv: { up: true, kind: 'embedded' } },
     });
     expect(Object.keys(body.services).sort()).toEqual(['actions', 'audit', 'data', 'identity', 'publishing', 'visitors']);
   });

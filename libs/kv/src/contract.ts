@@ -17,7 +17,7 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
     });
 
     it('answers its kind and a ping', async () => {
-      expect(['redis', 'memory']).toContain(kv.kind);
+      expect(['redis', 'embedded', 'memory']).toContain(kv.kind);
       expect(await kv.ping()).toBe(true);
     });
 

@@ -1,7 +1,7 @@
 import type { KeyValue, SetOptions } from './port';
 
 /**
- * The in-memory KeyValue for the all-in-one shape and tests: one process, nothing shared.
+ * The in-memory KeyValue for tests and one-off tools: one process, nothing shared, nothing kept.
  * `now` can be injected so tests control expiry.
  */
 export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyValue {

@@ -1,6 +1,7 @@
 /**
  * The KeyValue port: string keys to string values with an optional time to live, and a prefix
- * scan. Redis (ioredis) and memory adapters implement it; `contract.ts` is the one suite for both.
+ * scan. Redis (ioredis), embedded (a log under a data directory) and memory adapters implement
+ * it; `contract.ts` is the one suite for all three.
  */
 
 export interface SetOptions {
@@ -18,7 +19,7 @@ export interface IncrementOptions {
 }
 
 export interface KeyValue {
-  readonly kind: 'redis' | 'memory';
+  readonly kind: 'redis' | 'embedded' | 'memory';
   get(key: string): Promise<string | null>;
   /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key). */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;

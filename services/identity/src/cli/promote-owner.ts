@@ -28,7 +28,7 @@ async function main(email: string | undefined): Promise<number> {
   const config = parseEnv(environment);
   // pnpm runs the script in services/identity; a relative DATA_DIR means the caller's directory.
   const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
-  const [store, kv] = await Promise.all([openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir }), openKeyValue({ redisUrl: config.REDIS_URL })]);
+  const [store, kv] = await Promise.all([openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir }), openKeyValue({ redisUrl: config.REDIS_URL, dataDir })]);
   try {
     const user = await promoteOwner({ users: new UserRepository(store, Date.now), sessions: new Sessions(kv, Date.now) }, email);
     if (!user) {

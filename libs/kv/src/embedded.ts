@@ -1,0 +1,120 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CollectionLog, lockDirectory, readLog } from '@platform/storage/log-files';
+import type { KeyValue, SetOptions } from './port';
+
+/** One line of the log: a value with its absolute expiry (epoch ms), or a deletion. */
+type KeyValueLine = { set: string; value: string; expiresAt?: number } | { del: string };
+
+interface Entry {
+  value: string;
+  expiresAt?: number;
+}
+
+export interface EmbeddedKeyValueOptions {
+  /** Directory of the log (`kv.jsonl`) and its `LOCK`; the platform uses `DATA_DIR/kv`. */
+  directory: string;
+  /** Acknowledge a write only once it is on disk (O_DSYNC, group commit); true unless turned off. */
+  fsync?: boolean;
+  /** How often expired keys are dropped from memory, so the next compaction leaves them out. */
+  sweepIntervalMs?: number;
+  now?: () => number;
+}
+
+const LOG_FILE = 'kv.jsonl';
+
+/**
+ * The embedded KeyValue for the all-in-one shape: every key lives in memory and in an append-only
+ * JSON-lines log (the document store's log: group commit, torn tail cut off, compaction), so
+ * sessions and counters outlive a restart. Each operation changes memory synchronously before
+ * it writes, which keeps `increment` and only-if-absent atomic within the one process the
+ * directory lock admits; a write resolves once its line is on disk. Expiry times are absolute, so
+ * a key's time to live keeps running while the process is down.
+ */
+export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): Promise<KeyValue> {
+  const now = options.now ?? Date.now;
+  await mkdir(options.directory, { recursive: true });
+  const unlock = await lockDirectory(options.directory);
+  const entries = new Map<string, Entry>();
+  const isExpired = (entry: Entry) => entry.expiresAt !== undefined && entry.expiresAt <= now();
+  const sweep = () => {
+    for (const [key, entry] of entries) if (isExpired(entry)) entries.delete(key);
+  };
+  const snapshot = (): KeyValueLine[] => {
+    sweep();
+    return [...entries].map(([key, entry]) => ({ set: key, value: entry.value, ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}) }));
+  };
+
+  let log: CollectionLog<KeyValueLine>;
+  try {
+    const file = join(options.directory, LOG_FILE);
+    const { records, validBytes } = await readLog<KeyValueLine>(file);
+    for (const record of records) {
+      if ('del' in record) entries.delete(record.del);
+      else entries.set(record.set, { value: record.value, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}) });
+    }
+    sweep();
+    log = new CollectionLog<KeyValueLine>(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot, liveCount: () => entries.size });
+    // Overwritten, deleted and expired keys leave the file at every start.
+    if (records.length > entries.size) await log.compact();
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+  const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref();
+
+  const live = (key: string) => {
+    const entry = entries.get(key);
+    if (entry && isExpired(entry)) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  const write = (key: string, entry: Entry) => {
+    entries.set(key, entry);
+    return log.append({ set: key, value: entry.value, ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}) });
+  };
+
+  return {
+    kind: 'embedded',
+    async get(key) {
+      return live(key)?.value ?? null;
+    },
+    async set(key: string, value: string, setOptions: SetOptions = {}) {
+      if (setOptions.onlyIfAbsent && live(key)) return false;
+      await write(key, { value, ...(setOptions.ttlMs !== undefined ? { expiresAt: now() + setOptions.ttlMs } : {}) });
+      return true;
+    },
+    async increment(key, incrementOptions) {
+      const entry = live(key);
+      const value = (entry ? Number(entry.value) || 0 : 0) + (incrementOptions.by ?? 1);
+      await write(key, { value: String(value), expiresAt: entry?.expiresAt ?? now() + incrementOptions.ttlMs });
+      return value;
+    },
+    async delete(key) {
+      if (live(key) === undefined) return false;
+      entries.delete(key);
+      await log.append({ del: key });
+      return true;
+    },
+    async scan(prefix) {
+      const found: Array<{ key: string; value: string }> = [];
+      for (const key of [...entries.keys()]) {
+        const entry = key.startsWith(prefix) ? live(key) : undefined;
+        if (entry) found.push({ key, value: entry.value });
+      }
+      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      clearInterval(sweeper);
+      await log.close();
+      entries.clear();
+      await unlock();
+    },
+  };
+}
