@@ -103,10 +103,12 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     trustSignedPrincipal(app, principalSecret);
     const dependencies = new HealthMonitor();
     for (const probe of adapterProbes(adapters)) dependencies.register(probe.name, probe.probe, probe.kind);
-    app.get('/api/health', { schema: { hide: true } }, async () => {
+    app.get('/api/health', { schema: { hide: true } }, async (request) => {
       const snapshot = dependencies.snapshot();
-      const up = Object.values(snapshot).every((state) => state.up);
-      return { status: up ? 'ok' : 'degraded', services: Object.fromEntries(hosted.map((name) => [name, { up: true }])), dependencies: snapshot };
+      const status = Object.values(snapshot).every((state) => state.up) ? 'ok' : 'degraded';
+      // Backend states only for a platform owner the gateway signed; probes get the status.
+      if (request.principal.kind !== 'user' || !request.principal.platformOwner) return { status };
+      return { status, services: Object.fromEntries(hosted.map((name) => [name, { up: true }])), dependencies: snapshot };
     });
     for (const service of services) await app.register(service.routes, context);
     monitors = { start: () => dependencies.start(), stop: () => dependencies.stop() };

@@ -31,14 +31,14 @@ export function decoratePrincipal(app: FastifyInstance): void {
 /**
  * For a service running as its own process: every request must carry a principal the gateway
  * signed; anything else (a client that reached the service directly) gets 401. `/api/health` is
- * exempt so orchestrators can probe the service.
+ * exempt so orchestrators can probe the service; it still knows a signed caller (health detail is
+ * for platform owners).
  */
 export function trustSignedPrincipal(app: FastifyInstance, secret: string): void {
   app.addHook('onRequest', async (request) => {
-    if (request.url === '/api/health') return;
     const principal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret);
-    if (!principal) throw new AppError(401, 'UNSIGNED_REQUEST', 'Request did not come through the gateway');
-    request.principal = principal;
+    if (principal) request.principal = principal;
+    else if (request.url !== '/api/health') throw new AppError(401, 'UNSIGNED_REQUEST', 'Request did not come through the gateway');
   });
 }
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { hashSessionToken } from '@platform/kit';
+import { createRedisKeyValue } from '@platform/kv';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startLocalTopology, type LocalTopology } from './local-topology';
@@ -17,8 +20,17 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
     await topology?.stop();
   });
 
-  it('reports every service and backend up through the gateway', async () => {
-    const response = await fetch(`${topology.gatewayUrl}/api/health`);
+  it('reports every service and backend up through the gateway, in detail to a platform owner only', async () => {
+    const anonymous = await fetch(`${topology.gatewayUrl}/api/health`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ status: 'ok' });
+    // An owner's session written to the shared Redis as identity writes one.
+    const token = randomBytes(32).toString('base64url');
+    const owner: SessionRecord = { id: 'owner-session', userId: 'owner', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: true };
+    const kv = await createRedisKeyValue({ url: urls.redis });
+    await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(owner), { ttlMs: 60_000 });
+    await kv.close();
+    const response = await fetch(`${topology.gatewayUrl}/api/health`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { status: string; shape: string; services: Record<string, { up: boolean }>; dependencies: Record<string, { up: boolean; kind: string }> };
     expect(body.shape).toBe('microservices');

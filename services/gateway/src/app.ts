@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { stripClientCredentials } from './client-credentials';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
+import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
 import { registerRealtime } from './realtime/realtime-routes';
 import { registerSecurityHeaders } from './security-headers';
@@ -61,8 +62,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   for (const [name, url] of options.remotes) services.register(name, () => remoteHealthy(url), url);
   for (const { name, kind, probe } of options.dependencyProbes) dependencies.register(name, probe, kind);
   const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
-  registerHealthRoute(app, { services, dependencies }, shape);
-  registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name));
+  const healthDetail = platformOwnerSession(sessions);
+  registerHealthRoute(app, { services, dependencies }, shape, healthDetail);
+  registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
   await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });
 

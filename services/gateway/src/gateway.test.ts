@@ -85,14 +85,32 @@ describe('gateway in the all-in-one shape', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('answers /api/health without touching the session store, even with a token', async () => {
+  it('answers /api/health with the status alone to anonymous callers, without touching the session store', async () => {
     const before = switchable.state.reads;
-    const response = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: 'Bearer whatever' } });
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', shape: 'all-in-one', services: { identity: { up: true, kind: 'in-process' } } });
+    expect(response.json()).toEqual({ status: 'ok' });
     expect(switchable.state.reads).toBe(before);
     const local = await gateway.app.inject({ method: 'GET', url: '/api/health/identity' });
+    expect(local.json()).toEqual({ service: 'identity', state: { up: true } });
+  });
+
+  it('shows health detail to platform owners only', async () => {
+    const owner = await seedSession(switchable.kv, now, { platformOwner: true });
+    const member = await seedSession(switchable.kv, now, { userId: 'user-2' });
+    const detailed = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${owner}` } });
+    expect(detailed.json()).toMatchObject({ status: 'ok', shape: 'all-in-one', services: { identity: { up: true, kind: 'in-process' } }, dependencies: { kv: { up: true } } });
+    const local = await gateway.app.inject({ method: 'GET', url: '/api/health/identity', headers: { cookie: `session=${owner}` } });
     expect(local.json()).toMatchObject({ service: 'identity', state: { up: true, kind: 'in-process' } });
+    const ordinary = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${member}` } });
+    expect(ordinary.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /api/health while the session store is down, to a caller presenting a session it cannot check', async () => {
+    switchable.state.down = true;
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: 'Bearer unseen-token' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
   });
 
   it('guarded routes answer 401 JSON without a session', async () => {
@@ -147,11 +165,14 @@ describe('gateway in the all-in-one shape', () => {
   });
 
   it('reports a dependency that is down as degraded', async () => {
+    const owner = await seedSession(switchable.kv, now, { platformOwner: true });
+    expect((await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${owner}` } })).json().status).toBe('ok');
     switchable.state.down = true;
     // Restarting the monitors probes at once, instead of sleeping through their interval.
     gateway.stop();
     await gateway.start();
-    const response = await gateway.app.inject({ method: 'GET', url: '/api/health' });
+    // The owner's session comes from the gateway's local cache while the store is down.
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${owner}` } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ status: 'degraded', dependencies: { kv: { up: false, kind: 'memory' } } });
   });
@@ -205,9 +226,13 @@ describe('gateway in the microservice shape', () => {
     expect(response.json()).toEqual({ principal: { kind: 'anonymous' } });
   });
 
-  it('reports the remote service up in health', async () => {
-    const response = await gateway.app.inject({ method: 'GET', url: '/api/health' });
-    expect(response.json()).toMatchObject({ shape: 'microservices', services: { identity: { up: true } } });
+  it("reports the remote service up in health, and its URL to platform owners only", async () => {
+    const owner = await seedSession(kv, now, { platformOwner: true });
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${owner}` } });
+    expect(response.json()).toMatchObject({ shape: 'microservices', services: { identity: { up: true, kind: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/) } } });
+    const anonymous = await gateway.app.inject({ method: 'GET', url: '/api/health' });
+    expect(anonymous.json()).toEqual({ status: 'ok' });
+    expect(anonymous.body).not.toContain('127.0.0.1');
   });
 
   it('proxies /api/health/{service} to that service\'s own /api/health', async () => {

@@ -2,6 +2,7 @@ import { dependencyStateSchema, healthBodySchema, type BackendServiceName, type 
 import type { HealthMonitor } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { HealthDetailCheck } from './health-viewer';
 
 /**
  * Health bodies are built from the monitors' typed snapshots, and probes call these routes all the
@@ -10,37 +11,51 @@ import { z } from 'zod';
  */
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
+/** What callers other than platform owners see: whether the platform is healthy, nothing internal. */
+const healthSummarySchema = healthBodySchema.pick({ status: true });
+
 /**
- * `GET /api/health`: answers from the monitors' latest snapshots, so it touches neither the
- * session store nor any other backend while serving. 200 while the gateway serves; `status` says
- * `degraded` when a service or dependency is down.
+ * `GET /api/health`: answers from the monitors' latest snapshots, so it touches no backend while
+ * serving (the session store only for a caller presenting a session). 200 while the gateway
+ * serves; `status` says `degraded` when a service or dependency is down. Platform owners also get
+ * the shape and each service's and backend's state (service URLs included); everyone else gets
+ * the status alone.
  */
 export function registerHealthRoute(
   app: FastifyInstance,
   monitors: { services: HealthMonitor; dependencies: HealthMonitor },
   shape: HealthBody['shape'],
+  showsDetail: HealthDetailCheck,
 ): void {
   app.get(
     '/api/health',
     {
-      schema: { tags: ['platform'], summary: 'Health of the gateway, its services and backends', security: [], response: { 200: healthBodySchema } },
+      schema: {
+        tags: ['platform'],
+        summary: 'Health of the gateway, its services and backends',
+        description: 'Anyone gets the status; platform owners also get the shape and the state of every service and backend.',
+        security: [],
+        response: { 200: z.union([healthBodySchema, healthSummarySchema]) },
+      },
       serializerCompiler: plainJson,
     },
-    async () => {
+    async (request) => {
       const services = monitors.services.snapshot();
       const dependencies = monitors.dependencies.snapshot();
       const allUp = [...Object.values(services), ...Object.values(dependencies)].every((state) => state.up);
-      return { status: allUp ? 'ok' : 'degraded', shape, services, dependencies } satisfies HealthBody;
+      const status = allUp ? 'ok' : 'degraded';
+      if (!(await showsDetail(request))) return { status };
+      return { status, shape, services, dependencies } satisfies HealthBody;
     },
   );
 }
 
 /**
- * `GET /api/health/{service}` for services hosted in this process: their state from the snapshot.
- * A remote service's health is proxied to its own `/api/health` instead (see proxy.ts), so this
- * path also measures exactly one gateway hop.
+ * `GET /api/health/{service}` for services hosted in this process: their state from the snapshot
+ * (only whether it is up, except for platform owners). A remote service's health is proxied to its
+ * own `/api/health` instead (see proxy.ts), so this path also measures exactly one gateway hop.
  */
-export function registerLocalServiceHealthRoutes(app: FastifyInstance, monitor: HealthMonitor, local: BackendServiceName[]): void {
+export function registerLocalServiceHealthRoutes(app: FastifyInstance, monitor: HealthMonitor, local: BackendServiceName[], showsDetail: HealthDetailCheck): void {
   for (const name of local) {
     app.get(
       `/api/health/${name}`,
@@ -48,7 +63,11 @@ export function registerLocalServiceHealthRoutes(app: FastifyInstance, monitor: 
         schema: { tags: ['platform'], summary: `Health of the ${name} service`, security: [], response: { 200: z.object({ service: z.string(), state: dependencyStateSchema.optional() }) } },
         serializerCompiler: plainJson,
       },
-      async () => ({ service: name, state: monitor.snapshot()[name] }),
+      async (request) => {
+        const state = monitor.snapshot()[name];
+        if (!state || (await showsDetail(request))) return { service: name, state };
+        return { service: name, state: { up: state.up } };
+      },
     );
   }
 }
