@@ -7,28 +7,38 @@ export interface HttpAnswer {
 
 export type HttpCall = (method: string, path: string, token: string | undefined, body?: unknown) => Promise<HttpAnswer>;
 
-/** The entities written for one access rule: a document in a type of its own, and an application. */
+/**
+ * The entities written for one access rule: a document in a type of its own, an application, and
+ * a deleted document in the same type (a tombstone), written open and given the rule after its
+ * deletion, as an owner restricts what a deleted document keeps.
+ */
 export interface RuleEntities {
   ruleKey: string;
   typeId: string;
   documentId: string;
   applicationId: string;
+  deletedDocumentId: string;
 }
 
-export const readPaths = ['GET one', 'list', 'pull', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions'] as const;
+export const readPaths = ['GET one', 'GET with history', 'list', 'pull', 'pull with history', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions'] as const;
 export type ReadPath = (typeof readPaths)[number];
 
-export type EntityKind = 'document' | 'application';
+export type EntityKind = 'document' | 'application' | 'deleted document';
 
 /** Which kinds of entity each read path can reveal. */
 export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
-  'GET one': ['document', 'application'],
+  'GET one': ['document', 'application', 'deleted document'],
+  'GET with history': ['document', 'application', 'deleted document'],
+  // Lists never show deleted entities, whoever asks.
   list: ['document', 'application'],
-  pull: ['document', 'application'],
-  'audit trail': ['document', 'application'],
+  pull: ['document', 'application', 'deleted document'],
+  'pull with history': ['document', 'application', 'deleted document'],
+  'audit trail': ['document', 'application', 'deleted document'],
+  // The deleted document's creation and deletion were announced while it was still open to every member.
   realtime: ['document', 'application'],
   // Actions run on documents only (applications and types trigger none), and batch RLS is per type.
-  'action runs': ['document'],
+  'action runs': ['document', 'deleted document'],
+  // A dry run without includeDeleted targets live documents only (spec).
   'batch-rls dry run': ['document'],
   versions: ['application'],
 };
@@ -37,6 +47,7 @@ export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
 export type Revealed = Record<ReadPath, Set<string>>;
 
 export function entityId(entities: RuleEntities, kind: EntityKind): string {
+  if (kind === 'deleted document') return entities.deletedDocumentId;
   return kind === 'document' ? entities.documentId : entities.applicationId;
 }
 
@@ -71,15 +82,23 @@ export async function probeReadPaths(
   const revealed = Object.fromEntries(readPaths.map((path) => [path, new Set<string>()])) as Revealed;
   const note = (path: ReadPath, ids: string[]) => ids.forEach((id) => revealed[path].add(id));
 
+  const documentKinds: EntityKind[] = ['document', 'deleted document'];
   for (const rule of entities) {
-    const document = await call('GET', `${project}/types/${rule.typeId}/data/${rule.documentId}`, token);
-    const application = await call('GET', `${project}/applications/${rule.applicationId}`, token);
-    note('GET one', idsNamedIn(okText(document) + okText(application), [rule], ['document', 'application']));
+    for (const [path, query] of [
+      ['GET one', ''],
+      ['GET with history', '?includeChanges=true'],
+    ] as const) {
+      const documents = await Promise.all([rule.documentId, rule.deletedDocumentId].map((id) => call('GET', `${project}/types/${rule.typeId}/data/${id}${query}`, token)));
+      const application = await call('GET', `${project}/applications/${rule.applicationId}${query}`, token);
+      note(path, idsNamedIn(documents.map(okText).join('') + okText(application), [rule], ['document', 'deleted document', 'application']));
+    }
 
     const listed = await call('GET', `${project}/types/${rule.typeId}/data`, token);
     note('list', idsNamedIn(okText(listed), entities, ['document']));
     const pulled = await call('GET', `${project}/types/${rule.typeId}/data?updatedAt=0`, token);
-    note('pull', idsNamedIn(okText(pulled), entities, ['document']));
+    note('pull', idsNamedIn(okText(pulled), entities, documentKinds));
+    const pulledWithHistory = await call('GET', `${project}/types/${rule.typeId}/data?updatedAt=0&includeChanges=true`, token);
+    note('pull with history', idsNamedIn(okText(pulledWithHistory), entities, documentKinds));
 
     // Each rule's document is alone in its type, so a dry run counting anything counts it.
     const dryRun = await call('POST', `${project}/types/${rule.typeId}/batch-rls`, token, { action: 'addUserId', operations: ['read'], userId: 'nobody', dryRun: true });
@@ -90,8 +109,9 @@ export async function probeReadPaths(
   }
   note('list', idsNamedIn(okText(await call('GET', `${project}/applications`, token)), entities, ['application']));
   note('pull', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0`, token)), entities, ['application']));
-  note('audit trail', idsNamedIn(okText(await call('GET', `${project}/audit-trail?limit=200`, token)), entities, ['document', 'application']));
-  note('action runs', idsNamedIn(okText(await call('GET', `${project}/actions/${setup.actionId}/runs?pageSize=200`, token)), entities, ['document']));
+  note('pull with history', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0&includeChanges=true`, token)), entities, ['application']));
+  note('audit trail', idsNamedIn(okText(await call('GET', `${project}/audit-trail?limit=200`, token)), entities, ['document', 'deleted document', 'application']));
+  note('action runs', idsNamedIn(okText(await call('GET', `${project}/actions/${setup.actionId}/runs?pageSize=200`, token)), entities, documentKinds));
   note('realtime', idsNamedIn(setup.realtimeText, entities, ['document', 'application']));
   return revealed;
 }

@@ -102,10 +102,21 @@ beforeAll(async () => {
 
   const listedUserId = users.get('listed user')?.userId as string;
   for (const rule of accessRuleCases) {
-    const written: RuleEntities = { ruleKey: rule.key, typeId: `t_${rule.key}`, documentId: `doc_${rule.key}`, applicationId: `app_${rule.key}` };
+    const written: RuleEntities = {
+      ruleKey: rule.key,
+      typeId: `t_${rule.key}`,
+      documentId: `doc_${rule.key}`,
+      applicationId: `app_${rule.key}`,
+      deletedDocumentId: `del_${rule.key}`,
+    };
     const access = rule.access({ projectId, listedUserId });
     await asOwner('POST', `${project}/types`, { id: written.typeId, name: rule.label });
     await asOwner('POST', `${project}/types/${written.typeId}/data`, { id: written.documentId, title: secretTitle(written.documentId), ...(access ? { access } : {}) });
+    // Written open and deleted, then restricted: a deleted document's access still decides who reads what it keeps.
+    const deletedPath = `${project}/types/${written.typeId}/data/${written.deletedDocumentId}`;
+    await asOwner('POST', `${project}/types/${written.typeId}/data`, { id: written.deletedDocumentId, title: secretTitle(written.deletedDocumentId) });
+    await asOwner('DELETE', deletedPath);
+    if (access) await asOwner('PATCH', deletedPath, { modifier: { $set: { access } }, baseRevision: 1 });
     await asOwner('POST', `${project}/applications`, { id: written.applicationId, title: { en: secretTitle(written.applicationId) }, routes: [], ...(access ? { access } : {}) });
     await asOwner('POST', `${project}/applications/${written.applicationId}/publish`);
     entities.push(written);
@@ -114,7 +125,16 @@ beforeAll(async () => {
   // Audit items, action runs and notifications arrive asynchronously: wait until the owner has them all.
   const everyId = entities.flatMap((rule) => [rule.documentId, rule.applicationId]);
   await eventually(async () => (await call('GET', `${project}/audit-trail?limit=200`, tokens.get('owner'))).text, everyId);
-  await eventually(async () => (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text, entities.map((rule) => rule.documentId));
+  // The access change of a deleted document moves its earlier audit items first, then appears itself.
+  await vi.waitFor(
+    async () => {
+      const trail = (await call('GET', `${project}/audit-trail?limit=200`, tokens.get('owner'))).body as { items: Array<{ entityId: string; changeDescription: string }> };
+      const restricted = new Set(trail.items.filter((item) => item.changeDescription === 'audit.accessChanged').map((item) => item.entityId));
+      expect(entities.filter((rule) => rule.ruleKey !== 'members' && !restricted.has(rule.deletedDocumentId)).map((rule) => rule.deletedDocumentId)).toEqual([]);
+    },
+    { timeout: 20_000, interval: 100 },
+  );
+  await eventually(async () => (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text, entities.flatMap((rule) => [rule.documentId, rule.deletedDocumentId]));
   await eventually(async () => realtimeText.get('owner') ?? '', everyId);
   // A notification goes to every subscriber in the same delivery; give the others a moment to get it too.
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -138,4 +158,18 @@ describe('RLS leak matrix', () => {
     expect(rows).toHaveLength(userRoles.length * accessRuleCases.length);
     expect(problemsIn(rows)).toEqual([]);
   }, 60_000);
+
+  // The matrix's pull columns show the tombstones reach their readers; here, that they carry nothing more.
+  it('tombstones carry no content in any pull, and lists never show deleted documents, even to the owner', async () => {
+    const shown: string[] = [];
+    for (const role of userRoles) {
+      for (const rule of entities) {
+        for (const query of ['?updatedAt=0', '?updatedAt=0&includeChanges=true', '']) {
+          const answer = await call('GET', `/api/projects/${projectId}/types/${rule.typeId}/data${query}`, tokens.get(role));
+          if (answer.text.includes(secretTitle(rule.deletedDocumentId)) || (query === '' && answer.text.includes(`"${rule.deletedDocumentId}"`))) shown.push(`${role} × ${rule.ruleKey} × ${query || 'list'}`);
+        }
+      }
+    }
+    expect(shown).toEqual([]);
+  });
 });
