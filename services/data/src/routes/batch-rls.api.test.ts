@@ -131,6 +131,12 @@ describe('batch RLS', () => {
     expect((await accessOf(typeId, ids[0]!)).revision).toBe(1);
   });
 
+  it('declares includeDeleted and deletedCount in the OpenAPI document', async () => {
+    const route = (await platform.call('GET', '/api/openapi.json')).body.paths['/api/projects/{projectId}/types/{typeId}/batch-rls'].post;
+    expect(route.requestBody.content['application/json'].schema.properties.includeDeleted).toMatchObject({ type: 'boolean' });
+    expect(route.responses['200'].content['application/json'].schema.properties.deletedCount).toMatchObject({ type: 'number' });
+  });
+
   it('answers 400 for bad input, 404 for an unknown type, 403 without project update permission, and changes nothing', async () => {
     const { typeId, ids } = await typeWith([undefined]);
     for (const body of [

@@ -256,6 +256,13 @@ describe('deleted documents (tombstones)', () => {
     expect(await pulled(tokens.bob, live.id, '&includeChanges=true')).toMatchObject({ title: 'Still here', changes: [expect.any(Object)] });
   });
 
+  it('the OpenAPI page item schema says what a tombstone carries', async () => {
+    const page = (await platform.call('GET', '/api/openapi.json')).body.paths['/api/projects/{projectId}/types/{typeId}/data'].get.responses['200'].content['application/json'].schema;
+    const tombstone = page.properties.items.items.anyOf.find((item: { additionalProperties?: unknown }) => item.additionalProperties === false);
+    expect(Object.keys(tombstone.properties)).toEqual(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'access']);
+    expect(tombstone.required).toContain('deletedAt');
+  });
+
   it('GET of a deleted document and its history answer only those its read rule lets in', async () => {
     const deleted = await deletedDocument({ title: 'Editors only', access: { read: { permission: `${projectId}::editors` } } });
     const readByAlice = await platform.call('GET', `${path()}/${deleted.id}?includeChanges=true`, { token: tokens.alice });
