@@ -1,4 +1,4 @@
-import type { PullResult, RealtimeStatus, SyncConflict, SyncState } from './types';
+import type { PullResult, RealtimeStatus, SyncConflict, SyncState } from './types.js';
 
 /** Everything a SyncClient reports to the application. */
 export interface SyncEvents {

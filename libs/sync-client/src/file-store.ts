@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LocalStore } from './local-store';
+import type { LocalStore } from './local-store.js';
 
 interface ObjectStore {
   entries: Map<string, unknown>;

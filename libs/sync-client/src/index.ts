@@ -1,9 +1,9 @@
-export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type SyncClientOptions } from './sync-client';
-export { MemoryStore, type LocalStore } from './local-store';
-export { NetworkError } from './http';
-export { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers';
-export type { SyncEvents } from './emitter';
-export type { LocalDocument } from './records';
+export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type SyncClientOptions } from './sync-client.js';
+export { MemoryStore, type LocalStore } from './local-store.js';
+export { NetworkError } from './http.js';
+export { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
+export type { SyncEvents } from './emitter.js';
+export type { LocalDocument } from './records.js';
 export type {
   EntityRecord,
   FieldChoice,
@@ -15,4 +15,4 @@ export type {
   SyncNotification,
   SyncState,
   SyncType,
-} from './types';
+} from './types.js';

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import type { Http } from './http';
-import type { Backoff, Timers } from './timers';
-import type { RealtimeStatus, SyncNotification } from './types';
+import type { Http } from './http.js';
+import type { Backoff, Timers } from './timers.js';
+import type { RealtimeStatus, SyncNotification } from './types.js';
 
 export interface RealtimeLinkOptions {
   http: Http;

@@ -1,4 +1,4 @@
-import type { EntityRecord, FieldChoice, SyncDocument, SyncState } from './types';
+import type { EntityRecord, FieldChoice, SyncDocument, SyncState } from './types.js';
 
 /** Fields the server owns; the client never sends them. */
 const SERVER_OWNED = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'changes']);

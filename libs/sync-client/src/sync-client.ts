@@ -1,7 +1,7 @@
-import { Emitter, type SyncEvents } from './emitter';
-import { Http, isTransientStatus, NetworkError } from './http';
-import { MemoryStore, type LocalStore } from './local-store';
-import { RealtimeLink } from './realtime-link';
+import { Emitter, type SyncEvents } from './emitter.js';
+import { Http, isTransientStatus, NetworkError } from './http.js';
+import { MemoryStore, type LocalStore } from './local-store.js';
+import { RealtimeLink } from './realtime-link.js';
 import {
   afterPush,
   applyPulled,
@@ -15,9 +15,9 @@ import {
   stateOf,
   visibleDocument,
   type LocalDocument,
-} from './records';
-import { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers';
-import type { EntityRecord, FieldChoice, FieldConflict, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types';
+} from './records.js';
+import { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
+import type { EntityRecord, FieldChoice, FieldConflict, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types.js';
 
 export interface CollectionOptions {
   typeId: string;

@@ -1,5 +1,5 @@
-import { FileStore } from '../file-store';
-import { SyncClient } from '../index';
+import { FileStore } from '../file-store.js';
+import { SyncClient } from '../index.js';
 
 /**
  * A to-do list kept in ./.todo-sync and synced with a running platform:

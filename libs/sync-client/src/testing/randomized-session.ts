@@ -1,5 +1,5 @@
-import type { SyncClient } from '../sync-client';
-import type { FlakyNetwork } from './flaky-network';
+import type { SyncClient } from '../sync-client.js';
+import type { FlakyNetwork } from './flaky-network.js';
 
 export interface Peer {
   network: FlakyNetwork;
