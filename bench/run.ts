@@ -1,3 +1,4 @@
+import { accessRevocation } from './src/suites/access-revocation';
 import { actionsLatency } from './src/suites/actions-latency';
 import { auditTrail } from './src/suites/audit-trail';
 import { dataDocuments } from './src/suites/data-documents';
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<void>> = {
   'publishing-resolution': publishingResolution,
   'actions-latency': actionsLatency,
   'sync-realtime': syncRealtime,
+  'access-revocation': accessRevocation,
   memory,
 };
 

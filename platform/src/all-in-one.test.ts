@@ -37,6 +37,8 @@ describe('the all-in-one shape on embedded storage', () => {
       status: 'ok',
       shape: 'all-in-one',
       dependencies: { store: { up: true, kind: 'embedded' }, bus: { up: true, kind: 'in-process' }, kv: { up: true, kind: 'embedded' } },
+      // Access changes are announced: they hold at once, the expiry is only the fallback.
+      accessRevocation: { by: 'notices', expiryMs: 1_000 },
     });
     expect(Object.keys(body.services).sort()).toEqual(['actions', 'audit', 'data', 'identity', 'publishing', 'visitors']);
   });

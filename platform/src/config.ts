@@ -22,6 +22,11 @@ export const platformEnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** The realtime sync channel; `false` makes /api/realtime/token answer 503 and clients poll. */
   REALTIME_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * How long a process may answer from its cached project standing when a change's notice from
+   * another process was missed (the bus was down); notices make changes hold sooner (docs/architecture.md).
+   */
+  PROJECT_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   SMTP_URL: url.optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
   IDENTITY_URL: url.optional(),

@@ -73,7 +73,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
   // One cache of project standing for every hosted service and the realtime channel.
-  const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger }) : undefined;
+  const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger, cacheMs: config.PROJECT_ACCESS_CACHE_MS }) : undefined;
   const context: ServiceContext | undefined = adapters.store && access && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...access } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
@@ -93,6 +93,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       trustProxy: config.TRUST_PROXY,
       timeouts,
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
+      ...(access ? { accessChanges: access.accessChanges } : {}),
     });
     app = gateway.app;
     monitors = gateway;
@@ -108,19 +109,24 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       const status = Object.values(snapshot).every((state) => state.up) ? 'ok' : 'degraded';
       // Backend states only for a platform owner the gateway signed; probes get the status.
       if (request.principal.kind !== 'user' || !request.principal.platformOwner) return { status };
-      return { status, services: Object.fromEntries(hosted.map((name) => [name, { up: true }])), dependencies: snapshot };
+      return {
+        status,
+        services: Object.fromEntries(hosted.map((name) => [name, { up: true }])),
+        dependencies: snapshot,
+        accessRevocation: context.accessChanges.revocation(snapshot.bus?.up === true),
+      };
     });
     for (const service of services) await app.register(service.routes, context);
     monitors = { start: () => dependencies.start(), stop: () => dependencies.stop() };
   }
 
   try {
-    for (const service of services) if (service.start && context) stops.push(await service.start(context));
-    await monitors.start();
     if (access) {
       await access.accessChanges.follow();
       stops.push(() => access.accessChanges.stop());
     }
+    for (const service of services) if (service.start && context) stops.push(await service.start(context));
+    await monitors.start();
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
     await Promise.allSettled(stops.map((stop) => stop()));

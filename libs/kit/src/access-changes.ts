@@ -1,4 +1,5 @@
 import type { EventBus, Subscription } from '@platform/bus';
+import type { AccessRevocationState } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
 import type { Logger } from 'pino';
 import { ProjectAccess } from './project-access';
@@ -32,6 +33,11 @@ export class AccessChanges {
     return this.subscriptions.length > 0;
   }
 
+  /** How changes reach this process now (shown by /api/health): notices while it follows a live bus, else the expiry. */
+  revocation(busUp: boolean): AccessRevocationState {
+    return { by: busUp && this.following ? 'notices' : 'expiry', expiryMs: this.access.cacheMs };
+  }
+
   async announce(change: AccessChange): Promise<void> {
     this.forget(change);
     try {
@@ -62,7 +68,10 @@ export class AccessChanges {
 }
 
 /** One process's ProjectAccess and the AccessChanges that keep it current (call `follow` once started). */
-export function sharedProjectAccess(adapters: { store: DocumentStore; bus: EventBus; clock: () => number; logger: Logger }): { projectAccess: ProjectAccess; accessChanges: AccessChanges } {
-  const projectAccess = new ProjectAccess(adapters.store, adapters.clock);
+export function sharedProjectAccess(adapters: { store: DocumentStore; bus: EventBus; clock: () => number; logger: Logger; cacheMs?: number }): {
+  projectAccess: ProjectAccess;
+  accessChanges: AccessChanges;
+} {
+  const projectAccess = new ProjectAccess(adapters.store, adapters.clock, adapters.cacheMs);
   return { projectAccess, accessChanges: new AccessChanges(adapters.bus, projectAccess, adapters.logger) };
 }

@@ -53,7 +53,7 @@ export class ProjectAccess {
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: () => number,
-    private readonly cacheMs = 1_000,
+    readonly cacheMs = 1_000,
   ) {}
 
   /** The project and the caller's standing in it, or 404. */

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { EventBus } from '@platform/bus';
 import type { BackendServiceName, HealthBody } from '@platform/contracts';
-import { createApp, HealthMonitor, type HttpTimeouts, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, HealthMonitor, type AccessChanges, type HttpTimeouts, type Logger, type ProjectAccess, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
@@ -31,6 +31,8 @@ export interface GatewayOptions {
   timeouts?: HttpTimeouts;
   /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */
   realtime?: { bus: EventBus; projects: ProjectAccess };
+  /** The process's access changes (absent when it caches no project standing), for /api/health. */
+  accessChanges?: AccessChanges;
 }
 
 export interface Gateway {
@@ -63,7 +65,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   for (const { name, kind, probe } of options.dependencyProbes) dependencies.register(name, probe, kind);
   const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
   const healthDetail = platformOwnerSession(sessions);
-  registerHealthRoute(app, { services, dependencies }, shape, healthDetail);
+  registerHealthRoute(app, { services, dependencies }, shape, healthDetail, options.accessChanges);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
   await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });

@@ -1,5 +1,5 @@
 import { dependencyStateSchema, healthBodySchema, type BackendServiceName, type HealthBody } from '@platform/contracts';
-import type { HealthMonitor } from '@platform/kit';
+import type { AccessChanges, HealthMonitor } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { HealthDetailCheck } from './health-viewer';
@@ -18,14 +18,16 @@ const healthSummarySchema = healthBodySchema.pick({ status: true });
  * `GET /api/health`: answers from the monitors' latest snapshots, so it touches no backend while
  * serving (the session store only for a caller presenting a session). 200 while the gateway
  * serves; `status` says `degraded` when a service or dependency is down. Platform owners also get
- * the shape and each service's and backend's state (service URLs included); everyone else gets
- * the status alone.
+ * the shape, each service's and backend's state (service URLs included) and how access changes
+ * reach this process; everyone else gets the status alone.
  */
 export function registerHealthRoute(
   app: FastifyInstance,
   monitors: { services: HealthMonitor; dependencies: HealthMonitor },
   shape: HealthBody['shape'],
   showsDetail: HealthDetailCheck,
+  /** This process's access changes, when it caches project standing (services or realtime). */
+  accessChanges?: AccessChanges,
 ): void {
   app.get(
     '/api/health',
@@ -45,7 +47,8 @@ export function registerHealthRoute(
       const allUp = [...Object.values(services), ...Object.values(dependencies)].every((state) => state.up);
       const status = allUp ? 'ok' : 'degraded';
       if (!(await showsDetail(request))) return { status };
-      return { status, shape, services, dependencies } satisfies HealthBody;
+      const accessRevocation = accessChanges?.revocation(dependencies.bus?.up === true);
+      return { status, shape, services, dependencies, ...(accessRevocation ? { accessRevocation } : {}) } satisfies HealthBody;
     },
   );
 }

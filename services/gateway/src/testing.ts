@@ -80,6 +80,7 @@ export async function startTestGateway(options: {
     local: { services: options.services, context },
     remotes: new Map(),
     dependencyProbes: [],
+    accessChanges: context.accessChanges,
     ...(options.realtime ? { realtime: { bus: context.bus, projects: context.projectAccess } } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
