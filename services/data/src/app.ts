@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@platform/kit';
 import { registerAiRoutes } from './ai/register';
 import { dataDeps } from './data-deps';
 import { registerBatchRlsRoute } from './routes/batch-rls';
+import { registerReadableRoute } from './routes/readable';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
 import { registerEntityRoutes } from './routes/entity-routes';
 import { registerSchemaRoutes } from './routes/schemas';
@@ -17,6 +18,7 @@ export const dataService: ServiceDefinition = {
     registerEntityRoutes(app, deps, applicationsKind);
     await registerSchemaRoutes(app, deps);
     await registerBatchRlsRoute(app, deps);
+    await registerReadableRoute(app, deps);
     await registerTypeRestoreRoute(app, deps);
     await registerAiRoutes(app, deps);
   },
