@@ -6,7 +6,7 @@ export { publicView, storeChange, type EntityScope, type StoredEntity } from './
 export { History } from './entities/history';
 export { historyCollection, ID_PATTERN } from './domain/collections';
 export { checkClientModifier } from './domain/modifier-rules';
-export { validateDocument } from './domain/type-schema';
+export { validateDocument } from './domain/schema-validator';
 export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';
 export { RESERVED_TYPE_IDS } from './domain/collections';
 export { AGENTS_TYPE_ID } from './ai/domain/agent-record';

@@ -28,8 +28,3 @@ export function patternProblem(pattern: string): string | undefined {
     return `is not supported by the linear-time pattern engine (no lookarounds or backreferences): ${(error as Error).message}`;
   }
 }
-
-/** Whether the pattern matches somewhere in the value (anchor with ^ and $ for the whole value), as RegExp.test does. */
-export function matchesPattern(pattern: string, value: string): boolean {
-  return compilePattern(pattern).test(value);
-}

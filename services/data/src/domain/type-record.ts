@@ -1,11 +1,12 @@
 import { accessSchema } from '@platform/contracts';
 import { z } from 'zod';
 import { ID_PATTERN, RESERVED_TYPE_IDS } from './collections';
-import { typeSchemaSchema } from './type-schema';
+import { typeSchemaInputSchema } from './type-schema-input';
 
 /**
  * A type record (an entity of `tenant-{projectId}-types`). The spec names `syncType` and
- * `defaultAccess`; `name`, `title` and `schema` are ours. Unknown extra fields are kept.
+ * `defaultAccess`; `name`, `title` and `schema` (JSON Schema; the old dialect is converted) are
+ * ours. Unknown extra fields are kept.
  */
 export const typeRecordSchema = z
   .object({
@@ -13,7 +14,7 @@ export const typeRecordSchema = z
     title: z.record(z.string(), z.string()).optional(),
     syncType: z.enum(['remote', 'localOnly']).default('remote'),
     defaultAccess: accessSchema.optional(),
-    schema: typeSchemaSchema.optional(),
+    schema: typeSchemaInputSchema.optional(),
     access: accessSchema.optional(),
   })
   .loose();

@@ -1,80 +1,159 @@
 import { describe, expect, it } from 'vitest';
+import { jsonSchemaFromLegacy, type LegacyFieldDefinition } from './legacy-type-schema';
 import { generateSamples, SampleDataTooLargeError } from './sample-data';
-import { typeSchemaSchema, validateDocument, ValidationBudgetExceededError, type TypeSchema } from './type-schema';
+import { validateDocument, ValidationBudgetExceededError } from './schema-validator';
+import type { TypeSchema } from './type-schema';
+import { typeSchemaInputSchema } from './type-schema-input';
 
-const schema: TypeSchema = typeSchemaSchema.parse({
-  fields: {
-    title: { type: 'string', required: true, minLength: 2, maxLength: 40 },
-    email: { type: 'string', pattern: '^[^@]+@[^@]+$' },
+const parse = (schema: unknown) => typeSchemaInputSchema.parse(schema);
+const issuePaths = (candidate: unknown) => {
+  const result = typeSchemaInputSchema.safeParse(candidate);
+  return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
+};
+const fieldsOf = (schema: TypeSchema, document: Record<string, unknown>) => validateDocument(schema, document).map((problem) => problem.field);
+
+const contact = parse({
+  type: 'object',
+  properties: {
+    title: { type: 'string', minLength: 2, maxLength: 40 },
+    email: { type: 'string', format: 'email' },
+    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
     rating: { type: 'integer', minimum: 1, maximum: 5 },
-    status: { type: 'string', enum: ['open', 'closed'] },
+    price: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.01 },
+    status: { enum: ['open', 'closed'] },
+    kind: { const: 'contact' },
     done: { type: 'boolean' },
-    due: { type: 'timestamp' },
-    tags: { type: 'array', items: { type: 'string' } },
-    address: { type: 'object', fields: { city: { type: 'string', required: true } } },
+    note: { type: ['string', 'null'] },
+    born: { type: 'string', format: 'date' },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+    address: { $ref: '#/$defs/address' },
+    places: { type: 'array', items: { $ref: '#/$defs/address' } },
   },
+  required: ['title'],
+  $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
 });
 
-describe('type schema validation', () => {
-  it('accepts a matching document and extra fields', () => {
-    expect(validateDocument(schema, { title: 'Hello', email: 'a@b', rating: 3, status: 'open', done: false, due: 1, tags: ['x'], address: { city: 'Bonn' }, extra: 1 })).toEqual([]);
+describe('validating documents with JSON Schema (Ajv)', () => {
+  it('accepts a matching document, extra top-level fields and the reserved ones it does not govern', () => {
+    const document = { title: 'Hello', email: 'a@example.org', code: 'ABC-12', rating: 3, price: 9.99, status: 'open', kind: 'contact', done: false, note: null, born: '2001-02-03', tags: ['x'], address: { city: 'Bonn' }, places: [{ city: 'Köln' }], extra: 1 };
+    expect(validateDocument(contact, { ...document, access: { read: { userIds: ['a'] } }, deleteOn: 5 })).toEqual([]);
   });
 
   it.each([
-    ['title', {}],
-    ['title', { title: 'x' }],
-    ['title', { title: 7 }],
-    ['email', { title: 'ok', email: 'nope' }],
-    ['rating', { title: 'ok', rating: 9 }],
-    ['rating', { title: 'ok', rating: 2.5 }],
-    ['status', { title: 'ok', status: 'pending' }],
-    ['done', { title: 'ok', done: 'yes' }],
-    ['tags.1', { title: 'ok', tags: ['a', 2] }],
-    ['address.city', { title: 'ok', address: {} }],
-    ['address', { title: 'ok', address: [] }],
-  ])('names %s for %j', (field, document) => {
-    expect(validateDocument(schema, document).map((p) => p.field)).toContain(field);
+    ['title', { rating: 3 }, 'is required'],
+    ['title', { title: 'x' }, 'must NOT have fewer than 2 characters'],
+    ['title', { title: 7 }, 'must be string'],
+    ['email', { title: 'ok', email: 'nope' }, 'must match format "email"'],
+    ['email', { title: 'ok', email: `${'a'.repeat(3_000)}@example.org` }, 'must match format "email"'],
+    ['code', { title: 'ok', code: 'abc-12' }, 'must match pattern "^[A-Z]{3}-[0-9]{2}$"'],
+    ['rating', { title: 'ok', rating: 9 }, 'must be <= 5'],
+    ['rating', { title: 'ok', rating: 2.5 }, 'must be integer'],
+    ['price', { title: 'ok', price: 0 }, 'must be > 0'],
+    ['price', { title: 'ok', price: 1.001 }, 'must be multiple of 0.01'],
+    ['status', { title: 'ok', status: 'pending' }, 'must be equal to one of the allowed values'],
+    ['kind', { title: 'ok', kind: 'lead' }, 'must be equal to constant'],
+    ['done', { title: 'ok', done: 'yes' }, 'must be boolean'],
+    ['born', { title: 'ok', born: '2001-13-45' }, 'must match format "date"'],
+    ['tags', { title: 'ok', tags: ['a', 'b', 'c', 'd'] }, 'must NOT have more than 3 items'],
+    ['tags.1', { title: 'ok', tags: ['a', 2] }, 'must be string'],
+    ['address.city', { title: 'ok', address: {} }, 'is required'],
+    ['address', { title: 'ok', address: [] }, 'must be object'],
+    ['address.zip', { title: 'ok', address: { city: 'Bonn', zip: '1' } }, 'is not a field of this type'],
+    ['places.1.city', { title: 'ok', places: [{ city: 'Bonn' }, { city: 3 }] }, 'must be string'],
+  ])('names %s for %j', (field, document, message) => {
+    expect(validateDocument(contact, document)).toEqual([{ field, message }]);
   });
 
-  it('rejects malformed schemas', () => {
-    expect(typeSchemaSchema.safeParse({ fields: { title: { type: 'text' } } }).success).toBe(false);
-    expect(typeSchemaSchema.safeParse({ fields: { '1bad': { type: 'string' } } }).success).toBe(false);
-    expect(typeSchemaSchema.safeParse({ fields: { title: { type: 'string', pattern: '(' } } }).success).toBe(false);
-    expect(typeSchemaSchema.safeParse({ fields: { title: { type: 'string', unknown: true } } }).success).toBe(false);
+  it('runs patterns on RE2: a catastrophic-backtracking pattern answers at once', () => {
+    const evil = parse({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } });
+    const started = performance.now();
+    expect(fieldsOf(evil, { code: `${'a'.repeat(50_000)}!` })).toEqual(['code']);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
-const issuePaths = (candidate: unknown) => {
-  const result = typeSchemaSchema.safeParse(candidate);
-  return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
-};
-
-describe('type schema rules', () => {
-  it('refuses patterns the linear-time engine cannot run, naming the pattern', () => {
-    for (const pattern of ['^(?=a)a$', '^(?!a)', '(a)\\1', '(?<=a)b', 'a{1001}']) {
-      expect({ pattern, paths: issuePaths({ fields: { code: { type: 'string', pattern } } }) }).toEqual({ pattern, paths: ['fields.code.pattern'] });
-    }
-    expect(issuePaths({ fields: { code: { type: 'string', pattern: '^(a+)+$' } } })).toEqual([]);
+describe('type schemas refused when saved', () => {
+  it.each([
+    ['not an object root', { type: 'array' }, 'type'],
+    ['an unknown keyword', { type: 'object', properties: { a: { type: 'string', minimumLength: 2 } } }, 'properties.a'],
+    ['composition outside the subset', { type: 'object', properties: { a: { anyOf: [{ type: 'string' }] } } }, 'properties.a'],
+    ['an unknown type', { type: 'object', properties: { a: { type: 'text' } } }, 'properties.a.type'],
+    ['a remote $ref', { type: 'object', properties: { a: { $ref: 'https://example.org/schema.json' } } }, 'properties.a.$ref'],
+    ['a relative file $ref', { type: 'object', properties: { a: { $ref: 'other.json#/a' } } }, 'properties.a.$ref'],
+    ['an $id', { type: 'object', $id: 'https://example.org/a' }, ''],
+    ['a reference that does not resolve', { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, ''],
+    ['another draft', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }, '$schema'],
+    ['a lookahead', { type: 'object', properties: { a: { type: 'string', pattern: '^(?=a)a$' } } }, 'properties.a.pattern'],
+    ['a backreference', { type: 'object', properties: { a: { type: 'string', pattern: '(a)\\1' } } }, 'properties.a.pattern'],
+    ['an unchecked format', { type: 'object', properties: { a: { type: 'string', format: 'regex' } } }, 'properties.a.format'],
+    ['a bad field name', { type: 'object', properties: { 'a.b': { type: 'string' } } }, 'properties.a.b'],
+    ['minLength above maxLength', { type: 'object', properties: { a: { type: 'string', minLength: 3, maxLength: 2 } } }, 'properties.a.minLength'],
+    ['a length past 100,000', { type: 'object', properties: { a: { type: 'string', maxLength: 100_001 } } }, 'properties.a.maxLength'],
+    ['minItems above maxItems', { type: 'object', properties: { a: { type: 'array', minItems: 3, maxItems: 2 } } }, 'properties.a.minItems'],
+    ['minimum above maximum', { type: 'object', properties: { a: { type: 'number', minimum: 2, maximum: 1 } } }, 'properties.a.minimum'],
+    ['no whole number in range', { type: 'object', properties: { a: { type: 'integer', minimum: 1.1, maximum: 1.9 } } }, 'properties.a.minimum'],
+    ['an empty exclusive range', { type: 'object', properties: { a: { type: 'number', exclusiveMinimum: 1, maximum: 1 } } }, 'properties.a.exclusiveMinimum'],
+    ['nested bounds', { type: 'object', properties: { o: { type: 'object', properties: { s: { type: 'string', minLength: 1_000_000 } } } } }, 'properties.o.properties.s.minLength'],
+    ['a reserved top-level name', { type: 'object', properties: { access: { type: 'object' } } }, 'properties.access'],
+  ])('refuses %s', (_case, schema, path) => {
+    expect(issuePaths(schema)).toContain(path);
   });
 
-  it('refuses bounds no value satisfies and lengths past 100,000, also in nested fields', () => {
-    expect(issuePaths({ fields: { n: { type: 'number', minimum: 2, maximum: 1 } } })).toEqual(['fields.n.minimum']);
-    expect(issuePaths({ fields: { n: { type: 'integer', minimum: 1.1, maximum: 1.9 } } })).toEqual(['fields.n.minimum']);
-    expect(issuePaths({ fields: { n: { type: 'number', minimum: 1.1, maximum: 1.9 } } })).toEqual([]);
-    expect(issuePaths({ fields: { s: { type: 'string', minLength: 3, maxLength: 2 } } })).toEqual(['fields.s.minLength']);
-    expect(issuePaths({ fields: { s: { type: 'string', maxLength: 100_001 } } })).toEqual(['fields.s.maxLength']);
-    expect(issuePaths({ fields: { o: { type: 'object', fields: { s: { type: 'string', minLength: 1_000_000 } } } } })).toEqual(['fields.o.fields.s.minLength']);
+  it('allows reserved names nested, and number ranges with room', () => {
+    expect(issuePaths({ type: 'object', properties: { meta: { type: 'object', properties: { access: { type: 'string' } } }, n: { type: 'number', minimum: 1.1, maximum: 1.9 } } })).toEqual([]);
+  });
+});
+
+/**
+ * Every rule of the old dialect, the documents it accepted and refused (the verdicts of the
+ * hand-written validator it replaces), and the same verdicts from its JSON Schema.
+ */
+const legacyRules: Array<[rule: string, field: LegacyFieldDefinition, accepted: unknown[], refused: unknown[]]> = [
+  ['string', { type: 'string' }, ['a', '', null, undefined], [1, true, {}, []]],
+  ['required', { type: 'string', required: true }, ['a', ''], [null, undefined, 1]],
+  ['minLength/maxLength', { type: 'string', minLength: 2, maxLength: 3 }, ['ab', 'abc', null], ['a', 'abcd']],
+  ['pattern', { type: 'string', pattern: '^[a-z]+$' }, ['abc', null], ['ABC', 'ab1', '']],
+  ['number with bounds', { type: 'number', minimum: 1.5, maximum: 2.5 }, [1.5, 2, 2.5, null], [1, 3, '2']],
+  ['integer', { type: 'integer', minimum: 0 }, [0, 7, null], [1.5, -1, '1']],
+  ['timestamp', { type: 'timestamp', maximum: 1_000 }, [0, 1_000, null], [1.5, 1_001, 'now']],
+  ['boolean', { type: 'boolean' }, [true, false, null], ['true', 0]],
+  ['enum', { type: 'string', enum: ['a', 'b'] }, ['a', 'b', null], ['c', 1]],
+  ['numeric enum', { type: 'integer', enum: [1, 2], required: true }, [1, 2], [3, null]],
+  ['array with items', { type: 'array', items: { type: 'string', pattern: '^x' } }, [[], ['x1', 'x2'], null], [['y'], [null], 'x', [1]]],
+  ['array without items', { type: 'array' }, [[], [1, 'a'], null], [{}, 'a']],
+  ['object with fields', { type: 'object', fields: { city: { type: 'string', required: true }, zip: { type: 'string' } } }, [{ city: 'Bonn' }, { city: 'Bonn', zip: null, extra: 1 }, null], [{}, { city: null }, { city: 'Bonn', zip: 1 }, []]],
+  ['object without fields', { type: 'object' }, [{}, { a: 1 }, null], [[], 'a']],
+];
+
+describe('migrating old-dialect schemas', () => {
+  it.each(legacyRules)('%s gives the old verdicts as JSON Schema', (_rule, field, accepted, refused) => {
+    const schema = jsonSchemaFromLegacy({ fields: { value: field } });
+    expect(typeSchemaInputSchema.safeParse(schema).success).toBe(true);
+    const document = (value: unknown) => (value === undefined ? {} : { value });
+    for (const value of accepted) expect({ value, problems: validateDocument(schema, document(value)) }).toEqual({ value, problems: [] });
+    for (const value of refused) expect({ value, fields: fieldsOf(schema, document(value)) }).toEqual({ value, fields: [expect.stringMatching(/^value/)] });
   });
 
-  it('refuses reserved top-level field names, not the same names nested', () => {
-    expect(issuePaths({ fields: { access: { type: 'object' }, deleteOn: { type: 'timestamp' }, id: { type: 'string' } } })).toEqual(['fields.access', 'fields.deleteOn', 'fields.id']);
-    expect(issuePaths({ fields: { meta: { type: 'object', fields: { access: { type: 'string' } } } } })).toEqual([]);
+  it('converts the old shape on input, checked by its own rules and naming its paths', () => {
+    expect(parse({ fields: { title: { type: 'string', required: true, title: 'Title' }, due: { type: 'timestamp', description: 'When' } } })).toEqual({
+      type: 'object',
+      properties: { title: { type: 'string', title: 'Title' }, due: { type: ['integer', 'null'], description: 'Unix time in milliseconds. When' } },
+      required: ['title'],
+    });
+    expect(issuePaths({ fields: { code: { type: 'string', pattern: '(a)\\1' } } })).toEqual(['fields.code.pattern']);
+    expect(issuePaths({ fields: { deleteOn: { type: 'timestamp' } } })).toEqual(['fields.deleteOn']);
+    expect(issuePaths({ fields: { n: { type: 'integer', minimum: 2, maximum: 1 } } })).toEqual(['fields.n.minimum']);
+  });
+
+  it('reads a stored old-dialect schema as its JSON Schema, and fails closed on a pattern RE2 cannot run', () => {
+    expect(fieldsOf({ fields: { rating: { type: 'integer', maximum: 5 } } } as unknown as TypeSchema, { rating: 6 })).toEqual(['rating']);
+    expect(validateDocument({ fields: { code: { type: 'string', pattern: '(?=a)' } } }, { code: 'a' })).toEqual([{ field: 'schema', message: expect.stringContaining('change the type schema') }]);
   });
 });
 
 describe('validation time budget', () => {
   it('stops with the field it reached once the CPU time spent passes the budget', () => {
-    const list = typeSchemaSchema.parse({ fields: { tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } } });
+    const list = parse({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } } });
     const clock = (step: number) => {
       let spent = 0;
       return () => (spent += step);
@@ -87,29 +166,41 @@ describe('validation time budget', () => {
   });
 });
 
-describe('sample data', () => {
-  it('stops as soon as the documents pass the byte limit', () => {
-    const long = typeSchemaSchema.parse({ fields: { essay: { type: 'string', minLength: 50_000 } } });
-    expect(() => generateSamples(long, { count: 100, seed: 1, now: 0, limitBytes: 1024 * 1024 })).toThrow(SampleDataTooLargeError);
-    expect(generateSamples(long, { count: 10, seed: 1, now: 0, limitBytes: 1024 * 1024 })).toHaveLength(10);
+describe('sample data (json-schema-faker)', () => {
+  const limitBytes = 1024 * 1024;
+
+  it('is valid against its schema for 200 seeds, and the same for the same seed', () => {
+    for (let seed = 0; seed < 200; seed += 1) {
+      const [sample] = generateSamples(contact, { count: 1, seed, limitBytes });
+      expect({ seed, problems: validateDocument(contact, sample as Record<string, unknown>) }).toEqual({ seed, problems: [] });
+    }
+    const samples = generateSamples(contact, { count: 20, seed: 42, limitBytes });
+    expect(generateSamples(contact, { count: 20, seed: 42, limitBytes })).toEqual(samples);
+    expect(generateSamples(contact, { count: 20, seed: 43, limitBytes })).not.toEqual(samples);
   });
 
-  it('keeps numbers and timestamps inside a maximum given alone', () => {
-    const bounded = typeSchemaSchema.parse({ fields: { below: { type: 'integer', maximum: -5 }, rating: { type: 'integer', maximum: 5 }, due: { type: 'timestamp', maximum: 1_000_000 } } });
-    for (const sample of generateSamples(bounded, { count: 20, seed: 3, now: Date.UTC(2026, 0, 1), limitBytes: 1024 * 1024 })) expect(validateDocument(bounded, sample)).toEqual([]);
+  it('refuses before generating when the smallest documents pass the byte limit, and stops as soon as generated ones do', () => {
+    const long = parse({ type: 'object', properties: { essay: { type: 'string', minLength: 50_000 } } });
+    expect(() => generateSamples(long, { count: 100, seed: 1, limitBytes })).toThrow(SampleDataTooLargeError);
+    expect(generateSamples(long, { count: 10, seed: 1, limitBytes })).toHaveLength(10);
+    const nested = parse({ type: 'object', properties: { rows: { type: 'array', minItems: 1_000, items: { type: 'array', minItems: 1_000, items: { type: 'string', minLength: 100 } } } } });
+    const started = performance.now();
+    expect(() => generateSamples(nested, { count: 1, seed: 1, limitBytes })).toThrow(SampleDataTooLargeError);
+    expect(performance.now() - started).toBeLessThan(100);
   });
 
-  it('generates documents that satisfy their schema, the same for the same seed', () => {
-    const samples = generateSamples(schema, { count: 20, seed: 42, now: Date.UTC(2026, 0, 1), limitBytes: 1024 * 1024 });
-    expect(samples).toHaveLength(20);
-    for (const sample of samples) expect(validateDocument(schema, sample)).toEqual([]);
-    expect(generateSamples(schema, { count: 20, seed: 42, now: Date.UTC(2026, 0, 1), limitBytes: 1024 * 1024 })).toEqual(samples);
-    expect(generateSamples(schema, { count: 20, seed: 43, now: Date.UTC(2026, 0, 1), limitBytes: 1024 * 1024 })).not.toEqual(samples);
+  it('keeps strings short when only a maximum is given, and numbers inside a maximum given alone', () => {
+    const bounded = parse({ fields: { below: { type: 'integer', maximum: -5 }, rating: { type: 'integer', maximum: 5 }, story: { type: 'string', maxLength: 100_000 } } });
+    for (const sample of generateSamples(bounded, { count: 20, seed: 3, limitBytes })) {
+      expect(validateDocument(bounded, sample)).toEqual([]);
+      expect((sample.story as string).length).toBeLessThanOrEqual(200);
+    }
   });
 
-  it('fills fields with values that look like their names say, and matches patterns', () => {
-    const people = typeSchemaSchema.parse({
-      fields: {
+  it('fills free strings with values that look like their names say, and matches patterns', () => {
+    const people = parse({
+      type: 'object',
+      properties: {
         email: { type: 'string' },
         firstName: { type: 'string' },
         website: { type: 'string' },
@@ -117,7 +208,7 @@ describe('sample data', () => {
         price: { type: 'number', minimum: 1 },
       },
     });
-    for (const sample of generateSamples(people, { count: 10, seed: 7, now: Date.UTC(2026, 0, 1), limitBytes: 1024 * 1024 })) {
+    for (const sample of generateSamples(people, { count: 10, seed: 7, limitBytes })) {
       expect(sample.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
       expect(sample.firstName).toMatch(/^[A-Z][a-z'-]+/);
       expect(() => new URL(sample.website as string)).not.toThrow();

@@ -37,6 +37,13 @@ function ownFields(entity: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([key]) => !key.startsWith('_')));
 }
 
+/** The modifier that turns `before` into `after`, top-level field by field (for fields the kind normalized after the client's modifier). */
+function replacingModifier(before: Record<string, unknown>, after: Record<string, unknown>): UpdateModifier {
+  const set = Object.fromEntries(Object.entries(after).filter(([name, value]) => !isDeepStrictEqual(before[name], value)));
+  const unset = Object.fromEntries(Object.keys(before).filter((name) => !Object.hasOwn(after, name)).map((name) => [name, '']));
+  return { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) } as UpdateModifier;
+}
+
 export interface PatchRequest {
   id: string;
   /** Untrusted: checked here before anything is written. */
@@ -84,6 +91,8 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   assertWithinLimits(deps.limits, fields, touchedPaths(modifier).map((path) => path.split('.')[0] as string));
   const violations = resolved.validate(fields);
   if (violations.length) throw schemaViolation(violations);
-  if (isDeepStrictEqual(after, entity)) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, modifier, { userId: caller.userId, baseRevision: request.baseRevision });
+  const prepared = resolved.prepare?.(fields) ?? fields;
+  const written = prepared === fields ? modifier : replacingModifier(ownFields(entity), prepared);
+  if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision });
 }

@@ -86,10 +86,10 @@ describe('type schema patterns', () => {
 
   it('refuses such a pattern when a type is patched, and keeps the type as it was', async () => {
     const typeId = await createType({ name: 'Patched', schema: { fields: { code: { type: 'string', pattern: '^[a-z]+$' } } } });
-    const response = await platform.call('PATCH', `${typesPath()}/${typeId}`, { token, body: { modifier: { $set: { 'schema.fields.code.pattern': '^(a)\\1$' } }, baseRevision: 0 } });
+    const response = await platform.call('PATCH', `${typesPath()}/${typeId}`, { token, body: { modifier: { $set: { 'schema.properties.code.pattern': '^(a)\\1$' } }, baseRevision: 0 } });
     expect(response.status).toBe(400);
-    expect(response.body.error).toContain('schema.fields.code.pattern');
-    expect((await platform.call('GET', `${typesPath()}/${typeId}`, { token })).body).toMatchObject({ revision: 0, schema: { fields: { code: { pattern: '^[a-z]+$' } } } });
+    expect(response.body.error).toContain('schema.properties.code.pattern');
+    expect((await platform.call('GET', `${typesPath()}/${typeId}`, { token })).body).toMatchObject({ revision: 0, schema: { properties: { code: { pattern: '^[a-z]+$' } } } });
   });
 });
 

@@ -6,7 +6,9 @@ import { ID_PATTERN } from '../domain/collections';
 import { mayManageType, defaultAccessPaths } from '../domain/type-access';
 import { applicationRecordSchema, typeIdSchema, typeRecordSchema } from '../domain/type-record';
 import { SERVER_SET_DOCUMENT_FIELDS } from '../domain/reserved-fields';
-import { validateDocument, ValidationBudgetExceededError, type SchemaProblem, type TypeSchema } from '../domain/type-schema';
+import { isLegacyTypeSchema, jsonSchemaFromLegacy } from '../domain/legacy-type-schema';
+import { validateDocument, ValidationBudgetExceededError } from '../domain/schema-validator';
+import type { SchemaProblem } from '../domain/type-schema';
 import { TypeDirectory } from '../entities/type-directory';
 import { dataError } from '../errors';
 import type { EntityKind } from './entity-routes';
@@ -18,7 +20,7 @@ function zodProblems(result: { success: boolean; error?: z.ZodError }): Array<{ 
 }
 
 /** Schema validation with a time budget: past it the write is refused (422) rather than waited for. */
-function validateWithinBudget(schema: TypeSchema | undefined, fields: Record<string, unknown>, budgetMs: number): SchemaProblem[] {
+function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, budgetMs: number): SchemaProblem[] {
   try {
     return validateDocument(schema, fields, { budgetMs });
   } catch (error) {
@@ -64,6 +66,8 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
         }
         return zodProblems(typeRecordSchema.safeParse(fields));
       },
+      // Validated above: an old-dialect schema is stored as its JSON Schema.
+      prepare: (fields) => (isLegacyTypeSchema(fields.schema) ? { ...fields, schema: jsonSchemaFromLegacy(fields.schema) } : fields),
       checkModifier: (modifier) => {
         const touched = projectUpdater ? [] : defaultAccessPaths(modifier);
         if (touched.length) {

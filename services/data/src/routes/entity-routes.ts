@@ -34,6 +34,8 @@ export interface ResolvedKind {
    * patch writes (the write is guarded by revision), so rules that depend on the result hold here.
    */
   validate(fields: Record<string, unknown>): Array<{ field: string; message: string }>;
+  /** The validated fields as they are stored, when the kind normalizes them (a type's old-dialect schema becomes JSON Schema). */
+  prepare?(fields: Record<string, unknown>): Record<string, unknown>;
   /** Throws 403 when a patch's modifier touches fields this caller may not change here (beyond the general modifier rules). */
   checkModifier?(modifier: unknown): void;
   /** Whether the caller may delete this entity; the entity's own `delete` rule when absent. */
@@ -150,7 +152,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const problems = resolved.validate(fields);
       if (problems.length) throw schemaViolation(problems);
       if (id !== undefined) await resolved.checkNewId?.(id as string);
-      const created = await deps.writer.create(resolved.scope, fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
+      const created = await deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
       return reply.code(201).send((await deps.reader.withChanges(resolved.scope, created)) as z.infer<typeof entitySchema>);
     },
   );

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
 import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
-import { typeSchemaSchema, type TypeSchema } from '../domain/type-schema';
+import { typeSchemaInputSchema } from '../domain/type-schema-input';
+import { currentTypeSchema } from '../domain/legacy-type-schema';
 import { typeIdSchema } from '../domain/type-record';
 import { TypeDirectory } from '../entities/type-directory';
 import { publicView } from '../entities/entity';
@@ -11,7 +12,13 @@ import { dataError } from '../errors';
 import type { DataDeps } from './context';
 
 const params = z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema });
-const schemaResponse = z.object({ projectId: z.string(), typeId: z.string(), schema: z.object({ fields: z.record(z.string(), z.unknown()) }) });
+const schemaResponse = z.object({
+  projectId: z.string(),
+  typeId: z.string(),
+  schema: z.object({ type: z.literal('object') }).loose().describe("The type's JSON Schema (draft 2020-12); a type stored in the old dialect answers its JSON Schema equivalent"),
+});
+/** A type without a schema takes any document. */
+const ANY_DOCUMENT = { type: 'object' } as const;
 
 /**
  * The spec fixes the unauthenticated answer of these four routes: 401 with the JSON string
@@ -28,8 +35,8 @@ function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean 
  * rules (reserved names, unsatisfiable bounds, patterns RE2 cannot run) is refused naming its
  * field rather than failing inside the generator. Refused too when the answer would pass its cap.
  */
-function samplesFor(deps: DataDeps, stored: TypeSchema | undefined, count: number, seed: number | undefined): Array<Record<string, unknown>> {
-  const checked = typeSchemaSchema.safeParse(stored ?? { fields: {} });
+function samplesFor(deps: DataDeps, stored: unknown, count: number, seed: number | undefined): Array<Record<string, unknown>> {
+  const checked = typeSchemaInputSchema.safeParse(stored ?? ANY_DOCUMENT);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const field = ['schema', ...(issue?.path ?? []).map(String)].join('.');
@@ -37,7 +44,7 @@ function samplesFor(deps: DataDeps, stored: TypeSchema | undefined, count: numbe
   }
   const limitBytes = deps.limits.maxSampleDataBytes;
   try {
-    return generateSamples(checked.data, { count, seed: seed ?? deps.clock(), now: deps.clock(), limitBytes });
+    return generateSamples(checked.data, { count, seed: seed ?? deps.clock(), limitBytes });
   } catch (error) {
     if (!(error instanceof SampleDataTooLargeError)) throw error;
     throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
@@ -57,9 +64,9 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
     const { projectId, typeId } = request.params;
     const { caller } = await deps.projects.require(projectId, request.principal);
     const type = await deps.types.requireReadable(projectId, typeId, caller);
-    return { projectId, typeId, schema: type.schema ?? { fields: {} } };
+    return { projectId, typeId, schema: currentTypeSchema(type.schema) ?? ANY_DOCUMENT };
   };
-  const schemaRoute = { tags: ['types'], summary: "The type's field schema", params, response: { 200: schemaResponse, ...unauthorized } };
+  const schemaRoute = { tags: ['types'], summary: "The type's JSON Schema", params, response: { 200: schemaResponse, ...unauthorized } };
   typed.get('/api/projects/:projectId/types/:typeId/schema', { schema: schemaRoute }, readSchema);
   typed.get('/api/schemas/projects/:projectId/types/:typeId', { schema: schemaRoute }, readSchema);
 

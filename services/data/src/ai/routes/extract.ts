@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../../domain/collections';
+import { currentTypeSchema } from '../../domain/legacy-type-schema';
 import { typeIdSchema } from '../../domain/type-record';
 import { publicView } from '../../entities/entity';
 import { TypeDirectory } from '../../entities/type-directory';
 import { dataError } from '../../errors';
 import type { DataDeps } from '../../routes/context';
-import { extractionJsonSchema, readExtraction } from '../domain/extraction';
+import { readExtraction } from '../domain/extraction';
 import type { AiGate } from '../gate';
 import { gateBodies } from './agents';
 
@@ -67,8 +68,8 @@ export function registerExtractRoute(scope: FastifyInstance, deps: DataDeps, gat
       const { projectId, typeId } = request.params;
       const { caller } = gate.projectOf(request);
       const type = await deps.types.requireReadable(projectId, typeId, caller);
-      const schema = type.schema;
-      if (!schema || Object.keys(schema.fields).length === 0) throw dataError('AI_TYPE_HAS_NO_SCHEMA');
+      const schema = currentTypeSchema(type.schema);
+      if (!schema || Object.keys(schema.properties ?? {}).length === 0) throw dataError('AI_TYPE_HAS_NO_SCHEMA');
       const text = await sourceText(deps, projectId, caller, request.body, typeId);
 
       const completion = await gate.chat.complete({
@@ -79,12 +80,12 @@ export function registerExtractRoute(scope: FastifyInstance, deps: DataDeps, gat
               `Extract one record of the type "${type.name}" from the user's text.`,
               'Answer with a single JSON object and nothing else, following this JSON Schema.',
               'Leave out fields the text does not give; never invent values.',
-              JSON.stringify(extractionJsonSchema(schema)),
+              JSON.stringify(schema),
             ].join('\n'),
           },
           { role: 'user', content: text },
         ],
-        jsonSchema: { name: 'document', schema: extractionJsonSchema(schema) },
+        jsonSchema: { name: 'document', schema: { ...schema } },
         temperature: 0,
       });
       const result = readExtraction(schema, completion.message.content);

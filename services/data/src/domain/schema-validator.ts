@@ -1,0 +1,186 @@
+import { Ajv2020, type ErrorObject, type Format, type ValidateFunction } from 'ajv/dist/2020.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { LRUCache } from 'lru-cache';
+import { currentTypeSchema } from './legacy-type-schema';
+import { compilePattern } from './patterns';
+import { RESERVED_SCHEMA_FIELD_NAMES } from './reserved-fields';
+import { SUPPORTED_FORMATS, type JsonSchemaNode, type SchemaProblem, type TypeSchema } from './type-schema';
+
+/** Validation took longer than its budget; thrown, so a write stops rather than waiting longer. */
+export class ValidationBudgetExceededError extends Error {
+  constructor(
+    readonly budgetMs: number,
+    /** The field being checked when the budget ran out. */
+    readonly field: string,
+  ) {
+    super(`validating the document took longer than ${budgetMs} ms (at ${field})`);
+    this.name = 'ValidationBudgetExceededError';
+  }
+}
+
+export interface ValidationOptions {
+  /** Refuse (throw ValidationBudgetExceededError) once validation has used this much CPU time; no limit when absent. */
+  budgetMs?: number;
+  /** The process's CPU time in milliseconds; a test passes its own clock. */
+  cpuMs?: () => number;
+}
+
+/** The clock is read once per this many values: reading it costs a system call. */
+const VALUES_PER_BUDGET_CHECK = 32;
+
+/** A formatted value longer than this fails its format without running the format's regular expression. */
+export const MAX_FORMATTED_LENGTH = 2_048;
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1_000;
+}
+
+/**
+ * The budget of the validation running now. Validation is synchronous, so one process-wide slot
+ * is enough; the budget keyword that every compiled node carries spends from it per value. The
+ * budget counts CPU time, not wall time: a descheduled process has not spent that time validating.
+ */
+class Budget {
+  private values = 0;
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly budgetMs: number,
+    private readonly cpuMs: () => number,
+  ) {
+    this.startedAt = cpuMs();
+  }
+
+  spend(field: string): void {
+    this.values += 1;
+    if (this.values % VALUES_PER_BUDGET_CHECK !== 0) return;
+    if (this.cpuMs() - this.startedAt > this.budgetMs) throw new ValidationBudgetExceededError(this.budgetMs, field);
+  }
+}
+
+let running: Budget | undefined;
+
+/** `/address/tags/0` (a JSON pointer) as the field path errors name: `address.tags.0`. */
+function fieldOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+/** Patterns run on RE2 (linear time, compiled once per pattern), never on the backtracking engine. */
+const re2RegExp = Object.assign((pattern: string) => compilePattern(pattern), { code: 're2js' });
+
+/** A format's check, refusing values too long to run a format's regular expression on. */
+function boundedFormat(format: Format): (value: string) => boolean {
+  const check = typeof format === 'object' && !(format instanceof RegExp) ? format.validate : format;
+  const test = check instanceof RegExp ? (value: string) => check.test(value) : typeof check === 'function' ? (value: string) => Boolean((check as (data: string) => boolean)(value)) : () => true;
+  return (value) => value.length <= MAX_FORMATTED_LENGTH && test(value);
+}
+
+const BUDGET_KEYWORD = 'validationBudget';
+
+const ajv = new Ajv2020({
+  strict: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  allErrors: false,
+  // 9.99 is a multiple of 0.01 although 9.99 / 0.01 is not exactly whole in floating point.
+  multipleOfPrecision: 9,
+  // A schema carrying an $id must not become resolvable from other types' schemas.
+  addUsedSchema: false,
+  code: { regExp: re2RegExp },
+});
+for (const name of SUPPORTED_FORMATS) ajv.addFormat(name, boundedFormat(fullFormats[name]));
+ajv.addKeyword({
+  keyword: BUDGET_KEYWORD,
+  schemaType: 'boolean',
+  errors: false,
+  validate: (_enabled: boolean, _data: unknown, _parent: unknown, context?: { instancePath: string }) => {
+    running?.spend(fieldOf(context?.instancePath ?? ''));
+    return true;
+  },
+});
+
+/** The schema as compiled: every node also spends from the running budget, so a long validation stops where it got to. */
+function withBudgetChecks(node: JsonSchemaNode): JsonSchemaNode {
+  const each = (record: Record<string, JsonSchemaNode> | undefined) => record && Object.fromEntries(Object.entries(record).map(([name, inner]) => [name, withBudgetChecks(inner)]));
+  const either = (inner: JsonSchemaNode | boolean | undefined) => (typeof inner === 'object' ? withBudgetChecks(inner) : inner);
+  const checked: JsonSchemaNode & Record<string, unknown> = { ...node, [BUDGET_KEYWORD]: true };
+  if (node.properties) checked.properties = each(node.properties);
+  if (node.$defs) checked.$defs = each(node.$defs);
+  if (node.items !== undefined) checked.items = either(node.items);
+  if (node.additionalProperties !== undefined) checked.additionalProperties = either(node.additionalProperties);
+  return checked;
+}
+
+type Compiled = { validate: ValidateFunction; compiled: object } | { problem: string };
+
+/**
+ * Compiled validators by schema text: a type's revision compiles once per process, however many
+ * documents are written. Ajv keeps each compiled schema too; it forgets it when the entry leaves.
+ */
+const validators = new LRUCache<string, Compiled>({
+  max: 500,
+  dispose: (entry) => {
+    if ('compiled' in entry) ajv.removeSchema(entry.compiled);
+  },
+});
+
+function compiled(schema: TypeSchema): Compiled {
+  const key = JSON.stringify(schema);
+  const cached = validators.get(key);
+  if (cached) return cached;
+  const prepared = withBudgetChecks(schema);
+  let entry: Compiled;
+  try {
+    entry = { validate: ajv.compile(prepared), compiled: prepared };
+  } catch (error) {
+    ajv.removeSchema(prepared);
+    entry = { problem: (error as Error).message };
+  }
+  validators.set(key, entry);
+  return entry;
+}
+
+/** Why Ajv cannot compile the schema (an unresolvable reference, say), or undefined when it can. */
+export function compileProblem(schema: TypeSchema): { path: string[]; message: string } | undefined {
+  const entry = compiled(schema);
+  return 'problem' in entry ? { path: [], message: `is not a JSON Schema the server can check: ${entry.problem}` } : undefined;
+}
+
+function problemOf(error: ErrorObject): SchemaProblem {
+  const at = fieldOf(error.instancePath);
+  const join = (name: string) => (at ? `${at}.${name}` : name);
+  if (error.keyword === 'required') return { field: join(String(error.params.missingProperty)), message: 'is required' };
+  if (error.keyword === 'additionalProperties') return { field: join(String(error.params.additionalProperty)), message: 'is not a field of this type' };
+  return { field: at || 'body', message: error.message ?? `fails ${error.keyword}` };
+}
+
+/** The document's fields a schema governs: reserved ones (access, server-set fields) only when the schema names them. */
+function governedFields(schema: TypeSchema, document: Record<string, unknown>): Record<string, unknown> {
+  const named = schema.properties ?? {};
+  return Object.fromEntries(Object.entries(document).filter(([name]) => !RESERVED_SCHEMA_FIELD_NAMES.has(name) || Object.hasOwn(named, name)));
+}
+
+/**
+ * Checks a whole document against its type's schema (JSON Schema, or a stored old-dialect schema
+ * read as its JSON Schema) with Ajv; the first problem found, naming its field. A stored schema
+ * Ajv cannot compile fails closed. With a budget, throws ValidationBudgetExceededError once the
+ * check has used more CPU time than it.
+ */
+export function validateDocument(stored: unknown, document: Record<string, unknown>, options: ValidationOptions = {}): SchemaProblem[] {
+  const schema = currentTypeSchema(stored);
+  if (!schema) return [];
+  const entry = compiled(schema);
+  if ('problem' in entry) return [{ field: 'schema', message: `cannot be checked: the type's schema is not supported (${entry.problem}); change the type schema` }];
+  running = options.budgetMs === undefined ? undefined : new Budget(options.budgetMs, options.cpuMs ?? processCpuMs);
+  try {
+    return entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map(problemOf);
+  } finally {
+    running = undefined;
+  }
+}
