@@ -1,7 +1,8 @@
 import type { Access } from '@platform/contracts';
 
 /** The kinds of caller the matrix asks about, by their standing in the project. */
-export const userRoles = ['owner', 'member with permission', 'member without permission', 'listed user', 'non-member', 'anonymous'] as const;
+/** `removed member` held the readers' permission and had its realtime stream open, then was removed before anything was written. */
+export const userRoles = ['owner', 'member with permission', 'member without permission', 'listed user', 'removed member', 'non-member', 'anonymous'] as const;
 export type UserRole = (typeof userRoles)[number];
 
 /** The permission (unscoped name) the entity rules and the permitted member share. */
@@ -35,12 +36,12 @@ export const accessRuleCases: AccessRuleCase[] = [
 
 /**
  * Who may read an entity, written from the documented rule rather than the product's code:
- * non-members and anonymous callers read nothing of a project, its owner reads everything, and a
+ * non-members, removed members and anonymous callers read nothing of a project, its owner reads everything, and a
  * member reads when the entity has no read rule, or the member holds the rule's permission, or
  * the rule lists the member.
  */
 export function mayRead(role: UserRole, rule: AccessRuleCase): boolean {
-  if (role === 'non-member' || role === 'anonymous') return false;
+  if (role === 'non-member' || role === 'removed member' || role === 'anonymous') return false;
   if (role === 'owner') return true;
   const read = rule.access({ projectId: 'p', listedUserId: 'listed' })?.read;
   if (!read) return true;

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { describeWithBackends } from '@platform/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startLocalTopology, type LocalTopology } from './local-topology';
+
+/**
+ * Issue 24 in the microservice shape: identity announces a removal over NATS and the data and
+ * audit processes forget the member's cached standing on receipt. Cached standing is kept for a
+ * minute here (PROJECT_ACCESS_CACHE_MS), so only the notice can end access within the bound.
+ */
+describeWithBackends(['mongo', 'nats', 'redis'], 'access revocation across service processes', (urls) => {
+  let topology: LocalTopology;
+
+  async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${topology.gatewayUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  async function register(name: string): Promise<{ token: string; userId: string }> {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `${name}-${randomBytes(3).toString('hex')}@example.org`, password: `${name} password 1` });
+    expect(registered.status).toBe(201);
+    return { token: registered.body.token, userId: registered.body.user.id };
+  }
+
+  beforeAll(async () => {
+    topology = await startLocalTopology({
+      backendUrls: urls,
+      extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `revocation_${randomBytes(4).toString('hex')}`, PROJECT_ACCESS_CACHE_MS: '60000' },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  it('a removed member is refused by the data and audit services within a second, though their caches would keep it for a minute', async () => {
+    const owner = await register('owner');
+    const member = await register('member');
+    const projectId = (await call('POST', '/api/projects', owner.token, { name: 'Revocation across services' })).body.id as string;
+    const invitation = await call('POST', `/api/projects/${projectId}/members`, owner.token, { userId: member.userId, permissions: [] });
+    expect(invitation.status).toBe(202);
+    expect((await call('POST', `/api/me/invitations/${invitation.body.id}/accept`, member.token)).status).toBe(200);
+    expect((await call('POST', `/api/projects/${projectId}/types`, owner.token, { id: 'notes', name: 'Notes' })).status).toBe(201);
+    expect((await call('POST', `/api/projects/${projectId}/types/notes/data`, owner.token, { id: 'n1', title: 'shared' })).status).toBe(201);
+    const paths = [`/api/projects/${projectId}/types/notes/data/n1`, `/api/projects/${projectId}/audit-trail?limit=1`];
+    // Both services now hold the member's standing in their caches.
+    for (const path of paths) expect((await call('GET', path, member.token)).status).toBe(200);
+
+    expect((await call('DELETE', `/api/projects/${projectId}/members/${member.userId}`, owner.token)).status).toBe(204);
+    const removedAt = performance.now();
+    const successes: number[] = [];
+    for (let n = 0; performance.now() - removedAt < 1_500; n += 1) {
+      const started = performance.now();
+      if ((await call('GET', paths[n % paths.length] as string, member.token)).status === 200) successes.push(started - removedAt);
+    }
+    // Without the notice every request here would succeed for a minute.
+    expect(successes.filter((lag) => lag >= 1_000)).toEqual([]);
+    for (const path of paths) expect((await call('GET', path, member.token)).status).toBe(404);
+  });
+});
