@@ -3,6 +3,19 @@ import { join } from 'node:path';
 
 const heldInThisProcess = new Set<string>();
 
+/** Another live process owns the directory; `code` lets a process entry recognise it without importing this class. */
+export class DataDirectoryInUseError extends Error {
+  readonly code = 'DATA_DIRECTORY_IN_USE';
+
+  constructor(
+    readonly directory: string,
+    readonly holderPid: number,
+  ) {
+    super(`the data directory ${directory} is in use by process ${holderPid}`);
+    this.name = 'DataDirectoryInUseError';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -29,7 +42,7 @@ export async function lockDirectory(directory: string): Promise<() => Promise<vo
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new Error(`the data directory ${directory} is in use by process ${holder}`);
+        throw new DataDirectoryInUseError(directory, holder);
       }
       await rm(file, { force: true });
     }
