@@ -1,32 +1,79 @@
-import { startBackendServers } from '@platform/testkit/servers';
-import { startLocalTopology } from './compose/local-topology';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasExecutableSync, mongoCompatBinaryPath, startBackendServers, type BackendServers } from '@platform/testkit/servers';
+import { prefixedLineWriter } from './compose/log-lines';
+import { startLocalTopology, type LocalTopology } from './compose/local-topology';
+import { missingPrograms } from './compose/missing-programs';
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const serviceNames = ['mongo', 'nats', 'redis', 'gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors', 'start'];
 
 /**
  * `pnpm start:services`: the microservice shape of docker-compose.yml as local processes, for a
  * developer without Docker. MONGO_URL, NATS_URL and REDIS_URL point at existing backends; without
- * them it starts local ones (FerretDB built from tools/mongo-compat, nats-server, redis-server).
+ * them it starts local ones (FerretDB built from tools/mongo-compat, nats-server, redis-server)
+ * whose data stays under DATA_DIR/services. Settings come from the environment or `.env`, as
+ * with compose. Ctrl-C, or a failed start, stops everything it started.
  */
 async function main(): Promise<void> {
-  const backends = await startBackendServers();
-  const { mongo, nats, redis } = backends.urls;
-  const topology = await startLocalTopology({
-    backendUrls: backends.urls,
-    // Without PRINCIPAL_SECRET, startLocalTopology generates one and hands it to every process.
-    variables: process.env.PRINCIPAL_SECRET ? { PRINCIPAL_SECRET: process.env.PRINCIPAL_SECRET } : {},
-    extraEnvironment: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
-    log: (line) => console.log(line),
-  });
-  console.log(`gateway ready at ${topology.gatewayUrl} (mongo ${mongo}, nats ${nats}, redis ${redis}); Ctrl-C stops everything`);
-  const shutdown = async () => {
-    await topology.stop();
-    await backends.stop();
-    process.exit(0);
+  const envFile = resolve(repositoryRoot, '.env');
+  // Like compose: the shell's variables win over the file's.
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  const write = prefixedLineWriter({ names: serviceNames, pretty: process.stdout.isTTY === true, write: (text) => process.stdout.write(text) });
+  const say = (line: string) => write('start', line);
+
+  const missing = missingPrograms(process.env, { executable: hasExecutableSync, mongoCompatBuilt: existsSync(await mongoCompatBinaryPath()) });
+  if (missing.length) {
+    for (const { program, remedy } of missing) console.error(`pnpm start:services needs ${program}: ${remedy}`);
+    process.exit(1);
+  }
+  // Loaded only now, so that a missing program is named before the kit's dependencies load.
+  const { loadStartServicesConfig } = await import('./compose/start-services-config');
+  const config = loadStartServicesConfig(process.env, process.cwd());
+  if (config.generatedSecret) say('PRINCIPAL_SECRET is not set: using a random one for this run (set it to keep signed values across runs)');
+
+  let backends: BackendServers | undefined;
+  let topology: LocalTopology | undefined;
+  let stopping = false;
+  const stopAll = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    await topology?.stop();
+    await backends?.stop();
+    process.exit(exitCode);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  try {
+    say(`starting backends (data in ${config.backendDataDir} unless MONGO_URL, NATS_URL, REDIS_URL name servers)`);
+    backends = await startBackendServers(process.env, { dataDir: config.backendDataDir });
+    const gatewayUrl = `http://127.0.0.1:${config.gatewayPort}`;
+    topology = await startLocalTopology({
+      backendUrls: backends.urls,
+      variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret },
+      gatewayPort: config.gatewayPort,
+      onLine: (service, line) => {
+        write(service, line);
+        const promotionPath = /"promotionPath":"([^"]+)"/.exec(line)?.[1];
+        if (promotionPath) say(`development owner promotion: open ${gatewayUrl}${promotionPath}`);
+      },
+      onEvent: (service, message) => say(`${service} ${message}`),
+    });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    await stopAll(1);
+    return;
+  }
+  const { mongo, nats, redis } = backends.urls;
+  const database = process.env.MONGO_DATABASE || 'platform';
+  say(`gateway ready at ${topology.gatewayUrl} (${config.nodeEnv}; mongo ${mongo}, nats ${nats}, redis ${redis}); Ctrl-C stops everything`);
+  say(`make an account platform owner: MONGO_URL='${mongo}' MONGO_DATABASE=${database} REDIS_URL=${redis} pnpm --filter identity promote-owner <email>`);
 }
 
 void main().catch((error: unknown) => {
-  console.error(error);
+  // A ConfigError's message names the variable; anything else keeps its stack.
+  console.error(error instanceof Error && error.name === 'ConfigError' ? error.message : error);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from './local-servers';
 
 export interface BackendServers {
@@ -6,22 +7,39 @@ export interface BackendServers {
   stop(): Promise<void>;
 }
 
+export interface BackendServerOptions {
+  /**
+   * Keeps each local server's data in `<dataDir>/mongo`, `nats` and `redis` (Redis with its
+   * append-only file) across runs; without it every run starts empty and leaves nothing behind.
+   */
+  dataDir?: string;
+}
+
 /**
  * MongoDB, NATS and Redis for a program (not a test): `MONGO_URL`, `NATS_URL`, `REDIS_URL` when
- * set, else local servers on free loopback ports.
+ * set, else local servers on free loopback ports. When one of them cannot start, the others it
+ * started are stopped before the error is thrown.
  */
-export async function startBackendServers(env: NodeJS.ProcessEnv = process.env): Promise<BackendServers> {
+export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, options: BackendServerOptions = {}): Promise<BackendServers> {
   const owned: LocalServer[] = [];
+  const dataDirOf = (name: string) => (options.dataDir ? join(options.dataDir, name) : undefined);
   const pick = async (given: string | undefined, start: () => Promise<LocalServer>) => {
     if (given) return given;
     const server = await start();
     owned.push(server);
     return server.url;
   };
-  const [mongo, nats, redis] = await Promise.all([
-    pick(env.MONGO_URL, startMongoCompatServer),
-    pick(env.NATS_URL, startNatsServer),
-    pick(env.REDIS_URL, startRedisServer),
+  const stop = async () => void (await Promise.all(owned.map((server) => server.dispose())));
+  const started = await Promise.allSettled([
+    pick(env.MONGO_URL, () => startMongoCompatServer({ dataDir: dataDirOf('mongo') })),
+    pick(env.NATS_URL, () => startNatsServer({ dataDir: dataDirOf('nats') })),
+    pick(env.REDIS_URL, () => startRedisServer({ dataDir: dataDirOf('redis'), appendOnly: options.dataDir !== undefined })),
   ]);
-  return { urls: { mongo, nats, redis }, stop: async () => void (await Promise.all(owned.map((server) => server.dispose()))) };
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+  const [mongo, nats, redis] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [string, string, string];
+  return { urls: { mongo, nats, redis }, stop };
 }

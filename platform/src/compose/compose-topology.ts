@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { readComposeFile, type ComposeFile } from './compose-file';
 
 /** The backends the compose file runs as third-party images, which a local run supplies itself. */
 export const backendHosts = ['mongo', 'nats', 'redis'] as const;
@@ -13,10 +12,7 @@ export interface ComposeService {
   dependsOn: string[];
 }
 
-interface RawService {
-  environment?: Record<string, string | number | boolean | null> | string[];
-  depends_on?: string[] | Record<string, unknown>;
-}
+type RawService = ComposeFile['services'][string];
 
 /** Resolves compose's `${VAR}`, `${VAR:-default}` and `${VAR:?message}` from `variables`. */
 export function interpolate(value: string, variables: Record<string, string | undefined>): string {
@@ -41,7 +37,7 @@ function environmentOf(raw: RawService, variables: Record<string, string | undef
 
 /** The platform services of a compose file (everything but the backend images). */
 export async function readComposeServices(composeFile: string, variables: Record<string, string | undefined>): Promise<ComposeService[]> {
-  const document = parse(await readFile(composeFile, 'utf8'), { merge: true }) as { services: Record<string, RawService> };
+  const document = await readComposeFile(composeFile);
   return Object.entries(document.services)
     .filter(([name]) => !(backendHosts as readonly string[]).includes(name))
     .map(([name, raw]) => ({

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { loadStartServicesConfig } from './start-services-config';
+
+describe('pnpm start:services configuration', () => {
+  it('runs in development on port 3000 with a random secret per run and backend data under DATA_DIR', () => {
+    const first = loadStartServicesConfig({}, '/home/dev/platform');
+    const second = loadStartServicesConfig({}, '/home/dev/platform');
+    expect(first).toMatchObject({ nodeEnv: 'development', gatewayPort: 3000, backendDataDir: '/home/dev/platform/.data/services', generatedSecret: true });
+    expect(first.principalSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(second.principalSecret).not.toBe(first.principalSecret);
+  });
+
+  it('honours PORT, DATA_DIR and a given PRINCIPAL_SECRET', () => {
+    const secret = 's'.repeat(40);
+    expect(loadStartServicesConfig({ PORT: '8080', DATA_DIR: '/var/lib/platform', PRINCIPAL_SECRET: secret }, '/x')).toMatchObject({ gatewayPort: 8080, backendDataDir: '/var/lib/platform/services', principalSecret: secret, generatedSecret: false });
+  });
+
+  it('requires PRINCIPAL_SECRET in production and names a bad PORT', () => {
+    expect(() => loadStartServicesConfig({ NODE_ENV: 'production' }, '/x')).toThrow(/PRINCIPAL_SECRET: required with NODE_ENV=production/);
+    expect(() => loadStartServicesConfig({ PORT: 'eighty' }, '/x')).toThrow(/PORT/);
+  });
+});
