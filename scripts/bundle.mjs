@@ -1,21 +1,26 @@
-// Bundles the process entry into one file for the container image (`pnpm build`).
+// Bundles the process entry, and the promote-owner operator command, each into one file for the
+// container image (`pnpm build`).
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 /**
- * Packages that need their own files at run time (a native binary, static assets read from
- * their directory) cannot be bundled; they stay imports, and dist/package.json
- * names them at the versions installed here, so the image installs exactly those
- * (`npm install` in dist, see Dockerfile).
+ * Packages esbuild cannot put in the bundle stay imports, and dist/package.json names them at the
+ * versions installed here, so the image installs exactly those (`npm install` in dist, see
+ * Dockerfile). `pnpm test:bundle` starts the bundle from such an install, so a missing entry here
+ * fails CI rather than the image.
  */
-const nativePackages = [
+const externalPackages = [
+  // a native binary
   { name: '@node-rs/argon2', from: 'services/identity/package.json' },
+  // static assets read from its own directory
   { name: '@fastify/swagger-ui', from: 'libs/kit/package.json' },
+  // loaded through createRequire (libs/storage/src/embedded/ordered-index.ts), which esbuild does not follow
+  { name: 'sorted-btree', from: 'libs/storage/package.json' },
 ];
 
 await build({
-  entryPoints: { platform: 'platform/src/main.ts' },
+  entryPoints: { platform: 'platform/src/main.ts', 'promote-owner': 'services/identity/src/cli/promote-owner.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -23,14 +28,14 @@ await build({
   target: 'node20',
   format: 'esm',
   sourcemap: true,
-  external: nativePackages.map(({ name }) => name),
+  external: externalPackages.map(({ name }) => name),
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 
 const dependencies = {};
-for (const { name, from } of nativePackages) {
+for (const { name, from } of externalPackages) {
   const resolveFrom = createRequire(new URL(`../${from}`, import.meta.url));
   const manifest = JSON.parse(await readFile(resolveFrom.resolve(`${name}/package.json`), 'utf8'));
   dependencies[name] = manifest.version;
