@@ -7,6 +7,8 @@ COPY libs libs
 COPY services services
 COPY platform platform
 COPY bench/package.json bench/package.json
+# The web console: pnpm install's postinstall builds it to apps/console/dist.
+COPY apps apps
 RUN pnpm install --frozen-lockfile
 COPY scripts scripts
 RUN node scripts/bundle.mjs
@@ -15,6 +17,8 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/apps/console/dist ./console
+ENV CONSOLE_DIR=/app/console
 # The packages the bundle leaves out (native binaries, static assets), at the versions it was built with.
 RUN cd dist && npm install --omit=dev --no-audit --no-fund
 USER node

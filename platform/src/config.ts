@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { serviceNames, type ServiceName } from '@platform/contracts';
 import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
 import { z } from 'zod';
@@ -27,6 +28,8 @@ export const platformEnvSchema = z.object({
    * another process was missed (the bus was down); notices make changes hold sooner (docs/architecture.md).
    */
   PROJECT_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** The built web console the gateway serves at /console (`pnpm install` builds it there). */
+  CONSOLE_DIR: z.string().default(fileURLToPath(new URL('../../apps/console/dist', import.meta.url))),
   SMTP_URL: url.optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
   IDENTITY_URL: url.optional(),

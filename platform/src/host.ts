@@ -92,6 +92,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       timeouts,
+      consoleRoot: config.CONSOLE_DIR,
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
       ...(access ? { accessChanges: access.accessChanges } : {}),
     });

@@ -6,6 +6,7 @@ import type { KeyValue } from '@platform/kv';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { stripClientCredentials } from './client-credentials';
+import { registerConsole } from './console-assets';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   realtime?: { bus: EventBus; projects: ProjectAccess };
   /** The process's access changes (absent when it caches no project standing), for /api/health. */
   accessChanges?: AccessChanges;
+  /** The built web console's directory, served at /console; absent: no console. */
+  consoleRoot?: string;
 }
 
 export interface Gateway {
@@ -68,6 +71,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerHealthRoute(app, { services, dependencies }, shape, healthDetail, options.accessChanges);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
+  if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
   await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });
 
   if (options.local) {

@@ -1,5 +1,6 @@
 import { AppError, sessionToken } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
+import { isConsolePath } from './console-assets';
 import { sessionBypassList } from './route-table';
 import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
@@ -12,7 +13,9 @@ import type { SessionLoader } from './session-loader';
  */
 export function registerSessionHook(app: FastifyInstance, loader: SessionLoader): void {
   app.addHook('onRequest', async (request) => {
-    if (sessionBypassList.has(request.url.split('?')[0] ?? '')) return;
+    const path = request.url.split('?')[0] ?? '';
+    // The console's static files need no caller, and must load while the session store is down.
+    if (sessionBypassList.has(path) || isConsolePath(path)) return;
     const token = sessionToken(request);
     if (!token) return;
     const lookup = await loader.load(token);

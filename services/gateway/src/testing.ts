@@ -53,6 +53,8 @@ export async function startTestGateway(options: {
   logger?: Logger;
   /** Serve the realtime sync channel (off by default: the token route answers 503). */
   realtime?: boolean;
+  /** A built console directory to serve at /console (none by default). */
+  consoleRoot?: string;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -82,6 +84,7 @@ export async function startTestGateway(options: {
     dependencyProbes: [],
     accessChanges: context.accessChanges,
     ...(options.realtime ? { realtime: { bus: context.bus, projects: context.projectAccess } } : {}),
+    ...(options.consoleRoot ? { consoleRoot: options.consoleRoot } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();
