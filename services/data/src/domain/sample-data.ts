@@ -133,10 +133,10 @@ function withNameHints(value: unknown, node: JsonSchemaNode | boolean | undefine
  * SampleDataTooLargeError when the documents' JSON would pass `limitBytes`.
  */
 export function generateSamples(schema: TypeSchema, options: { count: number; seed: number; limitBytes: number }): Array<Record<string, unknown>> {
-  if (smallestBytes(schema, schema, 0) * options.count > options.limitBytes) throw new SampleDataTooLargeError(options.limitBytes);
+  const generating = forGenerating(schema) as TypeSchema;
+  if (smallestBytes(generating, generating, 0) * options.count > options.limitBytes) throw new SampleDataTooLargeError(options.limitBytes);
   const faker = new Faker({ locale: [en] });
   faker.seed(options.seed);
-  const generating = forGenerating(schema) as TypeSchema;
   const samples: Array<Record<string, unknown>> = [];
   let spent = 0;
   for (let index = 0; index < options.count; index += 1) {
