@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CollectionLog, lockDirectory, readLog } from '@platform/storage/log-files';
+import { AppendLog, lockDirectory, readLog } from '@platform/storage/log-files';
 import type { KeyValue, SetOptions } from './port';
 
 /** One line of the log: a value with its absolute expiry (epoch ms), or a deletion. */
@@ -45,7 +45,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
     return [...entries].map(([key, entry]) => ({ set: key, value: entry.value, ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}) }));
   };
 
-  let log: CollectionLog<KeyValueLine>;
+  let log: AppendLog;
   try {
     const file = join(options.directory, LOG_FILE);
     const { records, validBytes } = await readLog<KeyValueLine>(file);
@@ -54,7 +54,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
       else entries.set(record.set, { value: record.value, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}) });
     }
     sweep();
-    log = new CollectionLog<KeyValueLine>(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot, liveCount: () => entries.size });
+    log = new AppendLog(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot: () => snapshot().map((line) => JSON.stringify(line)), liveCount: () => entries.size });
     // Overwritten, deleted and expired keys leave the file at every start.
     if (records.length > entries.size) await log.compact();
   } catch (error) {

@@ -2,12 +2,13 @@ import { constants } from 'node:fs';
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** One line of a collection's log. Replaying the lines in order rebuilds the collection. */
-export type LogRecord = { put: Record<string, unknown> } | { del: string } | { index: { keys: Record<string, 1 | -1>; unique?: boolean } };
-
 export class CorruptLogError extends Error {
-  constructor(file: string, line: number) {
-    super(`${file} is corrupt at line ${line}: the line is not JSON and valid lines follow it`);
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    line: number,
+  ) {
+    super(`${file} is corrupt at byte offset ${offset} (line ${line}): the line is not JSON and valid lines follow it`);
     this.name = 'CorruptLogError';
   }
 }
@@ -15,9 +16,10 @@ export class CorruptLogError extends Error {
 /**
  * Reads a log. A kill in the middle of a write can leave a torn tail (a partial last line, or
  * after a power loss, garbage); that tail was never acknowledged, so it is cut off. Anything
- * unreadable followed by readable lines is real corruption and stops the open.
+ * unreadable followed by readable lines is real corruption and stops the open, naming the file
+ * and the byte offset of the first bad line.
  */
-export async function readLog<Line extends object = LogRecord>(file: string): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
+export async function readLog<Line extends object>(file: string): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -28,7 +30,7 @@ export async function readLog<Line extends object = LogRecord>(file: string): Pr
   const records: Line[] = [];
   let offset = 0;
   let validBytes = 0;
-  let firstBadLine: number | undefined;
+  let firstBad: { offset: number; line: number } | undefined;
   let lineNumber = 0;
   while (offset < content.length) {
     const newline = content.indexOf(10, offset);
@@ -36,9 +38,9 @@ export async function readLog<Line extends object = LogRecord>(file: string): Pr
     lineNumber += 1;
     const record = newline === -1 ? undefined : parseRecord<Line>(content.subarray(offset, end));
     if (record === undefined) {
-      firstBadLine ??= lineNumber;
+      firstBad ??= { offset, line: lineNumber };
     } else {
-      if (firstBadLine !== undefined) throw new CorruptLogError(file, firstBadLine);
+      if (firstBad !== undefined) throw new CorruptLogError(file, firstBad.offset, firstBad.line);
       records.push(record);
       validBytes = end + 1;
     }
@@ -64,34 +66,49 @@ function parseRecord<Line extends object>(line: Buffer): Line | undefined {
  */
 const O_DSYNC: number = constants.O_DSYNC ?? 0;
 
+/** Snapshot text goes out in pieces of about this size, so a large store never becomes one string. */
+const SNAPSHOT_CHUNK_BYTES = 1 << 20;
+
 interface PendingWrite {
   line: string;
   resolve: () => void;
   reject: (error: Error) => void;
 }
 
+export interface AppendLogOptions {
+  fsync: boolean;
+  /** Bytes of the file that hold whole lines (from `readLog`): anything after them is cut off. */
+  validBytes: number;
+  lineCount: number;
+  /** The JSON lines (no newline) that rebuild the current state, taken at one instant. */
+  snapshot: () => Iterable<string> | Promise<Iterable<string>>;
+  liveCount: () => number;
+}
+
 /**
  * An append-only JSON-lines file with group commit: appends queued while a write is in flight go
  * out together in one synchronized write (O_DSYNC), and each append resolves only once its line is on
  * disk. When dead lines outnumber live ones the log is rewritten from a snapshot (write a temp
- * file, sync it, rename it over the log, sync the directory). The embedded key-value store
- * (libs/kv) keeps its own line type in the same kind of log.
+ * file, sync it, rename it over the log, sync the directory). The embedded document store keeps
+ * all its collections in one such log; the embedded key-value store (libs/kv) keeps its own.
  */
-export class CollectionLog<Line extends object = LogRecord> {
+export class AppendLog {
   private handle: FileHandle | undefined;
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
   private lineCount: number;
+  private validBytes: number;
 
   constructor(
     private readonly file: string,
-    private readonly options: { fsync: boolean; validBytes: number; lineCount: number; snapshot: () => Line[]; liveCount: () => number },
+    private readonly options: AppendLogOptions,
   ) {
     this.lineCount = options.lineCount;
+    this.validBytes = options.validBytes;
   }
 
-  append(record: Line): Promise<void> {
+  append(record: object): Promise<void> {
     return this.appendSerialized(JSON.stringify(record));
   }
 
@@ -104,6 +121,11 @@ export class CollectionLog<Line extends object = LogRecord> {
         this.flushing = undefined;
       });
     });
+  }
+
+  /** Bytes of the log on disk, as far as this process has written it. */
+  get size(): number {
+    return this.validBytes;
   }
 
   /** Waits for every queued append, then closes the file; later appends are refused. */
@@ -122,18 +144,21 @@ export class CollectionLog<Line extends object = LogRecord> {
       this.pending = [];
       try {
         const handle = await this.openForAppend();
-        await handle.write(batch.map((write) => write.line).join(''));
+        const text = batch.map((write) => write.line).join('');
+        await handle.write(text);
         if (this.options.fsync && O_DSYNC === 0) await handle.datasync();
         this.lineCount += batch.length;
+        this.validBytes += Buffer.byteLength(text);
         for (const write of batch) write.resolve();
+        if (this.lineCount > 1000 && this.lineCount > 2 * this.options.liveCount()) await this.compact();
       } catch (error) {
         // The memory state may now be ahead of the disk: refuse every further write.
         this.failure = error as Error;
-        for (const write of [...batch, ...this.pending]) write.reject(this.failure);
+        for (const write of this.pending) write.reject(this.failure);
         this.pending = [];
+        for (const write of batch) write.reject(this.failure);
         return;
       }
-      if (this.lineCount > 1000 && this.lineCount > 2 * this.options.liveCount()) await this.compact();
     }
   }
 
@@ -143,30 +168,55 @@ export class CollectionLog<Line extends object = LogRecord> {
       this.handle = await open(this.file, flags);
       const { size } = await this.handle.stat();
       // Cut off a torn tail left by a crash before appending after it.
-      if (size > this.options.validBytes) await this.handle.truncate(this.options.validBytes);
+      if (size > this.validBytes) await this.handle.truncate(this.validBytes);
     }
     return this.handle;
   }
 
   /** Rewrites the log from a snapshot of the live state (also called at open by the key-value store). */
   async compact(): Promise<void> {
-    const records = this.options.snapshot();
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
-    const temporary = `${this.file}.compact`;
-    const output = await open(temporary, 'w');
-    try {
-      await output.write(text);
-      await output.datasync();
-    } finally {
-      await output.close();
-    }
+    const { bytes, lines } = await writeLogFile(this.file, await this.options.snapshot());
+    // The handle still points at the replaced file: the next append opens the new one.
     await this.handle?.close();
     this.handle = undefined;
-    await rename(temporary, this.file);
-    await syncDirectory(dirname(this.file));
-    this.options.validBytes = Buffer.byteLength(text);
-    this.lineCount = records.length;
+    this.validBytes = bytes;
+    this.lineCount = lines;
   }
+}
+
+/**
+ * Writes `lines` to `<file>.compact` in pieces and syncs it; the caller renames it into place.
+ * Stored documents are never changed in place, so lines made from a snapshot taken at one
+ * instant stay consistent while the pieces go out.
+ */
+async function writeSnapshot(file: string, snapshot: Iterable<string>): Promise<{ bytes: number; lines: number }> {
+  const output = await open(`${file}.compact`, 'w');
+  let bytes = 0;
+  let lines = 0;
+  try {
+    let chunk = '';
+    for (const line of snapshot) {
+      chunk += `${line}\n`;
+      lines += 1;
+      if (chunk.length >= SNAPSHOT_CHUNK_BYTES) {
+        bytes += (await output.write(chunk)).bytesWritten;
+        chunk = '';
+      }
+    }
+    if (chunk.length > 0) bytes += (await output.write(chunk)).bytesWritten;
+    await output.datasync();
+  } finally {
+    await output.close();
+  }
+  return { bytes, lines };
+}
+
+/** Writes a snapshot as a complete log at `file` (temp file, sync, rename, sync the directory). */
+export async function writeLogFile(file: string, snapshot: Iterable<string>): Promise<{ bytes: number; lines: number }> {
+  const written = await writeSnapshot(file, snapshot);
+  await rename(`${file}.compact`, file);
+  await syncDirectory(dirname(file));
+  return written;
 }
 
 /** Makes a rename durable: the directory entry itself must reach the disk. */

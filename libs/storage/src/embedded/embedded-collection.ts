@@ -3,7 +3,7 @@ import { applyUpdate } from '../apply-update';
 import { copyJson } from '../copy-json';
 import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
-import type { CollectionLog, LogRecord } from './collection-log';
+import type { CollectionRecord, CollectionWriter } from './store-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
@@ -53,12 +53,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   /** Built the first time a query plan picks the index, then kept up to date. */
   private readonly ordered = new Map<IndexSpec, OrderedIndex<T>>();
   private readonly serialized = new WeakMap<T, string>();
-  private log: CollectionLog | undefined;
+  private writer: CollectionWriter | undefined;
 
   constructor(readonly name: string) {}
 
   /** Rebuilds the state from the log's records (at open, before any other call). */
-  replay(records: LogRecord[]): void {
+  replay(records: CollectionRecord[]): void {
     for (const record of records) {
       if ('put' in record) this.documents.set(String(record.put.id), record.put as T);
       else if ('del' in record) this.documents.delete(record.del);
@@ -70,17 +70,17 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     }
   }
 
-  attach(log: CollectionLog): void {
-    this.log = log;
+  attach(writer: CollectionWriter): void {
+    this.writer = writer;
   }
 
   get size(): number {
     return this.documents.size;
   }
 
-  /** The records that rebuild the current state: indexes first, then one put per document. */
-  snapshot(): LogRecord[] {
-    return [...this.indexes.map((index) => ({ index })), ...[...this.documents.values()].map((put) => ({ put }))];
+  /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
+  snapshot(): { indexes: IndexSpec[]; documents: T[] } {
+    return { indexes: [...this.indexes], documents: [...this.documents.values()] };
   }
 
   async insertOne(doc: T): Promise<void> {
@@ -170,7 +170,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
       for (const lookup of this.lookups.values()) lookup.remove(document);
       for (const index of this.ordered.values()) index.remove(document);
-      return this.persist({ del: document.id });
+      return this.writerOrThrow().del(document.id);
     });
     await Promise.all(writes);
     return doomed.length;
@@ -182,7 +182,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (normalized.unique) this.uniqueIndexes.push(this.buildUniqueIndex(normalized));
     this.indexes.push(normalized);
     this.addLookup(normalized);
-    await this.persist({ index: normalized });
+    await this.writerOrThrow().index(normalized);
   }
 
   /** The documents matching `filter`, read through `plan` when there is one; at most `limit`. */
@@ -243,7 +243,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   /** A stored document's JSON, made once: stored objects are never changed, only replaced. */
-  private jsonOf(document: T): string {
+  jsonOf(document: T): string {
     let json = this.serialized.get(document);
     if (json === undefined) {
       json = JSON.stringify(document);
@@ -302,12 +302,11 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** A document's log line from its JSON, which is already made once per stored document. */
   private persistPut(document: T): Promise<void> {
-    if (!this.log) throw new Error(`collection ${this.name} has no log attached`);
-    return this.log.appendSerialized(`{"put":${this.jsonOf(document)}}`);
+    return this.writerOrThrow().put(this.jsonOf(document));
   }
 
-  private persist(record: LogRecord): Promise<void> {
-    if (!this.log) throw new Error(`collection ${this.name} has no log attached`);
-    return this.log.append(record);
+  private writerOrThrow(): CollectionWriter {
+    if (!this.writer) throw new Error(`collection ${this.name} has no log attached`);
+    return this.writer;
   }
 }

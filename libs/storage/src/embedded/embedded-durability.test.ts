@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CorruptLogError } from './collection-log';
-import { createEmbeddedStore } from './embedded-store';
+import { CorruptLogError } from './append-log';
+import { createEmbeddedStore, STORE_LOG_FILE } from './embedded-store';
 
 const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
+const logLines = async (dataDir: string) => (await readFile(join(dataDir, STORE_LOG_FILE), 'utf8')).split('\n').filter(Boolean);
 
 describe('embedded store durability', () => {
   let dataDir: string;
@@ -39,10 +40,10 @@ describe('embedded store durability', () => {
     const items = store.collection('items');
     await items.insertOne({ id: '1' });
     await store.close();
-    const before = await readFile(join(dataDir, 'items.jsonl'), 'utf8');
+    const before = await readFile(join(dataDir, STORE_LOG_FILE), 'utf8');
     await expect(items.insertOne({ id: '2' })).rejects.toThrow(/closed/);
     await expect(items.updateOne({ id: '1' }, { $set: { late: true } })).rejects.toThrow(/closed/);
-    expect(await readFile(join(dataDir, 'items.jsonl'), 'utf8')).toBe(before);
+    expect(await readFile(join(dataDir, STORE_LOG_FILE), 'utf8')).toBe(before);
   });
 
   it('refuses a second open of the same directory while the first is open', async () => {
@@ -52,9 +53,10 @@ describe('embedded store durability', () => {
     await (await createEmbeddedStore({ dataDir })).close();
   });
 
-  it('loses no acknowledged write when the process is killed with SIGKILL mid-write', async () => {
+  it('loses no acknowledged write when the process is killed with SIGKILL mid-write, and keeps atomic sections whole', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     const acknowledged: string[] = [];
+    const acknowledgedEntities: string[] = [];
     let lastRevision = 0;
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -70,8 +72,9 @@ describe('embedded store durability', () => {
         for (const line of lines) {
           if (line.startsWith('ack ')) acknowledged.push(line.slice(4));
           if (line.startsWith('rev ')) lastRevision = Number(line.slice(4));
+          if (line.startsWith('entity ')) acknowledgedEntities.push(line.slice(7));
         }
-        if (acknowledged.length >= 400 && lastRevision >= 50) resolve();
+        if (acknowledged.length >= 400 && lastRevision >= 50 && acknowledgedEntities.length >= 200) resolve();
       });
     });
     child.removeAllListeners('exit');
@@ -86,6 +89,14 @@ describe('embedded store durability', () => {
     const counter = await store.collection('counters').findById('counter');
     expect(counter?.revision).toBeGreaterThanOrEqual(lastRevision);
     expect(counter?.n).toBe(counter?.revision);
+    const entityIds = (await store.collection('entities').find({})).map((entity) => entity.id);
+    expect(acknowledgedEntities.filter((id) => !entityIds.includes(id))).toEqual([]);
+    // Every section that reached the disk reached it whole: no entity without its history and event.
+    const historyOf = new Set((await store.collection('entities.history').find({})).map((entry) => entry.entityId));
+    const eventOf = new Set((await store.collection('outbox').find({})).map((event) => event.entityId));
+    expect(entityIds.filter((id) => !historyOf.has(id) || !eventOf.has(id))).toEqual([]);
+    expect(historyOf.size).toBe(entityIds.length);
+    expect(eventOf.size).toBe(entityIds.length);
     await store.close();
   }, 60_000);
 
@@ -93,19 +104,78 @@ describe('embedded store durability', () => {
     const first = await createEmbeddedStore({ dataDir });
     await first.collection('items').insertOne({ id: 'kept' });
     await first.close();
-    await appendFile(join(dataDir, 'items.jsonl'), '{"put":{"id":"torn","half');
+    await appendFile(join(dataDir, STORE_LOG_FILE), '{"c":"items","put":{"id":"torn","half');
 
     const second = await createEmbeddedStore({ dataDir });
     await second.collection('items').insertOne({ id: 'after' });
     expect((await second.collection('items').find({}, { sort: { id: 1 } })).map((item) => item.id)).toEqual(['after', 'kept']);
     await second.close();
-    const lines = (await readFile(join(dataDir, 'items.jsonl'), 'utf8')).trim().split('\n');
+    const lines = await logLines(dataDir);
     expect(lines.map((line) => JSON.parse(line) as unknown)).toHaveLength(2);
   });
 
-  it('refuses to open a log with an unreadable line in the middle', async () => {
-    await writeFile(join(dataDir, 'items.jsonl'), '{"put":{"id":"a"}}\nnot json\n{"put":{"id":"b"}}\n');
-    await expect(createEmbeddedStore({ dataDir })).rejects.toBeInstanceOf(CorruptLogError);
+  it('refuses to open a log with an unreadable line in the middle, naming the file and byte offset', async () => {
+    await writeFile(join(dataDir, STORE_LOG_FILE), '{"c":"items","put":{"id":"a"}}\nnot json\n{"c":"items","put":{"id":"b"}}\n');
+    const opening = createEmbeddedStore({ dataDir });
+    await expect(opening).rejects.toBeInstanceOf(CorruptLogError);
+    await expect(opening).rejects.toThrow(`${join(dataDir, STORE_LOG_FILE)} is corrupt at byte offset 31 (line 2)`);
+  });
+
+  it('writes changes to several collections as one log, and an atomic section as one line', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    await Promise.all([store.collection('a').insertOne({ id: '1' }), store.collection('b').insertOne({ id: '2' })]);
+    await store.atomically(async () => {
+      await store.collection('a').updateOne({ id: '1' }, { $set: { n: 1 } });
+      await store.collection('b').deleteMany({ id: '2' });
+      await store.collection('c').insertOne({ id: '3' });
+    });
+    await store.close();
+    expect((await readdir(dataDir)).filter((name) => name !== 'LOCK')).toEqual([STORE_LOG_FILE]);
+    const lines = (await logLines(dataDir)).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { c: 'a', put: { id: '1' } },
+      { c: 'b', put: { id: '2' } },
+      { group: [{ c: 'a', put: { id: '1', n: 1 } }, { c: 'b', del: '2' }, { c: 'c', put: { id: '3' } }] },
+    ]);
+  });
+
+  it('drops an atomic section whose line was torn by a crash: none of its writes survive', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    await store.collection('a').insertOne({ id: 'kept' });
+    await store.close();
+    await appendFile(join(dataDir, STORE_LOG_FILE), '{"group":[{"c":"a","put":{"id":"x"}},{"c":"b","put":{"id":"y"}},{"c":"c","pu');
+
+    const reopened = await createEmbeddedStore({ dataDir });
+    expect((await reopened.collection('a').find({})).map((item) => item.id)).toEqual(['kept']);
+    expect(await reopened.collection('b').count()).toBe(0);
+    await reopened.close();
+  });
+
+  it('converts a data directory with one log per collection into the single log, losing nothing', async () => {
+    await writeFile(join(dataDir, 'items.jsonl'), '{"index":{"keys":{"email":1},"unique":true}}\n{"put":{"id":"1","email":"a@x"}}\n{"put":{"id":"2","email":"b@x"}}\n{"del":"2"}\n{"put":{"id":"1","email":"a@x","n":1}}\n{"put":{"id":"torn"');
+    await writeFile(join(dataDir, `${encodeURIComponent('people.history')}.jsonl`), '{"put":{"id":"h1","entityId":"1"}}\n');
+
+    const store = await createEmbeddedStore({ dataDir });
+    expect((await readdir(dataDir)).sort()).toEqual(['LOCK', STORE_LOG_FILE]);
+    expect(await store.collection('items').find({})).toEqual([{ id: '1', email: 'a@x', n: 1 }]);
+    expect(await store.collection('people.history').find({})).toEqual([{ id: 'h1', entityId: '1' }]);
+    await expect(store.collection('items').insertOne({ id: '3', email: 'a@x' })).rejects.toThrow(/duplicate/);
+    await store.collection('items').insertOne({ id: '4', email: 'd@x' });
+    await store.close();
+
+    const reopened = await createEmbeddedStore({ dataDir });
+    expect((await reopened.collection('items').find({}, { sort: { id: 1 } })).map((item) => item.id)).toEqual(['1', '4']);
+    expect(await reopened.collection('people.history').count()).toBe(1);
+    await reopened.close();
+  });
+
+  it('removes collection logs left by a conversion that crashed after writing the single log', async () => {
+    await writeFile(join(dataDir, STORE_LOG_FILE), '{"c":"items","put":{"id":"new"}}\n');
+    await writeFile(join(dataDir, 'items.jsonl'), '{"put":{"id":"old"}}\n');
+    const store = await createEmbeddedStore({ dataDir });
+    expect((await store.collection('items').find({})).map((item) => item.id)).toEqual(['new']);
+    expect(await readdir(dataDir)).not.toContain('items.jsonl');
+    await store.close();
   });
 
   it('compacts a log dominated by dead lines and keeps the data', async () => {
@@ -114,7 +184,7 @@ describe('embedded store durability', () => {
     await counters.insertOne({ id: 'c', n: 0 });
     for (let i = 0; i < 3000; i += 1) await counters.updateOne({ id: 'c' }, { $inc: { n: 1 } });
     await store.close();
-    const { size } = await stat(join(dataDir, 'counters.jsonl'));
+    const { size } = await stat(join(dataDir, STORE_LOG_FILE));
     expect(size).toBeLessThan(1000 * 20);
 
     const reopened = await createEmbeddedStore({ dataDir });

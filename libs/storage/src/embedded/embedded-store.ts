@@ -1,75 +1,138 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Collection, DocumentStore, StoredDocument } from '../port';
-import { CollectionLog, readLog } from './collection-log';
+import { readLog, writeLogFile } from './append-log';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
+import { recordsByCollection, StoreLog, type CollectionRecord, type StoreLogLine } from './store-log';
 
 export interface EmbeddedStoreOptions {
-  /** Where the collection logs live (created if missing). */
+  /** Where the store's log lives (created if missing). */
   dataDir: string;
   /** Sync every acknowledged write to disk (default true). Only tests and benchmarks turn it off. */
   fsync?: boolean;
 }
 
-const LOG_SUFFIX = '.jsonl';
+/** What opening the store found: for the start-up log line and the memory budget. */
+export interface EmbeddedStoreStats {
+  collections: number;
+  documents: number;
+  /** Bytes of the log on disk. */
+  logBytes: number;
+  /** Milliseconds the open took (reading and replaying the log). */
+  loadMs: number;
+}
 
-function fileFor(dataDir: string, name: string): string {
-  return join(dataDir, `${encodeURIComponent(name)}${LOG_SUFFIX}`);
+export interface EmbeddedDocumentStore extends DocumentStore {
+  readonly kind: 'embedded';
+  /** See `StoreLog.atomically`: the writes of `work`, in any collections, reach the disk as one line. */
+  atomically<R>(work: () => Promise<R>): Promise<R>;
+  /** Counts of the store as it is now, and how long the open took. */
+  stats(): EmbeddedStoreStats;
+}
+
+/** The write-ahead log's file. Collection logs were `<name>.jsonl`, a name no collection can give this one. */
+export const STORE_LOG_FILE = 'store.wal';
+const LEGACY_LOG_SUFFIX = '.jsonl';
+
+type Collections = Map<string, EmbeddedCollection<StoredDocument>>;
+
+function* snapshotLines(collections: Collections): Iterable<string> {
+  // Every collection's indexes and documents are taken now; only their JSON is made later.
+  const taken = [...collections].map(([name, collection]) => ({ prefix: `{"c":${JSON.stringify(name)},`, collection, ...collection.snapshot() }));
+  for (const { prefix, collection, indexes, documents } of taken) {
+    for (const index of indexes) yield `${prefix}"index":${JSON.stringify(index)}}`;
+    for (const document of documents) yield `${prefix}"put":${collection.jsonOf(document)}}`;
+  }
 }
 
 /**
- * The embedded DocumentStore: every collection lives in memory and in an append-only log under
- * `dataDir`, so the all-in-one shape needs no database server. A write is acknowledged once its
- * log line is synced; reopening replays the logs.
+ * Reads the store's state. A directory from before the single log (one `<collection>.jsonl` per
+ * collection) is converted: its logs are replayed, written as one log, and removed once that log
+ * is in place, so a crash in between converts again or finds the finished log.
  */
-export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
+async function readState(dataDir: string): Promise<{ byCollection: Map<string, CollectionRecord[]>; validBytes: number; lineCount: number }> {
+  const file = join(dataDir, STORE_LOG_FILE);
+  const legacyFiles = (await readdir(dataDir)).filter((name) => name.endsWith(LEGACY_LOG_SUFFIX));
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists || legacyFiles.length === 0) {
+    const { records, validBytes } = await readLog<StoreLogLine>(file);
+    await Promise.all(legacyFiles.map((name) => rm(join(dataDir, name), { force: true })));
+    return { byCollection: recordsByCollection(records), validBytes, lineCount: records.length };
+  }
+  const byCollection = new Map<string, CollectionRecord[]>();
+  for (const name of legacyFiles) {
+    byCollection.set(decodeURIComponent(name.slice(0, -LEGACY_LOG_SUFFIX.length)), (await readLog<CollectionRecord>(join(dataDir, name))).records);
+  }
+  const converted: Collections = new Map();
+  for (const [name, records] of byCollection) {
+    const collection = new EmbeddedCollection<StoredDocument>(name);
+    collection.replay(records);
+    converted.set(name, collection);
+  }
+  await writeLogFile(file, snapshotLines(converted));
+  return readState(dataDir);
+}
+
+/**
+ * The embedded DocumentStore: every collection lives in memory and all of them share one
+ * append-only write-ahead log under `dataDir`, so the all-in-one shape needs no database server.
+ * A write is acknowledged once its log line is synced; reopening replays the log.
+ */
+export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedDocumentStore> {
   const { dataDir } = options;
   const fsync = options.fsync ?? true;
+  const started = performance.now();
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDirectory(dataDir);
-  const collections = new Map<string, { collection: EmbeddedCollection<StoredDocument>; log: CollectionLog }>();
-
-  const attach = (name: string, state: { records: Parameters<EmbeddedCollection<StoredDocument>['replay']>[0]; validBytes: number }) => {
-    const collection = new EmbeddedCollection<StoredDocument>(name);
-    collection.replay(state.records);
-    const log = new CollectionLog(fileFor(dataDir, name), {
-      fsync,
-      validBytes: state.validBytes,
-      lineCount: state.records.length,
-      snapshot: () => collection.snapshot(),
-      liveCount: () => collection.size,
-    });
-    collection.attach(log);
-    collections.set(name, { collection, log });
+  const collections: Collections = new Map();
+  const documentCount = () => {
+    let count = 0;
+    for (const collection of collections.values()) count += collection.size;
+    return count;
   };
 
+  let log: StoreLog;
   try {
-    for (const file of await readdir(dataDir)) {
-      if (!file.endsWith(LOG_SUFFIX)) continue;
-      const name = decodeURIComponent(file.slice(0, -LOG_SUFFIX.length));
-      attach(name, await readLog(join(dataDir, file)));
+    const state = await readState(dataDir);
+    log = new StoreLog(join(dataDir, STORE_LOG_FILE), { fsync, validBytes: state.validBytes, lineCount: state.lineCount, liveCount: documentCount }, () => snapshotLines(collections));
+    for (const [name, records] of state.byCollection) {
+      const collection = new EmbeddedCollection<StoredDocument>(name);
+      collection.replay(records);
+      collection.attach(log.writerFor(name));
+      collections.set(name, collection);
     }
   } catch (error) {
     await unlock();
     throw error;
   }
+  const loadMs = Math.round(performance.now() - started);
 
   let closed = false;
   return {
     kind: 'embedded',
     collection<T extends StoredDocument>(name: string): Collection<T> {
       if (closed) throw new Error('the embedded store is closed');
-      if (!collections.has(name)) attach(name, { records: [], validBytes: 0 });
-      return collections.get(name)?.collection as unknown as Collection<T>;
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = new EmbeddedCollection<StoredDocument>(name);
+        collection.attach(log.writerFor(name));
+        collections.set(name, collection);
+      }
+      return collection as unknown as Collection<T>;
     },
+    atomically: (work) => log.atomically(work),
+    stats: () => ({ collections: collections.size, documents: documentCount(), logBytes: log.size, loadMs }),
     async ping() {
       return !closed;
     },
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...collections.values()].map(({ log }) => log.close()));
+      await log.close();
       await unlock();
     },
   };
