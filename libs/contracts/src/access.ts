@@ -46,3 +46,13 @@ export function projectMemberId(projectId: string, userId: string): string {
 export function scopePermission(projectId: string, permission: string): string {
   return permission.includes('::') ? permission : `${projectId}::${permission}`;
 }
+
+/** One rule with its permission name scoped to the project (user ids stay as they are). */
+export function scopeAccessRule(projectId: string, rule: AccessRule): AccessRule {
+  return rule.permission === undefined ? rule : { ...rule, permission: scopePermission(projectId, rule.permission) };
+}
+
+/** Every plain permission name of an access configuration scoped to the project; names holding `::` stay. */
+export function scopeAccess(projectId: string, access: Access): Access {
+  return Object.fromEntries(Object.entries(access).map(([operation, rule]) => [operation, rule === undefined ? rule : scopeAccessRule(projectId, rule)]));
+}

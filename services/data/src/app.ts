@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@platform/kit';
 import { registerAiRoutes } from './ai/register';
 import { dataDeps } from './data-deps';
+import { migratePlainPermissionNames } from './entities/permission-migration';
 import { registerBatchRlsRoute } from './routes/batch-rls';
 import { registerReadableRoute } from './routes/readable';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
@@ -23,9 +24,12 @@ export const dataService: ServiceDefinition = {
     await registerAiRoutes(app, deps);
   },
   start: async (context) => {
-    const { drainer } = dataDeps(context);
+    const deps = dataDeps(context);
+    const { drainer } = deps;
     // Events that could not be published (bus down, crash between write and publish) go out now.
     await drainer.sweep(0).catch((error: unknown) => context.logger.warn({ err: error }, 'initial outbox sweep failed'));
+    // Not marked done when it fails: the next start tries again.
+    await migratePlainPermissionNames(deps).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names failed'));
     drainer.startSweeping();
     return async () => drainer.stopSweeping();
   },

@@ -1,3 +1,4 @@
+import { rlsOperations } from '@platform/contracts';
 import { rlsFilter, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore, StoredDocument } from '@platform/storage';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
@@ -52,6 +53,12 @@ export class ActionRepository {
     const readable = rlsFilter('read', caller);
     const scope = { projectId, deletedAt: { $exists: false } };
     const records = await this.collection.find(Object.keys(readable).length ? { $and: [scope, readable] } : scope, { sort: { createdAt: 1, id: 1 } });
+    return records.map((record) => fromRecord(record) as StoredAction);
+  }
+
+  /** Every action (of all projects, deleted ones too) whose access names a permission. */
+  async withPermissionRules(): Promise<StoredAction[]> {
+    const records = await this.collection.find({ $or: rlsOperations.map((operation) => ({ [`access.${operation}.permission`]: { $exists: true } })) });
     return records.map((record) => fromRecord(record) as StoredAction);
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { scopeAccess } from '@platform/contracts';
 import { AppError, requireUser, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -38,14 +39,15 @@ function checkGraph(body: ActionBody, policy: NetworkPolicy): void {
   refuse(graphProblems.length ? graphProblems : refusedWebhookAddresses(body.blocks ?? [], policy));
 }
 
-function fieldsOf(body: ActionBody) {
+/** The fields stored for a body; plain permission names in its access are the project's (`{projectId}::name`). */
+function fieldsOf(projectId: string, body: ActionBody) {
   return {
     title: body.title,
     ...(body.description !== undefined ? { description: body.description } : {}),
     triggers: body.triggers ?? [],
     blocks: body.blocks ?? [],
     connections: body.connections ?? [],
-    ...(body.access !== undefined ? { access: body.access } : {}),
+    ...(body.access !== undefined ? { access: scopeAccess(projectId, body.access) } : {}),
   };
 }
 
@@ -84,7 +86,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Setting access needs the update permission on the project' });
       }
       const now = deps.clock();
-      const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
+      const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.params.projectId, request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
       await deps.actions.insert(action);
       return reply.code(201).send(view(action, caller, project));
     },
@@ -119,10 +121,10 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       refuse(restored.problems);
       const body = { ...request.body, ...(request.body.blocks ? { blocks: restored.blocks } : {}) };
       checkGraph(body, deps.policy);
-      if (!isDeepStrictEqual(body.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
+      const fields = fieldsOf(projectId, body);
+      if (!isDeepStrictEqual(fields.access, current.access) && !rlsAllows(project.access, 'update', caller)) {
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Changing access needs the update permission on the project' });
       }
-      const fields = fieldsOf(body);
       const unset = (['description', 'access'] as const).filter((field) => fields[field as keyof typeof fields] === undefined && current[field] !== undefined);
       const updated = await deps.actions.replace(current, { ...fields, ownerId: caller.userId }, unset, deps.clock());
       if (!updated) throw actionsError('ACTIONS_CONFLICT');

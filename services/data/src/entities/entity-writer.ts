@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '@platform/contracts';
 import { DuplicateKeyError, guardedUpdate, type DocumentStore, type UpdateModifier } from '@platform/storage';
 import { conflictDetails } from '../domain/conflict';
+import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
 import { dataError } from '../errors';
 import { storeChange, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
@@ -30,7 +31,12 @@ export class EntityWriter {
   async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access }): Promise<StoredEntity> {
     await this.drainer.register(scope);
     const id = options.id ?? randomUUID();
-    const initial = { ...fields, ...(fields.access === undefined && options.defaultAccess ? { access: options.defaultAccess } : {}) };
+    // Every write of an access rule stores plain permission names scoped to the project.
+    const initial = scopeAccessFields(
+      scope.projectId,
+      { ...fields, ...(fields.access === undefined && options.defaultAccess ? { access: options.defaultAccess } : {}) },
+      accessFieldsOf(scope.typeId),
+    );
     const stamp = this.timestamps.begin();
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
     const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
@@ -47,8 +53,19 @@ export class EntityWriter {
     return stored;
   }
 
-  /** Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not. */
-  async patch(scope: EntityScope, id: string, modifier: UpdateModifier, options: { userId: string; baseRevision: number }): Promise<StoredEntity> {
+  /**
+   * Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not.
+   * Permission names it writes into access rules are scoped to the project (400 for operators that
+   * could store them otherwise).
+   */
+  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number }): Promise<StoredEntity> {
+    const accessFields = accessFieldsOf(scope.typeId);
+    const unscopable = unscopableAccessPaths(given, accessFields);
+    if (unscopable.length) {
+      const first = unscopable[0] as { path: string; message: string };
+      throw dataError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: unscopable } });
+    }
+    const modifier = scopeAccessModifier(scope.projectId, given, accessFields);
     await this.drainer.register(scope);
     const stamp = this.timestamps.begin();
     let result;

@@ -80,14 +80,18 @@ export class OutboxDrainer {
     return true;
   }
 
+  /** Every entity collection any process has written to. */
+  async registeredScopes(): Promise<EntityScope[]> {
+    const registry = await this.store.collection<RegistryRecord>(REGISTRY).find({});
+    return registry.map((record) => ({ projectId: record.projectId, typeId: record.typeId, collection: record.id }));
+  }
+
   /** Finishes every outbox entry older than `graceMs` in every registered collection. */
   async sweep(graceMs = 2_000): Promise<number> {
-    const registry = await this.store.collection<RegistryRecord>(REGISTRY).find({});
     let drained = 0;
-    for (const record of registry) {
-      const scope: EntityScope = { projectId: record.projectId, typeId: record.typeId, collection: record.id };
+    for (const scope of await this.registeredScopes()) {
       const pending = await this.store
-        .collection<StoredEntity>(record.id)
+        .collection<StoredEntity>(scope.collection)
         .find({ '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } }, { limit: 500 });
       for (const entity of pending) if (await this.drain(scope, entity)) drained += 1;
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PROJECT_MEMBERS_COLLECTION, PROJECTS_COLLECTION, projectMemberId, scopePermission, type Access, type ProjectMember } from '@platform/contracts';
+import { PROJECT_MEMBERS_COLLECTION, PROJECTS_COLLECTION, projectMemberId, scopeAccess, scopePermission, type Access, type ProjectMember } from '@platform/contracts';
 import type { Clock, ProjectRecord } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
 import { identityError } from '../errors';
@@ -13,13 +13,6 @@ type StoredMember = ProjectMember & { [field: string]: unknown };
  * admins), since a rule-less operation would be open to every member. Reading stays open to members.
  */
 const OWNER_MANAGED_PROJECT: Access = { update: { userIds: [] }, delete: { userIds: [] } };
-
-/** Scopes every plain permission name in an access configuration to the project. */
-function scopeAccess(projectId: string, access: Access): Access {
-  return Object.fromEntries(
-    Object.entries(access).map(([operation, rule]) => [operation, rule.permission === undefined ? rule : { ...rule, permission: scopePermission(projectId, rule.permission) }]),
-  );
-}
 
 /** Projects and their members as identity stores them; other services read them through kit's ProjectAccess. */
 export class ProjectRepository {
