@@ -2,7 +2,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { FileStore } from './file-store';
+import { IndexedDBStore } from './indexeddb-store';
 import { MemoryStore, type LocalStore } from './local-store';
 
 const directories: string[] = [];
@@ -19,6 +21,8 @@ async function freshDirectory(): Promise<string> {
 describe.each([
   { name: 'MemoryStore', open: async () => new MemoryStore() as LocalStore },
   { name: 'FileStore', open: async () => (await FileStore.open(await freshDirectory())) as LocalStore },
+  // fake-indexeddb implements the IndexedDB spec (and passes its web-platform tests) in Node.
+  { name: 'IndexedDBStore', open: async () => (await IndexedDBStore.open('sync', { indexedDB: new IDBFactory(), IDBKeyRange })) as LocalStore },
 ])('$name', ({ open }) => {
   it('gets, lists, puts, deletes and clears per object store, returning copies', async () => {
     const store = await open();
@@ -50,5 +54,19 @@ describe('FileStore durability', () => {
     expect(await reopened.get('entities:tasks/x', 'id999')).toEqual({ id: 'id999', index: 999 });
     expect(await reopened.get('meta', 'cursor:tasks')).toBe(42);
     expect((await readdir(directory)).sort()).toEqual(['entities%3Atasks%2Fx.json', 'meta.json']);
+  });
+});
+
+describe('IndexedDBStore durability', () => {
+  it('finds after reopening the database everything whose put resolved', async () => {
+    const environment = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const store = await IndexedDBStore.open('sync', environment);
+    await Promise.all(Array.from({ length: 100 }, (_, index) => store.put('entities:tasks', `id${index}`, { id: `id${index}` })));
+    await store.delete('entities:tasks', 'id0');
+    await store.close();
+    const reopened = await IndexedDBStore.open('sync', environment);
+    expect((await reopened.getAll('entities:tasks')).length).toBe(99);
+    expect(await reopened.get('entities:tasks', 'id99')).toEqual({ id: 'id99' });
+    await reopened.close();
   });
 });
