@@ -13,14 +13,28 @@ export interface SyncEvents {
   realtime: { status: RealtimeStatus };
   /** A background sync failed in a way that is not retried by itself. */
   error: { error: unknown };
+  /** The server refused the session (401): push and pull pause, the queue stays as it is. */
+  unauthorized: { projectId: string };
+  /** A token works again after `unauthorized`: syncing resumed. */
+  authorized: { projectId: string };
+  /** The project answered 404 (removed from it, or deleted): syncing it stopped; `purged` when the local copy was dropped. */
+  projectLost: { projectId: string; purged: boolean };
 }
 
 type Listener<T> = (event: T) => void;
 
 export class Emitter {
   private readonly listeners = new Map<keyof SyncEvents, Set<Listener<never>>>();
+  private muted = false;
+
+  /** Drops every listener for good: a closed client reports nothing more. */
+  mute(): void {
+    this.muted = true;
+    this.listeners.clear();
+  }
 
   on<K extends keyof SyncEvents>(name: K, listener: Listener<SyncEvents[K]>): () => void {
+    if (this.muted) return () => undefined;
     let set = this.listeners.get(name);
     if (!set) this.listeners.set(name, (set = new Set()));
     set.add(listener as Listener<never>);

@@ -1,5 +1,8 @@
 import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { lockDirectory } from './directory-lock.js';
+
+export { StoreLockedError } from './directory-lock.js';
 import type { LocalStore } from './local-store.js';
 
 interface ObjectStore {
@@ -16,21 +19,35 @@ const fileName = (storeName: string) => `${encodeURIComponent(storeName)}.json`;
  * atomically (temporary file, fsync, rename) so a crash leaves the old or the new contents, never a
  * torn file. A `put` or `delete` resolves once its change is on disk; changes made while a write is
  * in progress are committed together by the next one (group commit), so a pull of 1,000 documents
- * costs one file write, not 1,000.
+ * costs one file write, not 1,000. One writer per directory: `open` takes a lock file and refuses a
+ * second opener (StoreLockedError) until `close`.
  */
 export class FileStore implements LocalStore {
   private readonly stores = new Map<string, ObjectStore>();
+  private closed: Promise<void> | undefined;
 
-  private constructor(private readonly directory: string) {}
+  private constructor(
+    private readonly directory: string,
+    private readonly unlock: () => Promise<void>,
+  ) {}
 
-  /** Opens (creating if needed) the directory and loads every object store in it. */
+  /**
+   * Opens (creating if needed) the directory, locks it and loads every object store in it. Rejects
+   * with StoreLockedError while another FileStore (this process or another) has it open.
+   */
   static async open(directory: string): Promise<FileStore> {
     await mkdir(directory, { recursive: true });
-    const store = new FileStore(directory);
-    for (const name of await readdir(directory)) {
-      if (!name.endsWith('.json')) continue;
-      const entries = JSON.parse(await readFile(join(directory, name), 'utf8')) as Record<string, unknown>;
-      store.stores.set(decodeURIComponent(name.slice(0, -'.json'.length)), { entries: new Map(Object.entries(entries)), waiting: [], writing: undefined });
+    const unlock = await lockDirectory(directory);
+    const store = new FileStore(directory, unlock);
+    try {
+      for (const name of await readdir(directory)) {
+        if (!name.endsWith('.json')) continue;
+        const entries = JSON.parse(await readFile(join(directory, name), 'utf8')) as Record<string, unknown>;
+        store.stores.set(decodeURIComponent(name.slice(0, -'.json'.length)), { entries: new Map(Object.entries(entries)), waiting: [], writing: undefined });
+      }
+    } catch (error) {
+      await unlock();
+      throw error;
     }
     return store;
   }
@@ -65,8 +82,13 @@ export class FileStore implements LocalStore {
     return this.commit(storeName);
   }
 
-  async close(): Promise<void> {
-    await Promise.all([...this.stores.values()].map((store) => store.writing));
+  /** Waits for pending writes, then releases the directory. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      await Promise.all([...this.stores.values()].map((store) => store.writing));
+      await this.unlock();
+    })();
+    return this.closed;
   }
 
   private commit(storeName: string): Promise<void> {

@@ -6,6 +6,14 @@ export class NetworkError extends Error {
   }
 }
 
+/** The server refused the session (401): the client pauses until a token works again. */
+export class UnauthorizedError extends Error {
+  constructor(readonly code?: string) {
+    super(`unauthorized${code ? ` (${code})` : ''}: the session was refused`);
+    this.name = 'UnauthorizedError';
+  }
+}
+
 export interface HttpAnswer<T = any> {
   status: number;
   body: T;
@@ -15,22 +23,36 @@ export interface HttpOptions {
   baseUrl: string;
   /** A session token sent as `Authorization: Bearer`; omit it when a cookie carries the session. */
   token?: string;
+  /** Asked for the token before the first request and again after every 401. */
+  getToken?: () => string | undefined | Promise<string | undefined>;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
   /** Per-request timeout (default 30 s). */
   timeoutMs?: number;
 }
 
-/** JSON over the global fetch, with the session, a timeout, and network failures as NetworkError. */
+/**
+ * JSON over the global fetch, with the session, a timeout, network failures as NetworkError and a
+ * refused session (401) as UnauthorizedError.
+ */
 export class Http {
   readonly fetch: typeof fetch;
+  private token: Promise<string | undefined> | undefined;
 
   constructor(private readonly options: HttpOptions) {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...this.options.headers, ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}), ...extra };
+  async headers(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+    const { getToken } = this.options;
+    this.token ??= getToken ? Promise.resolve().then(getToken) : Promise.resolve(this.options.token);
+    const token = await this.token.catch(() => undefined);
+    return { ...this.options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
+  }
+
+  /** The current token was refused: the next request asks `getToken` again. */
+  forgetToken(): void {
+    this.token = undefined;
   }
 
   url(path: string): string {
@@ -42,7 +64,7 @@ export class Http {
     try {
       response = await this.fetch(this.url(path), {
         method,
-        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        headers: await this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
@@ -57,6 +79,10 @@ export class Http {
     }
     let parsed: unknown = text;
     if (text && response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+    if (response.status === 401) {
+      this.forgetToken();
+      throw new UnauthorizedError((parsed as { code?: string } | undefined)?.code);
+    }
     return { status: response.status, body: parsed as T };
   }
 }

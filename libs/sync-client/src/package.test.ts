@@ -78,7 +78,33 @@ describe('the packed @platform/sync-client', () => {
     await writeFile(join(consumer, 'run.mjs'), script);
     const { stdout } = await run(process.execPath, ['run.mjs'], { cwd: consumer, timeout: 30_000 });
     expect(JSON.parse(stdout)).toEqual({ pushed: 'offline', state: 'localChanges', count: 1 });
-  });
+  }, 60_000);
+
+  it('keeps a Node process alive until queued work is pushed only with keepProcessAlive', async () => {
+    const script = `
+      import { SyncClient } from '@platform/sync-client';
+      let calls = 0;
+      const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      // The first three requests find no network; then a server that accepts everything.
+      const fetch = async (url, init = {}) => {
+        calls += 1;
+        if (calls <= 3) throw new TypeError('fetch failed');
+        if (init.method === 'POST') return json(201, { ...JSON.parse(init.body), revision: 0, createdAt: 1, updatedAt: 1 });
+        return json(200, String(url).includes('/data?') ? { items: [] } : { id: 'notes' });
+      };
+      const client = new SyncClient({
+        baseUrl: 'http://sync.invalid', projectId: 'p1', collections: ['notes'], realtime: false, fetch,
+        keepProcessAlive: process.argv[2] === 'keep', backoff: { initialMs: 100, maxMs: 200 },
+      });
+      await client.start();
+      const note = await client.collection('notes').insert({ title: 'queued' });
+      process.on('exit', () => console.log(client.collection('notes').state(note.id)));
+    `;
+    await writeFile(join(consumer, 'queued.mjs'), script);
+    const stateAtExit = async (mode: string) => (await run(process.execPath, ['queued.mjs', mode], { cwd: consumer, timeout: 30_000 })).stdout.trim();
+    expect(await stateAtExit('default')).toBe('localChanges');
+    expect(await stateAtExit('keep')).toBe('synced');
+  }, 60_000);
 
   it.each(['NodeNext', 'Bundler'])('type-checks in a consumer project with moduleResolution %s', async (resolution) => {
     const source = `
@@ -107,5 +133,5 @@ describe('the packed @platform/sync-client', () => {
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
     expect(result).toBe('');
-  });
+  }, 120_000);
 });

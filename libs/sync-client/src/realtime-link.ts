@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import type { Http } from './http.js';
+import { UnauthorizedError, type Http } from './http.js';
 import type { Backoff, Timers } from './timers.js';
-import type { RealtimeStatus, SyncNotification } from './types.js';
+import type { AccessChangedNotification, RealtimeStatus, SyncNotification } from './types.js';
 
 export interface RealtimeLinkOptions {
   http: Http;
@@ -11,7 +11,13 @@ export interface RealtimeLinkOptions {
   /** While the token endpoint answers 503 (realtime disabled), ask again this often. */
   recheckDisabledMs: number;
   onNotification(notification: SyncNotification): void;
+  /** The caller's access in the project changed (membership, permissions, an entity's rules): check what it may still read. */
+  onAccessChanged(change: AccessChangedNotification): void;
   onStatus(status: RealtimeStatus): void;
+  /** The session was refused: the link stops until started again. */
+  onUnauthorized(): void;
+  /** The stream answered 404: the caller is no longer a member of the project (or it is gone). */
+  onProjectMissing(): void;
 }
 
 /**
@@ -40,6 +46,15 @@ export class RealtimeLink {
     this.options.onStatus('stopped');
   }
 
+  /** Reconnects at once if the link is waiting to retry (the network is back). */
+  reconnectNow(): void {
+    if (this.stopped || this.retry === undefined) return;
+    this.options.timers.clearTimeout(this.retry);
+    this.retry = undefined;
+    this.options.backoff.reset();
+    void this.connect();
+  }
+
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.retry = this.options.timers.setTimeout(() => {
@@ -63,12 +78,17 @@ export class RealtimeLink {
       const path = answer.body.streamPath.replace('{projectId}', encodeURIComponent(this.options.projectId));
       this.abort = new AbortController();
       const response = await http.fetch(http.url(`${path}?token=${encodeURIComponent(answer.body.token)}`), {
-        headers: http.headers({ accept: 'text/event-stream' }),
+        headers: await http.headers({ accept: 'text/event-stream' }),
         signal: this.abort.signal,
       });
+      if (response.status === 404) this.options.onProjectMissing();
       if (response.status !== 200 || !response.body) throw new Error(`realtime stream: HTTP ${response.status}`);
       await this.read(response.body);
-    } catch {
+    } catch (error) {
+      if (error instanceof UnauthorizedError && !this.stopped) {
+        this.stop();
+        return this.options.onUnauthorized();
+      }
       // Unreachable, refused or cut off: poll meanwhile and reconnect with backoff.
     }
     if (this.stopped) return;
@@ -84,6 +104,8 @@ export class RealtimeLink {
           this.options.onStatus('live');
         } else if (event.event === 'sync') {
           this.options.onNotification(JSON.parse(event.data) as SyncNotification);
+        } else if (event.event === 'access-changed') {
+          this.options.onAccessChanged(JSON.parse(event.data) as AccessChangedNotification);
         }
       },
     });

@@ -1,7 +1,13 @@
 import type { EntityRecord, FieldChoice, SyncDocument, SyncState } from './types.js';
 
-/** Fields the server owns; the client never sends them. */
-const SERVER_OWNED = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'changes']);
+/** Fields the server keeps beside a document's data (the data service's SYSTEM_FIELDS): never sent, never part of `local`. */
+const SYSTEM_FIELDS: ReadonlySet<string> = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'changes', 'projectId', 'typeId', 'tenantId']);
+
+/** Document fields only the server sets (visitor records: retention and latest check-in); readable, never written by clients. */
+const SERVER_SET_FIELDS: ReadonlySet<string> = new Set(['deleteOn', 'deleteOnPreference', 'latestEventType', 'latestEventAt']);
+
+/** Every top-level field the server refuses from clients, as its document routes do. */
+export const SERVER_OWNED_FIELDS: readonly string[] = [...SYSTEM_FIELDS, ...SERVER_SET_FIELDS];
 
 /** A document as the application sees it: its fields, plus the server's metadata once it has some. */
 export type LocalDocument = { id: string; revision?: number; createdAt?: number; updatedAt?: number } & Record<string, unknown>;
@@ -17,13 +23,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 export function isServerOwned(field: string): boolean {
-  return SERVER_OWNED.has(field);
+  return SYSTEM_FIELDS.has(field) || SERVER_SET_FIELDS.has(field);
 }
 
 /** The type-defined fields of a server document. */
 export function fieldsOf(document: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(document)) if (!SERVER_OWNED.has(key)) fields[key] = value;
+  for (const [key, value] of Object.entries(document)) if (!SYSTEM_FIELDS.has(key)) fields[key] = value;
   return fields;
 }
 

@@ -1,7 +1,9 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { StoreLockedError } from './directory-lock';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { FileStore } from './file-store';
 import { IndexedDBStore } from './indexeddb-store';
@@ -49,11 +51,44 @@ describe('FileStore durability', () => {
     await Promise.all(Array.from({ length: 1_000 }, (_, index) => store.put('entities:tasks/x', `id${index}`, { id: `id${index}`, index })));
     await store.delete('entities:tasks/x', 'id0');
     await store.put('meta', 'cursor:tasks', 42);
+    await store.close();
     const reopened = await FileStore.open(directory);
     expect((await reopened.getAll('entities:tasks/x')).length).toBe(999);
     expect(await reopened.get('entities:tasks/x', 'id999')).toEqual({ id: 'id999', index: 999 });
     expect(await reopened.get('meta', 'cursor:tasks')).toBe(42);
+    await reopened.close();
     expect((await readdir(directory)).sort()).toEqual(['entities%3Atasks%2Fx.json', 'meta.json']);
+  });
+});
+
+describe('FileStore: one writer per directory', () => {
+  it('refuses a second opener in the same process with a clear error, and opens again once the first is closed', async () => {
+    const directory = await freshDirectory();
+    const first = await FileStore.open(directory);
+    await first.put('entities:notes', 'a', { id: 'a' });
+    const refused = await FileStore.open(directory).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StoreLockedError);
+    expect((refused as Error).message).toContain(`${directory} is already open by process ${process.pid}`);
+    await first.put('entities:notes', 'b', { id: 'b' });
+    await first.close();
+    const second = await FileStore.open(directory);
+    expect((await second.getAll('entities:notes')).length).toBe(2);
+    await second.close();
+  });
+
+  it('refuses a directory another live process holds, and takes over the lock of one that died', async () => {
+    const directory = await freshDirectory();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(join(directory, 'LOCK'), String(holder.pid));
+      await expect(FileStore.open(directory)).rejects.toThrow(`is already open by process ${holder.pid}`);
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
+    }
+    const store = await FileStore.open(directory);
+    expect(await readFile(join(directory, 'LOCK'), 'utf8')).toBe(String(process.pid));
+    await store.close();
   });
 });
 

@@ -1,6 +1,7 @@
 import { Emitter, type SyncEvents } from './emitter.js';
-import { Http, isTransientStatus, NetworkError } from './http.js';
+import { Http, isTransientStatus, NetworkError, UnauthorizedError } from './http.js';
 import { MemoryStore, type LocalStore } from './local-store.js';
+import { readableIds } from './readable-ids.js';
 import { RealtimeLink } from './realtime-link.js';
 import {
   afterPush,
@@ -16,7 +17,7 @@ import {
   visibleDocument,
   type LocalDocument,
 } from './records.js';
-import { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
+import { Backoff, holdProcess, systemTimers, type BackoffOptions, type Timers } from './timers.js';
 import type { EntityRecord, FieldChoice, FieldConflict, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types.js';
 
 export interface CollectionOptions {
@@ -33,6 +34,11 @@ export interface SyncClientOptions {
   projectId: string;
   /** A session token (sent as `Authorization: Bearer`); omit it when a cookie carries the session. */
   token?: string;
+  /**
+   * Asked for the session token before the first request and again after every 401 (then the
+   * client pauses and retries with backoff, or at once on `online()`, until a token works).
+   */
+  getToken?: () => string | undefined | Promise<string | undefined>;
   headers?: Record<string, string>;
   /** The collections (type ids) to keep a copy of. */
   collections: Array<string | CollectionOptions>;
@@ -55,6 +61,14 @@ export interface SyncClientOptions {
   pageSize?: number;
   /** Ids for inserted entities (default crypto.randomUUID). */
   newId?: () => string;
+  /** Node: keep the process alive while changes wait to be pushed (retry timers are unref'd otherwise). */
+  keepProcessAlive?: boolean;
+  /** How often the local ids are checked against `POST .../data/readable` (default 5 min); also at start and on `access-changed`. */
+  accessCheckMs?: number;
+  /** When the project answers 404 (removed from it, or deleted), drop its local copy too (default: keep it). */
+  purgeOnProjectLost?: boolean;
+  /** `awaitInSync` pulls until a pull started this long after the call (the server's window for concurrent writes; default 1 s). */
+  inSyncSettleMs?: number;
 }
 
 /** An answer the client cannot retry its way out of. */
@@ -71,6 +85,16 @@ export class SyncError extends Error {
 
 /** The server is busy or unreachable: retried with backoff. */
 class TransientError extends Error {}
+
+const PROJECT_NOT_FOUND = 'PROJECT_NOT_FOUND';
+
+/** The browser's window (its `online` event retries at once); undefined in Node. */
+const browserWindow = typeof (globalThis as { addEventListener?: unknown }).addEventListener === 'function' ? (globalThis as unknown as EventTarget) : undefined;
+
+/** Failures that go away by waiting: the network, a busy server, a session that may be renewed. */
+function isRetryable(error: unknown): boolean {
+  return error instanceof NetworkError || error instanceof TransientError || error instanceof UnauthorizedError;
+}
 
 interface Collection {
   options: CollectionOptions;
@@ -116,12 +140,22 @@ export class SyncClient {
   private running = false;
   private status: RealtimeStatus = 'stopped';
   private lastTypeRefresh = Number.NEGATIVE_INFINITY;
+  /** The session was refused: background push and pull wait for a token that works. */
+  private unauthorized = false;
+  private authRetry: unknown;
+  private readonly authBackoff: Backoff;
+  private lost = false;
+  private closed = false;
+  private accessTimer: unknown;
+  private accessCheck: Promise<void> | undefined;
+  private readonly onBrowserOnline = () => this.online();
 
   constructor(private readonly options: SyncClientOptions) {
-    this.http = new Http({ baseUrl: options.baseUrl, token: options.token, headers: options.headers, fetch: options.fetch });
+    this.http = new Http({ baseUrl: options.baseUrl, token: options.token, getToken: options.getToken, headers: options.headers, fetch: options.fetch });
     this.store = options.store ?? new MemoryStore();
     this.timers = options.timers ?? systemTimers;
     this.pushBackoff = new Backoff(options.backoff);
+    this.authBackoff = new Backoff(options.backoff);
     for (const entry of options.collections) {
       const collectionOptions = typeof entry === 'string' ? { typeId: entry } : entry;
       this.collections.set(collectionOptions.typeId, {
@@ -142,7 +176,10 @@ export class SyncClient {
         backoff: new Backoff(options.backoff),
         recheckDisabledMs: this.heartbeatMs,
         onNotification: (notification) => this.onNotification(notification),
+        onAccessChanged: (change) => this.onAccessChanged(change.typeId),
         onStatus: (status) => this.onRealtimeStatus(status),
+        onUnauthorized: () => this.pauseUnauthorized(),
+        onProjectMissing: () => void this.sync().catch((error: unknown) => this.backgroundFailure(error)),
       });
     }
   }
@@ -157,6 +194,7 @@ export class SyncClient {
 
   /** Loads the local copy from the store (done by `start` and by every operation if needed). */
   open(): Promise<void> {
+    if (this.closed) return Promise.reject(new SyncError('The sync client is closed'));
     this.opened ??= (async () => {
       for (const collection of this.collections.values()) {
         const { typeId } = collection.options;
@@ -174,9 +212,27 @@ export class SyncClient {
    */
   async start(): Promise<void> {
     await this.open();
+    if (this.lost) throw new SyncError(`Project ${this.options.projectId} not found`, 404, PROJECT_NOT_FOUND);
     this.running = true;
-    await this.refreshSyncTypes().catch(() => undefined);
-    await this.sync().catch(() => this.schedulePush());
+    try {
+      // Unreachable: the type records are read again at the next heartbeat; the sync below retries.
+      await this.refreshSyncTypes().catch((error: unknown) => {
+        if (!(error instanceof NetworkError || error instanceof TransientError)) throw error;
+      });
+      await this.sync();
+    } catch (error) {
+      // Offline or signed out: start anyway and catch up by itself. Anything else (a missing type,
+      // a lost project, a refusal) is the caller's to fix: reported here, and nothing keeps running.
+      if (!isRetryable(error)) {
+        await this.stop();
+        throw error;
+      }
+      this.backgroundFailure(error);
+    }
+    if (!this.running) return;
+    browserWindow?.addEventListener('online', this.onBrowserOnline);
+    this.scheduleAccessCheck(0);
+    if (this.unauthorized) return;
     if (this.link) this.link.start();
     else this.onRealtimeStatus('polling');
   }
@@ -185,20 +241,90 @@ export class SyncClient {
   async stop(): Promise<void> {
     this.running = false;
     this.link?.stop();
-    for (const handle of [this.pollTimer, this.pushRetry, ...[...this.collections.values()].map((c) => c.pullTimer)]) {
+    browserWindow?.removeEventListener('online', this.onBrowserOnline);
+    for (const handle of [this.pollTimer, this.pushRetry, this.authRetry, this.accessTimer, ...[...this.collections.values()].map((c) => c.pullTimer)]) {
       if (handle !== undefined) this.timers.clearTimeout(handle);
     }
     this.pollTimer = undefined;
     this.pushRetry = undefined;
+    this.authRetry = undefined;
+    this.accessTimer = undefined;
     for (const collection of this.collections.values()) collection.pullTimer = undefined;
-    await Promise.allSettled([this.pushing, ...[...this.collections.values()].map((c) => c.pulling)]);
+    await Promise.allSettled([this.pushing, this.accessCheck, ...[...this.collections.values()].map((c) => c.pulling)]);
     this.status = 'stopped';
   }
 
-  /** Stops and closes the store. */
+  /** Stops and closes the store; no event is emitted after it is called. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.events.mute();
     await this.stop();
+    this.closed = true;
     await this.store.close();
+  }
+
+  /**
+   * The network is back (the application knows, or the browser's `online` event said so): retry
+   * at once instead of waiting out the backoff, reconnect realtime, and if the session was refused
+   * ask `getToken` again.
+   */
+  online(): void {
+    if (!this.running) return;
+    this.pushBackoff.reset();
+    this.authBackoff.reset();
+    if (this.unauthorized) return this.scheduleAuthProbe(0);
+    if (this.pushRetry !== undefined) {
+      this.timers.clearTimeout(this.pushRetry);
+      this.pushRetry = undefined;
+    }
+    this.link?.reconnectNow();
+    void this.sync().catch((error: unknown) => this.backgroundFailure(error));
+  }
+
+  /** Whether the session was refused and syncing waits for a token that works (event `unauthorized`). */
+  get isUnauthorized(): boolean {
+    return this.unauthorized;
+  }
+
+  /** Whether the project answered 404 and syncing it stopped (event `projectLost`). */
+  get projectLost(): boolean {
+    return this.lost;
+  }
+
+  /**
+   * Resolves once nothing is queued and a pull has brought everything written on the server
+   * before the call (waiting out the network and a refused session meanwhile). Conflicts do not
+   * hold it: they wait for the application. Rejects when the client is closed or the project lost,
+   * and on errors that waiting cannot fix.
+   */
+  async awaitInSync(): Promise<void> {
+    const since = this.timers.now();
+    const settleMs = this.options.inSyncSettleMs ?? 1_000;
+    for (;;) {
+      if (this.closed) throw new SyncError('The sync client is closed');
+      const startedAt = this.timers.now();
+      try {
+        const results = await this.sync();
+        const changed = results.some((result) => result.added.length + result.modified.length + result.removed.length > 0);
+        if (startedAt >= since + settleMs && !changed && !this.hasQueuedWork()) return;
+        await this.sleep(Math.max(0, since + settleMs - this.timers.now()));
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        await this.sleep(error instanceof UnauthorizedError ? this.authBackoff.next() : this.pushBackoff.next());
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.timers.setTimeout(resolve, ms));
+  }
+
+  private hasQueuedWork(): boolean {
+    for (const collection of this.collections.values()) {
+      if (collection.syncType === 'localOnly') continue;
+      for (const record of collection.records.values()) if (pendingOperation(record)) return true;
+    }
+    return false;
   }
 
   on<K extends keyof SyncEvents>(name: K, listener: (event: SyncEvents[K]) => void): () => void {
@@ -215,11 +341,15 @@ export class SyncClient {
     return new SyncCollection(this, typeId);
   }
 
-  /** Pushes everything queued, then pulls every remote collection. Rejects when the server is unreachable. */
+  /**
+   * Pushes everything queued, then pulls every remote collection. Rejects when the server is
+   * unreachable, the session is refused (UnauthorizedError) or the project is lost.
+   */
   async sync(): Promise<PullResult[]> {
     await this.push();
     const results: PullResult[] = [];
     for (const collection of this.collections.values()) results.push(await this.pull(collection.options.typeId));
+    if (this.unauthorized) this.resumeAuthorized();
     return results;
   }
 
@@ -227,6 +357,139 @@ export class SyncClient {
   async refreshSyncTypes(): Promise<void> {
     this.lastTypeRefresh = this.timers.now();
     for (const typeId of this.collections.keys()) await this.refreshSyncType(typeId);
+  }
+
+  /**
+   * Asks the server which of the locally held entities this caller may still read, and drops the
+   * others (event `change` with reason `accessLost`). Done at start, every `accessCheckMs`, and
+   * after a realtime `access-changed` notification; entities only created here are not asked about.
+   */
+  checkAccess(typeId?: string): Promise<void> {
+    this.accessCheck ??= (async () => {
+      try {
+        await this.open();
+        for (const collection of this.collections.values()) {
+          if (collection.syncType === 'remote' && (typeId === undefined || typeId === collection.options.typeId)) await this.checkCollectionAccess(collection);
+        }
+      } finally {
+        this.accessCheck = undefined;
+      }
+    })();
+    return this.accessCheck;
+  }
+
+  private async checkCollectionAccess(collection: Collection): Promise<void> {
+    const { typeId } = collection.options;
+    const held = [...collection.records.values()].filter((record) => record.server && record.server.deletedAt === undefined);
+    if (held.length === 0) return;
+    const answer = await readableIds(this.http, `${this.dataPath(typeId)}/readable`, held.map((record) => record.id));
+    if (!answer.ok) {
+      if (answer.status === 404 && answer.code === PROJECT_NOT_FOUND) await this.loseProject();
+      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      throw new SyncError(`Access check of ${typeId}: ${answer.message}`, answer.status, answer.code);
+    }
+    const removed: SyncDocument[] = [];
+    for (const record of held) {
+      // Still held as checked: a pull or push meanwhile may have settled it another way.
+      if (answer.readable.has(record.id) || collection.records.get(record.id) !== record) continue;
+      collection.records.delete(record.id);
+      await this.store.delete(entitiesStore(typeId), record.id);
+      removed.push(record.server as SyncDocument);
+      this.events.emit('state', { typeId, id: record.id, state: 'synced' });
+    }
+    if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost' });
+  }
+
+  private scheduleAccessCheck(ms = this.options.accessCheckMs ?? 300_000): void {
+    if (!this.running || this.accessTimer !== undefined) return;
+    this.accessTimer = this.timers.setTimeout(() => {
+      this.accessTimer = undefined;
+      if (!this.running || this.unauthorized) return this.scheduleAccessCheck();
+      this.checkAccess().then(
+        () => this.scheduleAccessCheck(),
+        (error: unknown) => {
+          this.backgroundFailure(error);
+          this.scheduleAccessCheck();
+        },
+      );
+    }, ms);
+  }
+
+  private onAccessChanged(typeId: string | undefined): void {
+    if (!this.running || this.unauthorized) return;
+    if (typeId !== undefined && !this.collections.has(typeId)) return;
+    this.timers.setTimeout(() => {
+      if (this.running) this.checkAccess(typeId).catch((error: unknown) => this.backgroundFailure(error));
+    }, this.options.realtimeDebounceMs ?? 1_000);
+  }
+
+  /** The project answered 404: stop syncing it for good, report it, and purge the copy if asked to. */
+  private async loseProject(): Promise<void> {
+    if (this.lost) return;
+    this.lost = true;
+    const wasRunning = this.running;
+    this.running = false;
+    this.link?.stop();
+    for (const handle of [this.pollTimer, this.pushRetry, this.authRetry, this.accessTimer]) if (handle !== undefined) this.timers.clearTimeout(handle);
+    this.pollTimer = this.pushRetry = this.authRetry = this.accessTimer = undefined;
+    const purged = this.options.purgeOnProjectLost === true;
+    if (purged) {
+      for (const collection of this.collections.values()) {
+        collection.records.clear();
+        collection.cursor = 0;
+        await this.store.clear(entitiesStore(collection.options.typeId));
+      }
+      await this.store.clear(META);
+    }
+    this.events.emit('projectLost', { projectId: this.options.projectId, purged });
+    if (wasRunning) this.status = 'stopped';
+  }
+
+  private projectLostError(): SyncError {
+    return new SyncError(`Project ${this.options.projectId} not found: syncing it stopped`, 404, PROJECT_NOT_FOUND);
+  }
+
+  /** A failure of background work: retried, paused for a token, or reported as `error`. */
+  private backgroundFailure(error: unknown): void {
+    if (error instanceof UnauthorizedError) return this.pauseUnauthorized();
+    if (error instanceof NetworkError || error instanceof TransientError) return this.schedulePush();
+    if (error instanceof SyncError && error.code === PROJECT_NOT_FOUND) return;
+    this.events.emit('error', { error });
+  }
+
+  /** A 401: pause push, pull and realtime (the queue stays as it is), report it, and probe for a working token. */
+  private pauseUnauthorized(): void {
+    if (this.unauthorized || this.lost) return;
+    this.unauthorized = true;
+    for (const handle of [this.pollTimer, this.pushRetry]) if (handle !== undefined) this.timers.clearTimeout(handle);
+    this.pollTimer = this.pushRetry = undefined;
+    this.link?.stop();
+    this.events.emit('unauthorized', { projectId: this.options.projectId });
+    this.scheduleAuthProbe();
+  }
+
+  private scheduleAuthProbe(ms = this.authBackoff.next()): void {
+    if (!this.running) return;
+    if (this.authRetry !== undefined) this.timers.clearTimeout(this.authRetry);
+    this.authRetry = this.timers.setTimeout(() => {
+      this.authRetry = undefined;
+      if (!this.running || !this.unauthorized) return;
+      this.sync().catch((error: unknown) => (isRetryable(error) ? this.scheduleAuthProbe() : this.backgroundFailure(error)));
+    }, ms);
+    if (this.options.keepProcessAlive && this.hasQueuedWork()) holdProcess(this.authRetry);
+  }
+
+  private resumeAuthorized(): void {
+    this.unauthorized = false;
+    this.authBackoff.reset();
+    this.events.emit('authorized', { projectId: this.options.projectId });
+    if (!this.running) return;
+    if (this.link) this.link.start();
+    else this.pollEvery(this.pollIntervalMs);
+  }
+
+  private dataPath(typeId: string): string {
+    return `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}/data`;
   }
 
   /**
@@ -267,6 +530,8 @@ export class SyncClient {
   async insertEntity(typeId: string, fields: Record<string, unknown>): Promise<LocalDocument> {
     await this.open();
     const collection = this.require(typeId);
+    const owned = Object.keys(fields).find((field) => field !== 'id' && isServerOwned(field));
+    if (owned) throw new SyncError(`Field ${owned} is set by the server; clients may not write it`, undefined, 'SYNC_SERVER_OWNED_FIELD');
     const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
     const existing = collection.records.get(id);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
@@ -282,7 +547,7 @@ export class SyncClient {
     const record = await this.visibleRecord(typeId, id);
     const local = { ...record.local };
     for (const [field, value] of Object.entries(changes)) {
-      if (isServerOwned(field)) throw new SyncError(`Field ${field} is owned by the server`);
+      if (isServerOwned(field)) throw new SyncError(`Field ${field} is set by the server; clients may not write it`, undefined, 'SYNC_SERVER_OWNED_FIELD');
       if (value === undefined) delete local[field];
       else local[field] = structuredClone(value);
       if (!record.touched.includes(field)) record.touched.push(field);
@@ -417,6 +682,7 @@ export class SyncClient {
     this.pushing = (async () => {
       try {
         await this.open();
+        if (this.lost) throw this.projectLostError();
         do {
           this.pushAgain = false;
           for (const collection of this.collections.values()) {
@@ -436,16 +702,17 @@ export class SyncClient {
 
   /** Pushes in the background; a failure to reach the server retries with backoff. */
   private schedulePush(): void {
-    if (this.pushRetry !== undefined) return;
+    if (this.pushRetry !== undefined || this.unauthorized || this.lost) return;
     this.push().then(
       () => this.pushBackoff.reset(),
       (error: unknown) => {
-        if (!(error instanceof NetworkError || error instanceof TransientError)) return this.events.emit('error', { error });
+        if (!(error instanceof NetworkError || error instanceof TransientError)) return this.backgroundFailure(error);
         if (!this.running || this.pushRetry !== undefined) return;
         this.pushRetry = this.timers.setTimeout(() => {
           this.pushRetry = undefined;
           this.schedulePush();
         }, this.pushBackoff.next());
+        if (this.options.keepProcessAlive && this.hasQueuedWork()) holdProcess(this.pushRetry);
       },
     );
   }
@@ -453,7 +720,7 @@ export class SyncClient {
   private async pushRecord(collection: Collection, record: EntityRecord, operation: 'insert' | 'patch' | 'delete'): Promise<void> {
     const { typeId } = collection.options;
     const key = entityKey(typeId, record.id);
-    const path = `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}/data`;
+    const path = this.dataPath(typeId);
     const entityPath = `${path}/${encodeURIComponent(record.id)}`;
     const seq = record.seq;
     this.inFlight.add(key);
@@ -465,6 +732,10 @@ export class SyncClient {
             ? await this.http.request<ErrorBody>('PATCH', entityPath, { modifier: patchModifier(record), baseRevision: record.server?.revision })
             : await this.http.request<ErrorBody>('DELETE', entityPath);
       const code = answer.body?.code;
+      if (answer.status === 404 && code === PROJECT_NOT_FOUND) {
+        await this.loseProject();
+        throw this.projectLostError();
+      }
       if (answer.status === 200 || answer.status === 201) {
         afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
       } else if (isTransientStatus(answer.status)) {
@@ -532,9 +803,10 @@ export class SyncClient {
   private async pullOnce(collection: Collection): Promise<PullResult> {
     await this.open();
     const { typeId } = collection.options;
-    const result: PullResult = { typeId, added: [], modified: [], removed: [] };
+    if (this.lost) throw this.projectLostError();
+    const result: PullResult = { typeId, added: [], modified: [], removed: [], reason: 'pull' };
     if (collection.syncType === 'localOnly') return result;
-    const path = `/api/projects/${encodeURIComponent(this.options.projectId)}/types/${encodeURIComponent(typeId)}/data`;
+    const path = this.dataPath(typeId);
     const since = collection.cursor;
     let largest = since;
     let page: string | undefined;
@@ -543,6 +815,10 @@ export class SyncClient {
       const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
       const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string } & ErrorBody>('GET', `${path}?${query}`);
       if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
+        await this.loseProject();
+        throw this.projectLostError();
+      }
       if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code);
       for (const item of answer.body.items) {
         const document = serverDocument(item);
@@ -579,7 +855,7 @@ export class SyncClient {
     if (status === this.status) return;
     this.status = status;
     this.events.emit('realtime', { status });
-    if (!this.running) return;
+    if (!this.running || this.unauthorized) return;
     if (status === 'live') this.pollEvery(this.heartbeatMs);
     else if (status === 'polling') this.pollEvery(this.pollIntervalMs);
   }
@@ -590,11 +866,8 @@ export class SyncClient {
       this.pollTimer = undefined;
       if (!this.running) return;
       if (this.timers.now() - this.lastTypeRefresh >= this.heartbeatMs) await this.refreshSyncTypes().catch(() => undefined);
-      await this.sync().catch((error: unknown) => {
-        if (error instanceof NetworkError || error instanceof TransientError) this.schedulePush();
-        else this.events.emit('error', { error });
-      });
-      if (this.running && this.pollTimer === undefined) this.pollEvery(this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs);
+      await this.sync().catch((error: unknown) => this.backgroundFailure(error));
+      if (this.running && !this.unauthorized && this.pollTimer === undefined) this.pollEvery(this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs);
     }, ms);
   }
 
@@ -624,7 +897,7 @@ export class SyncClient {
       if (collection.pullTimer !== undefined) return;
       collection.pullTimer = this.timers.setTimeout(() => {
         collection.pullTimer = undefined;
-        this.pull(notification.typeId).catch(() => undefined);
+        this.pull(notification.typeId).catch((error: unknown) => this.backgroundFailure(error));
       }, this.options.realtimeDebounceMs ?? 1_000);
     } else if (!collection.changesAvailable) {
       collection.changesAvailable = true;

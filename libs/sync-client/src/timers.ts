@@ -5,6 +5,11 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
+/** Makes a system timer keep a Node process alive (they are created unref'd); a no-op elsewhere. */
+export function holdProcess(handle: unknown): void {
+  (handle as { ref?: () => void } | undefined)?.ref?.();
+}
+
 export const systemTimers: Timers = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => {

@@ -65,6 +65,9 @@ export interface EntityRecord {
   newer?: SyncDocument;
 }
 
+/** Why a `change` event removed or added entities: a pull, or a check that found access lost. */
+export type ChangeReason = 'pull' | 'accessLost';
+
 /** What one pull found, classified from `revision` and `deletedAt` (spec, Documents rule 1). */
 export interface PullResult {
   typeId: string;
@@ -72,6 +75,8 @@ export interface PullResult {
   modified: SyncDocument[];
   /** Tombstones: `id`, `revision`, timestamps, `deletedAt` (and `access`), never the deleted content. */
   removed: SyncDocument[];
+  /** `accessLost`: the `removed` entities are still on the server but this caller may no longer read them. */
+  reason: ChangeReason;
 }
 
 /** Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `stopped`. */
@@ -85,4 +90,14 @@ export interface SyncNotification {
   revision: number;
   kind: 'created' | 'updated' | 'deleted';
   updatedAt: number;
+}
+
+/**
+ * The `access-changed` event of the sync stream: the caller's standing in the project, or the
+ * access rules of some entity of `typeId`, changed. It names no entity: the client asks
+ * `POST .../data/readable` which of its own ids it may still read.
+ */
+export interface AccessChangedNotification {
+  projectId: string;
+  typeId?: string;
 }

@@ -1,0 +1,247 @@
+import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission, sessionKey } from '@platform/contracts';
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { hashSessionToken } from '@platform/kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SyncClient, SyncError, type SyncClientOptions } from './index';
+import { flakyNetwork } from './testing';
+import type { PullResult } from './types';
+
+/** Issue 29: what an application needs to trust the client (sessions, going online, lost access, signals). */
+let platform: TestGateway;
+let projectId: string;
+let owner: string;
+const clients: SyncClient[] = [];
+
+function client(options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
+  const created = new SyncClient({
+    baseUrl: platform.url,
+    projectId,
+    backoff: { initialMs: 20, maxMs: 100 },
+    pollIntervalMs: 60_000,
+    heartbeatMs: 60_000,
+    realtime: false,
+    ...options,
+  });
+  clients.push(created);
+  return created;
+}
+
+let typeCounter = 0;
+async function freshType(): Promise<string> {
+  const id = `s${++typeCounter}${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
+  return id;
+}
+
+const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+
+async function ownerCreates(typeId: string, body: Record<string, unknown>): Promise<string> {
+  const created = await platform.call('POST', dataPath(typeId), { token: owner, body });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+/** Ends a session the way a logout (or a restart of a server keeping sessions in memory) does. */
+const endSession = (token: string) => platform.context.kv.delete(sessionKey(hashSessionToken(token)));
+
+async function addMember(userId: string): Promise<void> {
+  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: [], createdAt: Date.now() });
+  await platform.context.accessChanges.announce({ projectId });
+}
+
+async function removeMember(userId: string): Promise<void> {
+  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).deleteMany({ id: projectMemberId(projectId, userId) });
+  await platform.context.accessChanges.announce({ projectId });
+}
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  owner = await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'bob' }] });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('a refused session (401)', () => {
+  it('pauses with the queue untouched, emits unauthorized, and resumes by itself once getToken answers a working token', async () => {
+    const typeId = await freshType();
+    let token = await platform.signIn('bob');
+    let asked = 0;
+    const bob = client({ collections: [typeId], getToken: () => ((asked += 1), token) });
+    const events: string[] = [];
+    bob.on('unauthorized', () => events.push('unauthorized'));
+    bob.on('authorized', () => events.push('authorized'));
+    bob.on('conflict', ({ id, conflict }) => events.push(`conflict ${id} ${conflict.error?.status}`));
+    await bob.start();
+    const notes = bob.collection(typeId);
+    const kept = await notes.insert({ title: 'before the logout' });
+    await expect.poll(() => notes.state(kept.id)).toBe('synced');
+
+    await endSession(token);
+    const added = await notes.insert({ title: 'queued while signed out' });
+    await notes.update(kept.id, { title: 'edited while signed out' });
+    await expect.poll(() => events).toEqual(['unauthorized']);
+    expect(bob.isUnauthorized).toBe(true);
+    expect([notes.state(added.id), notes.state(kept.id)]).toEqual(['localChanges', 'localChanges']);
+    expect(notes.conflicts()).toEqual([]);
+
+    token = await platform.signIn('bob');
+    await expect.poll(() => events, { timeout: 5_000 }).toEqual(['unauthorized', 'authorized']);
+    expect([notes.state(added.id), notes.state(kept.id)]).toEqual(['synced', 'synced']);
+    expect(asked).toBeGreaterThanOrEqual(2);
+    const server = (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner })).body.items.map((item: { title: string }) => item.title).sort();
+    expect(server).toEqual(['edited while signed out', 'queued while signed out']);
+  });
+});
+
+describe('online()', () => {
+  it('pushes within a second of the network coming back, however long the backoff has grown', async () => {
+    const typeId = await freshType();
+    const { network, fetch } = flakyNetwork(platform.url);
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), fetch, backoff: { initialMs: 500, factor: 4, maxMs: 60_000, random: () => 1 } });
+    await bob.start();
+    network.online = false;
+    const queued = await bob.collection(typeId).insert({ title: 'written offline' });
+    // Retries at 0.5 s and 2.5 s; the next one would wait 8 s more.
+    await expect.poll(() => network.failures, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    network.online = true;
+    const back = Date.now();
+    bob.online();
+    await expect.poll(() => bob.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
+    expect(Date.now() - back).toBeLessThan(1_000);
+  });
+});
+
+describe('lost access', () => {
+  it('drops an entity whose read access was revoked, with a removed change of reason accessLost, on its periodic check', async () => {
+    const typeId = await freshType();
+    const shared = await ownerCreates(typeId, { title: 'shared' });
+    const kept = await ownerCreates(typeId, { title: 'still shared' });
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), accessCheckMs: 200 });
+    const changes: PullResult[] = [];
+    bob.on('change', (change) => changes.push(change));
+    await bob.start();
+    expect(bob.collection(typeId).list().map((document) => document.id).sort()).toEqual([shared, kept].sort());
+
+    const revoked = await platform.call('PATCH', `${dataPath(typeId)}/${shared}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    expect(revoked.status).toBe(200);
+    await expect.poll(() => bob.collection(typeId).get(shared), { timeout: 3_000 }).toBeUndefined();
+    expect(bob.collection(typeId).list().map((document) => document.id)).toEqual([kept]);
+    expect(changes.at(-1)).toMatchObject({ typeId, reason: 'accessLost', added: [], modified: [], removed: [{ id: shared, title: 'shared' }] });
+  });
+
+  it('drops at once on a realtime access-changed notification: an entity revoked, then a permission taken away', async () => {
+    const typeId = await freshType();
+    const userId = `reader${typeCounter}`;
+    await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({
+      id: projectMemberId(projectId, userId),
+      projectId,
+      userId,
+      role: 'member',
+      permissions: [scopePermission(projectId, 'secret')],
+      createdAt: Date.now(),
+    });
+    const open = await ownerCreates(typeId, { title: 'open' });
+    const secret = await ownerCreates(typeId, { title: 'secret', access: { read: { permission: scopePermission(projectId, 'secret') } } });
+    const reader = client({ collections: [typeId], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50 });
+    const removed: string[] = [];
+    reader.on('change', (change) => change.reason === 'accessLost' && removed.push(...change.removed.map((document) => document.id)));
+    await reader.start();
+    await expect.poll(() => reader.realtimeStatus).toBe('live');
+    expect(reader.collection(typeId).list()).toHaveLength(2);
+
+    await platform.call('PATCH', `${dataPath(typeId)}/${open}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    await expect.poll(() => removed, { timeout: 2_000 }).toEqual([open]);
+
+    await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).updateOne({ id: projectMemberId(projectId, userId) }, { $set: { permissions: [] } });
+    await platform.context.accessChanges.announce({ projectId });
+    await expect.poll(() => removed, { timeout: 2_000 }).toEqual([open, secret]);
+    expect(reader.collection(typeId).list()).toEqual([]);
+  });
+
+  it('a member removed from the project: sync stops with projectLost, realtime stops, the copy stays unless purging is asked for', async () => {
+    const typeId = await freshType();
+    await ownerCreates(typeId, { title: 'project data' });
+    for (const purgeOnProjectLost of [false, true]) {
+      const userId = `leaver${purgeOnProjectLost ? 'purged' : 'kept'}${typeCounter}`;
+      await addMember(userId);
+      const leaver = client({ collections: [typeId], token: await platform.signIn(userId), realtime: true, accessCheckMs: 200, purgeOnProjectLost });
+      const lost: Array<{ purged: boolean }> = [];
+      leaver.on('projectLost', (event) => lost.push({ purged: event.purged }));
+      await leaver.start();
+      await expect.poll(() => leaver.realtimeStatus).toBe('live');
+      expect(leaver.collection(typeId).list()).toHaveLength(1);
+
+      await removeMember(userId);
+      await expect.poll(() => lost, { timeout: 3_000 }).toEqual([{ purged: purgeOnProjectLost }]);
+      expect(leaver.projectLost).toBe(true);
+      expect(leaver.realtimeStatus).toBe('stopped');
+      expect(leaver.collection(typeId).list()).toHaveLength(purgeOnProjectLost ? 0 : 1);
+      const refused = await leaver.sync().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SyncError);
+      expect((refused as SyncError).code).toBe('PROJECT_NOT_FOUND');
+    }
+  });
+});
+
+describe('signals', () => {
+  it('start() rejects at once when a collection names a type that does not exist, with or without realtime', async () => {
+    for (const realtime of [false, true]) {
+      const bob = client({ collections: ['no-such-type'], token: await platform.signIn('bob'), realtime });
+      const began = Date.now();
+      const refused = await bob.start().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SyncError);
+      expect((refused as SyncError).code).toBe('DATA_TYPE_NOT_FOUND');
+      expect(Date.now() - began).toBeLessThan(2_000);
+      expect(bob.realtimeStatus).toBe('stopped');
+    }
+  });
+
+  it('awaitInSync() resolves only once every document written before the call is in the copy', async () => {
+    const typeId = await freshType();
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const writes = Promise.all(Array.from({ length: 300 }, (_, index) => ownerCreates(typeId, { title: `doc ${index}` })));
+    await bob.start();
+    const written = await writes;
+    await bob.awaitInSync();
+    expect(bob.collection(typeId).list().map((document) => document.id).sort()).toEqual([...written].sort());
+  });
+
+  it('refuses server-owned fields locally, naming them, before anything is queued', async () => {
+    const typeId = await freshType();
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const notes = bob.collection(typeId);
+    const note = await notes.insert({ title: 'mine' });
+    for (const field of ['projectId', 'revision', 'deleteOn']) {
+      const refused = await notes.update(note.id, { [field]: 'x' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SyncError);
+      expect((refused as SyncError).code).toBe('SYNC_SERVER_OWNED_FIELD');
+      expect((refused as Error).message).toContain(field);
+    }
+    await expect(notes.insert({ title: 'x', latestEventAt: 1 })).rejects.toThrow('latestEventAt');
+    expect(notes.list().map((document) => document.title)).toEqual(['mine']);
+    await bob.sync();
+    expect(notes.state(note.id)).toBe('synced');
+  });
+
+  it('emits nothing after close(), even for a pull that was under way', async () => {
+    const typeId = await freshType();
+    await ownerCreates(typeId, { title: 'arrives during close' });
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const events: string[] = [];
+    bob.on('change', () => events.push('change'));
+    bob.on('state', () => events.push('state'));
+    const pulling = bob.collection(typeId).pull();
+    await bob.close();
+    expect((await pulling).added).toHaveLength(1);
+    expect(events).toEqual([]);
+    await expect(bob.collection(typeId).insert({ title: 'after close' })).rejects.toThrow('closed');
+  });
+});
