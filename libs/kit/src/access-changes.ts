@@ -4,9 +4,10 @@ import type { DocumentStore } from '@platform/storage';
 import type { Logger } from 'pino';
 import { ProjectAccess } from './project-access';
 
-/** Live broadcast subjects (outside `platform.>`, so JetStream stores nothing). */
+/** Live broadcast subjects (outside `platform.>`, so JetStream stores nothing); the realtime hub listens too. */
 const PROJECT_SUBJECT = 'access.changed.project';
-const ALL_SUBJECT = 'access.changed.all';
+export const ACCESS_CHANGED_PROJECT_FILTER = `${PROJECT_SUBJECT}.*`;
+export const ACCESS_CHANGED_ALL_SUBJECT = 'access.changed.all';
 
 /** What changed: one project's standing, or possibly every project's (a tenant's admins). */
 export type AccessChange = { projectId: string } | { everything: true };
@@ -42,7 +43,7 @@ export class AccessChanges {
     this.forget(change);
     try {
       if ('projectId' in change) await this.bus.broadcast(`${PROJECT_SUBJECT}.${change.projectId}`, { projectId: change.projectId });
-      else await this.bus.broadcast(ALL_SUBJECT, {});
+      else await this.bus.broadcast(ACCESS_CHANGED_ALL_SUBJECT, {});
     } catch (error) {
       // Other processes fall back to their cache expiry; the change itself is stored.
       this.logger.warn({ err: error, change }, 'access change not broadcast; other processes rely on cache expiry');
@@ -51,8 +52,8 @@ export class AccessChanges {
 
   async follow(): Promise<void> {
     this.subscriptions = [
-      await this.bus.listen<{ projectId: string }>(`${PROJECT_SUBJECT}.*`, (message) => this.access.forget(message.data.projectId)),
-      await this.bus.listen(ALL_SUBJECT, () => this.access.forgetAll()),
+      await this.bus.listen<{ projectId: string }>(ACCESS_CHANGED_PROJECT_FILTER, (message) => this.access.forget(message.data.projectId)),
+      await this.bus.listen(ACCESS_CHANGED_ALL_SUBJECT, () => this.access.forgetAll()),
     ];
   }
 

@@ -9,6 +9,6 @@ export { PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal-si
 export type { Clock, ServiceContext, ServiceDefinition } from './service';
 export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
 export { ProjectAccess, type ProjectContext, type ProjectRecord } from './project-access';
-export { AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
+export { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
 export { createLogMailer, createSmtpMailer, type Mailer, type MailMessage } from './mailer';
 export { hashSessionToken, sessionToken } from './session-token';

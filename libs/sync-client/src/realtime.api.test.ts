@@ -123,6 +123,24 @@ describe('notifications', () => {
     expect(alice.received.find((event) => event.event === 'ready')?.data).toEqual({ channel: `project:${projectId}:sync` });
   });
 
+  it('a write of an entity access tells members who may no longer read it only `access-changed` with the type, never the entity', async () => {
+    const typeId = await freshType();
+    const [alice, bob] = [await subscribe(second, tokens.alice), await subscribe(second, tokens.bob)];
+    const entity = await write(first, tokens.owner, typeId, { title: 'soon secret' });
+    const restricted = await first.call('PATCH', `/api/projects/${projectId}/types/${typeId}/data/${entity.id}`, {
+      token: tokens.owner,
+      body: { baseRevision: 0, modifier: { $set: { access: { read: { permission: `${projectId}::secret` } } } } },
+    });
+    expect(restricted.status).toBe(200);
+    await expect.poll(() => bob.received.filter((event) => event.event === 'access-changed').map((event) => event.data), { timeout: 5_000 }).toEqual([{ projectId, typeId }]);
+    expect(bob.notifications().map((n) => n.revision)).toEqual([0]);
+    await expect.poll(() => alice.notifications().map((n) => n.revision), { timeout: 5_000 }).toEqual([0, 1]);
+    await write(first, tokens.owner, typeId, { title: 'an ordinary write', access: { read: { permission: `${projectId}::secret` } } });
+    await expect.poll(() => alice.notifications().length, { timeout: 5_000 }).toBe(3);
+    expect(bob.received.filter((event) => event.event === 'access-changed')).toHaveLength(1);
+    expect(alice.received.filter((event) => event.event === 'access-changed')).toEqual([]);
+  });
+
   it('a collection opted in to realtime pulls a remote change within 1.5 s', async () => {
     const typeId = await freshType();
     const alice = client(second, tokens.alice, [{ typeId, realtime: true }]);

@@ -9,7 +9,7 @@ import { issueRealtimeToken } from './realtime-token';
 import { SessionWatch } from './session-watch';
 import { sessionCaller, tokenCaller } from './stream-caller';
 import { SyncHub } from './sync-hub';
-import { syncChannel, type SyncNotification } from './sync-notification';
+import { syncChannel, type AccessChangedNotification, type SyncNotification } from './sync-notification';
 import { startSyncNotifier } from './sync-notifier';
 
 export interface RealtimeOptions {
@@ -108,6 +108,9 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         principal,
         send: (notification: SyncNotification) => {
           if (open) stream.write(sseFrame('sync', notification, `${notification.typeId}/${notification.entityId}/${notification.revision}`));
+        },
+        sendAccessChanged: (change: AccessChangedNotification) => {
+          if (open) stream.write(sseFrame('access-changed', change));
         },
         close: end,
       });

@@ -1,13 +1,14 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import type { Principal } from '@platform/contracts';
-import { rlsAllows, type Logger, type ProjectAccess } from '@platform/kit';
-import { SYNC_BROADCAST_FILTER, type RoutedSyncNotification, type SyncNotification } from './sync-notification';
+import { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, rlsAllows, type Logger, type ProjectAccess } from '@platform/kit';
+import { SYNC_BROADCAST_FILTER, type AccessChangedNotification, type RoutedSyncNotification, type SyncNotification } from './sync-notification';
 
 /** One open subscription of `project:{projectId}:sync` on this replica. */
 export interface SyncSubscriber {
   projectId: string;
   principal: Principal;
   send(notification: SyncNotification): void;
+  sendAccessChanged(change: AccessChangedNotification): void;
   /** Ends the subscription (the caller is no longer a member of the project). */
   close(): void;
 }
@@ -16,21 +17,27 @@ export interface SyncSubscriber {
  * This replica's subscribers, fed by the live broadcast every replica listens to. Before each
  * delivery the subscriber's standing in the project is looked up again (ProjectAccess caches it for
  * a second), so a member learns only of entities it may read, and a removed member is cut off.
+ * A change of access (identity's notices about membership and permissions, or a write of an
+ * entity's `access` the subscriber can no longer read) reaches members as `access-changed`.
  */
 export class SyncHub {
   private readonly byProject = new Map<string, Set<SyncSubscriber>>();
-  private listener: Subscription | undefined;
+  private listeners: Subscription[] = [];
 
   constructor(private readonly options: { bus: EventBus; projects: ProjectAccess; logger: Logger }) {}
 
   async start(): Promise<void> {
-    this.listener = await this.options.bus.listen<RoutedSyncNotification>(SYNC_BROADCAST_FILTER, (message) => {
-      void this.deliver(message.data).catch((error: unknown) => this.options.logger.warn({ err: error }, 'sync notification delivery failed'));
-    });
+    const failed = (error: unknown) => this.options.logger.warn({ err: error }, 'sync notification delivery failed');
+    this.listeners = [
+      await this.options.bus.listen<RoutedSyncNotification>(SYNC_BROADCAST_FILTER, (message) => void this.deliver(message.data).catch(failed)),
+      await this.options.bus.listen<{ projectId: string }>(ACCESS_CHANGED_PROJECT_FILTER, (message) => void this.accessChanged([message.data.projectId]).catch(failed)),
+      await this.options.bus.listen(ACCESS_CHANGED_ALL_SUBJECT, () => void this.accessChanged([...this.byProject.keys()]).catch(failed)),
+    ];
   }
 
   async stop(): Promise<void> {
-    await this.listener?.stop();
+    await Promise.allSettled(this.listeners.map((listener) => listener.stop()));
+    this.listeners = [];
     for (const subscribers of this.byProject.values()) for (const subscriber of subscribers) subscriber.close();
     this.byProject.clear();
   }
@@ -52,7 +59,7 @@ export class SyncHub {
     return count;
   }
 
-  private async deliver({ notification, access }: RoutedSyncNotification): Promise<void> {
+  private async deliver({ notification, access, accessChanged }: RoutedSyncNotification): Promise<void> {
     const subscribers = this.byProject.get(notification.projectId);
     if (!subscribers) return;
     await Promise.all(
@@ -60,6 +67,24 @@ export class SyncHub {
         const standing = await this.options.projects.require(notification.projectId, subscriber.principal).catch(() => null);
         if (!standing) return subscriber.close();
         if (rlsAllows(access, 'read', standing.caller)) subscriber.send(notification);
+        else if (accessChanged) subscriber.sendAccessChanged({ projectId: notification.projectId, typeId: notification.typeId });
+      }),
+    );
+  }
+
+  /** Members' standing may have changed: removed members are cut off, the others told to check what they may read. */
+  private async accessChanged(projectIds: string[]): Promise<void> {
+    await Promise.all(
+      projectIds.map(async (projectId) => {
+        // This process may not have forgotten its cached standing yet (the same notice).
+        this.options.projects.forget(projectId);
+        await Promise.all(
+          [...(this.byProject.get(projectId) ?? [])].map(async (subscriber) => {
+            const standing = await this.options.projects.require(projectId, subscriber.principal).catch(() => null);
+            if (!standing) return subscriber.close();
+            subscriber.sendAccessChanged({ projectId });
+          }),
+        );
       }),
     );
   }

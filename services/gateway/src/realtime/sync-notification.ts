@@ -13,10 +13,26 @@ export const syncNotificationSchema = z.object({
 });
 export type SyncNotification = z.infer<typeof syncNotificationSchema>;
 
+/**
+ * `access-changed`: the subscriber's standing in the project changed (membership, permissions),
+ * or the access rules of an entity of `typeId` changed. No entity is named: the client asks
+ * `POST .../data/readable` about the ids it holds.
+ */
+export interface AccessChangedNotification {
+  projectId: string;
+  typeId?: string;
+}
+
 /** The notification as it crosses gateway replicas: with the entity's RLS rules, stripped before delivery. */
 export interface RoutedSyncNotification {
   notification: SyncNotification;
   access?: Access;
+  /** The change wrote the entity's `access`: subscribers who may no longer read it get `access-changed`. */
+  accessChanged?: boolean;
+}
+
+function touchesAccess(modifier: Record<string, Record<string, unknown>>): boolean {
+  return Object.values(modifier).some((fields) => Object.keys(fields).some((path) => path === 'access' || path.startsWith('access.')));
 }
 
 /** The spec's channel name, also the SSE stream's `channel` field. */
@@ -36,5 +52,7 @@ export function notificationOf(event: DocumentEvent): RoutedSyncNotification {
   return {
     notification: { projectId: event.projectId, typeId: event.typeId, entityId: event.entityId, revision: event.revision, kind: event.kind, updatedAt },
     ...(event.entity.access ? { access: event.entity.access as Access } : {}),
+    // Only an update can take access away: a creation grants it to whoever may read the new entity.
+    ...(event.kind === 'updated' && touchesAccess(event.change.modifier) ? { accessChanged: true } : {}),
   };
 }
