@@ -1,9 +1,9 @@
 import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lockDirectory } from './directory-lock.js';
+import type { LocalStore } from './local-store.js';
 
 export { StoreLockedError } from './directory-lock.js';
-import type { LocalStore } from './local-store.js';
 
 interface ObjectStore {
   entries: Map<string, unknown>;
