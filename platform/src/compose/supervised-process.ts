@@ -14,6 +14,8 @@ export interface SupervisedProcess {
   readonly name: string;
   /** How often it was restarted after a crash. */
   readonly restarts: number;
+  /** The running process's id (a new one after each restart). */
+  readonly pid: number | undefined;
   /** Resolves once GET `<url>/api/health` answers 2xx; rejects with its last lines if it exits first or takes too long. */
   waitHealthy(url: string, timeoutMs: number): Promise<void>;
   /** Stops it for good (SIGTERM, SIGKILL after 8 s) and waits for the exit. */
@@ -79,6 +81,9 @@ export function superviseProcess(options: {
     name: options.name,
     get restarts() {
       return restarts;
+    },
+    get pid() {
+      return child.pid;
     },
     async waitHealthy(url, timeoutMs) {
       const deadline = Date.now() + timeoutMs;

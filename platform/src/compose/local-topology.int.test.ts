@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { describeWithBackends } from '@platform/testkit';
+import { freePort } from '@platform/testkit/servers';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startLocalTopology, type LocalTopology } from './local-topology';
+
+describeWithBackends(['mongo', 'nats', 'redis'], 'the local topology in development mode, as pnpm start:services runs it', (urls) => {
+  let topology: LocalTopology;
+  let gatewayPort: number;
+  const lines = new Map<string, string[]>();
+  const events: string[] = [];
+
+  beforeAll(async () => {
+    gatewayPort = await freePort();
+    topology = await startLocalTopology({
+      backendUrls: urls,
+      gatewayPort,
+      variables: { NODE_ENV: 'development', LOG_LEVEL: 'info' },
+      extraEnvironment: { MONGO_DATABASE: `local_${randomBytes(4).toString('hex')}` },
+      onLine: (service, line) => lines.set(service, [...(lines.get(service) ?? []), line]),
+      onEvent: (service, message) => events.push(`${service} ${message}`),
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${topology.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+
+  it("streams each service's own log lines under its name", () => {
+    for (const service of ['gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors']) {
+      expect({ service, started: (lines.get(service) ?? []).some((line) => line.includes('"msg":"platform started"') && line.includes(`"services":["${service}"]`)) }).toEqual({ service, started: true });
+    }
+    expect(topology.gatewayUrl).toBe(`http://127.0.0.1:${gatewayPort}`);
+    expect(events).toContain(`gateway up at ${topology.gatewayUrl}`);
+  });
+
+  it('logs the promotion URL for the first account, and sets the session cookie without Secure over http', async () => {
+    const email = `first-${randomBytes(4).toString('hex')}@example.org`;
+    expect((await post('/api/auth/register', { email, password: 'local password 1' })).status).toBe(201);
+    await expect.poll(() => (lines.get('identity') ?? []).find((line) => line.includes('promotionPath')), { timeout: 5_000 }).toBeDefined();
+    const promotionPath = /"promotionPath":"([^"]+)"/.exec((lines.get('identity') ?? []).find((line) => line.includes('promotionPath'))!)![1]!;
+    const promotion = await fetch(`${topology.gatewayUrl}${promotionPath}`);
+    expect(promotion.status).toBe(200);
+    const login = await post('/api/auth/login', { email, password: 'local password 1' });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie().find((value) => value.startsWith('session='));
+    expect(cookie).toBeDefined();
+    expect(cookie).not.toMatch(/;\s*Secure/i);
+  });
+
+  it('restarts a service that crashes, logging it, and serves through it again', async () => {
+    const identity = topology.processes.get('identity')!;
+    const before = identity.pid!;
+    process.kill(before, 'SIGKILL');
+    await expect.poll(() => events.find((event) => event.startsWith('identity exited (SIGKILL); restarting in')), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => identity.restarts, { timeout: 10_000 }).toBe(1);
+    expect(identity.pid).not.toBe(before);
+    const email = `after-${randomBytes(4).toString('hex')}@example.org`;
+    await expect.poll(async () => (await post('/api/auth/register', { email, password: 'local password 1' })).status, { timeout: 60_000, interval: 500 }).toBe(201);
+  }, 90_000);
+});

@@ -1,0 +1,70 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createRedisKeyValue } from '@platform/kv';
+import { openDocumentStore } from '@platform/storage';
+import { hasExecutableSync, startBackendServers } from '@platform/testkit/servers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repositoryRoot = resolve(__dirname, '../../..');
+const missing = ['nats-server', 'redis-server'].filter((program) => !hasExecutableSync(program));
+const title = 'pnpm start:services with local backends';
+// Like the testkit's suites: skipped with the reason on a machine without them, a failure in CI.
+const describeLocal = missing.length && !process.env.CI ? describe.skip : describe;
+
+describeLocal(missing.length && !process.env.CI ? `${title} [skipped: ${missing.join(', ')} not installed]` : title, () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'start-services-data-'));
+  });
+
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps the backends’ data under DATA_DIR across restarts (Redis through its append-only file)', async () => {
+    const first = await startBackendServers({}, { dataDir });
+    const kv = await createRedisKeyValue({ url: first.urls.redis });
+    await kv.set('kept', 'yes');
+    await kv.close();
+    const store = await openDocumentStore({ mongoUrl: first.urls.mongo, mongoDatabase: 'kept', dataDir });
+    await store.collection('notes').insertOne({ id: 'n1', title: 'kept' });
+    await store.close();
+    await first.stop();
+
+    const second = await startBackendServers({}, { dataDir });
+    try {
+      const reopened = await createRedisKeyValue({ url: second.urls.redis });
+      expect(await reopened.get('kept')).toBe('yes');
+      await reopened.close();
+      const reopenedStore = await openDocumentStore({ mongoUrl: second.urls.mongo, mongoDatabase: 'kept', dataDir });
+      expect(await reopenedStore.collection('notes').findById('n1')).toMatchObject({ title: 'kept' });
+      await reopenedStore.close();
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it('stops everything it started when start-up fails, naming the cause', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/start-services.ts'], {
+      cwd: repositoryRoot,
+      // A setting every service refuses: the backends start, then every service exits.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, DATA_DIR: dataDir, BODY_LIMIT_BYTES: '12' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    expect(code).toBe(1);
+    expect(output).toContain('BODY_LIMIT_BYTES');
+    expect(output).toMatch(/exited \(code 1\) before it was healthy/);
+    // Nothing that start:services launched outlives it: every backend ran with its data under dataDir.
+    const { stdout } = await run('ps', ['-eo', 'args']);
+    expect(stdout.split('\n').filter((line) => line.includes(dataDir))).toEqual([]);
+  }, 120_000);
+});
