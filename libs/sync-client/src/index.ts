@@ -1,11 +1,13 @@
 export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type SyncClientOptions } from './sync-client.js';
 export { MemoryStore, type LocalStore } from './local-store.js';
 export { IndexedDBStore, type IndexedDBEnvironment } from './indexeddb-store.js';
-export { NetworkError } from './http.js';
+export { NetworkError, UnauthorizedError } from './http.js';
 export { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
 export type { SyncEvents } from './emitter.js';
 export type { LocalDocument } from './records.js';
 export type {
+  AccessChangedNotification,
+  ChangeReason,
   EntityRecord,
   FieldChoice,
   FieldConflict,
