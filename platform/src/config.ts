@@ -27,6 +27,8 @@ export const platformEnvSchema = z.object({
    * How long a process may answer from its cached project standing when a change's notice from
    * another process was missed (the bus was down); notices make changes hold sooner (docs/architecture.md).
    */
+  /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */
+  REALTIME_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   PROJECT_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** The built web console the gateway serves at /console (`pnpm install` builds it there). */
   CONSOLE_DIR: z.string().default(fileURLToPath(new URL('../../apps/console/dist', import.meta.url))),

@@ -95,6 +95,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       consoleRoot: config.CONSOLE_DIR,
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
       ...(access ? { accessChanges: access.accessChanges } : {}),
+      realtimeSessionCheckMs: config.REALTIME_SESSION_CHECK_MS,
     });
     app = gateway.app;
     monitors = gateway;

@@ -24,3 +24,14 @@ export const SESSION_KEY_PREFIX = 'session:';
 export function sessionKey(tokenHash: string): string {
   return `${SESSION_KEY_PREFIX}${tokenHash}`;
 }
+
+/**
+ * Live bus subject on which identity announces ended sessions (logout), so gateways close their
+ * realtime streams at once; outside `platform.>`, nothing is stored.
+ */
+export const SESSION_ENDED_SUBJECT = 'sessions.ended';
+
+/** The notice on SESSION_ENDED_SUBJECT: the token hashes (session keys) that no longer exist. */
+export interface SessionEndedNotice {
+  tokenHashes: string[];
+}

@@ -32,6 +32,8 @@ export interface GatewayOptions {
   timeouts?: HttpTimeouts;
   /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */
   realtime?: { bus: EventBus; projects: ProjectAccess };
+  /** How often open realtime streams' sessions are checked again (the realtime channel's default when absent). */
+  realtimeSessionCheckMs?: number;
   /** The process's access changes (absent when it caches no project standing), for /api/health. */
   accessChanges?: AccessChanges;
   /** The built web console's directory, served at /console; absent: no console. */
@@ -72,7 +74,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs });
 
   if (options.local) {
     const { services: hosted, context } = options.local;

@@ -45,7 +45,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     invitations: new InvitationRepository(store, clock),
     access: context.projectAccess,
     accessChanges: context.accessChanges,
-    sessions: new Sessions(kv, clock),
+    sessions: new Sessions(kv, clock, context.bus),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
     promotions: new PromotionTokens(kv),

@@ -122,6 +122,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   if (!options.channel || !hub) return;
   await hub.start();
   watch.start();
+  await watch.follow(options.channel.bus);
   const notifier = await startSyncNotifier({ bus: options.channel.bus, clock: options.clock, logger: options.logger });
   // Streams never end by themselves: close them before the server waits for its connections.
   app.addHook('preClose', async () => {

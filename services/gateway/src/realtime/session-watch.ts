@@ -1,7 +1,9 @@
+import type { EventBus, Subscription } from '@platform/bus';
+import { SESSION_ENDED_SUBJECT, type SessionEndedNotice } from '@platform/contracts';
 import type { Logger } from '@platform/kit';
 import type { SessionLoader, SessionLookup } from '../session-loader';
 
-/** How often the sessions of open streams are looked up again: the bound on a stream outliving its session. */
+/** How often the sessions of open streams are looked up again: the bound on a stream outliving its session when a logout notice was missed. */
 export const SESSION_CHECK_MS = 5_000;
 
 /** An open stream as the watch sees it: who opened it, and how to end it. */
@@ -18,16 +20,18 @@ function stillStands(lookup: SessionLookup, stream: WatchedStream): boolean {
 
 /**
  * Ends open streams whose session has ended (logout, expiry, revocation) or whose platform
- * ownership changed (the client reconnects with a fresh token and its current standing). Polling
- * the session store serves both shapes alike and catches every way a session ends, where a
- * logout notice would miss expiry and any notice lost on the way. One lookup per session per
- * round, however many streams it has open. While the store cannot be reached, streams stay open
- * on the same terms as requests (a session the gateway has seen keeps working from its cache).
+ * ownership changed (the client reconnects with a fresh token and its current standing). A logout
+ * is announced on the bus (SESSION_ENDED_SUBJECT) and its streams are checked at once; polling the
+ * session store every `intervalMs` catches what no notice announces (expiry) and any notice lost
+ * on the way. One lookup per session per round, however many streams it has open. While the store
+ * cannot be reached, streams stay open on the same terms as requests (a session the gateway has
+ * seen keeps working from its cache).
  */
 export class SessionWatch {
   private readonly bySession = new Map<string, Set<WatchedStream>>();
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
+  private notices: Subscription | undefined;
 
   constructor(private readonly options: { loader: SessionLoader; logger: Logger; intervalMs?: number }) {}
 
@@ -38,8 +42,17 @@ export class SessionWatch {
     this.timer.unref();
   }
 
+  /** Checks a session's streams as soon as its end is announced. */
+  async follow(bus: EventBus): Promise<void> {
+    this.notices = await bus.listen<SessionEndedNotice>(SESSION_ENDED_SUBJECT, (message) => {
+      const watched = message.data.tokenHashes.filter((hash) => this.bySession.has(hash));
+      if (watched.length) void this.check(watched);
+    });
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.notices?.stop();
     await this.round;
   }
 
@@ -54,9 +67,11 @@ export class SessionWatch {
     };
   }
 
-  private async check(): Promise<void> {
+  private async check(sessionHashes: string[] = [...this.bySession.keys()]): Promise<void> {
     await Promise.all(
-      [...this.bySession].map(async ([sessionHash, streams]) => {
+      sessionHashes.map(async (sessionHash) => {
+        const streams = this.bySession.get(sessionHash);
+        if (!streams) return;
         const lookup = await this.options.loader.loadByHash(sessionHash);
         for (const stream of [...streams]) if (!stillStands(lookup, stream)) stream.end();
       }),

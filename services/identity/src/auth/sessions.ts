@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sessionKey, type SessionRecord } from '@platform/contracts';
+import type { EventBus } from '@platform/bus';
+import { SESSION_ENDED_SUBJECT, sessionKey, type SessionEndedNotice, type SessionRecord } from '@platform/contracts';
 import { hashSessionToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
@@ -23,6 +24,8 @@ export class Sessions {
   constructor(
     private readonly kv: KeyValue,
     private readonly clock: Clock,
+    /** Where ended sessions are announced (gateways close their realtime streams); none in tools. */
+    private readonly bus?: EventBus,
   ) {}
 
   /** A new session for `userId`; 503 when the session store cannot be reached. */
@@ -46,6 +49,7 @@ export class Sessions {
       await this.kv.delete(sessionKey(tokenHash));
       if (raw) await this.kv.delete(userSessionKey((JSON.parse(raw) as SessionRecord).userId, tokenHash));
     });
+    await this.announceEnded([tokenHash]);
   }
 
   /**
@@ -53,13 +57,27 @@ export class Sessions {
    * gateway signed into the principal: the gateway forwards no session token to services.
    */
   async revokeById(userId: string, sessionId: string): Promise<void> {
+    const ended: string[] = [];
     await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
         if (value !== sessionId) continue;
-        await this.kv.delete(sessionKey(key.slice(userSessionKey(userId).length)));
+        const tokenHash = key.slice(userSessionKey(userId).length);
+        await this.kv.delete(sessionKey(tokenHash));
         await this.kv.delete(key);
+        ended.push(tokenHash);
       }
     });
+    await this.announceEnded(ended);
+  }
+
+  /**
+   * Best effort: a gateway that misses the notice (bus down) still closes the session's streams at
+   * its next periodic check of the session store.
+   */
+  private async announceEnded(tokenHashes: string[]): Promise<void> {
+    if (!this.bus || tokenHashes.length === 0) return;
+    const notice: SessionEndedNotice = { tokenHashes };
+    await this.bus.broadcast(SESSION_ENDED_SUBJECT, notice).catch(() => undefined);
   }
 
   /** Rewrites the user's live sessions with its current standing, keeping each one's expiry. */
