@@ -18,10 +18,15 @@ interface Round {
   requestsAfter: number;
 }
 
+/** The answer's status; 0 when the connection failed (a kept-alive socket the server had just closed), which is no success. */
 async function status(baseUrl: string, path: string, token: string): Promise<number> {
-  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  await response.arrayBuffer();
-  return response.status;
+  try {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    return response.status;
+  } catch {
+    return 0;
+  }
 }
 
 /**
