@@ -1,0 +1,106 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics, one registry per process (as prom-client intends): every
+ * hosted service records into it, `/metrics` on METRICS_PORT serves it. Labels hold route
+ * templates, methods, statuses, durable names and fixed outcomes only: never a user id, an email,
+ * a project or a document id, so their number stays bounded.
+ */
+export const metricsRegistry = new Registry();
+
+const registers = [metricsRegistry];
+
+export const httpRequests = new Counter({
+  name: 'platform_http_requests_total',
+  help: 'HTTP requests answered, by route template, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers,
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'platform_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by route template, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+export const busPublished = new Counter({
+  name: 'platform_bus_published_total',
+  help: 'Messages published to the bus, by subject family (ids removed) and result (stored, duplicate, failed)',
+  labelNames: ['subject', 'result'] as const,
+  registers,
+});
+
+export const busConsumed = new Counter({
+  name: 'platform_bus_consumed_total',
+  help: 'Messages handled by a durable consumer, by durable and outcome (ack, retry)',
+  labelNames: ['durable', 'outcome'] as const,
+  registers,
+});
+
+export const busRedeliveries = new Counter({
+  name: 'platform_bus_redeliveries_total',
+  help: 'Deliveries of a message a durable had been given before (its delivery count above 1)',
+  labelNames: ['durable'] as const,
+  registers,
+});
+
+export const busConsumeDuration = new Histogram({
+  name: 'platform_bus_consume_duration_seconds',
+  help: 'Time a durable consumer spent on one message',
+  labelNames: ['durable'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+  registers,
+});
+
+export const outboxBacklog = new Gauge({
+  name: 'platform_outbox_backlog',
+  help: 'Documents whose changes wait in their outbox for the bus, as counted by the last sweep',
+  registers,
+});
+
+export const realtimeStreams = new Gauge({
+  name: 'platform_realtime_streams',
+  help: 'Open realtime (SSE) streams on this gateway',
+  registers,
+});
+
+export const actionRuns = new Counter({
+  name: 'platform_action_runs_total',
+  help: 'Action runs finished, by status',
+  labelNames: ['status'] as const,
+  registers,
+});
+
+export const loginThrottled = new Counter({
+  name: 'platform_login_throttled_total',
+  help: 'Sign-in attempts refused by the login throttle',
+  registers,
+});
+
+export const visitorRateLimited = new Counter({
+  name: 'platform_visitor_rate_limited_total',
+  help: 'Visitor check-ins refused by the rate limit',
+  registers,
+});
+
+export const storeSize = new Gauge({
+  name: 'platform_embedded_store_bytes',
+  help: 'Bytes the embedded store keeps on disk under DATA_DIR (absent with MongoDB)',
+  registers,
+});
+
+/** The registry in the Prometheus text format. */
+export async function metricsText(): Promise<string> {
+  return metricsRegistry.metrics();
+}
+
+/**
+ * A subject without its ids, for a label: `platform.docs.<project>.<type>.created` becomes
+ * `platform.docs.created`.
+ */
+export function subjectFamily(subject: string): string {
+  const tokens = subject.split('.');
+  return tokens.length <= 3 ? subject : `${tokens[0]}.${tokens[1]}.${tokens[tokens.length - 1]}`;
+}

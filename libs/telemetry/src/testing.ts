@@ -1,0 +1,15 @@
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { startTracing } from './tracing';
+
+export type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+
+/** Tracing into memory for tests: every finished span, at once. */
+export function startMemoryTracing(serviceName = 'test'): { spans(): ReadableSpan[]; reset(): void; shutdown(): Promise<void> } {
+  const exporter = new InMemorySpanExporter();
+  const tracing = startTracing({ serviceName, processor: new SimpleSpanProcessor(exporter) });
+  return {
+    spans: () => exporter.getFinishedSpans(),
+    reset: () => exporter.reset(),
+    shutdown: () => tracing.shutdown(),
+  };
+}
