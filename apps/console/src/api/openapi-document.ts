@@ -11,7 +11,7 @@ export async function generateOpenApiTypes(): Promise<string> {
   const gateway = await startTestGateway({ services: consoleServices });
   try {
     const document = await (await fetch(`${gateway.url}/api/openapi.json`)).json();
-    const header = '// Generated from the gateway\'s /api/openapi.json by `pnpm --filter @platform/console openapi`; do not edit.\n';
+    const header = '// Generated from the gateway\'s /api/openapi.json by apps/console/scripts/openapi.ts at build; do not edit.\n';
     return header + astToString(await openapiTS(document, { alphabetize: true }));
   } finally {
     await gateway.close();
