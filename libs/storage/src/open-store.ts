@@ -2,8 +2,8 @@ import { createEmbeddedStore } from './embedded/embedded-store';
 import { createMongoStore } from './mongodb/mongo-store';
 import type { DocumentStore } from './port';
 
-/** MongoDB when a URL is configured, otherwise the embedded store under `dataDir`. */
+/** MongoDB when a URL is configured, otherwise the embedded store under `dataDir`, answering backup requests on its control socket. */
 export function openDocumentStore(options: { mongoUrl?: string; mongoDatabase?: string; dataDir: string }): Promise<DocumentStore> {
   if (options.mongoUrl) return createMongoStore({ url: options.mongoUrl, database: options.mongoDatabase ?? 'platform' });
-  return createEmbeddedStore({ dataDir: options.dataDir });
+  return createEmbeddedStore({ dataDir: options.dataDir, controlSocket: true });
 }

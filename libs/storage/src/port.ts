@@ -56,10 +56,26 @@ export interface Collection<T extends StoredDocument = StoredDocument> {
   ensureIndex(spec: IndexSpec): Promise<void>;
 }
 
+/** What an online backup wrote. */
+export interface BackupSummary {
+  /** The backup's directory (absolute): start with `DATA_DIR` set to it to restore. */
+  directory: string;
+  bytes: number;
+  /** Log lines written: one per document and one per index. */
+  records: number;
+  durationMs: number;
+}
+
 export interface DocumentStore {
   /** Which adapter serves (`mongodb` or `embedded`), for health reports. */
   readonly kind: 'mongodb' | 'embedded';
   collection<T extends StoredDocument = StoredDocument>(name: string): Collection<T>;
+  /**
+   * Embedded store only (MongoDB has its own tools): writes a consistent copy of every collection
+   * into `directory` (created; it must be empty) while writes go on, by default a new directory
+   * under `<dataDir>/backups`. Every write acknowledged before the call is in it.
+   */
+  backup?(directory?: string): Promise<BackupSummary>;
   /** Lightweight liveness probe for health checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,8 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Collection, DocumentStore, StoredDocument } from '../port';
+import { join, resolve } from 'node:path';
+import type { BackupSummary, Collection, DocumentStore, StoredDocument } from '../port';
 import { readLog, writeLogFile } from './append-log';
+import { serveControlSocket } from './control-socket';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
 import { recordsByCollection, StoreLog, type CollectionRecord, type StoreLogLine } from './store-log';
@@ -11,6 +12,8 @@ export interface EmbeddedStoreOptions {
   dataDir: string;
   /** Sync every acknowledged write to disk (default true). Only tests and benchmarks turn it off. */
   fsync?: boolean;
+  /** Answer backup requests from tools on `DATA_DIR/control.sock` (the platform turns this on). */
+  controlSocket?: boolean;
 }
 
 /** What opening the store found: for the start-up log line and the memory budget. */
@@ -29,6 +32,7 @@ export interface EmbeddedDocumentStore extends DocumentStore {
   atomically<R>(work: () => Promise<R>): Promise<R>;
   /** Counts of the store as it is now, and how long the open took. */
   stats(): EmbeddedStoreStats;
+  backup(directory?: string): Promise<BackupSummary>;
 }
 
 /** The write-ahead log's file. Collection logs were `<name>.jsonl`, a name no collection can give this one. */
@@ -112,6 +116,16 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   const loadMs = Math.round(performance.now() - started);
 
   let closed = false;
+  const backup = async (directory = join(dataDir, 'backups', `backup-${new Date().toISOString().replace(/[:.]/g, '-')}`)): Promise<BackupSummary> => {
+    if (closed) throw new Error('the embedded store is closed');
+    const backupStarted = performance.now();
+    const target = resolve(directory);
+    await mkdir(target, { recursive: true });
+    if ((await readdir(target)).length > 0) throw new Error(`the backup directory ${target} is not empty`);
+    const { bytes, lines } = await writeLogFile(join(target, STORE_LOG_FILE), await log.snapshot());
+    return { directory: target, bytes, records: lines, durationMs: Math.round(performance.now() - backupStarted) };
+  };
+  const stopControlSocket = options.controlSocket ? await serveControlSocket(dataDir, { backup }) : async () => {};
   return {
     kind: 'embedded',
     collection<T extends StoredDocument>(name: string): Collection<T> {
@@ -125,6 +139,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       return collection as unknown as Collection<T>;
     },
     atomically: (work) => log.atomically(work),
+    backup,
     stats: () => ({ collections: collections.size, documents: documentCount(), logBytes: log.size, loadMs }),
     async ping() {
       return !closed;
@@ -132,6 +147,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     async close() {
       if (closed) return;
       closed = true;
+      await stopControlSocket();
       await log.close();
       await unlock();
     },
