@@ -3,6 +3,7 @@ import { type DataDeps, type StoredEntity } from '@platform/data';
 import { erasureModifier } from '../domain/retention-rules';
 import { recordScope } from '../visitors/visitor-records';
 import type { VisitorSecrets } from '../visitors/visitor-secrets';
+import { adoptLegacyVisitors } from './legacy-visitors';
 import type { LedgerEntry, RetentionLedger } from './retention-ledger';
 
 /** The author of retention changes in history, events and the audit trail. */
@@ -36,6 +37,8 @@ export class RetentionJob {
   ) {}
 
   async run(): Promise<RetentionResult> {
+    const adopted = await adoptLegacyVisitors(this.data, this.ledger);
+    if (adopted.visitors > 0) this.logger.info({ ...adopted }, 'visitors checked in before the retention ledger are scheduled now');
     const now = this.clock();
     const result: RetentionResult = { visitors: 0, events: 0 };
     const failed: string[] = [];

@@ -156,6 +156,36 @@ describe('retention', () => {
     }
   });
 
+  it('adopts visitors checked in before the ledger existed, with the events their own kiosk recorded, and nothing a member wrote', async () => {
+    // Within the seeding session's 30 days (the tests before moved the clock past them).
+    env.time.now = Date.UTC(2024, 4, 10, 12);
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn({ deletionPeriods: [{ duration: DAY, label: { en: '1 day' }, isDefault: true }] });
+    const call = env.platform.call;
+    const store = env.platform.context.store;
+    const owner = await env.platform.signIn('owner');
+    const kiosk = (await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Old Ada' } } })).body as { id: string; secret: string };
+    const visit = await call('POST', `/api/projects/${projectId}/visitors/${kiosk.id}/events`, { headers: { 'x-visitor-secret': kiosk.secret }, body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } });
+    expect(visit.status).toBe(201);
+    // The owner's own documents: an "event" pointing at the visitor, and a guest the kiosk never issued a secret to.
+    const claimed = await call('POST', `/api/projects/${projectId}/types/guest-events/data`, { token: owner, body: { eventType: 'note', visitorId: kiosk.id } });
+    const unissued = await call('POST', `/api/projects/${projectId}/types/guests/data`, { token: owner, body: { name: 'Kept' } });
+    expect([claimed.status, unissued.status]).toEqual([201, 201]);
+    await store.collection(visitors).updateOne({ id: unissued.body.id }, { $set: { deleteOn: 0 } });
+    // The state an installation had before the ledger: no entries, the old registry of visitor collections.
+    await store.collection('visitor-retention').deleteMany({});
+    await store.collection('visitor-collections').insertOne({ id: visitors, projectId, typeId: 'guests', eventScopes: [{ typeId: 'guest-events', collection: visitorEvents }] });
+
+    env.time.now += 2 * DAY;
+    expect(await visitorsDeps(env.platform.context, testConfig()).retention.run()).toEqual({ visitors: 1, events: 1 });
+    const ownerNow = await env.platform.signIn('owner');
+    const read = async (typeId: string, id: string) => (await call('GET', `/api/projects/${projectId}/types/${typeId}/data/${id}`, { token: ownerNow })).body;
+    expect(await read('guests', kiosk.id)).not.toHaveProperty('name');
+    expect(await read('guest-events', visit.body.id)).toHaveProperty('deletedAt');
+    expect(await read('guest-events', claimed.body.id)).toMatchObject({ eventType: 'note', visitorId: kiosk.id });
+    expect(await read('guests', unissued.body.id)).toMatchObject({ name: 'Kept' });
+    expect(await store.collection('visitor-collections').count({})).toBe(0);
+  });
+
   it('keeps the occurrence due while the lock cannot be taken, and runs once it can', async () => {
     const time = { now: Date.UTC(2024, 0, 1, 2, 59) };
     const inner = createMemoryKeyValue({ now: () => time.now });
