@@ -3,6 +3,7 @@ import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
+import { registerBackupRoutes } from './routes/backups';
 import { registerDevPromotionRoute } from './routes/dev-promotion';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
@@ -29,6 +30,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerProjectRoutes(app, deps);
       registerTenantRoutes(app, deps);
       registerAdminRoutes(app, deps);
+      registerBackupRoutes(app, context.store);
       registerDevPromotionRoute(app, deps);
     },
     start: async (context) => {

@@ -20,4 +20,5 @@ export const identityError = errorCatalogue({
   IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
   IDENTITY_INVITATION_NOT_FOUND: [404, 'Invitation not found'],
   IDENTITY_PLATFORM_OWNER_ONLY: [403, 'Only platform owners may do this'],
+  IDENTITY_BACKUP_UNSUPPORTED: [409, 'This store is not backed up by the platform: back up MongoDB with its own tools (mongodump)'],
 });

@@ -15,7 +15,7 @@ function pageOf<T extends z.ZodTypeAny>(item: T) {
 }
 
 /** Signed in and a platform owner (from the development promotion or `promote-owner`), else 403. */
-async function platformOwnerGuard(request: FastifyRequest): Promise<void> {
+export async function platformOwnerGuard(request: FastifyRequest): Promise<void> {
   await userGuard(request);
   if (!requireUser(request).platformOwner) throw identityError('IDENTITY_PLATFORM_OWNER_ONLY');
 }
