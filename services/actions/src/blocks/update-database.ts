@@ -50,6 +50,8 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     try {
       const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
       const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId });
+      // A modifier that changes nothing writes nothing: no event will carry the expected message id.
+      if (updated.revision === baseRevision) await services.causes.forget(messageId);
       context.revisions.set(`${collection}/${documentId}`, updated.revision);
       return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision }, documents: [target] };
     } catch (error) {

@@ -120,6 +120,21 @@ describe('blocks', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${note.id}`, { token: owner })).body).toMatchObject({ title: 'second', revision: 1 });
   });
 
+  it('update-database that changes nothing leaves no expected write cause behind', async () => {
+    const projectId = await platform.projectWithType('owner', 'tags');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Same value again',
+      triggers: [trigger('documentCreated', 'tags')],
+      blocks: [{ id: 'w', blockName: 'update-database', configuration: { modifier: { $set: { title: 'same' } } } }],
+    });
+    const tag = await createDocument(projectId, 'tags', { title: 'same' });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks[0]).toMatchObject({ status: 'succeeded', summary: { revision: 0 } });
+    // Its message id would have been the next revision's; no event will ever carry it.
+    const causes = await platform.context.store.collection('action-write-causes').find({});
+    expect(causes.map((cause) => cause.id).filter((id) => id.includes(tag.id))).toEqual([]);
+  });
+
   it('call-webhook posts signed JSON to a real HTTP server and passes its answer on', async () => {
     const projectId = await platform.projectWithType('owner', 'leads');
     const action = await platform.createAction(projectId, owner, {
