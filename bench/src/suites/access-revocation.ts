@@ -50,8 +50,9 @@ async function oneRound(baseUrl: string, owner: ApiClient, member: { token: stri
     }
   };
   const pollers = Array.from({ length: POLLERS }, (_, offset) => poll(offset));
-  await owner.call('DELETE', `/api/projects/${projectId}/members/${member.userId}`);
+  const removal = await fetch(`${baseUrl}/api/projects/${projectId}/members/${member.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner.token}` } });
   removedAt = performance.now();
+  if (removal.status !== 204) throw new Error(`removing the member answered ${removal.status}`);
   await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
   watching = false;
   await Promise.all(pollers);
