@@ -7,8 +7,9 @@ import type { PullWatermarks } from './pull-watermarks';
 import type { UpdatedAtClock } from './updated-at-clock';
 
 export interface PullPage {
+  /** At least `limit` when more follow, and then all of the last millisecond's entities (see page). */
   items: StoredEntity[];
-  /** Present when more items follow: pass it back as `cursor` for the next page. */
+  /** Present when more items follow: pass it back as `cursor` for the next page (an optimisation: pulling from the largest `updatedAt` is as safe). */
   cursor?: string;
 }
 
@@ -64,7 +65,7 @@ export class EntityReader {
 
   /**
    * Entities changed after `since` (deleted ones included, so clients can classify removals), in
-   * (updatedAt, id) order, up to the clock's stable bound, `limit` per page.
+   * (updatedAt, id) order, up to the clock's stable bound, pages of `limit` or more that end on a millisecond.
    */
   async pull(scope: EntityScope, caller: ProjectCaller, options: { since: number; limit: number; cursor?: PullCursor }): Promise<PullPage> {
     const until = options.cursor?.until ?? this.timestamps.stableUntil();
@@ -85,6 +86,13 @@ export class EntityReader {
     return this.page(scope, caller, { $and: [after, { deletedAt: { $exists: false } }] }, options.limit, until);
   }
 
+  /**
+   * One page of `filter`, `limit` entities or more: a page never ends inside a millisecond, so it
+   * runs over the limit by the rest of the entities sharing its last `updatedAt` (writes in one
+   * millisecond share it). A client that pulls again from the largest `updatedAt` it saw then misses
+   * nothing; the cursor continues at the same place. The overrun is bounded by how many writes
+   * one millisecond holds, and read with its own query, never with the whole collection.
+   */
   private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
     const readable = rlsFilter('read', caller);
     const query = Object.keys(readable).length ? { $and: [filter, readable] } : filter;
@@ -97,6 +105,12 @@ export class EntityReader {
     if (items.length <= limit) return { items };
     const page = items.slice(0, limit);
     const last = page[page.length - 1] as StoredEntity;
-    return { items: page, cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+    const next = items[limit] as StoredEntity;
+    if (next.updatedAt !== last.updatedAt) return { items: page, cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+    const rest = await collection.find({ $and: [query, { updatedAt: last.updatedAt, id: { $gt: last.id } }] }, { sort: PAGE_ORDER, projection: READ_PROJECTION });
+    const finished = [...page, ...rest];
+    const end = finished[finished.length - 1] as StoredEntity;
+    const more = await collection.find({ $and: [query, { updatedAt: { $gt: end.updatedAt } }] }, { sort: PAGE_ORDER, limit: 1, projection: { id: 1 } });
+    return more.length ? { items: finished, cursor: encodeCursor({ updatedAt: end.updatedAt, id: end.id, until }) } : { items: finished };
   }
 }
