@@ -2,6 +2,7 @@ import { openEventBus, type EventBus } from '@platform/bus';
 import { openKeyValue, type KeyValue } from '@platform/kv';
 import { openDocumentStore, type DocumentStore } from '@platform/storage';
 import type { PlatformConfig } from './config';
+import { StartupFailure } from './startup-failure';
 
 export interface Adapters {
   store: DocumentStore;
@@ -22,12 +23,22 @@ export async function openAdapters(config: PlatformConfig, options: { withStore:
 export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters> {
   const [store, bus, kv] = await Promise.all([
     options.withStore
-      ? openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR })
+      ? namingBackend('MONGO_URL', config.MONGO_URL, openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR }))
       : undefined,
-    openEventBus({ natsUrl: config.NATS_URL }),
-    openKeyValue({ redisUrl: config.REDIS_URL, dataDir: config.DATA_DIR }),
+    namingBackend('NATS_URL', config.NATS_URL, openEventBus({ natsUrl: config.NATS_URL })),
+    namingBackend('REDIS_URL', config.REDIS_URL, openKeyValue({ redisUrl: config.REDIS_URL, dataDir: config.DATA_DIR })),
   ]);
   return store ? { store, bus, kv } : { bus, kv };
+}
+
+/** A backend chosen by a URL that cannot be reached stops start-up naming the variable; embedded failures pass unchanged. */
+async function namingBackend<T>(variable: string, url: string | undefined, opening: Promise<T>): Promise<T> {
+  if (url === undefined) return opening;
+  try {
+    return await opening;
+  } catch (error) {
+    throw new StartupFailure(`${variable}: cannot connect (${error instanceof Error ? error.message : String(error)}): check the backend is running or change ${variable}`, { cause: error });
+  }
 }
 
 export async function closeAdapters(adapters: Partial<Adapters>): Promise<void> {

@@ -13,6 +13,8 @@ export const platformEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   SERVICES: serviceList.default(['all']),
   DATA_DIR: z.string().default('./.data'),
+  /** Where people open the platform (the gateway's address), for links in the log; unset: http://HOST:PORT as listened. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
   MONGO_URL: url.optional(),
   MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('platform'),
   NATS_URL: url.optional(),

@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
 import { resolvePrincipalSecret } from './principal-secret';
+import { listenUrl, publicUrl } from './public-url';
 import { serviceRegistry } from './service-registry';
 
 export interface RunningPlatform {
@@ -74,7 +75,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
   // One cache of project standing for every hosted service and the realtime channel.
   const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger, cacheMs: config.PROJECT_ACCESS_CACHE_MS }) : undefined;
-  const context: ServiceContext | undefined = adapters.store && access && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...access } : undefined;
+  // PORT=0 is settled by listen; links written before that have none to wait for.
+  let listenedPort = config.PORT;
+  const context: ServiceContext | undefined =
+    adapters.store && access && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...access, publicUrl: () => publicUrl(config, listenedPort) } : undefined;
   const services = hosted.map((name) => serviceRegistry[name]);
   const stops: Array<() => Promise<void>> = [];
 
@@ -137,12 +141,11 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port }, 'platform started');
+  listenedPort = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port: listenedPort, url: publicUrl(config, listenedPort) }, 'platform started');
 
   return {
-    url: `http://${host}:${port}`,
+    url: listenUrl(config.HOST, listenedPort),
     app,
     context,
     async close() {

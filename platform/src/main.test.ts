@@ -1,17 +1,105 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const repository = resolve(__dirname, '../..');
+const entry = ['--import', 'tsx', 'platform/src/main.ts'];
+
+/** `pnpm start` without pnpm: the process entry with only the variables given. */
+function runEntry(env: Record<string, string>) {
+  return spawnSync(process.execPath, entry, { cwd: repository, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
+}
+
+/**
+ * Starts the entry in the background (or `pnpm start` in a process group of its own, as a
+ * terminal runs it); resolves once it logged that it listens.
+ */
+async function startEntry(env: Record<string, string>, through: 'node' | 'pnpm start' = 'node'): Promise<{ child: ChildProcess; output: () => { stdout: string; stderr: string } }> {
+  const options = { cwd: repository, env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env } };
+  const child = through === 'node' ? spawn(process.execPath, entry, options) : spawn('pnpm', ['start'], { ...options, detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((started, failed) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"platform started"')) started();
+    });
+    child.once('exit', (code) => failed(new Error(`exited ${code} before listening: ${stderr}`)));
+  });
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+}
 
 describe('process entry', () => {
+  let dataDir: string;
+  const running: ChildProcess[] = [];
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'main-'));
+  });
+  afterEach(async () => {
+    for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('stops at start-up with a message naming a bad variable', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'platform/src/main.ts'], {
-      cwd: resolve(__dirname, '../..'),
-      env: { PATH: process.env.PATH, PORT: 'not-a-port', SERVICES: 'all' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = runEntry({ PORT: 'not-a-port', SERVICES: 'all' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain('PORT');
   });
+
+  it('names a busy port and the variable to change, in one line without a stack', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const result = runEntry({ PORT: String(port), DATA_DIR: dataDir });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(`start-up failed: port ${port} is in use: set PORT (PORT=0 picks a free one)\n`);
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
+  it('names a data directory another process holds, and DATA_DIR', async () => {
+    const first = await startEntry({ PORT: '0', DATA_DIR: dataDir });
+    running.push(first.child);
+    const second = runEntry({ PORT: '0', DATA_DIR: dataDir });
+    expect(second.status).toBe(1);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toMatch(new RegExp(`^start-up failed: the data directory ${dataDir}\\S* is in use by process ${first.child.pid} .*set DATA_DIR`));
+  }, 90_000);
+
+  it('exits 0 on SIGINT after a clean shutdown, without a stack, releasing the data directory', async () => {
+    const first = await startEntry({ PORT: '0', DATA_DIR: dataDir });
+    running.push(first.child);
+    const exited = exitOf(first.child);
+    first.child.kill('SIGINT');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(first.output().stderr).toBe('');
+    expect(first.output().stdout).toContain('"shutting down"');
+
+    // The shutdown released the data directory's locks (a kill would leave them for the next start to take over).
+    const files = await readdir(dataDir, { recursive: true });
+    expect(files.filter((file) => basename(file) === 'LOCK')).toEqual([]);
+  }, 90_000);
+
+  it('ends `pnpm start` on Ctrl-C with status 0 and no "ELIFECYCLE Command failed"', async () => {
+    const started = await startEntry({ PORT: '0', DATA_DIR: dataDir }, 'pnpm start');
+    running.push(started.child);
+    const exited = exitOf(started.child);
+    // A terminal's Ctrl-C reaches every process of the foreground group: pnpm, its shell and node.
+    process.kill(-started.child.pid!, 'SIGINT');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(started.output().stdout + started.output().stderr).not.toContain('ELIFECYCLE');
+    expect(started.output().stderr).toBe('');
+  }, 90_000);
 });

@@ -1,34 +1,63 @@
-import { ConfigError } from '@platform/kit';
-import { loadPlatformConfig } from './config';
-import { startPlatform } from './host';
+import { loadPlatformConfig, type PlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+import { describeStartupFailure, type StartupSettings } from './startup-failure';
+
+/** How long a shutdown may take before the process gives up waiting and exits 1. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Stops start-up with the cause in one line; a cause start-up does not know (a bug) keeps its stack. */
+function failStartup(error: unknown, settings: StartupSettings): never {
+  const line = describeStartupFailure(error, settings);
+  console.error(line ? `start-up failed: ${line}` : error);
+  process.exit(1);
+}
+
+/**
+ * Ctrl-C or a stop from the supervisor: close cleanly, then exit 0. A signal during start-up waits
+ * for it to finish (a failed start-up is reported by main); a second signal is ignored while closing.
+ */
+function exitOnSignals(starting: Promise<RunningPlatform>): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    setTimeout(() => {
+      console.error(`shutdown did not finish within ${SHUTDOWN_GRACE_MS / 1000} s`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    starting.then(
+      (platform) => {
+        platform.app.log.info({ signal }, 'shutting down');
+        platform.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error('shutdown failed:', error);
+            process.exit(1);
+          },
+        );
+      },
+      () => undefined,
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
 
 /** Process entry: `pnpm start` (all services, embedded storage) or one container of the compose file. */
 async function main(): Promise<void> {
-  let config;
+  let config: PlatformConfig;
   try {
     config = loadPlatformConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+    failStartup(error, { HOST: process.env.HOST ?? '', DATA_DIR: process.env.DATA_DIR ?? '' });
   }
-  const platform = await startPlatform(config);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    platform.app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    void platform.close().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  const starting = startPlatform(config);
+  exitOnSignals(starting);
+  try {
+    await starting;
+  } catch (error) {
+    failStartup(error, config);
+  }
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main();

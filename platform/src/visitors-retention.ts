@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { closeAdapters, openAdapters } from './adapters';
 import { deferringBus } from './deferring-bus';
 import { loadPlatformConfig, type PlatformConfig } from './config';
+import { publicUrl } from './public-url';
 
 /**
  * Runs the visitor retention job once, now, on the backends the environment names: the same job
@@ -21,7 +22,7 @@ export async function runVisitorsRetention(config: PlatformConfig, options: { cl
   const clock = options.clock ?? Date.now;
   const deferred = adapters.bus.kind === 'in-process';
   const bus = deferred ? deferringBus(adapters.bus) : adapters.bus;
-  const context: ServiceContext = { dev: config.dev, logger, clock, mailer: createLogMailer(logger), ...adapters, bus, ...sharedProjectAccess({ ...adapters, clock, logger }) };
+  const context: ServiceContext = { dev: config.dev, logger, clock, mailer: createLogMailer(logger), ...adapters, bus, ...sharedProjectAccess({ ...adapters, clock, logger }), publicUrl: () => publicUrl(config) };
   try {
     const result = await visitorsDeps(context, loadVisitorsConfig()).retention.run();
     if (deferred) logger.info({ ...result }, 'erasure events wait in the outbox; the platform publishes them to the audit trail at its next start');

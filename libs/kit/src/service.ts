@@ -25,6 +25,11 @@ export interface ServiceContext {
   projectAccess: ProjectAccess;
   /** Announces access changes to every process, and (once following) hears theirs. */
   accessChanges: AccessChanges;
+  /**
+   * Where people open the platform, e.g. http://127.0.0.1:3000 (PUBLIC_URL, else the address this
+   * process listens at; final once it listens): for links written to the log or sent in mail.
+   */
+  publicUrl(): string;
 }
 
 /**

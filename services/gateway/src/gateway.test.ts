@@ -64,7 +64,7 @@ describe('gateway in the all-in-one shape', () => {
     switchable = switchableKeyValue(createMemoryKeyValue({ now: () => now }));
     const store = await createEmbeddedStore({ dataDir });
     const bus = createInProcessBus();
-    context = { dev: true, logger, clock: () => now, store, bus, kv: switchable.kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: () => now, logger }) };
+    context = { dev: true, logger, clock: () => now, store, bus, kv: switchable.kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: () => now, logger }), publicUrl: () => 'http://127.0.0.1' };
     gateway = await buildGateway({
       logger,
       kv: switchable.kv,

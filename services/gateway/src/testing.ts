@@ -61,6 +61,8 @@ export async function startTestGateway(options: {
   const clock = options.clock ?? Date.now;
   const store = options.store ?? (await createEmbeddedStore({ dataDir }));
   const bus = options.bus ?? createInProcessBus();
+  // Known once the gateway listens; nothing logs a link before that.
+  let url = 'http://127.0.0.1';
   const context: ServiceContext = {
     dev: options.dev ?? true,
     logger,
@@ -70,6 +72,7 @@ export async function startTestGateway(options: {
     kv: options.kv ?? createMemoryKeyValue({ now: clock }),
     mailer: createLogMailer(logger),
     ...sharedProjectAccess({ store, bus, clock, logger }),
+    publicUrl: () => url,
   };
   await context.accessChanges.follow();
   const stops: Array<() => Promise<void>> = [];
@@ -88,7 +91,7 @@ export async function startTestGateway(options: {
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   return {
     url,

@@ -26,6 +26,8 @@ export interface IdentityDeps {
   throttle: LoginThrottle;
   registrations: RegistrationThrottle;
   promotions: PromotionTokens;
+  /** Where people open the platform, for the links identity writes to the log. */
+  publicUrl: () => string;
 }
 
 const depsByContext = new WeakMap<ServiceContext, IdentityDeps>();
@@ -49,6 +51,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
     promotions: new PromotionTokens(kv),
+    publicUrl: () => context.publicUrl(),
   };
   depsByContext.set(context, deps);
   return deps;

@@ -7,6 +7,7 @@ import { hashPassword, spendVerificationTime, verifyPassword } from '../auth/pas
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
+import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
 import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 
 const normalizedEmail = z.string().trim().toLowerCase();
@@ -118,11 +119,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
   );
 }
 
-/** The welcome mail and, for the first user in development, the owner-promotion URL in the log. */
+/**
+ * The welcome mail and, for the first user in development, the owner-promotion link in the log: a
+ * full URL ending the message, so a terminal shows it whole and clickable.
+ */
 async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: FastifyInstance['log']): Promise<void> {
   if (deps.dev && (await deps.users.count()) === 1) {
     const token = await deps.promotions.issue(user.id);
-    log.warn({ promotionPath: `/api/admin/dev/platform-owner/${token}` }, `Development: open /api/admin/dev/platform-owner/${token} within 10 minutes to make ${user.email} platform owner`);
+    const promotionPath = `/api/admin/dev/platform-owner/${token}`;
+    const promotionUrl = `${deps.publicUrl()}${promotionPath}`;
+    log.warn({ promotionPath, promotionUrl, email: user.email, validMinutes: PROMOTION_TOKEN_TTL_MS / 60_000 }, `Promote yourself to platform owner: ${promotionUrl}`);
   }
   await deps.mailer
     .send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.` })

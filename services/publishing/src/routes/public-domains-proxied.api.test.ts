@@ -35,7 +35,7 @@ describe('public resolution through a proxying gateway', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'publishing-proxied-'));
     const store = await createEmbeddedStore({ dataDir });
     const bus = createInProcessBus();
-    context = { dev: true, logger, clock: Date.now, store, bus, kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: Date.now, logger }) };
+    context = { dev: true, logger, clock: Date.now, store, bus, kv, mailer: createLogMailer(logger), ...sharedProjectAccess({ store, bus, clock: Date.now, logger }), publicUrl: () => 'http://127.0.0.1' };
     serviceProcess = await createApp({ logger, title: 'publishing process' });
     trustSignedPrincipal(serviceProcess, secret);
     for (const service of [dataService, createPublishingService({ resolveTxt: dns.resolveTxt })]) {

@@ -1,0 +1,63 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ConfigError } from '@platform/kit';
+
+/** A start-up failure whose cause is already told in its message, in one line that names what to change. */
+export class StartupFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StartupFailure';
+  }
+}
+
+/** What start-up needs to know to name a cause: the variables a person would change. */
+export interface StartupSettings {
+  HOST: string;
+  DATA_DIR: string;
+}
+
+type SystemError = NodeJS.ErrnoException & { port?: number; hostname?: string };
+
+function isSystemError(error: unknown): error is SystemError {
+  return error instanceof Error && typeof (error as SystemError).code === 'string';
+}
+
+/** The listen socket's refusals, told by the variable that chooses it. */
+function listenFailure(error: SystemError, settings: StartupSettings): string | undefined {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `port ${error.port} is in use: set PORT (PORT=0 picks a free one)`;
+    case 'EACCES':
+      return `port ${error.port} needs privileges this process does not have: set PORT to 1024 or above`;
+    case 'EADDRNOTAVAIL':
+      return hostFailure(settings);
+    default:
+      return undefined;
+  }
+}
+
+function hostFailure(settings: StartupSettings): string {
+  return `HOST ${settings.HOST} is not an address of this machine: set HOST (127.0.0.1, or 0.0.0.0 for every interface)`;
+}
+
+/** Files under DATA_DIR that cannot be created or written. */
+function dataDirectoryFailure(error: SystemError, settings: StartupSettings): string | undefined {
+  if (!error.path) return undefined;
+  const inside = relative(resolve(settings.DATA_DIR), resolve(error.path));
+  if (inside.startsWith('..') || isAbsolute(inside)) return undefined;
+  if (!['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ENOSPC'].includes(error.code!)) return undefined;
+  return `the data directory ${settings.DATA_DIR} cannot be written (${error.code} on ${error.path}): set DATA_DIR to a writable directory`;
+}
+
+/**
+ * The one line that tells why start-up stopped and what to change, or undefined when the cause
+ * is not one start-up knows (a bug: the caller prints the stack then).
+ */
+export function describeStartupFailure(error: unknown, settings: StartupSettings): string | undefined {
+  if (error instanceof ConfigError || error instanceof StartupFailure) return error.message;
+  if (!isSystemError(error)) return undefined;
+  if (error.code === 'DATA_DIRECTORY_IN_USE') return `${error.message} (another pnpm start?): stop it, or set DATA_DIR to another directory`;
+  if (error.syscall === 'listen') return listenFailure(error, settings);
+  // Listening on a name first looks it up.
+  if (error.syscall === 'getaddrinfo' && error.hostname === settings.HOST) return hostFailure(settings);
+  return dataDirectoryFailure(error, settings);
+}
