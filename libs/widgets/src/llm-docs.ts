@@ -78,8 +78,11 @@ export function widgetsLlmText(registry: WidgetRegistry): string {
   ].join('\n');
 }
 
-/** `/llm.txt`: what the platform is, and where an agent finds the widget catalogue. */
-export function platformLlmText(registry: WidgetRegistry): string {
+/**
+ * `/llm.txt`: what the platform is, and where an agent finds the widget catalogue; `guide` (lines)
+ * goes between the links and the widgets: the gateway's sign-in, sync and guides sections.
+ */
+export function platformLlmText(registry: WidgetRegistry, guide: readonly string[] = []): string {
   return [
     '# Platform',
     '',
@@ -90,6 +93,7 @@ export function platformLlmText(registry: WidgetRegistry): string {
     `- [Widget catalogue](${WIDGETS_LLM_PATH}): every widget an application page can use, with each configuration property, its type and default`,
     '- [HTTP API](/api/openapi.json): the OpenAPI document of every route',
     '',
+    ...guide,
     '## Widgets',
     '',
     ...registry.catalogue().map((registration) => `- [${registration.name}](${WIDGETS_LLM_PATH}#${registration.name.toLowerCase()}): ${text(registration.description)}`),

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { platformLlmText, widgetRegistry, widgetsLlmText } from '@platform/widgets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentGuideSections } from './agent-guide';
 import { startTestGateway, type TestGateway } from './testing';
 
 /** A session store that is down: any session lookup would fail with 503. */
@@ -21,7 +24,7 @@ afterAll(async () => {
 
 describe('documentation for agents through the gateway', () => {
   it.each([
-    ['/llm.txt', () => platformLlmText(widgetRegistry)],
+    ['/llm.txt', () => platformLlmText(widgetRegistry, agentGuideSections)],
     ['/docs/widgets/llm.txt', () => widgetsLlmText(widgetRegistry)],
   ])('GET %s answers the registry-generated text as text/plain; charset=utf-8 without a session', async (path, expected) => {
     const response = await platform.call('GET', path);
@@ -33,6 +36,18 @@ describe('documentation for agents through the gateway', () => {
   it.each(['/llm.txt', '/docs/widgets/llm.txt'])('GET %s skips the session store (answers while it is down, even with a token)', async (path) => {
     expect((await platform.call('GET', path, { token: 'some-unknown-token' })).status).toBe(200);
     expect((await platform.call('GET', '/api/users/x', { token: 'some-unknown-token' })).status).toBe(503);
+  });
+
+  it('/llm.txt tells how to sign in and sync and where the guides are, naming only guides that exist', async () => {
+    const text = (await platform.call('GET', '/llm.txt')).body as string;
+    expect([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual(['Docs', 'Sign in', 'Sync', 'Guides', 'Widgets']);
+    for (const route of ['POST /api/auth/register', 'POST /api/auth/login', 'Authorization: Bearer <token>', 'GET /api/realtime/token', 'GET .../data?updatedAt=', '`@platform/sync-client`', '[/api/docs](/api/docs)']) {
+      expect(text).toContain(route);
+    }
+    const guides = [...text.matchAll(/`([a-z-]+\.md)`/g)].map((match) => `docs/${match[1]}`);
+    expect(guides).toContain('docs/interface.md');
+    const repository = resolve(__dirname, '../../..');
+    for (const guide of [...guides, 'libs/sync-client/README.md']) expect(existsSync(resolve(repository, guide)), guide).toBe(true);
   });
 
   it('the widget document lists exactly the catalogue widgets, and /llm.txt links to it', async () => {

@@ -1,0 +1,26 @@
+/**
+ * The part of `/llm.txt` an agent needs before its first call: how to sign in, how a client keeps
+ * an offline copy in sync, and where the guides are. Written here, beside the routes it names;
+ * the widget part is generated from the registry (@platform/widgets).
+ */
+export const agentGuideSections: readonly string[] = [
+  '## Sign in',
+  '',
+  '- Create an account with `POST /api/auth/register` `{ "email", "password" (8 or more characters), "displayName"? }`, or sign in with `POST /api/auth/login` `{ "email", "password" }`. Both answer `{ user, token, expiresAt }` and set the `session` cookie.',
+  '- Send `Authorization: Bearer <token>` (or the cookie) on every other request. A session lasts 30 days; `POST /api/auth/logout` ends it. 401 means no session or an ended one: sign in again.',
+  '- `GET /api/me` answers the signed-in user; `GET /api/projects` their projects, `POST /api/projects` `{ "name" }` creates one.',
+  '- Errors are JSON `{ error, code, details? }`; a 400 names the failing field.',
+  '',
+  '## Sync',
+  '',
+  '- Documents live at `/api/projects/{projectId}/types/{typeId}/data`. Create with `POST` (you may choose the `id`, so a retried create answers 409 `DATA_DUPLICATE_ID` instead of a duplicate); change with `PATCH .../data/{id}` `{ "modifier": { "$set": {...} }, "baseRevision" }`: 409 `DATA_REVISION_CONFLICT` when someone changed it since `baseRevision`, with `details.current` (the server document, to take or to re-apply your change on at `details.currentRevision`); `DELETE .../data/{id}` soft-deletes.',
+  '- Pull changes with `GET .../data?updatedAt=<largest updatedAt you hold>`, following `cursor` until an answer has none. A deleted document comes back as a tombstone `{ id, revision, createdAt, updatedAt, deletedAt }`: drop your copy.',
+  '- Notifications: `GET /api/realtime/token`, then open `GET /api/realtime/projects/{projectId}/sync?token=<token>` (Server-Sent Events). A `sync` event names an entity and its revision, never its content: pull to get it. `access-changed` means ask `POST .../data/readable` `{ "ids": [...] }` which of your copies you may still read. 503 from the token route: poll every few seconds instead.',
+  '- The TypeScript client `@platform/sync-client` (libs/sync-client in the repository) does all of this: offline queue, conflicts, realtime with a polling fallback.',
+  '',
+  '## Guides',
+  '',
+  '- [HTTP API](/api/openapi.json): the OpenAPI document of every route, browsable at [/api/docs](/api/docs).',
+  "- In the repository's `docs/` directory: `interface.md` (every endpoint and the rules that hold everywhere), `identity.md` (accounts, sessions, projects, members), `sync.md` (realtime notifications and client behaviour), `data.md` (documents, types, history, pull, conflicts), `tenants.md`, `audit.md`, `publishing.md`, `actions.md`, `ai.md`, `visitors.md`, `widgets.md`, `architecture.md`; the sync client's own guide is `libs/sync-client/README.md`.",
+  '',
+];
