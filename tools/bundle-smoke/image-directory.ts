@@ -7,11 +7,12 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * A directory laid out like the image's /app: only `dist` (what the Dockerfile's runtime stage
- * copies), with the packages the bundle leaves out installed by npm from dist/package.json, as
- * the Dockerfile does. Nothing of the workspace's node_modules is reachable from it.
+ * A directory laid out like the image's /app: only what the Dockerfile's runtime stage copies
+ * (`dist`, and the built console as `console` when there is one), with the packages the bundle
+ * leaves out installed by npm from dist/package.json, as the Dockerfile does. Nothing of the
+ * workspace's node_modules is reachable from it.
  */
-export async function prepareImageDirectory(distDir: string): Promise<string> {
+export async function prepareImageDirectory(distDir: string, consoleDir: string): Promise<string> {
   try {
     await access(join(distDir, 'platform.mjs'));
   } catch {
@@ -19,6 +20,11 @@ export async function prepareImageDirectory(distDir: string): Promise<string> {
   }
   const appDir = await mkdtemp(join(tmpdir(), 'platform-image-'));
   await cp(distDir, join(appDir, 'dist'), { recursive: true });
+  const consoleBuilt = await access(consoleDir).then(
+    () => true,
+    () => false,
+  );
+  if (consoleBuilt) await cp(consoleDir, join(appDir, 'console'), { recursive: true });
   await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: join(appDir, 'dist'), timeout: 120_000 });
   return appDir;
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startBackendServers, type BackendServers } from '../../libs/testkit/src/servers';
@@ -25,12 +25,14 @@ async function main(): Promise<string[]> {
   let topology: LocalTopology | undefined;
   const lines: string[] = [];
   try {
-    appDir = await prepareImageDirectory(resolve(repositoryRoot, 'dist'));
+    appDir = await prepareImageDirectory(resolve(repositoryRoot, 'dist'), resolve(repositoryRoot, 'apps/console/dist'));
     backends = await startBackendServers();
     topology = await startLocalTopology({
       backendUrls: backends.urls,
       variables: { PRINCIPAL_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' },
       command: { executable: process.execPath, args: ['dist/platform.mjs'], cwd: appDir },
+      // The Dockerfile's ENV: the console beside dist.
+      extraEnvironment: { CONSOLE_DIR: join(appDir, 'console') },
       onLine: (service, line) => lines.push(`${service} | ${line}`),
     });
     const { mongo, redis } = backends.urls;
