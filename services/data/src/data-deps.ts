@@ -6,6 +6,7 @@ import { History } from './entities/history';
 import { OutboxDrainer } from './entities/outbox';
 import { PullWatermarks } from './entities/pull-watermarks';
 import { TypeDirectory } from './entities/type-directory';
+import { withTypeSchemaEncoding } from './entities/type-schema-store';
 import { UpdatedAtClock } from './entities/updated-at-clock';
 import type { DataDeps } from './routes/context';
 
@@ -26,7 +27,9 @@ const depsByContext = new WeakMap<ServiceContext, DataDeps>();
 export function dataDeps(context: ServiceContext): DataDeps {
   const existing = depsByContext.get(context);
   if (existing) return existing;
-  const { store, bus, logger, clock } = context;
+  const { bus, logger, clock } = context;
+  // Type schemas hold JSON Schema's `$` keywords, which the store takes only escaped.
+  const store = withTypeSchemaEncoding(context.store);
   const shared = store.kind === 'mongodb';
   const timestamps = new UpdatedAtClock(clock, shared ? SHARED_STORE_SETTLE_MS : 0);
   const watermarks = shared ? new PullWatermarks(store) : undefined;

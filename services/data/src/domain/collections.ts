@@ -17,6 +17,11 @@ export function typesCollection(projectId: string): string {
   return `tenant-${projectId}-types`;
 }
 
+/** Whether a collection holds a project's types (see typesCollection). */
+export function isTypesCollection(name: string): boolean {
+  return /^tenant-[A-Za-z0-9_-]{1,64}-types$/.test(name);
+}
+
 export function applicationsCollection(projectId: string): string {
   return `tenant-${projectId}-applications`;
 }

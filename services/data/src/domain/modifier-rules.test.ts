@@ -81,6 +81,22 @@ describe('client modifier rules', () => {
     expect(ok({ $set: { publishedVersionNumber: 3 } })).toEqual([]);
   });
 
+  it("allows JSON Schema's $ keywords only inside a JSON Schema field, and no other $ key there", () => {
+    const jsonSchemaFields = new Set(['schema']);
+    const check = (modifier: unknown) => checkClientModifier(modifier, { allowAccess: false, jsonSchemaFields });
+    const schema = { type: 'object', $defs: { a: { type: 'string', $comment: 'c' } }, properties: { x: { $ref: '#/$defs/a' } } };
+    expect(check({ $set: { schema } })).toEqual([]);
+    expect(check({ $set: { 'schema.$defs.b': { $ref: '#/$defs/a' } }, $unset: { 'schema.$comment': '' } })).toEqual([]);
+    expect(check({ $push: { 'schema.examples': { $each: [{ $ref: 'x' }] } } })).toEqual([]);
+    expect(ok({ $set: { schema } }).map((p) => p.path)).toEqual(['modifier.$set.schema.$defs']);
+    expect(check({ $set: { title: { $ref: '#' } } }).map((p) => p.path)).toEqual(['modifier.$set.title.$ref']);
+    expect(check({ $set: { 'title.$ref': 'x' } }).map((p) => p.path)).toEqual(['modifier.$set.title.$ref']);
+    expect(check({ $set: { schema: { properties: { x: { $where: 'sleep(1)' } } } } }).map((p) => p.path)).toEqual(['modifier.$set.schema.properties.x.$where']);
+    expect(check({ $set: { 'schema.items.$': 1 } }).map((p) => p.path)).toEqual(['modifier.$set.schema.items.$']);
+    expect(check({ $rename: { 'schema.title': 'schema.description' } })[0]?.message).toMatch(/not \$rename/);
+    expect(check({ $rename: { notes: 'schema' } })[0]?.message).toMatch(/not \$rename/);
+  });
+
   it('lists the paths a modifier touches, both ends of a rename', () => {
     expect(touchedPaths({ $set: { a: 1, 'b.c': 2 }, $rename: { d: 'e' } }).sort()).toEqual(['a', 'b.c', 'd', 'e']);
   });

@@ -1,4 +1,5 @@
 import type { UpdateModifier } from '@platform/storage';
+import { JSON_SCHEMA_DOLLAR_KEYWORDS } from './type-schema-storage';
 
 /** Fields the server owns: no client modifier may touch them or anything below them. */
 export const SYSTEM_FIELDS: ReadonlySet<string> = new Set(['id', 'revision', 'createdAt', 'updatedAt', 'deletedAt', 'changes', 'projectId', 'typeId', 'tenantId']);
@@ -19,13 +20,16 @@ function depthOf(value: unknown, depth = 0): number {
   return deepest;
 }
 
-/** Finds `$`-prefixed or prototype keys anywhere inside a value (operator injection, pollution). */
-function unsafeKeyIn(value: unknown, at: string): ModifierProblem | undefined {
+/**
+ * Finds `$`-prefixed or prototype keys anywhere inside a value (operator injection, pollution).
+ * Inside a JSON Schema field the schema's own `$` keywords are allowed (the store escapes them).
+ */
+function unsafeKeyIn(value: unknown, at: string, inJsonSchema = false): ModifierProblem | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   for (const key of Object.keys(value)) {
-    if (key.startsWith('$')) return { path: `${at}.${key}`, message: 'operator keys are not allowed inside values' };
+    if (key.startsWith('$') && !(inJsonSchema && JSON_SCHEMA_DOLLAR_KEYWORDS.has(key))) return { path: `${at}.${key}`, message: 'operator keys are not allowed inside values' };
     if (FORBIDDEN_SEGMENTS.has(key)) return { path: `${at}.${key}`, message: `the key ${key} is not allowed` };
-    const inner = unsafeKeyIn((value as Record<string, unknown>)[key], `${at}.${key}`);
+    const inner = unsafeKeyIn((value as Record<string, unknown>)[key], `${at}.${key}`, inJsonSchema);
     if (inner) return inner;
   }
   return undefined;
@@ -35,12 +39,20 @@ export interface ClientModifierOptions {
   allowAccess: boolean;
   /** Top-level fields of this collection that only another service's write sets. */
   serverOwned?: ReadonlySet<string>;
+  /** Top-level fields holding a JSON Schema (a type's `schema`): its `$` keywords may appear in their paths and values. */
+  jsonSchemaFields?: ReadonlySet<string>;
 }
 
-function pathProblem(path: string, { allowAccess, serverOwned }: ClientModifierOptions): string | undefined {
+function inJsonSchemaField(path: string, { jsonSchemaFields }: ClientModifierOptions): boolean {
+  return jsonSchemaFields?.has(path.split('.')[0] as string) ?? false;
+}
+
+function pathProblem(path: string, options: ClientModifierOptions): string | undefined {
+  const { allowAccess, serverOwned } = options;
   const segments = path.split('.');
   if (path.length === 0 || segments.some((s) => s.length === 0)) return 'empty path segment';
-  if (segments.some((s) => s.startsWith('$'))) return 'positional and operator paths are not allowed';
+  const keywordAllowed = (segment: string) => inJsonSchemaField(path, options) && JSON_SCHEMA_DOLLAR_KEYWORDS.has(segment);
+  if (segments.some((s) => s.startsWith('$') && !keywordAllowed(s))) return 'positional and operator paths are not allowed';
   if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return 'path segment not allowed';
   const root = segments[0] as string;
   if (root.startsWith('_')) return 'internal fields cannot be changed';
@@ -79,16 +91,19 @@ export function checkClientModifier(modifier: unknown, options: ClientModifierOp
       pathCount += 1;
       const problem = pathProblem(path, options);
       if (problem) problems.push({ path: `modifier.${operator}.${path}`, message: problem });
+      const inJsonSchema = inJsonSchemaField(path, options);
       if (operator === '$rename') {
         const target = typeof value === 'string' ? pathProblem(value, options) : 'must name the new path as a string';
         if (target) problems.push({ path: `modifier.${operator}.${path}`, message: `rename target: ${target}` });
+        // The store escapes a schema's keys but not the fields a rename would move in or out of it.
+        else if (inJsonSchema || inJsonSchemaField(value as string, options)) problems.push({ path: `modifier.${operator}.${path}`, message: 'a schema changes with $set, $unset and the array operators, not $rename' });
       } else if (operator === '$inc' || operator === '$mul') {
         if (typeof value !== 'number' || !Number.isFinite(value)) problems.push({ path: `modifier.${operator}.${path}`, message: 'must be a finite number' });
       } else if ((operator === '$push' || operator === '$addToSet') && isEachWrapper(value)) {
-        const inner = unsafeKeyIn((value as { $each: unknown }).$each, `modifier.${operator}.${path}.$each`);
+        const inner = unsafeKeyIn((value as { $each: unknown }).$each, `modifier.${operator}.${path}.$each`, inJsonSchema);
         if (inner) problems.push(inner);
       } else {
-        const unsafe = unsafeKeyIn(value, `modifier.${operator}.${path}`);
+        const unsafe = unsafeKeyIn(value, `modifier.${operator}.${path}`, inJsonSchema);
         if (unsafe) problems.push(unsafe);
       }
     }

@@ -70,7 +70,11 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   // A deleted entity keeps its content: its access may still change, so it can be restricted.
   if (entity.deletedAt !== undefined && !changesOnlyAccess(request.modifier)) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
   if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
-  const problems = checkClientModifier(request.modifier, { allowAccess: rlsAllows(request.projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
+  const problems = checkClientModifier(request.modifier, {
+    allowAccess: rlsAllows(request.projectAccess, 'update', caller),
+    serverOwned: resolved.serverOwnedFields,
+    jsonSchemaFields: resolved.jsonSchemaFields,
+  });
   if (problems.length) throw badModifier(problems);
   const modifier = request.modifier as UpdateModifier;
   // Before applying: the update engine would fill an array up to the index first.
@@ -92,7 +96,9 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const violations = resolved.validate(fields);
   if (violations.length) throw schemaViolation(violations);
   const prepared = resolved.prepare?.(fields) ?? fields;
-  const written = prepared === fields ? modifier : replacingModifier(ownFields(entity), prepared);
+  // A path through a JSON Schema's `$` keywords (`schema.$defs.address`) is no store path: the field is written whole.
+  const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
+  const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
   return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision });
 }

@@ -9,9 +9,13 @@ import { SERVER_SET_DOCUMENT_FIELDS } from '../domain/reserved-fields';
 import { isLegacyTypeSchema, jsonSchemaFromLegacy } from '../domain/legacy-type-schema';
 import { validateDocument, ValidationBudgetExceededError } from '../domain/schema-validator';
 import type { SchemaProblem } from '../domain/type-schema';
+import { TYPE_SCHEMA_FIELD } from '../domain/type-schema-storage';
 import { TypeDirectory } from '../entities/type-directory';
 import { dataError } from '../errors';
 import type { EntityKind } from './entity-routes';
+
+/** A type's `schema` is JSON Schema: its `$` keywords may be written there (the store escapes them). */
+const TYPE_SCHEMA_FIELDS: ReadonlySet<string> = new Set([TYPE_SCHEMA_FIELD]);
 
 const projectId = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
 
@@ -85,6 +89,7 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
         }
       },
       idSchema: typeIdSchema,
+      jsonSchemaFields: TYPE_SCHEMA_FIELDS,
     };
   },
 };

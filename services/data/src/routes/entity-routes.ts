@@ -1,4 +1,4 @@
-import { accessSchema, type Access } from '@platform/contracts';
+import type { Access } from '@platform/contracts';
 import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,6 +10,7 @@ import { publicView, tombstoneView, type EntityScope, type StoredEntity } from '
 import { assertWithinLimits, badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
 import { dataError } from '../errors';
 import type { DataDeps } from './context';
+import { booleanQuery, entitySchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
 /** Who is asking, within the project: what a kind's own rules are decided on. */
 export interface KindCaller {
@@ -47,22 +48,12 @@ export interface ResolvedKind {
   refuseWrites?: AppError;
   /** Top-level fields clients may not write here (another service owns them). */
   serverOwnedFields?: ReadonlySet<string>;
+  /** Top-level fields holding a JSON Schema, where its `$` keywords are allowed (a type's `schema`). */
+  jsonSchemaFields?: ReadonlySet<string>;
   /** Rules for a client-chosen id, when stricter than the general id pattern. */
   idSchema?: z.ZodType<string>;
 }
 
-const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
-const entitySchema = z
-  .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number().optional(), changes: z.array(z.unknown()).optional() })
-  .loose();
-const tombstoneSchema = z
-  .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number(), access: accessSchema.optional() })
-  .strict()
-  .describe('A deleted entity (tombstone): only these fields, never its content or changes, with or without includeChanges');
-const pageSchema = z.object({
-  items: z.array(z.union([entitySchema.describe('A live entity; changes only with includeChanges'), tombstoneSchema])),
-  cursor: z.string().optional(),
-});
 const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
 
 /**
@@ -87,10 +78,15 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         summary: 'List entities; with updatedAt, pull every change after that time (deleted ones as tombstones: id, revision, timestamps, deletedAt, access)',
         params: kind.params,
         querystring: z.object({
-          updatedAt: z.coerce.number().int().min(0).optional().describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones'),
+          updatedAt: z.coerce
+            .number()
+            .int()
+            .min(0)
+            .optional()
+            .describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones. Pulling again from the largest updatedAt seen misses nothing'),
           includeChanges: booleanQuery.optional(),
-          limit: z.coerce.number().int().min(1).max(5000).default(1000),
-          cursor: z.string().max(500).optional().describe('From the previous page, to continue it'),
+          limit: z.coerce.number().int().min(1).max(5000).default(1000).describe('Items per page; a page runs over it to finish its last millisecond'),
+          cursor: z.string().max(500).optional().describe('From the previous page, to continue it (optional: updatedAt alone is as safe)'),
         }),
         response: { 200: pageSchema },
       },
@@ -145,7 +141,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid body.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
       }
       if (Object.keys(fields).length) {
-        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields });
+        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
         if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'body') })));
       }
       assertWithinLimits(deps.limits, fields, Object.keys(fields));
@@ -165,7 +161,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         summary: 'Apply an update modifier if the entity is still at baseRevision (409 with conflict details otherwise)',
         params: entityParams,
         body: z.object({ modifier: z.record(z.string(), z.unknown()), baseRevision: z.number().int().min(0) }),
-        response: { 200: entitySchema },
+        response: { 200: entitySchema, 409: patchConflictSchema },
       },
     },
     async (request) => {

@@ -70,6 +70,66 @@ describe('types with a JSON Schema', () => {
   });
 });
 
+describe('schemas with $defs and local $ref', () => {
+  const addressSchema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $comment: 'addresses are shared by home and work',
+    type: 'object',
+    $defs: { address: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'] } },
+    properties: { name: { type: 'string' }, home: { $ref: '#/$defs/address' } },
+    required: ['name'],
+  };
+
+  it('are sent and answered as plain JSON Schema, stored without $ keys, and validate documents through the reference', async () => {
+    const created = await platform.call('POST', typesPath(), { token, body: { id: 'people', name: 'People', schema: addressSchema } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.schema).toEqual(addressSchema);
+    expect(created.body.changes[0].modifier.$set.schema).toEqual(addressSchema);
+    expect((await platform.call('GET', `${typesPath()}/people`, { token })).body.schema).toEqual(addressSchema);
+    expect((await platform.call('GET', `${typesPath()}/people/schema`, { token })).body.schema).toEqual(addressSchema);
+    const pulled = await platform.call('GET', `${typesPath()}?updatedAt=0`, { token });
+    expect(pulled.body.items.find((item: { id: string }) => item.id === 'people').schema).toEqual(addressSchema);
+    const raw = await platform.context.store.collection(`tenant-${projectId}-types`).findById('people', { projection: { schema: 1 } });
+    expect(JSON.stringify(raw)).not.toMatch(/"\$/);
+
+    const broken = await platform.call('POST', dataPath('people'), { token, body: { name: 'Ada', home: { city: '' } } });
+    expect(broken.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('home.city') });
+    expect((await platform.call('POST', dataPath('people'), { token, body: { name: 'Ada', home: { city: 'London' } } })).status).toBe(201);
+  });
+
+  it('change through PATCH paths and values inside the schema', async () => {
+    await platform.call('POST', typesPath(), { token, body: { id: 'offices', name: 'Offices', schema: addressSchema } });
+    const patched = await platform.call('PATCH', `${typesPath()}/offices`, {
+      token,
+      body: { modifier: { $set: { 'schema.properties.work': { $ref: '#/$defs/address' }, 'schema.$defs.address.properties.zip': { type: 'string', pattern: '^[0-9]{5}$' } }, $unset: { 'schema.$comment': '' } }, baseRevision: 0 },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const { $comment, ...withoutComment } = addressSchema;
+    expect($comment).toBeDefined();
+    const expected = {
+      ...withoutComment,
+      $defs: { address: { ...addressSchema.$defs.address, properties: { city: { type: 'string', minLength: 1 }, zip: { type: 'string', pattern: '^[0-9]{5}$' } } } },
+      properties: { ...addressSchema.properties, work: { $ref: '#/$defs/address' } },
+    };
+    expect((await platform.call('GET', `${typesPath()}/offices/schema`, { token })).body.schema).toEqual(expected);
+    const wrongZip = await platform.call('POST', dataPath('offices'), { token, body: { name: 'HQ', work: { city: 'Paris', zip: 'none' } } });
+    expect(wrongZip.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('work.zip') });
+  });
+
+  it('refuses a reference to a definition that does not exist, and $ keys outside a schema, changing nothing', async () => {
+    const dangling = await platform.call('POST', typesPath(), { token, body: { id: 'dangling', name: 'Dangling', schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } } });
+    expect(dangling.status).toBe(400);
+    expect(dangling.body.error).toContain('schema');
+    const operatorInName = await platform.call('POST', typesPath(), { token, body: { id: 'injected', name: 'Injected', title: { $gt: '' } } });
+    expect(operatorInName.status).toBe(400);
+    expect(operatorInName.body.error).toContain('body.title.$gt');
+    for (const id of ['dangling', 'injected']) expect((await platform.call('GET', `${typesPath()}/${id}`, { token })).status).toBe(404);
+    const operatorInDocument = await platform.call('POST', dataPath('people'), { token, body: { name: 'Ada', home: { $ref: '#/$defs/address', city: 'x' } } });
+    expect(operatorInDocument.status).toBe(400);
+    expect(operatorInDocument.body.error).toContain('body.home.$ref');
+  });
+});
+
 describe('old-dialect schemas', () => {
   it('are accepted on input and stored as their JSON Schema', async () => {
     const created = await platform.call('POST', typesPath(), { token, body: { id: 'old-input', name: 'Old', schema: { fields: { title: { type: 'string', required: true }, due: { type: 'timestamp' } } } } });
