@@ -6,6 +6,7 @@ import { errorBodySchema, type ErrorBody } from '@platform/contracts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { API_DESCRIPTION, apiDocsAppearance } from './api-docs';
 import { answerClientError, registerErrorHandling } from './errors';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { registerLimitedJsonParser } from './json-body-parser';
@@ -117,7 +118,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.openapi !== false) {
     await app.register(swagger, {
       openapi: {
-        info: { title: options.title, version: '0.1.0' },
+        info: { title: options.title, version: '0.1.0', description: API_DESCRIPTION },
         components: {
           securitySchemes: {
             sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
@@ -128,7 +129,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       },
       transform: withErrorBody,
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP });
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP, ...apiDocsAppearance });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   return app;

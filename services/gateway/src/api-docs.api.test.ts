@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from './testing';
+
+let platform: TestGateway;
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [] });
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('/api/docs presents this platform', () => {
+  it('the OpenAPI document is titled and introduced as the platform, linking to the guides that exist', async () => {
+    const { info } = (await platform.call('GET', '/api/openapi.json')).body as { info: { title: string; description: string } };
+    expect(info.title).toBe('Platform API');
+    expect(info.description).toContain('POST /api/auth/register');
+    expect(info.description).toContain('Authorization: Bearer <token>');
+    expect(info.description).toContain('[/llm.txt](/llm.txt)');
+    const guides = [...info.description.matchAll(/`(docs\/[a-z-]+\.md)`/g)].map((match) => match[1]!);
+    expect(guides).toEqual(expect.arrayContaining(['docs/interface.md', 'docs/identity.md', 'docs/data.md', 'docs/sync.md']));
+    const repository = resolve(__dirname, '../../..');
+    for (const guide of guides) expect(existsSync(resolve(repository, guide)), guide).toBe(true);
+  });
+
+  it('the page carries the platform title, icon and logo instead of Swagger UI and Fastify', async () => {
+    const page = await fetch(`${platform.url}/api/docs/`);
+    const html = await page.text();
+    expect(html).toContain('<title>Platform API</title>');
+    expect(html).not.toContain('Swagger UI</title>');
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html);
+    expect(icon).not.toBeNull();
+    const served = await fetch(new URL(icon![1]!, `${platform.url}/api/docs/`));
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('Platform API');
+
+    const initializer = await (await fetch(`${platform.url}/api/docs/static/swagger-initializer.js`)).text();
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(initializer);
+    expect(logo).not.toBeNull();
+    const svg = Buffer.from(logo![1]!, 'base64').toString('utf8');
+    expect(svg).toContain('Platform API');
+  });
+});
