@@ -1,4 +1,4 @@
-export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type SyncClientOptions } from './sync-client.js';
+export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type MergePolicy, type SyncClientOptions } from './sync-client.js';
 export { MemoryStore, type LocalStore } from './local-store.js';
 export { IndexedDBStore, type IndexedDBEnvironment } from './indexeddb-store.js';
 export { NetworkError, UnauthorizedError } from './http.js';

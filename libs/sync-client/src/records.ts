@@ -159,6 +159,17 @@ export function resolveRevisionConflict(record: EntityRecord, choose: (field: st
   record.seq += 1;
 }
 
+/**
+ * Disjoint edits (the server touched none of this client's fields since the base): the server's
+ * current version becomes the base and the touched fields stay on top, to be re-pushed on its revision.
+ */
+export function rebaseOnServer(record: EntityRecord, current: SyncDocument): void {
+  record.local = overlayTouched(record, current, record.touched);
+  record.server = current;
+  record.touched = record.touched.filter((field) => !deepEqual(record.local?.[field], current[field]));
+  if (record.newer && record.newer.revision <= current.revision) record.newer = undefined;
+}
+
 /** Drops local changes: the record becomes the server's latest known version. */
 export function discardLocalChanges(record: EntityRecord): void {
   const latest = record.conflict?.current ?? record.server;

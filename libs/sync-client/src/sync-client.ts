@@ -11,6 +11,7 @@ import {
   isServerOwned,
   patchModifier,
   pendingOperation,
+  rebaseOnServer,
   resolveRevisionConflict,
   serverDocument,
   stateOf,
@@ -69,7 +70,16 @@ export interface SyncClientOptions {
   purgeOnProjectLost?: boolean;
   /** `awaitInSync` pulls until a pull started this long after the call (the server's window for concurrent writes; default 1 s). */
   inSyncSettleMs?: number;
+  /**
+   * `automatic` (default): a 409 whose details show that the server touched none of the fields this
+   * client changed is merged (re-pushed on the current revision) without a conflict. `manual`: every
+   * 409 becomes a conflict.
+   */
+  mergePolicy?: MergePolicy;
 }
+
+/** What a 409 on disjoint fields becomes: merged by the client, or a conflict for the application. */
+export type MergePolicy = 'automatic' | 'manual';
 
 /** An answer the client cannot retry its way out of. */
 export class SyncError extends Error {
@@ -335,10 +345,10 @@ export class SyncClient {
     return this.status;
   }
 
-  /** The handle for one collection (a type id given in the options). */
-  collection(typeId: string): SyncCollection {
+  /** The handle for one collection (a type id given in the options); `T` types its documents, e.g. an interface from GET .../types.d.ts. */
+  collection<T extends object = Record<string, unknown>>(typeId: string): SyncCollection<T> {
     this.require(typeId);
-    return new SyncCollection(this, typeId);
+    return new SyncCollection<T>(this, typeId);
   }
 
   /**
@@ -750,9 +760,11 @@ export class SyncClient {
         afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
       } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
         const details = answer.body.details ?? {};
+        const current = details.current ? serverDocument(details.current) : undefined;
+        if (current && current.deletedAt === undefined && this.mergesAutomatically(details.fields)) return this.mergeDisjoint(typeId, record, current);
         return this.storeConflict(typeId, record, {
           reason: 'revision',
-          current: details.current ? serverDocument(details.current) : undefined,
+          current,
           baseRevision: details.baseRevision,
           currentRevision: details.currentRevision,
           fields: details.fields ?? [],
@@ -777,6 +789,19 @@ export class SyncClient {
         this.onNotification(waiting);
       }
     }
+  }
+
+  /** Whether a 409's fields may be merged: automatic policy, and the server touched none of them. */
+  private mergesAutomatically(fields: FieldConflict[] | undefined): boolean {
+    return (this.options.mergePolicy ?? 'automatic') === 'automatic' && fields !== undefined && fields.length > 0 && fields.every((field) => !field.serverTouched);
+  }
+
+  /** Takes the server's current version as the base under the local edits and pushes them again. */
+  private async mergeDisjoint(typeId: string, record: EntityRecord, current: SyncDocument): Promise<void> {
+    rebaseOnServer(record, current);
+    await this.save(typeId, record);
+    this.pushAgain = true;
+    this.events.emit('change', { typeId, added: [], modified: [current], removed: [], reason: 'merge' });
   }
 
   private async storeConflict(typeId: string, record: EntityRecord, conflict: Omit<SyncConflict, 'at'>): Promise<void> {
@@ -906,21 +931,24 @@ export class SyncClient {
   }
 }
 
-/** One collection of a SyncClient: the application's view and its operations. */
-export class SyncCollection {
+/** A local document of a collection typed `T`: its fields and, once the server has it, the server-set ones. */
+export type CollectionDocument<T> = T & { id: string; revision?: number; createdAt?: number; updatedAt?: number };
+
+/** One collection of a SyncClient: the application's view and its operations; `T` types its documents (unchecked at run time: the server validates). */
+export class SyncCollection<T extends object = Record<string, unknown>> {
   constructor(
     private readonly client: SyncClient,
     readonly typeId: string,
   ) {}
 
   /** Adds an entity locally (id generated unless given) and queues its push. */
-  insert(fields: Record<string, unknown>): Promise<LocalDocument> {
-    return this.client.insertEntity(this.typeId, fields);
+  insert(fields: T & { id?: string }): Promise<CollectionDocument<T>> {
+    return this.client.insertEntity(this.typeId, fields as Record<string, unknown>) as Promise<CollectionDocument<T>>;
   }
 
   /** Changes top-level fields locally (`undefined` removes one) and queues a patch on the base revision. */
-  update(id: string, changes: Record<string, unknown>): Promise<LocalDocument> {
-    return this.client.updateEntity(this.typeId, id, changes);
+  update(id: string, changes: { [K in keyof T]?: T[K] | undefined }): Promise<CollectionDocument<T>> {
+    return this.client.updateEntity(this.typeId, id, changes as Record<string, unknown>) as Promise<CollectionDocument<T>>;
   }
 
   /** Deletes locally and queues the (soft) delete. */
@@ -928,13 +956,13 @@ export class SyncCollection {
     return this.client.removeEntity(this.typeId, id);
   }
 
-  get(id: string): LocalDocument | undefined {
-    return this.client.get(this.typeId, id);
+  get(id: string): CollectionDocument<T> | undefined {
+    return this.client.get(this.typeId, id) as CollectionDocument<T> | undefined;
   }
 
   /** The visible (not deleted) entities of the local copy. */
-  list(): LocalDocument[] {
-    return this.client.list(this.typeId);
+  list(): Array<CollectionDocument<T>> {
+    return this.client.list(this.typeId) as Array<CollectionDocument<T>>;
   }
 
   state(id: string): SyncState | undefined {

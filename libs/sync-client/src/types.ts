@@ -65,8 +65,11 @@ export interface EntityRecord {
   newer?: SyncDocument;
 }
 
-/** Why a `change` event removed or added entities: a pull, or a check that found access lost. */
-export type ChangeReason = 'pull' | 'accessLost';
+/**
+ * Why a `change` event removed or added entities: a pull, a check that found access lost, or an
+ * automatic merge that took the server's changes to other fields under local edits.
+ */
+export type ChangeReason = 'pull' | 'accessLost' | 'merge';
 
 /** What one pull found, classified from `revision` and `deletedAt` (spec, Documents rule 1). */
 export interface PullResult {

@@ -1,0 +1,99 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SyncClient, type SyncClientOptions } from './index';
+import { comparable } from './testing';
+
+/** Issue 33: sync that stays out of the way (disjoint edits merge, isolation, stalls, bulk pushes). */
+let platform: TestGateway;
+let projectId: string;
+const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
+const clients: SyncClient[] = [];
+
+function client(token: string, options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
+  const created = new SyncClient({
+    baseUrl: platform.url,
+    projectId,
+    token,
+    backoff: { initialMs: 20, maxMs: 100 },
+    pollIntervalMs: 60_000,
+    heartbeatMs: 60_000,
+    realtime: false,
+    ...options,
+  });
+  clients.push(created);
+  return created;
+}
+
+let typeCounter = 0;
+async function freshType(): Promise<string> {
+  const id = `w${++typeCounter}${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { id, name: id } })).status).toBe(201);
+  return id;
+}
+
+async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
+  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token: tokens.owner });
+  expect(response.status).toBe(200);
+  return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
+}
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice' }, { userId: 'bob' }] });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('disjoint edits', () => {
+  /** Alice and Bob hold one document; Alice's change reaches the server, then Bob pushes his. */
+  async function concurrentEdit(theirs: Record<string, unknown>, mine: Record<string, unknown>, bobOptions: Partial<SyncClientOptions> = {}) {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, { collections: [typeId] });
+    const bob = client(tokens.bob, { collections: [typeId], ...bobOptions });
+    const original = await alice.collection(typeId).insert({ title: 'original', note: 'base' });
+    await alice.sync();
+    await bob.sync();
+    await alice.collection(typeId).update(original.id, theirs);
+    await bob.collection(typeId).update(original.id, mine);
+    await alice.sync();
+    const changes: unknown[] = [];
+    bob.on('change', (change) => changes.push(change));
+    await bob.sync();
+    return { typeId, id: original.id, bob, notes: bob.collection(typeId), changes };
+  }
+
+  it('merges edits of different fields without a conflict: both reach the server and the copy', async () => {
+    const { typeId, id, notes, changes } = await concurrentEdit({ title: 'by alice' }, { note: 'by bob' });
+    expect(notes.state(id)).toBe('synced');
+    expect(notes.conflicts()).toEqual([]);
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 2, title: 'by alice', note: 'by bob' }]);
+    expect(notes.get(id)).toMatchObject({ title: 'by alice', note: 'by bob', revision: 2 });
+    expect(changes).toContainEqual(expect.objectContaining({ typeId, reason: 'merge', modified: [expect.objectContaining({ id, revision: 1, title: 'by alice' })] }));
+  });
+
+  it("mergePolicy 'manual' keeps today's behaviour: disjoint edits become a conflict", async () => {
+    const { id, notes } = await concurrentEdit({ title: 'by alice' }, { note: 'by bob' }, { mergePolicy: 'manual' });
+    expect(notes.state(id)).toBe('conflict');
+    expect(notes.conflict(id)?.fields).toEqual([{ path: 'note', base: 'base', theirs: 'base', mine: 'by bob', serverTouched: false }]);
+  });
+
+  it('overlapping fields still become a conflict with the per-field view', async () => {
+    const { typeId, id, notes } = await concurrentEdit({ title: 'by alice' }, { title: 'by bob', note: 'by bob' });
+    expect(notes.state(id)).toBe('conflict');
+    expect(notes.conflict(id)?.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'title', base: 'original', theirs: 'by alice', mine: 'by bob', serverTouched: true },
+        { path: 'note', base: 'base', theirs: 'base', mine: 'by bob', serverTouched: false },
+      ]),
+    );
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 1, title: 'by alice', note: 'base' }]);
+  });
+});
