@@ -1,4 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createEmbeddedStore, type EmbeddedStoreStats } from '@platform/storage';
 import { MemoryStore, SyncClient } from '@platform/sync-client';
 import { forEachConcurrently, signedInClient } from '../api-client';
 import { openStream } from '../realtime-stream';
@@ -9,6 +15,9 @@ import { median } from '../stats';
 const DOCUMENTS = 10_000;
 const STREAMS = 100;
 const RUNS = 3;
+/** Documents in the store-ceiling measure: entities and a history entry for each, as the data service writes them. */
+const STORE_DOCUMENTS = Number(process.env.BENCH_STORE_DOCUMENTS ?? 300_000);
+const MiB = 1024 * 1024;
 
 /** Current and peak resident set of a process in MiB, from Linux's /proc (VmRSS, VmHWM). */
 async function residentMiB(pid: number): Promise<{ current: number; peak: number }> {
@@ -53,6 +62,68 @@ function measureOnce(): Promise<MemoryRun> {
   });
 }
 
+/** Writes `STORE_DOCUMENTS` documents (half entities, half their history entries) to a fresh embedded store. */
+async function fillStore(dataDir: string): Promise<void> {
+  const store = await createEmbeddedStore({ dataDir, fsync: false });
+  const entities = store.collection('p1.items');
+  const history = store.collection('p1.items.history');
+  const pairs = STORE_DOCUMENTS / 2;
+  for (let start = 0; start < pairs; start += 1000) {
+    const batch = Array.from({ length: Math.min(1000, pairs - start) }, (_, k) => start + k);
+    const now = Date.now();
+    await store.atomically(async () => {
+      await entities.insertMany(batch.map((n) => ({ id: `item-${n}`, revision: 1, createdAt: now, updatedAt: now, createdBy: 'u1', title: `item ${n}`, n, tags: ['a', 'b'] })));
+      await history.insertMany(batch.map((n) => ({ id: `item-${n}@1`, entityId: `item-${n}`, revision: 1, at: now, by: 'u1', change: { title: `item ${n}`, n } })));
+    });
+  }
+  await store.close();
+}
+
+/** Opens the store in a fresh process (store-open.ts) and reads what the open cost. */
+async function openInFreshProcess(dataDir: string): Promise<EmbeddedStoreStats & { residentBytes: number }> {
+  const script = fileURLToPath(new URL('../store-open.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', script, dataDir], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout) as EmbeddedStoreStats & { residentBytes: number };
+}
+
+/**
+ * Issue 26: the embedded store's ceiling. Every document lives in memory, so the resident memory
+ * per document and the open time per document say how far the all-in-one shape goes.
+ */
+async function storeCeiling(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-store-ceiling-'));
+  try {
+    await fillStore(dataDir);
+    const opens: Array<EmbeddedStoreStats & { residentBytes: number }> = [];
+    for (let run = 0; run < RUNS; run += 1) opens.push(await openInFreshProcess(dataDir));
+    const resident = median(opens.map((open) => open.residentBytes));
+    const loadMs = median(opens.map((open) => open.loadMs));
+    const [first] = opens;
+    const perGiB = Math.round((STORE_DOCUMENTS / resident) * 1024 * MiB);
+    const perMillionMs = Math.round((loadMs / STORE_DOCUMENTS) * 1_000_000);
+    await writeSection(
+      'memory-store',
+      `## The embedded store's ceiling (issue 26)
+
+Command: \`pnpm bench memory\` (\`BENCH_STORE_DOCUMENTS\`, default 300,000). A fresh embedded store
+is filled with ${STORE_DOCUMENTS.toLocaleString('en-US')} documents, half entities and half their history entries
+(about 200 bytes of JSON each), then opened in a fresh process ${RUNS} times: the resident memory the
+open adds (after garbage collection) and the open's time, median of the runs.
+
+| measure | value |
+|---|---|
+${formatRow(['log on disk', `${Math.round((first?.logBytes ?? 0) / MiB)} MiB`])}
+${formatRow(['resident memory of the loaded store', `${Math.round(resident / MiB)} MiB (${Math.round(resident / STORE_DOCUMENTS)} bytes a document)`])}
+${formatRow(['documents per GiB of memory', perGiB.toLocaleString('en-US')])}
+${formatRow(['open time', `${loadMs} ms`])}
+${formatRow(['open time per million documents', `${(perMillionMs / 1000).toFixed(1)} s`])}`,
+    );
+    console.log(`memory-store: ${perGiB} documents per GiB, ${perMillionMs} ms to open a million`);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Issue 11: resident memory of the all-in-one process at 10,000 documents and 100 connected
  * realtime clients. All-in-one only: the figure is the footprint of the one process that hosts
@@ -80,4 +151,5 @@ ${formatRow([`after ${DOCUMENTS.toLocaleString('en-US')} documents and ${STREAMS
 ${formatRow(['peak RSS over the run', mib((run) => run.peak)])}`,
   );
   console.log(`memory: peak ${mib((run) => run.peak)} MiB`);
+  await storeCeiling();
 }
