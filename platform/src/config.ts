@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { serviceNames, type ServiceName } from '@platform/contracts';
 import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
+import { tracingEnvSchema } from '@platform/telemetry';
 import { z } from 'zod';
 
 const serviceList = commaList.pipe(z.array(z.enum(['all', ...serviceNames])).min(1, 'name at least one service or all'));
@@ -42,7 +43,11 @@ export const platformEnvSchema = z.object({
   PUBLISHING_URL: url.optional(),
   ACTIONS_URL: url.optional(),
   VISITORS_URL: url.optional(),
+  /** Serve Prometheus metrics at `GET /metrics` on this port of its own (unset: no metrics listener). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   ...httpTimeoutsEnvSchema.shape,
+  ...tracingEnvSchema.shape,
 });
 
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

@@ -1,4 +1,4 @@
-import { backendServiceNames, type BackendServiceName } from '@platform/contracts';
+import { backendServiceNames, serviceNames, type BackendServiceName } from '@platform/contracts';
 import { buildGateway } from '@platform/gateway';
 import cookie from '@fastify/cookie';
 import {
@@ -15,6 +15,7 @@ import {
   type Logger,
   type ServiceContext,
 } from '@platform/kit';
+import { instrumentBus, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
@@ -28,6 +29,8 @@ export interface RunningPlatform {
   app: FastifyInstance;
   /** What the hosted services share; absent in a gateway-only process. */
   context: ServiceContext | undefined;
+  /** Where Prometheus scrapes this process (`GET /metrics`), when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -66,12 +69,15 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
   const principalSecret = await resolvePrincipalSecret(config, logger);
+  const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`);
 
   // The realtime channel reads project membership from the shared store; a gateway-only process
   // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).
   const realtime = config.REALTIME_ENABLED && config.services.has('gateway') && (hosted.length > 0 || config.MONGO_URL !== undefined);
   if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
+  // The bus every hosted service gets carries trace context and counts its messages.
+  adapters.bus = instrumentBus(adapters.bus);
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
   // One cache of project standing for every hosted service and the realtime channel.
   const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger, cacheMs: config.PROJECT_ACCESS_CACHE_MS }) : undefined;
@@ -126,7 +132,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     monitors = { start: () => dependencies.start(), stop: () => dependencies.stop() };
   }
 
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
+    if (config.METRICS_PORT !== undefined) metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
     if (access) {
       await access.accessChanges.follow();
       stops.push(() => access.accessChanges.stop());
@@ -137,7 +145,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   } catch (error) {
     await Promise.allSettled(stops.map((stop) => stop()));
     await app.close();
+    await metrics?.close();
     await closeAdapters(adapters);
+    await tracing?.shutdown();
     throw error;
   }
   const address = app.server.address();
@@ -148,11 +158,14 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     url: listenUrl(config.HOST, listenedPort),
     app,
     context,
+    metricsUrl: metrics?.url,
     async close() {
       monitors.stop();
       await app.close();
       await Promise.allSettled(stops.map((stop) => stop()));
+      await metrics?.close();
       await closeAdapters(adapters);
+      await tracing?.shutdown();
     },
   };
 }

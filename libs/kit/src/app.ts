@@ -11,6 +11,7 @@ import { answerClientError, registerErrorHandling } from './errors';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
+import { instrumentRequests } from './request-telemetry';
 import { awaitRunningHandlersOnClose } from './running-handlers';
 import { redactUrlCredentials } from './url-redaction';
 
@@ -107,6 +108,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerLimitedJsonParser(app);
   decoratePrincipal(app);
   awaitRunningHandlersOnClose(app);
+  instrumentRequests(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });

@@ -1,4 +1,5 @@
 export { createApp, type AppOptions } from './app';
+export { requestTraceContext } from './request-telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';
 export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type HttpTimeouts } from './http-timeouts';
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';

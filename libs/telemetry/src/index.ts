@@ -1,5 +1,6 @@
 export { instrumentBus } from './bus-instrumentation';
 export {
+  actionBlockRuns,
   actionRuns,
   busConsumed,
   busConsumeDuration,

@@ -73,6 +73,13 @@ export const actionRuns = new Counter({
   registers,
 });
 
+export const actionBlockRuns = new Counter({
+  name: 'platform_action_blocks_total',
+  help: 'Blocks of action runs, by block name and status (succeeded, failed, skipped)',
+  labelNames: ['block', 'status'] as const,
+  registers,
+});
+
 export const loginThrottled = new Counter({
   name: 'platform_login_throttled_total',
   help: 'Sign-in attempts refused by the login throttle',

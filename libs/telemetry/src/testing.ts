@@ -2,6 +2,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { startTracing } from './tracing';
 
 export type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+export { SpanKind } from '@opentelemetry/api';
 
 /** Tracing into memory for tests: every finished span, at once. */
 export function startMemoryTracing(serviceName = 'test'): { spans(): ReadableSpan[]; reset(): void; shutdown(): Promise<void> } {

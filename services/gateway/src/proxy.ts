@@ -1,6 +1,7 @@
 import httpProxy from '@fastify/http-proxy';
+import { propagation } from '@opentelemetry/api';
 import type { BackendServiceName } from '@platform/contracts';
-import { AppError, PRINCIPAL_HEADER } from '@platform/kit';
+import { AppError, PRINCIPAL_HEADER, requestTraceContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { Pool } from 'undici';
 import { stripCredentialHeaders } from './client-credentials';
@@ -20,7 +21,8 @@ function isUnreachable(error: Error & { code?: string; cause?: unknown }): boole
  * `/api/health/{service}` to that service's `/api/health`. All prefixes of one service share one
  * keep-alive pool (one registration per prefix would otherwise open a pool each). The caller
  * travels as a signed principal header; whatever the client sent under that name is replaced, and
- * so are the request id (the gateway's own, so logs join up across the hop) and X-Forwarded-For;
+ * so are the request id (the gateway's own, so logs join up across the hop), the W3C trace context
+ * (the gateway's span, so one trace spans the hop) and X-Forwarded-For;
  * the client's credentials (Authorization, the session cookie) are not forwarded. A service that is
  * down or restarting answers 503 (retry shortly) rather than reply-from's 500.
  */
@@ -63,6 +65,8 @@ export async function registerProxies(
             headers['x-request-id'] = request.id;
             // The client address as the gateway sees it (services trust it: only signed requests reach them).
             headers['x-forwarded-for'] = request.ip;
+            // The service's spans join the gateway's trace (W3C traceparent of the gateway's span).
+            propagation.inject(requestTraceContext(request), headers);
             return headers;
           },
         },

@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
 import { RESERVED_TYPE_IDS } from '@platform/data';
 import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
+import { actionBlockRuns, actionRuns } from '@platform/telemetry';
 import type { BlockDefinition, BlockServices } from '../blocks/block';
 import { BlockError } from '../blocks/block';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
@@ -10,6 +12,23 @@ import { valueFits } from '../domain/sockets';
 import { runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
 import { runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
+
+const tracer = trace.getTracer('actions');
+
+/** A block's work as a span of the run; a throw marks it failed and passes on. */
+async function inBlockSpan<T>(blockName: string, work: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(`block ${blockName}`, { attributes: { 'platform.action.block': blockName } }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
 import type { WriteCauses } from './write-causes';
 
 const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
@@ -75,6 +94,19 @@ export class Executor {
       blocks: [],
     };
     if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
+    // One span per run in the event's trace; its blocks' spans (and their webhook calls) below it.
+    await tracer.startActiveSpan('action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, async (span) => {
+      try {
+        await this.execute(action, event, trigger, owner, run);
+        span.setAttribute('platform.action.status', run.status);
+        if (run.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async execute(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun): Promise<void> {
     const started = performance.now();
 
     if (!owner) {
@@ -91,6 +123,7 @@ export class Executor {
     run.finishedAt = this.deps.services.clock();
     run.durationMs = performance.now() - started;
     await this.deps.runs.complete(run);
+    actionRuns.inc({ status: run.status });
   }
 
   private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }): Promise<BlockResult[]> {
@@ -113,6 +146,7 @@ export class Executor {
         const documents = distinctDocuments([...inherited, ...own]);
         statuses.set(id, status);
         provenance.set(id, documents);
+        actionBlockRuns.inc({ block: block.blockName, status });
         results.push({ blockId: id, blockName: block.blockName, status, startedAt, durationMs: performance.now() - started, ...extra, ...(documents.length ? { documents } : {}) });
       };
 
@@ -145,7 +179,7 @@ export class Executor {
       }
       try {
         const configuration = definition.configuration.parse(block.configuration ?? {});
-        const outcome = await definition.run(configuration, {
+        const outcome = await inBlockSpan(block.blockName, () => definition.run(configuration, {
           projectId: action.projectId,
           actionId: action.id,
           ownerId: trigger.ownerId,
@@ -155,7 +189,7 @@ export class Executor {
           inputs,
           revisions,
           services: this.deps.services,
-        });
+        }));
         outputs.set(id, outcome.outputs);
         record('succeeded', { summary: outcome.summary }, outcome.documents);
       } catch (error) {

@@ -1,11 +1,15 @@
+import { trace } from '@opentelemetry/api';
 import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEvent } from '@platform/contracts';
 import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
+import { outboxBacklog } from '@platform/telemetry';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 
 const REGISTRY = 'outbox-collections';
+
+const tracer = trace.getTracer('data');
 
 interface RegistryRecord extends StoredDocument {
   projectId: string;
@@ -51,8 +55,21 @@ export class OutboxDrainer {
     this.registered.add(scope.collection);
   }
 
-  /** Drains one entity; answers false when publishing failed (the entry stays for the sweeper). */
+  /**
+   * Drains one entity; answers false when publishing failed (the entry stays for the sweeper). A
+   * span of the writer's trace, so each event published carries it to the consumers.
+   */
   async drain(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
+    return tracer.startActiveSpan('outbox drain', { attributes: { 'platform.outbox.entries': entity._outbox?.length ?? 0 } }, async (span) => {
+      try {
+        return await this.drainEntries(scope, entity);
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async drainEntries(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
     const entries = (entity._outbox ?? []).map((stored) => ({ stored, entry: loadChange(stored) })).sort((a, b) => a.entry.revision - b.entry.revision);
     for (const { stored, entry } of entries) {
       await this.history.append(scope.collection, entity.id, entry);
@@ -86,15 +103,20 @@ export class OutboxDrainer {
     return registry.map((record) => ({ projectId: record.projectId, typeId: record.typeId, collection: record.id }));
   }
 
-  /** Finishes every outbox entry older than `graceMs` in every registered collection. */
+  /**
+   * Finishes every outbox entry older than `graceMs` in every registered collection, and sets the
+   * backlog gauge to the documents that held entries when the sweep looked.
+   */
   async sweep(graceMs = 2_000): Promise<number> {
     let drained = 0;
+    let backlog = 0;
     for (const scope of await this.registeredScopes()) {
-      const pending = await this.store
-        .collection<StoredEntity>(scope.collection)
-        .find({ '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } }, { limit: 500 });
+      const collection = this.store.collection<StoredEntity>(scope.collection);
+      backlog += await collection.count({ '_outbox.0': { $exists: true } });
+      const pending = await collection.find({ '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } }, { limit: 500 });
       for (const entity of pending) if (await this.drain(scope, entity)) drained += 1;
     }
+    outboxBacklog.set(backlog);
     return drained;
   }
 

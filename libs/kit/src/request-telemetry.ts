@@ -1,0 +1,54 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import { httpRequestDuration, httpRequests } from '@platform/telemetry';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const tracer = trace.getTracer('http');
+
+/** Each request's trace context (its server span inside the caller's trace), for the hooks and the proxy. */
+const traceContexts = new WeakMap<object, Context>();
+
+/** The context of the request's server span: what a proxied request or a published message carries on. */
+export function requestTraceContext(request: object): Context {
+  return traceContexts.get(request) ?? context.active();
+}
+
+/** The route template for a label (`/api/projects/:projectId/...`), never the path with its ids. */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+/**
+ * One server span per request, continuing a W3C `traceparent` the caller sent (the gateway's
+ * client, or the gateway for a service process) and active while hooks and the handler run, so
+ * logs carry its ids and spans started below join it. Counts every answer and its latency by
+ * route template, method and status.
+ */
+export function instrumentRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const span = tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
+    const active = trace.setSpan(parent, span);
+    traceContexts.set(request, active);
+    context.with(active, done);
+  });
+  // The body arrives on the socket's own async context; the handler runs inside the span again.
+  app.addHook('preHandler', (request, _reply, done) => {
+    context.with(requestTraceContext(request), done);
+  });
+  // Ends the span; the hooks after this one (the access line) still run inside its context.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = routeLabel(request);
+    const labels = { route, method: request.method, status: String(reply.statusCode) };
+    httpRequests.inc(labels);
+    httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
+    const active = requestTraceContext(request);
+    const span = trace.getSpan(active);
+    if (span) {
+      span.updateName(`${request.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode });
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    context.with(active, done);
+  });
+}

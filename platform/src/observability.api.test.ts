@@ -1,0 +1,160 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SpanKind, startMemoryTracing, type ReadableSpan } from '@platform/telemetry/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+
+let dataDir: string;
+let platform: RunningPlatform;
+let tracing: ReturnType<typeof startMemoryTracing>;
+let token: string;
+let projectId: string;
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${platform.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text && response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as any) : text };
+}
+
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** One sample of the Prometheus text, e.g. `platform_http_requests_total{route="...",method="POST",status="201"}`. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+async function scrape(): Promise<string> {
+  const response = await fetch(platform.metricsUrl as string);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+beforeAll(async () => {
+  tracing = startMemoryTracing('platform');
+  dataDir = await mkdtemp(join(tmpdir(), 'observability-'));
+  platform = await startPlatform(loadPlatformConfig({ PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+  const registered = await fetch(`${platform.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `observer-${Date.now()}@example.org`, password: 'observer password 1' }),
+  });
+  token = ((await registered.json()) as { token: string }).token;
+  projectId = (await call('POST', '/api/projects', { name: 'observed' })).body.id;
+  expect((await call('POST', `/api/projects/${projectId}/types`, { id: 'tickets', name: 'tickets' })).status).toBe(201);
+  const action = await call('POST', `/api/projects/${projectId}/actions`, {
+    title: 'Mail on new ticket',
+    triggers: [{ id: 'created', triggerName: 'documentCreated', configuration: { typeId: 'tickets' } }],
+    blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'support@example.org', subject: 'New ticket', text: 'see it' } }],
+  });
+  expect(action.status).toBe(201);
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await tracing?.shutdown();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('traces (all-in-one)', () => {
+  it('follows one POST .../data from the gateway through data and the bus into audit, actions and the realtime notifier', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const created = await call('POST', `/api/projects/${projectId}/types/tickets/data`, { title: 'Printer on fire' }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(created.status).toBe(201);
+
+    const inTrace = (): ReadableSpan[] => tracing.spans().filter((span) => span.spanContext().traceId === traceId);
+    const named = (name: string) => inTrace().find((span) => span.name === name);
+    const byId = (id: string | undefined) => inTrace().find((span) => span.spanContext().spanId === id);
+    const parentOf = (span: ReadableSpan) => byId(span.parentSpanContext?.spanId);
+    await until(() => (named('block send-mail') && named('consume audit-trail') && named('consume gateway-sync-notifier') ? true : undefined), 'the consumers\' spans');
+
+    const server = named('POST /api/projects/:projectId/types/:typeId/data') as ReadableSpan;
+    expect(server.kind).toBe(SpanKind.SERVER);
+    expect(server.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    const drain = named('outbox drain') as ReadableSpan;
+    expect(drain.instrumentationScope.name).toBe('data');
+    expect(parentOf(drain)).toBe(server);
+    const publish = inTrace().find((span) => span.kind === SpanKind.PRODUCER && parentOf(span) === drain) as ReadableSpan;
+    expect(publish.name).toBe('publish platform.docs.created');
+    for (const durable of ['audit-trail', 'actions-executor', 'gateway-sync-notifier']) {
+      const consume = named(`consume ${durable}`) as ReadableSpan;
+      expect(consume.kind).toBe(SpanKind.CONSUMER);
+      expect(parentOf(consume)).toBe(publish);
+    }
+    const run = named('action run') as ReadableSpan;
+    expect(run.instrumentationScope.name).toBe('actions');
+    expect(parentOf(run)).toBe(named('consume actions-executor'));
+    expect(parentOf(named('block send-mail') as ReadableSpan)).toBe(run);
+  });
+
+  it('starts a trace at the gateway when the client sends none', async () => {
+    tracing.reset();
+    expect((await call('GET', `/api/projects/${projectId}/types/tickets/data`)).status).toBe(200);
+    const server = await until(() => tracing.spans().find((span) => span.name === 'GET /api/projects/:projectId/types/:typeId/data'), 'the request span');
+    expect(server.parentSpanContext).toBeUndefined();
+  });
+});
+
+describe('metrics', () => {
+  it('counts requests by route template, bus messages by durable and action runs by status after a known workload', async () => {
+    const before = await scrape();
+    const route = '/api/projects/:projectId/types/:typeId/data';
+    const counters = (text: string) => ({
+      created: sample(text, 'platform_http_requests_total', { route, method: 'POST', status: '201' }),
+      refused: sample(text, 'platform_http_requests_total', { route, method: 'POST', status: '400' }),
+      latency: sample(text, 'platform_http_request_duration_seconds_count', { route, method: 'POST', status: '201' }),
+      published: sample(text, 'platform_bus_published_total', { subject: 'platform.docs.created', result: 'stored' }),
+      audited: sample(text, 'platform_bus_consumed_total', { durable: 'audit-trail', outcome: 'ack' }),
+      runs: sample(text, 'platform_action_runs_total', { status: 'succeeded' }),
+      mails: sample(text, 'platform_action_blocks_total', { block: 'send-mail', status: 'succeeded' }),
+    });
+    const start = counters(before);
+
+    for (const title of ['one', 'two', 'three']) expect((await call('POST', `/api/projects/${projectId}/types/tickets/data`, { title })).status).toBe(201);
+    expect((await call('POST', `/api/projects/${projectId}/types/tickets/data`, 'not an object')).status).toBe(400);
+    let end = counters(await scrape());
+    const deadline = Date.now() + 10_000;
+    while ((end.runs - start.runs < 3 || end.audited - start.audited < 3) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      end = counters(await scrape());
+    }
+    expect({
+      created: end.created - start.created,
+      refused: end.refused - start.refused,
+      latency: end.latency - start.latency,
+      published: end.published - start.published,
+      audited: end.audited - start.audited,
+      runs: end.runs - start.runs,
+      mails: end.mails - start.mails,
+    }).toEqual({ created: 3, refused: 1, latency: 3, published: 3, audited: 3, runs: 3, mails: 3 });
+  });
+
+  it('labels no ids: project ids and document ids appear nowhere in the metrics', async () => {
+    const created = await call('POST', `/api/projects/${projectId}/types/tickets/data`, { title: 'labelled?' });
+    const text = await scrape();
+    expect(text).not.toContain(projectId);
+    expect(text).not.toContain(created.body.id);
+  });
+
+  it('serves /metrics only on its own listener: the public gateway answers 404', async () => {
+    const response = await call('GET', '/metrics');
+    expect(response.status).toBe(404);
+    expect(String(JSON.stringify(response.body))).not.toContain('platform_http_requests_total');
+    expect((await fetch(new URL('/api', platform.metricsUrl))).status).toBe(404);
+  });
+});
