@@ -1,0 +1,74 @@
+import { accessSchema, errorBodySchema } from '@platform/contracts';
+import { booleanFlag } from '@platform/kit';
+import { z } from 'zod';
+
+/** A boolean query parameter as the server reads it: `true`/`false`, or `1`/`0`. */
+export const booleanQuery = booleanFlag.describe('true, false, 1 or 0');
+
+const modifierSchema = z.record(z.string(), z.record(z.string(), z.unknown())).describe('The update modifier the change applied, e.g. { "$set": { "title": "x" } }');
+
+/** One entry of an entity's change history, oldest first; the creation has baseRevision -1. */
+export const changeSchema = z
+  .object({
+    userId: z.string().describe('Who made the change'),
+    timestamp: z.number().describe('When, Unix ms'),
+    baseRevision: z.number().int().describe('The revision the change was made on; -1 for the creation'),
+    modifier: modifierSchema,
+  })
+  .describe('One change of the entity: revision baseRevision + 1');
+
+export const entitySchema = z
+  .object({
+    id: z.string(),
+    revision: z.number().int(),
+    createdAt: z.number(),
+    updatedAt: z.number().describe('Unix ms of the last write; writes in one millisecond share it'),
+    deletedAt: z.number().optional(),
+    changes: z.array(changeSchema).optional().describe('The change history, oldest first (with includeChanges, and on writes)'),
+  })
+  .loose();
+
+export const tombstoneSchema = z
+  .object({ id: z.string(), revision: z.number().int(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number(), access: accessSchema.optional() })
+  .strict()
+  .describe('A deleted entity (tombstone): only these fields, never its content or changes, with or without includeChanges');
+
+export const pageSchema = z.object({
+  items: z
+    .array(z.union([entitySchema.describe('A live entity; changes only with includeChanges'), tombstoneSchema]))
+    .describe('In (updatedAt, id) order. A page never ends inside a millisecond: with more to come it holds at least limit items, then all that share its last updatedAt'),
+  cursor: z
+    .string()
+    .optional()
+    .describe('Present when more items follow; pass it back to continue. An optimisation: pulling again from the largest updatedAt of the page misses nothing either'),
+});
+
+/** One path a conflicting modifier touches: the value at the client's base, on the server now, and what the client wanted. */
+export const fieldConflictSchema = z.object({
+  path: z.string().describe('The modifier path, e.g. title or address.city'),
+  base: z.unknown().optional().describe('The value at the client’s baseRevision (absent: no value)'),
+  theirs: z.unknown().optional().describe('The value on the server now (absent: no value)'),
+  mine: z.unknown().optional().describe('The value the client’s modifier gives on its base (absent: removed)'),
+  serverTouched: z.boolean().describe('Whether a change since the base touched this path (or one inside or around it)'),
+});
+
+export const conflictDetailsSchema = z.union([
+  z
+    .object({
+      baseRevision: z.number().int(),
+      currentRevision: z.number().int(),
+      current: entitySchema.describe('The entity on the server now'),
+      changesSince: z.array(changeSchema).describe('The changes after baseRevision, oldest first'),
+      fields: z.array(fieldConflictSchema).describe('Per path the modifier touches: base, theirs and mine'),
+    })
+    .describe('The entity changed since baseRevision: resolve per field (Accept Theirs, Keep Mine) and retry on currentRevision'),
+  z
+    .object({ baseRevision: z.number().int(), currentRevision: z.number().int(), reason: z.literal('baseRevision does not exist') })
+    .describe('baseRevision is negative or ahead of the entity'),
+]);
+
+/** The 409s of PATCH, told apart by `code`: a revision conflict with its details, or a localOnly type. */
+export const patchConflictSchema = z.discriminatedUnion('code', [
+  z.object({ error: z.string(), code: z.literal('DATA_REVISION_CONFLICT'), details: conflictDetailsSchema }).describe('Revision conflict'),
+  errorBodySchema.extend({ code: z.literal('DATA_LOCAL_ONLY_TYPE') }).describe('The type is localOnly: the server stores none of its entities'),
+]);
