@@ -129,6 +129,14 @@ describe('GET audit-trail: items and filters', () => {
     }
   });
 
+  it('reads page, limit, from and to as numbers, as the API description types them: 3.0 and 3e0 are 3', async () => {
+    const plain = (await trail(projectId, 'owner', '?limit=3&page=2')).body;
+    for (const query of ['?limit=3.0&page=2.0', '?limit=3e0&page=2', `?limit=3&page=2&from=0.0&to=${Number.MAX_SAFE_INTEGER}.0`]) {
+      const response = await trail(projectId, 'owner', query);
+      expect({ query, status: response.status, body: response.body }).toEqual({ query, status: 200, body: plain });
+    }
+  });
+
   const badInput: Array<[string, string]> = [
     ['?page=0', 'page'],
     ['?page=-1', 'page'],
@@ -139,7 +147,8 @@ describe('GET audit-trail: items and filters', () => {
     ['?page=1000001', 'page'],
     ['?limit=0', 'limit'],
     ['?limit=ten', 'limit'],
-    ['?limit=1e2', 'limit'],
+    ['?limit=2.5', 'limit'],
+    ['?from=1.5', 'from'],
     ['?from=yesterday', 'from'],
     ['?to=-5', 'to'],
     ['?changeType=moved', 'changeType'],

@@ -15,13 +15,8 @@ export const MAX_PAGE = 1_000_000;
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A whole non-negative number written in decimal digits (no sign, fraction or exponent). */
-const wholeNumber = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{1,16}$/, 'must be a whole number')
-    .transform(Number)
-    .describe(description);
+/** A whole non-negative number, typed as a number: `20` and `20.0` are the same, `2.5` and `abc` are refused. */
+const wholeNumber = (description: string) => z.coerce.number('must be a number').int('must be a whole number').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER).describe(description);
 
 const querySchema = z.object({
     page: wholeNumber('1-based page number (default 1)').pipe(z.number().min(1, 'must be at least 1').max(MAX_PAGE, `must be at most ${MAX_PAGE}`)).default(1),
