@@ -11,8 +11,8 @@ export interface SyncEvents {
   /** A collection not opted in to realtime has remote changes waiting (the spec's indicator). */
   changesAvailable: { typeId: string; available: boolean };
   realtime: { status: RealtimeStatus };
-  /** A background sync failed in a way that is not retried by itself. */
-  error: { error: unknown };
+  /** A sync failed in a way that is not retried by itself; `typeId` when it is one collection's (the others go on). */
+  error: { error: unknown; typeId?: string };
   /** The server refused the session (401): push and pull pause, the queue stays as it is. */
   unauthorized: { projectId: string };
   /** A token works again after `unauthorized`: syncing resumed. */

@@ -97,3 +97,37 @@ describe('disjoint edits', () => {
     expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 1, title: 'by alice', note: 'base' }]);
   });
 });
+
+describe('isolation', () => {
+  it('each collection pulls and reports its errors on its own, in either order', async () => {
+    const typeId = await freshType();
+    await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'on the server' } });
+    for (const collections of [['missing-type', typeId], [typeId, 'missing-type']]) {
+      const bob = client(tokens.bob, { collections });
+      const errors: Array<{ typeId?: string; code?: string }> = [];
+      bob.on('error', ({ error, typeId: failed }) => errors.push({ typeId: failed, code: (error as { code?: string }).code }));
+      await bob.start();
+      expect(bob.collection(typeId).list()).toMatchObject([{ title: 'on the server' }]);
+      expect(errors).toEqual([{ typeId: 'missing-type', code: 'DATA_TYPE_NOT_FOUND' }]);
+      await expect(bob.sync()).rejects.toMatchObject({ typeId: 'missing-type', code: 'DATA_TYPE_NOT_FOUND' });
+      expect(errors).toHaveLength(2);
+    }
+  });
+
+  it('a push that hangs does not hold back pulls: a remote change arrives while the local insert waits', async () => {
+    const typeId = await freshType();
+    // Writes reach a server that never answers (until the request is aborted); reads work.
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (init?.method === 'POST' || init?.method === 'PATCH') return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+      return globalThis.fetch(input, init);
+    };
+    const bob = client(tokens.bob, { collections: [typeId], fetch, pollIntervalMs: 100 });
+    await bob.start();
+    const queued = await bob.collection(typeId).insert({ title: 'stuck' });
+    await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'remote' } });
+    await expect.poll(() => bob.collection(typeId).list().map((document) => document.title).sort(), { timeout: 3_000 }).toEqual(['remote', 'stuck']);
+    expect(bob.collection(typeId).state(queued.id)).toBe('localChanges');
+    const pulled = await bob.collection(typeId).pull();
+    expect(pulled.typeId).toBe(typeId);
+  });
+});

@@ -87,6 +87,8 @@ export class SyncError extends Error {
     message: string,
     readonly status?: number,
     readonly code?: string,
+    /** The collection whose pull failed, when the failure is one collection's own. */
+    readonly typeId?: string,
   ) {
     super(message);
     this.name = 'SyncError';
@@ -159,6 +161,7 @@ export class SyncClient {
   private accessTimer: unknown;
   private accessCheck: Promise<void> | undefined;
   private readonly onBrowserOnline = () => this.online();
+  private readonly reported = new WeakSet<SyncError>();
 
   constructor(private readonly options: SyncClientOptions) {
     this.http = new Http({ baseUrl: options.baseUrl, token: options.token, getToken: options.getToken, headers: options.headers, fetch: options.fetch });
@@ -229,7 +232,13 @@ export class SyncClient {
       await this.refreshSyncTypes().catch((error: unknown) => {
         if (!(error instanceof NetworkError || error instanceof TransientError)) throw error;
       });
-      await this.sync();
+      const { results, failures } = await this.syncAll();
+      // A collection that failed for good (a missing type) is reported by `error` and the others
+      // keep syncing; when nothing could be pulled at all, the caller has something to fix.
+      const fatal = failures.find((failure) => !isRetryable(failure));
+      if (fatal && results.length === 0) throw fatal;
+      const retryable = failures.find(isRetryable);
+      if (retryable) throw retryable;
     } catch (error) {
       // Offline or signed out: start anyway and catch up by itself. Anything else (a missing type,
       // a lost project, a refusal) is the caller's to fix: reported here, and nothing keeps running.
@@ -352,15 +361,36 @@ export class SyncClient {
   }
 
   /**
-   * Pushes everything queued, then pulls every remote collection. Rejects when the server is
-   * unreachable, the session is refused (UnauthorizedError) or the project is lost.
+   * Pushes everything queued and pulls every remote collection, each on its own: a stuck push
+   * does not hold back the pulls, and a collection that fails (reported by `error` with its
+   * `typeId`) does not hold back the others. Rejects with the first failure once all are done: the
+   * server unreachable, the session refused (UnauthorizedError), the project lost, a collection's pull.
    */
   async sync(): Promise<PullResult[]> {
-    await this.push();
-    const results: PullResult[] = [];
-    for (const collection of this.collections.values()) results.push(await this.pull(collection.options.typeId));
-    if (this.unauthorized) this.resumeAuthorized();
+    const { results, failures } = await this.syncAll();
+    if (failures.length > 0) throw failures[0];
     return results;
+  }
+
+  private async syncAll(): Promise<{ results: PullResult[]; failures: unknown[] }> {
+    const [pushed, ...pulled] = await Promise.allSettled([this.push(), ...[...this.collections.keys()].map((typeId) => this.pull(typeId))]);
+    const results: PullResult[] = [];
+    const failures: unknown[] = [];
+    if (pushed?.status === 'rejected') failures.push(pushed.reason);
+    for (const outcome of pulled) {
+      if (outcome.status === 'fulfilled') results.push(outcome.value as PullResult);
+      else failures.push(outcome.reason);
+    }
+    for (const failure of failures) if (failure instanceof SyncError && failure.typeId !== undefined) this.reportOnce(failure);
+    if (this.unauthorized && results.length > 0 && !failures.some(isRetryable)) this.resumeAuthorized();
+    return { results, failures };
+  }
+
+  /** Emits `error` for a failure once, however many callers meet it. */
+  private reportOnce(error: SyncError): void {
+    if (this.reported.has(error)) return;
+    this.reported.add(error);
+    this.events.emit('error', { error, ...(error.typeId !== undefined ? { typeId: error.typeId } : {}) });
   }
 
   /** Reads each collection's type record and applies its `syncType`. */
@@ -464,6 +494,7 @@ export class SyncClient {
     if (error instanceof UnauthorizedError) return this.pauseUnauthorized();
     if (error instanceof NetworkError || error instanceof TransientError) return this.schedulePush();
     if (error instanceof SyncError && error.code === PROJECT_NOT_FOUND) return;
+    if (error instanceof SyncError) return this.reportOnce(error);
     this.events.emit('error', { error });
   }
 
@@ -844,7 +875,7 @@ export class SyncClient {
         await this.loseProject();
         throw this.projectLostError();
       }
-      if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code);
+      if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code, typeId);
       for (const item of answer.body.items) {
         const document = serverDocument(item);
         largest = Math.max(largest, document.updatedAt);
@@ -866,6 +897,15 @@ export class SyncClient {
     for (const record of touched.values()) this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
     if (result.added.length + result.modified.length + result.removed.length > 0) this.events.emit('change', result);
     return result;
+  }
+
+  /** Pulls every collection, each on its own; rejects with the first failure once all are done. */
+  private async pullAll(): Promise<void> {
+    const outcomes = await Promise.allSettled([...this.collections.keys()].map((typeId) => this.pull(typeId)));
+    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    for (const failure of failures) if (failure instanceof SyncError && failure.typeId !== undefined) this.reportOnce(failure);
+    if (this.unauthorized && failures.length < outcomes.length && !failures.some(isRetryable)) this.resumeAuthorized();
+    if (failures.length > 0) throw failures[0];
   }
 
   private async refreshSyncType(typeId: string): Promise<void> {
@@ -891,7 +931,9 @@ export class SyncClient {
       this.pollTimer = undefined;
       if (!this.running) return;
       if (this.timers.now() - this.lastTypeRefresh >= this.heartbeatMs) await this.refreshSyncTypes().catch(() => undefined);
-      await this.sync().catch((error: unknown) => this.backgroundFailure(error));
+      // A push still under way (or stuck until its timeout) does not hold back the next pulls.
+      this.schedulePush();
+      await this.pullAll().catch((error: unknown) => this.backgroundFailure(error));
       if (this.running && !this.unauthorized && this.pollTimer === undefined) this.pollEvery(this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs);
     }, ms);
   }
