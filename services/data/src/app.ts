@@ -7,6 +7,7 @@ import { registerReadableRoute } from './routes/readable';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
 import { registerEntityRoutes } from './routes/entity-routes';
 import { registerSchemaRoutes } from './routes/schemas';
+import { registerTypeDeclarationsRoute } from './routes/type-declarations';
 import { registerTypeRestoreRoute } from './routes/type-restore';
 
 /** The data service: types, documents and applications with history, pull, RLS and batch RLS. */
@@ -21,6 +22,7 @@ export const dataService: ServiceDefinition = {
     await registerBatchRlsRoute(app, deps);
     await registerReadableRoute(app, deps);
     await registerTypeRestoreRoute(app, deps);
+    await registerTypeDeclarationsRoute(app, deps);
     await registerAiRoutes(app, deps);
   },
   start: async (context) => {

@@ -11,6 +11,8 @@ export interface DataLimits {
   validationBudgetMs: number;
   /** Bytes of one sample-data answer (all generated documents together). */
   maxSampleDataBytes: number;
+  /** Types one GET .../types.d.ts declares (each is compiled to TypeScript). */
+  maxDeclaredTypes: number;
 }
 
 const MIB = 1024 * 1024;
@@ -20,6 +22,7 @@ export const dataEnvSchema = z.object({
   DATA_MAX_ARRAY_LENGTH: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   DATA_VALIDATION_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
   DATA_SAMPLE_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * MIB).default(MIB),
+  DATA_TYPE_DECLARATIONS_MAX_TYPES: z.coerce.number().int().min(1).max(5_000).default(100),
 });
 
 /** Reads the data service's limits from the environment; a bad value stops start-up naming the variable. */
@@ -30,5 +33,6 @@ export function loadDataLimits(env: NodeJS.ProcessEnv = process.env): DataLimits
     maxArrayLength: parsed.DATA_MAX_ARRAY_LENGTH,
     validationBudgetMs: parsed.DATA_VALIDATION_BUDGET_MS,
     maxSampleDataBytes: parsed.DATA_SAMPLE_DATA_MAX_BYTES,
+    maxDeclaredTypes: parsed.DATA_TYPE_DECLARATIONS_MAX_TYPES,
   };
 }

@@ -13,6 +13,7 @@ export const dataError = errorCatalogue({
   DATA_DOCUMENT_TOO_LARGE: [400, 'The document would be larger than the server stores'],
   DATA_ARRAY_TOO_LONG: [400, 'An array of the document would be longer than the server stores'],
   DATA_TYPE_SCHEMA_INVALID: [400, "The type's stored schema is not valid; change the type schema"],
+  DATA_TOO_MANY_TYPES_TO_DECLARE: [400, 'The project has more readable types than one declarations file holds; name the types with ?types='],
   DATA_SAMPLE_DATA_TOO_LARGE: [400, 'The sample documents would be larger than one answer may be; ask for fewer'],
   DATA_FORBIDDEN: [403, 'You may not do this to this entity'],
   DATA_NO_DEFAULT_ACCESS: [400, 'The type has no defaultAccess to reset to'],

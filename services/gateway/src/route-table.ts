@@ -18,6 +18,7 @@ export const routeTable: ReadonlyArray<{ prefix: string; service: BackendService
   { prefix: '/api/projects/:projectId/members', service: 'identity' },
   { prefix: '/api/projects/:projectId/ai-settings', service: 'identity' },
   { prefix: '/api/projects/:projectId/types', service: 'data' },
+  { prefix: '/api/projects/:projectId/types.d.ts', service: 'data' },
   { prefix: '/api/schemas', service: 'data' },
   { prefix: '/api/projects/:projectId/applications', service: 'data' },
   { prefix: '/api/projects/:projectId/ai-agents', service: 'data' },

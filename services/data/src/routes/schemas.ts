@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN } from '../domain/collections';
 import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
-import { typeSchemaInputSchema } from '../domain/type-schema-input';
 import { currentTypeSchema } from '../domain/legacy-type-schema';
 import { typeIdSchema } from '../domain/type-record';
 import { TypeDirectory } from '../entities/type-directory';
 import { publicView } from '../entities/entity';
 import { dataError } from '../errors';
+import { checkedTypeSchema } from './checked-type-schema';
 import type { DataDeps } from './context';
 
 const params = z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema });
@@ -30,21 +30,12 @@ function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean 
   return true;
 }
 
-/**
- * Sample documents from a type's stored schema, re-checked first: a schema saved before today's
- * rules (reserved names, unsatisfiable bounds, patterns RE2 cannot run) is refused naming its
- * field rather than failing inside the generator. Refused too when the answer would pass its cap.
- */
+/** Sample documents from a type's stored schema, re-checked first; refused when the answer would pass its cap. */
 function samplesFor(deps: DataDeps, stored: unknown, count: number, seed: number | undefined): Array<Record<string, unknown>> {
-  const checked = typeSchemaInputSchema.safeParse(stored ?? ANY_DOCUMENT);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const field = ['schema', ...(issue?.path ?? []).map(String)].join('.');
-    throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid ${field}: ${issue?.message ?? 'invalid'}`, details: { field } });
-  }
+  const schema = checkedTypeSchema(stored ?? ANY_DOCUMENT, 'schema');
   const limitBytes = deps.limits.maxSampleDataBytes;
   try {
-    return generateSamples(checked.data, { count, seed: seed ?? deps.clock(), limitBytes });
+    return generateSamples(schema, { count, seed: seed ?? deps.clock(), limitBytes });
   } catch (error) {
     if (!(error instanceof SampleDataTooLargeError)) throw error;
     throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
