@@ -3,6 +3,7 @@ import { openKeyValue, type KeyValue } from '@platform/kv';
 import { openDocumentStore, type DocumentStore } from '@platform/storage';
 import type { PlatformConfig } from './config';
 import { StartupFailure } from './startup-failure';
+import { memoryBudgetProbe } from './store-ceiling';
 
 export interface Adapters {
   store: DocumentStore;
@@ -45,10 +46,11 @@ export async function closeAdapters(adapters: Partial<Adapters>): Promise<void> 
   await Promise.allSettled([adapters.bus?.close(), adapters.kv?.close(), adapters.store?.close()]);
 }
 
-/** Health probes for the adapters a process holds. */
-export function adapterProbes(adapters: Partial<Adapters>): Array<{ name: string; kind: string; probe: () => Promise<boolean> }> {
+/** Health probes for the adapters a process holds; an embedded store with a memory budget also gets one for that. */
+export function adapterProbes(adapters: Partial<Adapters>, memoryBudgetMb?: number): Array<{ name: string; kind: string; probe: () => Promise<boolean> }> {
   const probes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }> = [];
   if (adapters.store) probes.push({ name: 'store', kind: adapters.store.kind, probe: () => adapters.store!.ping() });
+  if (adapters.store?.kind === 'embedded' && memoryBudgetMb !== undefined) probes.push(memoryBudgetProbe(memoryBudgetMb));
   if (adapters.bus) probes.push({ name: 'bus', kind: adapters.bus.kind, probe: () => adapters.bus!.ping() });
   if (adapters.kv) probes.push({ name: 'kv', kind: adapters.kv.kind, probe: () => adapters.kv!.ping() });
   return probes;

@@ -46,6 +46,8 @@ export const platformEnvSchema = z.object({
   /** Serve Prometheus metrics at `GET /metrics` on this port of its own (unset: no metrics listener). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /** All-in-one: health turns degraded once the process's resident memory reaches 90% of this (unset: no budget). */
+  EMBEDDED_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).optional(),
   ...httpTimeoutsEnvSchema.shape,
   ...tracingEnvSchema.shape,
 });

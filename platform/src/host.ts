@@ -19,6 +19,7 @@ import { instrumentBus, startMetricsServer, startTracingFromEnv } from '@platfor
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
+import { logStoreLoaded } from './store-ceiling';
 import { resolvePrincipalSecret } from './principal-secret';
 import { listenUrl, publicUrl } from './public-url';
 import { serviceRegistry } from './service-registry';
@@ -76,6 +77,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const realtime = config.REALTIME_ENABLED && config.services.has('gateway') && (hosted.length > 0 || config.MONGO_URL !== undefined);
   if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
+  if (adapters.store) logStoreLoaded(adapters.store, logger, config.EMBEDDED_MEMORY_BUDGET_MB);
   // The bus every hosted service gets carries trace context and counts its messages.
   adapters.bus = instrumentBus(adapters.bus);
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
@@ -98,7 +100,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       principalSecret,
       local: context ? { services, context } : undefined,
       remotes,
-      dependencyProbes: adapterProbes(adapters),
+      dependencyProbes: adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB),
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       timeouts,
@@ -115,7 +117,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     await app.register(cookie);
     trustSignedPrincipal(app, principalSecret);
     const dependencies = new HealthMonitor();
-    for (const probe of adapterProbes(adapters)) dependencies.register(probe.name, probe.probe, probe.kind);
+    for (const probe of adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB)) dependencies.register(probe.name, probe.probe, probe.kind);
     app.get('/api/health', { schema: { hide: true } }, async (request) => {
       const snapshot = dependencies.snapshot();
       const status = Object.values(snapshot).every((state) => state.up) ? 'ok' : 'degraded';

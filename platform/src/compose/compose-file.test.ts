@@ -21,6 +21,7 @@ const topologyVariables: Record<string, string> = {
   PORT: 'every container listens on 3000; PORT is the gateway host port',
   SERVICES: 'one service per container',
   DATA_DIR: 'only the all-in-one (embedded store) reads it',
+  EMBEDDED_MEMORY_BUDGET_MB: 'only the all-in-one (embedded store) reads it',
   MONGO_URL: 'the mongo service',
   NATS_URL: 'the nats service',
   REDIS_URL: 'the redis service',

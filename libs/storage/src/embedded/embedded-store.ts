@@ -35,6 +35,10 @@ export interface EmbeddedDocumentStore extends DocumentStore {
   backup(directory?: string): Promise<BackupSummary>;
 }
 
+export function isEmbeddedStore(store: DocumentStore): store is EmbeddedDocumentStore {
+  return store.kind === 'embedded' && 'stats' in store;
+}
+
 /** The write-ahead log's file. Collection logs were `<name>.jsonl`, a name no collection can give this one. */
 export const STORE_LOG_FILE = 'store.wal';
 const LEGACY_LOG_SUFFIX = '.jsonl';
