@@ -15,7 +15,7 @@ import {
   type Logger,
   type ServiceContext,
 } from '@platform/kit';
-import { instrumentBus, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
+import { directoryBytes, instrumentBus, measureEmbeddedData, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
@@ -80,6 +80,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   if (adapters.store) logStoreLoaded(adapters.store, logger, config.EMBEDDED_MEMORY_BUDGET_MB);
   // The bus every hosted service gets carries trace context and counts its messages.
   adapters.bus = instrumentBus(adapters.bus);
+  const embeddedData = adapters.store?.kind === 'embedded' || adapters.kv.kind === 'embedded';
+  const stopMeasuringData = embeddedData ? measureEmbeddedData(() => directoryBytes(config.DATA_DIR)) : undefined;
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);
   // One cache of project standing for every hosted service and the realtime channel.
   const access = adapters.store ? sharedProjectAccess({ store: adapters.store, bus: adapters.bus, clock, logger, cacheMs: config.PROJECT_ACCESS_CACHE_MS }) : undefined;
@@ -148,6 +150,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     await Promise.allSettled(stops.map((stop) => stop()));
     await app.close();
     await metrics?.close();
+    stopMeasuringData?.();
     await closeAdapters(adapters);
     await tracing?.shutdown();
     throw error;
@@ -166,6 +169,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       await app.close();
       await Promise.allSettled(stops.map((stop) => stop()));
       await metrics?.close();
+      stopMeasuringData?.();
       await closeAdapters(adapters);
       await tracing?.shutdown();
     },

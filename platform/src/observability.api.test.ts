@@ -144,6 +144,31 @@ describe('metrics', () => {
     }).toEqual({ created: 3, refused: 1, latency: 3, published: 3, audited: 3, runs: 3, mails: 3 });
   });
 
+  it('counts sign-ins refused by the login throttle, open realtime streams and the embedded data on disk', async () => {
+    const unlabelled = (text: string, name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
+    const throttledBefore = unlabelled(await scrape(), 'platform_login_throttled_total');
+    const email = `throttled-${Date.now()}@example.org`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 7; attempt += 1) {
+      const response = await fetch(`${platform.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'wrong password 1' }) });
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2);
+    expect(unlabelled(await scrape(), 'platform_login_throttled_total') - throttledBefore).toBe(2);
+
+    const ticket = await call('GET', '/api/realtime/token');
+    const abort = new AbortController();
+    const stream = await fetch(`${platform.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(ticket.body.token)}`, { signal: abort.signal });
+    expect(stream.status).toBe(200);
+    expect(unlabelled(await scrape(), 'platform_realtime_streams')).toBe(1);
+    abort.abort();
+    const deadline = Date.now() + 5_000;
+    while (unlabelled(await scrape(), 'platform_realtime_streams') !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unlabelled(await scrape(), 'platform_realtime_streams')).toBe(0);
+
+    expect(unlabelled(await scrape(), 'platform_embedded_data_bytes')).toBeGreaterThan(0);
+  });
+
   it('labels no ids: project ids and document ids appear nowhere in the metrics', async () => {
     const created = await call('POST', `/api/projects/${projectId}/types/tickets/data`, { title: 'labelled?' });
     const text = await scrape();

@@ -6,17 +6,19 @@ export {
   busConsumeDuration,
   busPublished,
   busRedeliveries,
+  embeddedDataBytes,
   httpRequestDuration,
   httpRequests,
   loginThrottled,
+  measureEmbeddedData,
   metricsRegistry,
   metricsText,
   outboxBacklog,
   realtimeStreams,
-  storeSize,
   subjectFamily,
   visitorRateLimited,
 } from './metrics';
+export { directoryBytes } from './directory-bytes';
 export { startMetricsServer } from './metrics-server';
 export { activeTraceIds } from './trace-ids';
 export { startTracing, startTracingFromEnv, tracesRequested, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';

@@ -88,15 +88,30 @@ export const loginThrottled = new Counter({
 
 export const visitorRateLimited = new Counter({
   name: 'platform_visitor_rate_limited_total',
-  help: 'Visitor check-ins refused by the rate limit',
+  help: 'Visitor check-ins refused by the rate limit, by limit (ip: one address, kiosk: one kiosk binding)',
+  labelNames: ['limit'] as const,
   registers,
 });
 
-export const storeSize = new Gauge({
-  name: 'platform_embedded_store_bytes',
-  help: 'Bytes the embedded store keeps on disk under DATA_DIR (absent with MongoDB)',
+/** What each embedded data directory of this process holds, measured when Prometheus scrapes. */
+const embeddedDataSources = new Set<() => Promise<number>>();
+
+export const embeddedDataBytes = new Gauge({
+  name: 'platform_embedded_data_bytes',
+  help: 'Bytes the embedded store and key-value log keep under DATA_DIR (absent when MongoDB and Redis serve)',
   registers,
+  async collect() {
+    let total = 0;
+    for (const measure of embeddedDataSources) total += await measure();
+    this.set(total);
+  },
 });
+
+/** Adds a data directory's size to `platform_embedded_data_bytes`; answers the function that removes it. */
+export function measureEmbeddedData(measure: () => Promise<number>): () => void {
+  embeddedDataSources.add(measure);
+  return () => embeddedDataSources.delete(measure);
+}
 
 /** The registry in the Prometheus text format. */
 export async function metricsText(): Promise<string> {

@@ -1,5 +1,6 @@
 import type { EventBus } from '@platform/bus';
 import { requireUser, type Logger, type ProjectAccess } from '@platform/kit';
+import { realtimeStreams } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -95,9 +96,11 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000);
       keepAlive.unref();
       let open = true;
+      realtimeStreams.inc();
       const end = () => {
         if (!open) return;
         open = false;
+        realtimeStreams.dec();
         clearInterval(keepAlive);
         remove();
         unwatch();

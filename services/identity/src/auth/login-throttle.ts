@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KeyValue } from '@platform/kv';
+import { loginThrottled } from '@platform/telemetry';
 import { identityError } from '../errors';
 import { FixedWindowLimit } from './fixed-window-limit';
 
@@ -42,7 +43,9 @@ export class LoginThrottle {
       { key: keys.account, limit: this.limits.perAccount },
       { key: keys.ip, limit: this.limits.perIp },
     ]);
-    if (!allowed) throw identityError('IDENTITY_TOO_MANY_ATTEMPTS', { details: { retryAfterSeconds: this.window.retryAfterSeconds } });
+    if (allowed) return;
+    loginThrottled.inc();
+    throw identityError('IDENTITY_TOO_MANY_ATTEMPTS', { details: { retryAfterSeconds: this.window.retryAfterSeconds } });
   }
 
   async recordSuccess(email: string, ip: string): Promise<void> {

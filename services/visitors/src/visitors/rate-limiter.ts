@@ -1,5 +1,6 @@
 import type { Logger } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
+import { visitorRateLimited } from '@platform/telemetry';
 import { visitorsError } from '../errors';
 
 export interface RateLimits {
@@ -60,6 +61,7 @@ export class RateLimiter {
   }
 
   private refusal(limit: 'ip' | 'kiosk', endsAt: number) {
+    visitorRateLimited.inc({ limit });
     return visitorsError('VISITORS_RATE_LIMITED', { details: { retryAfterSeconds: Math.max(1, Math.ceil((endsAt - this.clock()) / 1000)), limit } });
   }
 }
