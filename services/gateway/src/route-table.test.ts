@@ -10,6 +10,7 @@ describe('central route table', () => {
     ['/api/projects/p1/ai-settings', 'identity'],
     ['/api/projects/p1/types/t1/data/d1', 'data'],
     ['/api/projects/p1/types/t1/batch-rls', 'data'],
+    ['/api/projects/p1/types.d.ts', 'data'],
     ['/api/schemas/projects/p1/types/t1', 'data'],
     ['/api/projects/p1/applications/a1', 'data'],
     ['/api/projects/p1/applications/a1/publish', 'publishing'],
