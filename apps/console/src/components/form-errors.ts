@@ -1,0 +1,19 @@
+import { ApiError } from '../api/client';
+
+/** A failed submit: the message for the field the server named, else for the form as a whole. */
+export interface FormErrors {
+  fields: Record<string, string>;
+  form?: string;
+}
+
+export const noErrors: FormErrors = { fields: {} };
+
+/** Places an error beside the field a 400 names (its first path segment), or on the form. */
+export function formErrors(error: unknown, knownFields: readonly string[]): FormErrors {
+  if (error instanceof ApiError) {
+    const field = error.field?.split('.')[0];
+    if (field && knownFields.includes(field)) return { fields: { [field]: error.message } };
+    return { fields: {}, form: error.message };
+  }
+  return { fields: {}, form: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,259 @@
+import type { FieldChoice, FieldConflict, SyncClient } from '@platform/sync-client';
+import { useConflicts, useDocument, useSyncState } from '@platform/sync-react';
+import { useEffect, useMemo, useState } from 'react';
+import { api, ApiError, unwrap } from '../api/client';
+import { ConflictView } from '../components/conflict-view';
+import { DocumentEditor, editableFields } from '../components/document-editor';
+import { noErrors, type FormErrors } from '../components/form-errors';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+import { useTypeSchema } from '../components/use-type-schema';
+import { diffStates, restoringModifier, stateAt, type Modifier } from '../history/apply-modifier';
+import { authorName } from '../history/authors';
+import { Link, navigate } from '../router';
+import { useSession } from '../session';
+import { useTypeClient } from '../sync/use-type-client';
+
+interface Change {
+  userId: string;
+  timestamp: number;
+  baseRevision: number;
+  modifier: Modifier;
+}
+
+/** History shows this many changes at a time, newest first, so 10,000 changes stay responsive. */
+const HISTORY_PAGE = 100;
+
+const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
+
+function Author({ userId }: { userId: string }) {
+  const [name, setName] = useState(userId);
+  useEffect(() => void authorName(userId).then(setName), [userId]);
+  return <span className="author">{name}</span>;
+}
+
+function AccessSummary({ access }: { access: unknown }) {
+  const rules = (access ?? {}) as Record<string, { permission?: string; userIds?: string[] } | undefined>;
+  return (
+    <dl className="access" aria-label="Access">
+      {(['read', 'update', 'delete'] as const).map((operation) => {
+        const rule = rules[operation];
+        const parts = [rule?.permission && `permission ${rule.permission}`, rule?.userIds?.length && `users ${rule.userIds.join(', ')}`].filter(Boolean);
+        return (
+          <div key={operation}>
+            <dt>{operation}</dt>
+            <dd>{parts.length ? parts.join('; ') : 'project members'}</dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
+/** The server's 409 for a restore, and what the restore wanted to write. */
+interface RestoreConflict {
+  fields: FieldConflict[];
+  currentRevision: number;
+  modifier: Modifier;
+}
+
+function Detail({ client, projectId, typeId, id }: { client: SyncClient; projectId: string; typeId: string; id: string }) {
+  const live = useDocument(client, typeId, id);
+  const state = useSyncState(client, typeId, id);
+  const conflict = useConflicts(client, typeId).find((entry) => entry.id === id)?.conflict;
+  const path = { projectId, typeId, id };
+  const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path, query: { includeChanges: 'true' } } })), `${projectId}/${typeId}/${id}/${live?.revision ?? ''}`);
+  const { schema } = useTypeSchema(projectId, typeId);
+  const changes = (loaded.value?.changes ?? []) as Change[];
+  const revision = loaded.value?.revision ?? 0;
+  const [shown, setShown] = useState(HISTORY_PAGE);
+  const [selected, setSelected] = useState<number>();
+  const [compare, setCompare] = useState<{ from: number; to: number }>();
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [restoreConflict, setRestoreConflict] = useState<RestoreConflict>();
+  const [notice, setNotice] = useState<string>();
+
+  const at = selected ?? revision;
+  const stateAtSelected = useMemo(() => stateAt(changes, at), [changes, at]);
+  const comparison = compare ?? { from: Math.max(0, revision - 1), to: revision };
+  const differences = useMemo(() => diffStates(stateAt(changes, comparison.from), stateAt(changes, comparison.to)), [changes, comparison.from, comparison.to]);
+  const revisions = useMemo(() => changes.map((_, index) => index), [changes]);
+
+  const save = async (fields: Record<string, unknown>) => {
+    // Only what the editor changed, so the change records just that (undefined removes a field).
+    const current = editableFields(live ?? {});
+    const update: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) if (JSON.stringify(current[key]) !== JSON.stringify(value)) update[key] = value;
+    for (const key of Object.keys(current)) if (!(key in fields)) update[key] = undefined;
+    await client.collection(typeId).update(id, update);
+    setErrors(noErrors);
+    setNotice('Saved');
+  };
+
+  const remove = async () => {
+    await client.collection(typeId).remove(id);
+    navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
+  };
+
+  const patch = async (modifier: Modifier, baseRevision: number) => {
+    try {
+      await unwrap(api.PATCH('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path }, body: { modifier, baseRevision } }));
+      setRestoreConflict(undefined);
+      setNotice(`Restored revision ${at} as a new change`);
+      await client.pull(typeId);
+      loaded.reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        const details = error.details as { fields?: FieldConflict[]; currentRevision?: number };
+        setRestoreConflict({ fields: details.fields ?? [], currentRevision: details.currentRevision ?? revision, modifier });
+      } else setErrors({ fields: {}, form: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const restore = () => {
+    const current = editableFields(loaded.value ?? {});
+    void patch(restoringModifier(current, stateAtSelected), revision);
+  };
+
+  const resolveRestore = (choices: Record<string, FieldChoice>) => {
+    if (!restoreConflict) return;
+    const kept = (operand: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(operand ?? {}).filter(([key]) => (choices[key] ?? 'mine') === 'mine'));
+    const modifier: Modifier = { $set: kept(restoreConflict.modifier.$set), $unset: kept(restoreConflict.modifier.$unset) };
+    void patch(modifier, restoreConflict.currentRevision);
+  };
+
+  if (loaded.error) return <LoadError error={loaded.error} />;
+  if (!loaded.value) return <p className="loading">Loading {id}…</p>;
+  const newestFirst = [...changes.entries()].reverse().slice(0, shown);
+
+  return (
+    <main className="wide">
+      <p className="crumbs">
+        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`}>{typeId}</Link> / {id}
+      </p>
+      <h1>Document {id}</h1>
+      <p>
+        Revision <strong data-testid="revision">{revision}</strong> · sync <span className={`sync-${state ?? 'synced'}`}>{state === 'localChanges' ? 'pending' : (state ?? (loaded.value.deletedAt ? 'deleted' : 'synced'))}</span>
+        {loaded.value.deletedAt !== undefined && ' · deleted'}
+      </p>
+      {notice && <p role="status">{notice}</p>}
+      <AccessSummary access={loaded.value.access} />
+
+      {conflict && conflict.reason === 'revision' && (
+        <ConflictView
+          fields={conflict.fields}
+          onAcceptTheirs={() => void client.collection(typeId).acceptTheirs(id)}
+          onKeepMine={() => void client.collection(typeId).keepMine(id)}
+          onResolve={(choices) => void client.collection(typeId).resolveFields(id, choices)}
+        />
+      )}
+      {conflict && conflict.reason !== 'revision' && (
+        <section className="conflict" aria-label="Conflict">
+          <p role="alert">{conflict.reason === 'rejected' ? `The server refused this change: ${conflict.error?.message ?? ''}` : 'This document was deleted on the server.'}</p>
+          <button type="button" onClick={() => void client.collection(typeId).acceptTheirs(id)}>Accept theirs</button>
+          <button type="button" onClick={() => void client.collection(typeId).keepMine(id)}>Keep mine</button>
+        </section>
+      )}
+      {restoreConflict && (
+        <ConflictView
+          fields={restoreConflict.fields}
+          onAcceptTheirs={() => {
+            setRestoreConflict(undefined);
+            loaded.reload();
+          }}
+          onKeepMine={() => void patch(restoreConflict.modifier, restoreConflict.currentRevision)}
+          onResolve={resolveRestore}
+        />
+      )}
+
+      <div className="columns">
+        <section aria-label="Current state">
+          <h2>Current state</h2>
+          {live ? (
+            <>
+              <DocumentEditor key={`${live.revision}-${state}`} schema={schema} initial={live} errors={errors} onSave={(fields) => void save(fields)} onInvalid={setErrors} />
+              <button type="button" className="danger" onClick={() => void remove()}>Delete</button>
+            </>
+          ) : (
+            <pre className="json">{JSON.stringify(editableFields(loaded.value), null, 2)}</pre>
+          )}
+        </section>
+
+        <section aria-label="History">
+          <h2>History</h2>
+          <ol className="history" aria-label="Changes">
+            {newestFirst.map(([index, change]) => (
+              <li key={index} className={index === at ? 'selected' : undefined}>
+                <button type="button" className="link" onClick={() => setSelected(index)} aria-label={`Revision ${index}`}>
+                  r{index}
+                </button>{' '}
+                <Author userId={change.userId} /> · <time dateTime={new Date(change.timestamp).toISOString()}>{new Date(change.timestamp).toLocaleString()}</time> · base {change.baseRevision}
+                <code dir="auto">{JSON.stringify(change.modifier)}</code>
+              </li>
+            ))}
+          </ol>
+          {shown < changes.length && (
+            <button type="button" onClick={() => setShown(shown + HISTORY_PAGE)}>
+              Show older changes ({changes.length - shown} more)
+            </button>
+          )}
+        </section>
+      </div>
+
+      <section aria-label="State at revision">
+        <h2>State at revision {at}</h2>
+        <pre className="json" dir="auto">{JSON.stringify(stateAtSelected, null, 2)}</pre>
+        {at !== revision && (
+          <button type="button" onClick={restore}>
+            Restore this revision
+          </button>
+        )}
+      </section>
+
+      <section aria-label="Diff">
+        <h2>Diff</h2>
+        <label>
+          From revision{' '}
+          <select value={comparison.from} onChange={(event) => setCompare({ ...comparison, from: Number(event.target.value) })}>
+            {revisions.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          To revision{' '}
+          <select value={comparison.to} onChange={(event) => setCompare({ ...comparison, to: Number(event.target.value) })}>
+            {revisions.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </label>
+        <table aria-label="Differences">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+            </tr>
+          </thead>
+          <tbody>
+            {differences.map((difference) => (
+              <tr key={difference.path}>
+                <th scope="row">{difference.path}</th>
+                <td dir="auto">{show(difference.before)}</td>
+                <td dir="auto">{show(difference.after)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </main>
+  );
+}
+
+export function DocumentDetail({ projectId, typeId, id }: { projectId: string; typeId: string; id: string }) {
+  const { user } = useSession();
+  const { client, error } = useTypeClient(user!.id, projectId, typeId);
+  if (!client) return error ? <LoadError error={error} /> : <p className="loading">Opening {id}…</p>;
+  return <Detail client={client} projectId={projectId} typeId={typeId} id={id} />;
+}

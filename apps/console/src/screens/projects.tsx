@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../api/client';
+import { Field } from '../components/field';
+import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+import { navigate } from '../router';
+import { useSession } from '../session';
+
+/** Records the project as the most recent (`PUT /api/me/last-project`), then opens it. */
+export async function openProject(projectId: string, refreshUser: () => Promise<void>): Promise<void> {
+  await unwrap(api.PUT('/api/me/last-project', { body: { projectId } }));
+  await refreshUser();
+  navigate(`/projects/${encodeURIComponent(projectId)}`);
+}
+
+export function Projects() {
+  const { user, refresh } = useSession();
+  const projects = useLoad(async () => (await unwrap(api.GET('/api/projects'))).items, 'projects');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [creating, setCreating] = useState(false);
+
+  const recent = user?.recentProjects ?? {};
+  const ordered = [...(projects.value ?? [])].sort((a, b) => (recent[b.id] ?? 0) - (recent[a.id] ?? 0) || a.name.localeCompare(b.name));
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    try {
+      const project = await unwrap(api.POST('/api/projects', { body: { name: String(new FormData(form).get('name')) } }));
+      setErrors(noErrors);
+      setCreating(false);
+      await openProject(project.id, refresh);
+    } catch (error) {
+      setErrors(formErrors(error, ['name']));
+    }
+  };
+
+  return (
+    <main>
+      <h1>Projects</h1>
+      <button type="button" onClick={() => setCreating(true)}>New project</button>
+      {creating && (
+        <form onSubmit={create} className="inline-form" noValidate>
+          <Field label="Project name" name="name" autoFocus error={errors.fields.name} />
+          {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
+          <button type="submit">Save</button>
+        </form>
+      )}
+      <LoadError error={projects.error} />
+      <ul className="cards" aria-label="Projects">
+        {ordered.map((project) => (
+          <li key={project.id}>
+            <button type="button" className="card" onClick={() => void openProject(project.id, refresh)}>
+              <strong>{project.name}</strong>
+              <small>{project.id}</small>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {projects.value?.length === 0 && <p>No project yet: create one.</p>}
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { api, ApiError, onApiHealth, unwrap } from './api/client';
+import type { paths } from './api/openapi';
+import { navigate } from './router';
+
+export type CurrentUser = paths['/api/me']['get']['responses'][200]['content']['application/json'];
+
+interface Session {
+  /** undefined while loading, null when signed out. */
+  user: CurrentUser | null | undefined;
+  /** The last call answered 503: the banner shows until the service answers again. */
+  unavailable: boolean;
+  refresh(): Promise<void>;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string, displayName: string): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | undefined>(undefined);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+const HEALTH_RETRY_MS = 2_000;
+
+/**
+ * The signed-in user, from the gateway's HttpOnly `session` cookie (the console never sees the
+ * token). A 401 anywhere signs out and goes to sign in; a 503 shows the banner and probes
+ * /api/health until the platform answers again.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<CurrentUser | null | undefined>(undefined);
+  const [unavailable, setUnavailable] = useState(false);
+
+  const refresh = useCallback(async () => {
+    try {
+      setUser(await unwrap(api.GET('/api/me')));
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 404)) setUser(null);
+      else throw error;
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh().catch(() => undefined);
+    return onApiHealth((status) => {
+      if (status === 503) setUnavailable(true);
+      else setUnavailable(false);
+      if (status === 401) {
+        setUser(null);
+        if (!window.location.pathname.endsWith('/sign-up')) navigate('/sign-in', { replace: true });
+      }
+    });
+  }, [refresh]);
+
+  useEffect(() => {
+    if (!unavailable) return;
+    const timer = setInterval(() => void fetch('/api/health').then((response) => response.ok && setUnavailable(false), () => undefined), HEALTH_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [unavailable]);
+
+  const signIn = useCallback(async (email: string, password: string) => {
+    await unwrap(api.POST('/api/auth/login', { body: { email, password } }));
+    await refresh();
+  }, [refresh]);
+
+  const signUp = useCallback(async (email: string, password: string, displayName: string) => {
+    await unwrap(api.POST('/api/auth/register', { body: { email, password, displayName } }));
+    await refresh();
+  }, [refresh]);
+
+  const signOut = useCallback(async () => {
+    await unwrap(api.POST('/api/auth/logout'));
+    setUser(null);
+    navigate('/sign-in');
+  }, []);
+
+  return <SessionContext.Provider value={{ user, unavailable, refresh, signIn, signUp, signOut }}>{children}</SessionContext.Provider>;
+}

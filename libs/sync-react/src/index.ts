@@ -1,0 +1,1 @@
+export { useCollection, useConflicts, useDocument, usePendingCount, useRealtimeStatus, useSyncState, useSyncVersion } from './hooks';
