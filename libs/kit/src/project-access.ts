@@ -12,6 +12,7 @@ import {
 import type { DocumentStore } from '@platform/storage';
 import { AppError } from './errors';
 import type { ProjectCaller } from './rls';
+import { TypeReadAccess } from './type-read-access';
 
 export interface ProjectRecord {
   id: string;
@@ -49,12 +50,16 @@ export class ProjectAccess {
   private readonly generations = new Map<string, number>();
   /** Bumped by forgetAll. */
   private epoch = 0;
+  /** The read rules of the project's types, cached and forgotten with the project's standing. */
+  readonly types: TypeReadAccess;
 
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: () => number,
     readonly cacheMs = 1_000,
-  ) {}
+  ) {
+    this.types = new TypeReadAccess(store, clock, cacheMs);
+  }
 
   /** The project and the caller's standing in it, or 404. */
   async require(projectId: string, principal: Principal): Promise<ProjectContext> {
@@ -65,6 +70,7 @@ export class ProjectAccess {
 
   /** Forgets cached answers for a project (its membership, permissions, owner or settings changed). */
   forget(projectId: string): void {
+    this.types.forget(projectId);
     if (this.generations.size >= 10_000) return this.forgetAll();
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
     for (const key of this.cache.keys()) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
@@ -72,6 +78,7 @@ export class ProjectAccess {
 
   /** Forgets every cached answer (a tenant's admins changed, or notices may have been missed). */
   forgetAll(): void {
+    this.types.forgetAll();
     this.epoch += 1;
     this.generations.clear();
     this.cache.clear();

@@ -44,5 +44,5 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     maxDepth: config.maxDepth,
     services: { mailer: context.mailer, data: dataDeps(context), config, causes, clock, http, policy },
   });
-  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store), causes, executor, http, policy };
+  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, http, policy };
 }

@@ -1,5 +1,5 @@
 import { documentsCollection, type StoredEntity } from '@platform/data';
-import { rlsAllows, type ProjectCaller } from '@platform/kit';
+import { rlsAllows, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
 import type { ActionRun, BlockResult, DocumentRef, RunFields } from './run-store';
 
@@ -19,10 +19,14 @@ const keyOf = (document: DocumentRef) => `${document.typeId}/${document.document
  * out. A block result that involves another document the reader may not read (update-database's
  * target, or a document whose contents reached the block through connections, such as a mail
  * subject filled from an update-database output) keeps its status and timing, and its `summary`
- * becomes `{ redacted: true }` and its `error` a neutral one. Missing documents count as unreadable.
+ * becomes `{ redacted: true }` and its `error` a neutral one. Missing documents count as unreadable,
+ * and so do the documents of a type whose own read rule excludes the reader.
  */
 export class RunVisibility {
-  constructor(private readonly store: DocumentStore) {}
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly types: ProjectAccess['types'],
+  ) {}
 
   async visibleTo(caller: ProjectCaller, projectId: string, runs: ActionRun[]): Promise<RunView[]> {
     const readable = caller.superuser ? undefined : await this.readableDocuments(caller, projectId, runs);
@@ -42,6 +46,7 @@ export class RunVisibility {
     }
     const readable = new Set<string>();
     for (const [typeId, ids] of idsByType) {
+      if (!(await this.types.mayRead(projectId, typeId, caller))) continue;
       const documents = await this.store
         .collection<StoredEntity>(documentsCollection(projectId, typeId))
         .find({ id: { $in: [...ids] } }, { projection: { id: 1, access: 1 } });

@@ -27,9 +27,10 @@ export function clampLimit(limit: number): number {
 /**
  * The store filter for one project's trail with the query's filters (`from` and `to` inclusive)
  * and read RLS on each item's copy of its entity's current access, so `total` counts only items
- * the caller may see.
+ * the caller may see. Items of the `unreadableTypes` (types whose own read rule excludes the
+ * caller) are left out as well: a type's read rule guards its documents.
  */
-export function trailFilter(projectId: string, query: TrailQuery, caller: ProjectCaller): Filter {
+export function trailFilter(projectId: string, query: TrailQuery, caller: ProjectCaller, unreadableTypes: readonly string[]): Filter {
   const filter: Filter = { projectId };
   if (query.userId !== undefined) filter.userId = query.userId;
   if (query.typeId !== undefined) filter.entityTypeId = query.typeId;
@@ -37,8 +38,11 @@ export function trailFilter(projectId: string, query: TrailQuery, caller: Projec
   if (query.from !== undefined || query.to !== undefined) {
     filter.timestamp = { ...(query.from !== undefined ? { $gte: query.from } : {}), ...(query.to !== undefined ? { $lte: query.to } : {}) };
   }
+  const conditions: Filter[] = [filter];
+  if (unreadableTypes.length > 0) conditions.push({ entityTypeId: { $nin: [...unreadableTypes] } });
   const readable = rlsFilter('read', caller);
-  return Object.keys(readable).length ? { $and: [filter, readable] } : filter;
+  if (Object.keys(readable).length) conditions.push(readable);
+  return conditions.length > 1 ? { $and: conditions } : filter;
 }
 
 /** How many items to skip for a 1-based page. */

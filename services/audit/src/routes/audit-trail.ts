@@ -47,8 +47,8 @@ const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(),
 /**
  * GET /api/projects/{projectId}/audit-trail: a project's changes across all types, newest first,
  * with filters. Project members only (others get the same 404 as an unknown project); items of
- * entities the caller may not read now are left out and not counted, and authors' display names
- * follow their profile privacy (AuthorNames).
+ * entities the caller may not read now, by their own read rule or their type's, are left out and
+ * not counted, and authors' display names follow their profile privacy (AuthorNames).
  */
 export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: ProjectAccess; trail: TrailStore; authorNames: AuthorNames }): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -69,7 +69,8 @@ export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: 
         throw auditError('AUDIT_INVALID_RANGE', { details: { from: query.from, to: query.to } });
       }
       const { caller } = await deps.projects.require(request.params.projectId, request.principal);
-      const { items, total } = await deps.trail.page(trailFilter(request.params.projectId, query, caller), skipFor(query), query.limit);
+      const unreadableTypes = await deps.projects.types.unreadableTypes(request.params.projectId, caller);
+      const { items, total } = await deps.trail.page(trailFilter(request.params.projectId, query, caller, unreadableTypes), skipFor(query), query.limit);
       const named = await deps.authorNames.visibleTo(reader, items.map((item) => item.userId));
       return { items: items.map((item) => publicItem(item, named.has(item.userId))), total, page: query.page, limit: query.limit };
     },

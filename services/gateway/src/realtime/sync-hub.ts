@@ -13,10 +13,14 @@ export interface SyncSubscriber {
   close(): void;
 }
 
+/** Notifications about the project's types carry this `typeId` (the types collection). */
+const TYPES_TYPE_ID = 'types';
+
 /**
  * This replica's subscribers, fed by the live broadcast every replica listens to. Before each
  * delivery the subscriber's standing in the project is looked up again (ProjectAccess caches it for
- * a second), so a member learns only of entities it may read, and a removed member is cut off.
+ * a second), so a member learns only of entities it may read (by the entity's read rule and its
+ * type's), and a removed member is cut off.
  * A change of access (identity's notices about membership and permissions, or a write of an
  * entity's `access` the subscriber can no longer read) reaches members as `access-changed`.
  */
@@ -60,13 +64,16 @@ export class SyncHub {
   }
 
   private async deliver({ notification, access, accessChanged }: RoutedSyncNotification): Promise<void> {
+    // A type's access guards its documents: this process forgets the type's cached rule before anyone is told.
+    if (accessChanged && notification.typeId === TYPES_TYPE_ID) this.options.projects.types.forget(notification.projectId);
     const subscribers = this.byProject.get(notification.projectId);
     if (!subscribers) return;
     await Promise.all(
       [...subscribers].map(async (subscriber) => {
         const standing = await this.options.projects.require(notification.projectId, subscriber.principal).catch(() => null);
         if (!standing) return subscriber.close();
-        if (rlsAllows(access, 'read', standing.caller)) subscriber.send(notification);
+        const readable = rlsAllows(access, 'read', standing.caller) && (await this.options.projects.types.mayRead(notification.projectId, notification.typeId, standing.caller));
+        if (readable) subscriber.send(notification);
         else if (accessChanged) subscriber.sendAccessChanged({ projectId: notification.projectId, typeId: notification.typeId });
       }),
     );

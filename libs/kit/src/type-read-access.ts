@@ -1,0 +1,82 @@
+import type { Access } from '@platform/contracts';
+import type { DocumentStore } from '@platform/storage';
+import { rlsAllows, type ProjectCaller } from './rls';
+
+/**
+ * Where the data service keeps a project's types (its `typesCollection`, the spec's
+ * `tenant-{projectId}-types`); other services read the types' access rules from there.
+ */
+export function projectTypesCollection(projectId: string): string {
+  return `tenant-${projectId}-types`;
+}
+
+interface ProjectTypeRules {
+  /** Read rules of the project's types that have one, by type id (deleted types included). */
+  readRules: Map<string, Access>;
+  at: number;
+}
+
+/**
+ * A type's `read` rule guards its documents on every read path (docs/data.md, "Types are guarded
+ * like their project"): services other than data (audit trail, realtime, action runs) ask here
+ * whether a caller may read a type's documents, from the shared store as the data service stores
+ * types. Ids that are no type (`types`, `applications`) have no rule.
+ *
+ * Each project's rules are cached for `cacheMs` (the project-standing expiry): type access changes
+ * are rare, and `forget` drops a project's rules with its standing (every access notice), so the
+ * expiry bounds only a type's own access edit seen by another process. A lookup that was reading
+ * while its project was forgotten answers what it read but does not cache it.
+ */
+export class TypeReadAccess {
+  private readonly cache = new Map<string, ProjectTypeRules>();
+  private readonly generations = new Map<string, number>();
+  private epoch = 0;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: () => number,
+    readonly cacheMs: number,
+  ) {}
+
+  /** Whether the type's read rule lets the caller read its documents. */
+  async mayRead(projectId: string, typeId: string, caller: ProjectCaller): Promise<boolean> {
+    if (caller.superuser) return true;
+    return rlsAllows((await this.rules(projectId)).get(typeId), 'read', caller);
+  }
+
+  /** The ids of the project's types whose read rule excludes the caller (none for superusers). */
+  async unreadableTypes(projectId: string, caller: ProjectCaller): Promise<string[]> {
+    if (caller.superuser) return [];
+    const unreadable: string[] = [];
+    for (const [typeId, access] of await this.rules(projectId)) if (!rlsAllows(access, 'read', caller)) unreadable.push(typeId);
+    return unreadable;
+  }
+
+  forget(projectId: string): void {
+    if (this.generations.size >= 10_000) return this.forgetAll();
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
+    this.cache.delete(projectId);
+  }
+
+  forgetAll(): void {
+    this.epoch += 1;
+    this.generations.clear();
+    this.cache.clear();
+  }
+
+  private async rules(projectId: string): Promise<Map<string, Access>> {
+    const now = this.clock();
+    const cached = this.cache.get(projectId);
+    if (cached && now - cached.at < this.cacheMs) return cached.readRules;
+    const generation = this.generations.get(projectId) ?? 0;
+    const epoch = this.epoch;
+    const types = await this.store
+      .collection<{ id: string; access?: Access }>(projectTypesCollection(projectId))
+      .find({ 'access.read': { $exists: true } }, { projection: { id: 1, access: 1 } });
+    const readRules = new Map(types.map((type) => [type.id, type.access as Access]));
+    if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return readRules;
+    this.cache.set(projectId, { readRules, at: now });
+    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
+    return readRules;
+  }
+}

@@ -1,0 +1,99 @@
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { serviceRegistry } from './service-registry';
+
+/**
+ * A type's read rule guards its documents on the read paths outside the data service too
+ * (issue 32 item 10): the audit trail, realtime notifications and action runs. `bob` lacks the
+ * permission the `vault` type's read rule names; the documents themselves carry no rule.
+ */
+let platform: TestGateway;
+let projectId: string;
+let actionId: string;
+const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
+const streams: Record<'alice' | 'bob', { text: string }> = { alice: { text: '' }, bob: { text: '' } };
+const aborts: AbortController[] = [];
+
+async function asOwner(method: string, path: string, body?: unknown): Promise<any> {
+  const answer = await platform.call(method, `/api/projects/${projectId}${path}`, { token: tokens.owner, body });
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer.body;
+}
+
+async function openStream(who: 'alice' | 'bob'): Promise<void> {
+  const issued = await platform.call('GET', '/api/realtime/token', { token: tokens[who] });
+  expect(issued.status).toBe(200);
+  const abort = new AbortController();
+  aborts.push(abort);
+  const response = await fetch(`${platform.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(issued.body.token)}`, { signal: abort.signal });
+  expect(response.status).toBe(200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      streams[who].text += decoder.decode(value, { stream: true });
+    }
+  })();
+  await vi.waitFor(() => expect(streams[who].text).toContain('event: ready'), { timeout: 5_000 });
+}
+
+const ids = (items: Array<{ entityId?: string; documentId?: string }>) => items.map((item) => item.entityId ?? item.documentId).sort();
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: Object.values(serviceRegistry), realtime: true });
+  for (const who of ['owner', 'alice', 'bob'] as const) tokens[who] = await platform.signIn(who);
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['readers'] }, { userId: 'bob' }] });
+  await asOwner('POST', '/types', { id: 'vault', name: 'Vault', access: { read: { permission: `${projectId}::readers` } } });
+  await asOwner('POST', '/types', { id: 'lobby', name: 'Lobby' });
+  actionId = (await asOwner('POST', '/actions', { title: 'Runs on every new document', triggers: [{ id: 'created', triggerName: 'documentCreated' }], blocks: [] })).id;
+  await openStream('alice');
+  await openStream('bob');
+  await asOwner('POST', '/types/vault/data', { id: 'gold', title: 'secret gold' });
+  await asOwner('POST', '/types/lobby/data', { id: 'chair', title: 'a chair' });
+  // The owner sees everything once the audit consumer and the executor have caught up.
+  await vi.waitFor(async () => expect(ids((await asOwner('GET', '/audit-trail')).items)).toEqual(['chair', 'gold', 'lobby', 'vault']), { timeout: 10_000, interval: 50 });
+  await vi.waitFor(async () => expect(ids((await asOwner('GET', `/actions/${actionId}/runs`)).items)).toEqual(['chair', 'gold']), { timeout: 10_000, interval: 50 });
+  for (const stream of Object.values(streams)) await vi.waitFor(() => expect(stream.text).toContain('"chair"'), { timeout: 5_000 });
+}, 30_000);
+
+afterAll(async () => {
+  for (const abort of aborts) abort.abort();
+  await platform?.close();
+});
+
+describe("a type's read rule guards its documents outside the data service", () => {
+  it('the audit trail leaves out, and does not count, the changes of a type the caller may not read', async () => {
+    const trail = async (who: 'alice' | 'bob', query = '') => (await platform.call('GET', `/api/projects/${projectId}/audit-trail${query}`, { token: tokens[who] })).body;
+    expect(ids((await trail('alice')).items)).toEqual(['chair', 'gold', 'lobby', 'vault']);
+    const bobs = await trail('bob');
+    expect({ ids: ids(bobs.items), total: bobs.total }).toEqual({ ids: ['chair', 'lobby'], total: 2 });
+    expect(JSON.stringify(bobs)).not.toContain('secret gold');
+    // Filtering by the type answers as for a type without readable changes.
+    expect(await trail('bob', '?typeId=vault')).toEqual({ items: [], total: 0, page: 1, limit: 50 });
+  });
+
+  it('action runs on documents of a type the caller may not read are left out', async () => {
+    const runs = async (who: 'alice' | 'bob') => (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}/runs`, { token: tokens[who] })).body;
+    expect(ids((await runs('alice')).items)).toEqual(['chair', 'gold']);
+    const bobs = await runs('bob');
+    expect(ids(bobs.items)).toEqual(['chair']);
+    expect(JSON.stringify(bobs)).not.toContain('"gold"');
+  });
+
+  it('realtime notifies only members who may read the type', async () => {
+    expect(streams.alice.text).toContain('"gold"');
+    expect(streams.bob.text).not.toContain('"gold"');
+    expect(streams.bob.text).not.toContain('"vault"');
+  });
+
+  it("lifting the type's read rule shows its documents again on every path", async () => {
+    await asOwner('PATCH', '/types/vault', { modifier: { $unset: { 'access.read': '' } }, baseRevision: 0 });
+    await expect.poll(async () => (await platform.call('GET', `/api/projects/${projectId}/audit-trail?typeId=vault`, { token: tokens.bob })).body.total, { timeout: 5_000 }).toBe(1);
+    const runs = (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}/runs`, { token: tokens.bob })).body;
+    expect(ids(runs.items)).toEqual(['chair', 'gold']);
+    await asOwner('POST', '/types/vault/data', { id: 'silver', title: 'now open' });
+    await expect.poll(() => streams.bob.text, { timeout: 5_000 }).toContain('"silver"');
+  });
+});
