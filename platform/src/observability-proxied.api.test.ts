@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SpanKind, startMemoryTracing, type ReadableSpan } from '@platform/telemetry/testing';
+import { describeWithBackend } from '@platform/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadPlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+
+describeWithBackend('redis', 'traces across the proxy hop (a gateway process and a services process)', ({ url: redisUrl }) => {
+  let dataDir: string;
+  let services: RunningPlatform;
+  let gateway: RunningPlatform;
+  let tracing: ReturnType<typeof startMemoryTracing>;
+
+  beforeAll(async () => {
+    tracing = startMemoryTracing('platform');
+    dataDir = await mkdtemp(join(tmpdir(), 'observability-proxied-'));
+    const shared = { PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, PRINCIPAL_SECRET: randomBytes(32).toString('hex') };
+    services = await startPlatform(loadPlatformConfig({ ...shared, SERVICES: 'identity,data,audit,publishing,actions,visitors', DATA_DIR: join(dataDir, 'services') }));
+    const urls = Object.fromEntries(['IDENTITY_URL', 'DATA_URL', 'AUDIT_URL', 'PUBLISHING_URL', 'ACTIONS_URL', 'VISITORS_URL'].map((name) => [name, services.url]));
+    gateway = await startPlatform(loadPlatformConfig({ ...shared, ...urls, SERVICES: 'gateway', DATA_DIR: join(dataDir, 'gateway') }));
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await services?.close();
+    await tracing?.shutdown();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function call(method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  it('a POST .../data is one trace: gateway span, the data service span under it, then outbox, bus, audit and actions', async () => {
+    const token = (await call('POST', '/api/auth/register', undefined, { email: `hop-${Date.now()}@example.org`, password: 'hop password 1' })).body.token as string;
+    const projectId = (await call('POST', '/api/projects', token, { name: 'hop' })).body.id as string;
+    expect((await call('POST', `/api/projects/${projectId}/types`, token, { id: 'tickets', name: 'tickets' })).status).toBe(201);
+    const action = await call('POST', `/api/projects/${projectId}/actions`, token, {
+      title: 'Mail on new ticket',
+      triggers: [{ id: 'created', triggerName: 'documentCreated', configuration: { typeId: 'tickets' } }],
+      blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'support@example.org', subject: 'New ticket', text: 'see it' } }],
+    });
+    expect(action.status).toBe(201);
+
+    const traceId = randomBytes(16).toString('hex');
+    const created = await call('POST', `/api/projects/${projectId}/types/tickets/data`, token, { title: 'across' }, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+    expect(created.status).toBe(201);
+
+    const inTrace = (): ReadableSpan[] => tracing.spans().filter((span) => span.spanContext().traceId === traceId);
+    const named = (name: string) => inTrace().find((span) => span.name === name);
+    const parentOf = (span: ReadableSpan | undefined) => inTrace().find((candidate) => candidate.spanContext().spanId === span?.parentSpanContext?.spanId);
+    await expect.poll(() => Boolean(named('block send-mail') && named('consume audit-trail')), { timeout: 10_000 }).toBe(true);
+
+    const serviceSpan = named('POST /api/projects/:projectId/types/:typeId/data');
+    const gatewaySpan = parentOf(serviceSpan);
+    expect(gatewaySpan?.kind).toBe(SpanKind.SERVER);
+    expect(gatewaySpan?.name).toMatch(/^POST \/api\/projects\//);
+    expect(gatewaySpan?.name).not.toBe(serviceSpan?.name);
+    const drain = named('outbox drain');
+    expect(parentOf(drain)).toBe(serviceSpan);
+    const publish = inTrace().find((span) => span.kind === SpanKind.PRODUCER);
+    expect(parentOf(publish)).toBe(drain);
+    expect(parentOf(named('consume audit-trail'))).toBe(publish);
+    expect(parentOf(parentOf(named('block send-mail')))).toBe(named('consume actions-executor'));
+  });
+});
