@@ -2,7 +2,7 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncClient, type SyncClientOptions } from './index';
-import { comparable } from './testing';
+import { comparable, silentDropProxy } from './testing';
 
 /** Issue 33: sync that stays out of the way (disjoint edits merge, isolation, stalls, bulk pushes). */
 let platform: TestGateway;
@@ -129,5 +129,36 @@ describe('isolation', () => {
     expect(bob.collection(typeId).state(queued.id)).toBe('localChanges');
     const pulled = await bob.collection(typeId).pull();
     expect(pulled.typeId).toBe(typeId);
+  });
+});
+
+describe('stalls', () => {
+  it('a silent drop is noticed (no keep-alive for twice its interval), and after it the pending edit and a remote change cross within 3 s', async () => {
+    const typeId = await freshType();
+    const shared = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'shared' } });
+    const proxy = await silentDropProxy(platform.url);
+    try {
+      const bob = client(tokens.bob, { collections: [{ typeId, realtime: true }], baseUrl: proxy.url, realtime: true, requestTimeoutMs: 1_000, streamKeepAliveMs: 1_000, realtimeDebounceMs: 50 });
+      await bob.start();
+      await expect.poll(() => bob.realtimeStatus, { timeout: 3_000 }).toBe('live');
+
+      proxy.drop();
+      const droppedAt = Date.now();
+      await bob.collection(typeId).update(shared.body.id, { note: 'written during the drop' });
+      const remote = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'remote' } });
+      await expect.poll(() => bob.realtimeStatus, { timeout: 3_500 }).not.toBe('live');
+      expect(Date.now() - droppedAt).toBeLessThan(3_500);
+      await new Promise((resolve) => setTimeout(resolve, 4_000 - (Date.now() - droppedAt)));
+      expect(bob.realtimeStatus).not.toBe('live');
+
+      proxy.restore();
+      const restoredAt = Date.now();
+      await expect.poll(() => bob.collection(typeId).get(remote.body.id)?.title, { timeout: 3_000 }).toBe('remote');
+      await expect.poll(async () => comparable(await serverDocuments(typeId)).find((document) => document.id === shared.body.id), { timeout: 3_000 - (Date.now() - restoredAt) }).toMatchObject({ note: 'written during the drop' });
+      expect(Date.now() - restoredAt).toBeLessThan(3_000);
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await proxy.close();
+    }
   });
 });

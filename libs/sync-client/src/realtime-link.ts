@@ -10,6 +10,8 @@ export interface RealtimeLinkOptions {
   backoff: Backoff;
   /** While the token endpoint answers 503 (realtime disabled), ask again this often. */
   recheckDisabledMs: number;
+  /** A stream that brings no byte (event or keep-alive comment) for this long is dead: it is dropped and reconnected. */
+  stallMs: number;
   onNotification(notification: SyncNotification): void;
   /** The caller's access in the project changed (membership, permissions, an entity's rules): check what it may still read. */
   onAccessChanged(change: AccessChangedNotification): void;
@@ -29,6 +31,7 @@ export class RealtimeLink {
   private stopped = true;
   private abort: AbortController | undefined;
   private retry: unknown;
+  private watchdog: unknown;
 
   constructor(private readonly options: RealtimeLinkOptions) {}
 
@@ -41,6 +44,7 @@ export class RealtimeLink {
   stop(): void {
     this.stopped = true;
     this.abort?.abort();
+    this.unwatch();
     if (this.retry !== undefined) this.options.timers.clearTimeout(this.retry);
     this.retry = undefined;
     this.options.onStatus('stopped');
@@ -76,14 +80,15 @@ export class RealtimeLink {
       }
       if (answer.status !== 200) throw new Error(`realtime token: HTTP ${answer.status}`);
       const path = answer.body.streamPath.replace('{projectId}', encodeURIComponent(this.options.projectId));
-      this.abort = new AbortController();
+      const abort = (this.abort = new AbortController());
+      this.watch(abort);
       const response = await http.fetch(http.url(`${path}?token=${encodeURIComponent(answer.body.token)}`), {
         headers: await http.headers({ accept: 'text/event-stream' }),
-        signal: this.abort.signal,
+        signal: abort.signal,
       });
       if (response.status === 404) this.options.onProjectMissing();
       if (response.status !== 200 || !response.body) throw new Error(`realtime stream: HTTP ${response.status}`);
-      await this.read(response.body);
+      await this.read(response.body, abort);
     } catch (error) {
       if (error instanceof UnauthorizedError && !this.stopped) {
         this.stop();
@@ -91,12 +96,30 @@ export class RealtimeLink {
       }
       // Unreachable, refused or cut off: poll meanwhile and reconnect with backoff.
     }
+    this.unwatch();
     if (this.stopped) return;
     this.options.onStatus('polling');
     this.schedule(this.options.backoff.next());
   }
 
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+  /**
+   * (Re)arms the stall watchdog: a network that drops silently neither closes nor resets the
+   * stream, so silence past `stallMs` (twice the server's keep-alive interval) is the only sign.
+   */
+  private watch(abort: AbortController): void {
+    this.unwatch();
+    this.watchdog = this.options.timers.setTimeout(() => {
+      this.watchdog = undefined;
+      abort.abort(new Error('realtime stream stalled'));
+    }, this.options.stallMs);
+  }
+
+  private unwatch(): void {
+    if (this.watchdog !== undefined) this.options.timers.clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  private async read(body: ReadableStream<Uint8Array>, abort: AbortController): Promise<void> {
     const parser = createParser({
       onEvent: (event) => {
         if (event.event === 'ready') {
@@ -114,6 +137,7 @@ export class RealtimeLink {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      this.watch(abort);
       parser.feed(decoder.decode(value, { stream: true }));
     }
   }

@@ -58,6 +58,14 @@ export interface SyncClientOptions {
   heartbeatMs?: number;
   /** A realtime collection pulls this long after the first notification of a burst (default 1 s). */
   realtimeDebounceMs?: number;
+  /** How long one request may take before it counts as a network failure and is retried (default 30 s). */
+  requestTimeoutMs?: number;
+  /**
+   * The server's keep-alive interval on the realtime stream (the gateway's is 15 s): a stream with
+   * neither an event nor a keep-alive for twice this long is taken as dead (a silent network drop),
+   * dropped and reconnected; once live again the client pushes and pulls at once.
+   */
+  streamKeepAliveMs?: number;
   /** Documents per pull page (server default 1000, at most 5000). */
   pageSize?: number;
   /** Ids for inserted entities (default crypto.randomUUID). */
@@ -162,9 +170,11 @@ export class SyncClient {
   private accessCheck: Promise<void> | undefined;
   private readonly onBrowserOnline = () => this.online();
   private readonly reported = new WeakSet<SyncError>();
+  /** The realtime link fell back to polling since it was last live. */
+  private linkWasDown = false;
 
   constructor(private readonly options: SyncClientOptions) {
-    this.http = new Http({ baseUrl: options.baseUrl, token: options.token, getToken: options.getToken, headers: options.headers, fetch: options.fetch });
+    this.http = new Http({ baseUrl: options.baseUrl, token: options.token, getToken: options.getToken, headers: options.headers, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
     this.store = options.store ?? new MemoryStore();
     this.timers = options.timers ?? systemTimers;
     this.pushBackoff = new Backoff(options.backoff);
@@ -188,6 +198,7 @@ export class SyncClient {
         timers: this.timers,
         backoff: new Backoff(options.backoff),
         recheckDisabledMs: this.heartbeatMs,
+        stallMs: 2 * (options.streamKeepAliveMs ?? 15_000),
         onNotification: (notification) => this.onNotification(notification),
         onAccessChanged: (change) => this.onAccessChanged(change.typeId),
         onStatus: (status) => this.onRealtimeStatus(status),
@@ -920,9 +931,15 @@ export class SyncClient {
     if (status === this.status) return;
     this.status = status;
     this.events.emit('realtime', { status });
+    if (status === 'polling') this.linkWasDown = true;
     if (!this.running || this.unauthorized) return;
     if (status === 'live') this.pollEvery(this.heartbeatMs);
     else if (status === 'polling') this.pollEvery(this.pollIntervalMs);
+    if (status === 'live' && this.linkWasDown) {
+      // The stream is back after a break (a drop, a stall): the network is, so catch up at once.
+      this.linkWasDown = false;
+      this.online();
+    }
   }
 
   private pollEvery(ms: number): void {

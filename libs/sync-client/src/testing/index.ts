@@ -1,4 +1,5 @@
-/** Test helpers for code that uses the sync client: a network that can drop, copy comparison, a randomized multi-peer session. */
+/** Test helpers for code that uses the sync client: a network that can drop (refused, or silent through a TCP proxy), copy comparison, a randomized multi-peer session. */
 export { comparable } from './comparable.js';
 export { flakyNetwork, type FlakyNetwork } from './flaky-network.js';
 export { runRandomizedSession, type Peer } from './randomized-session.js';
+export { silentDropProxy, type SilentDropProxy } from './silent-drop-proxy.js';
