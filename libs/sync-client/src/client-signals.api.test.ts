@@ -5,7 +5,7 @@ import { hashSessionToken } from '@platform/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncClient, SyncError, type SyncClientOptions } from './index';
 import { flakyNetwork } from './testing';
-import type { PullResult } from './types';
+import type { ChangeEvent } from './types';
 
 /** Issue 29: what an application needs to trust the client (sessions, going online, lost access, signals). */
 let platform: TestGateway;
@@ -125,7 +125,7 @@ describe('lost access', () => {
     const shared = await ownerCreates(typeId, { title: 'shared' });
     const kept = await ownerCreates(typeId, { title: 'still shared' });
     const bob = client({ collections: [typeId], token: await platform.signIn('bob'), accessCheckMs: 200 });
-    const changes: PullResult[] = [];
+    const changes: ChangeEvent[] = [];
     bob.on('change', (change) => changes.push(change));
     await bob.start();
     expect(bob.collection(typeId).list().map((document) => document.id).sort()).toEqual([shared, kept].sort());

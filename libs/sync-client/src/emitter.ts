@@ -1,11 +1,11 @@
-import type { PullResult, RealtimeStatus, SyncConflict, SyncState } from './types.js';
+import type { ChangeEvent, RealtimeStatus, SyncConflict, SyncState } from './types.js';
 
 /** Everything a SyncClient reports to the application. */
 export interface SyncEvents {
   /** An entity's sync state changed. */
   state: { typeId: string; id: string; state: SyncState };
-  /** A pull applied remote changes to the local copy. */
-  change: PullResult;
+  /** Remote changes reached the local copy (a pull, a merge, lost access; `source: 'remote'`), or a local write changed it (`source: 'local'`). */
+  change: ChangeEvent;
   /** A 409 (or a refusal) was stored as a conflict. */
   conflict: { typeId: string; id: string; conflict: SyncConflict };
   /** A collection not opted in to realtime has remote changes waiting (the spec's indicator). */

@@ -7,10 +7,12 @@ export type { SyncEvents } from './emitter.js';
 export type { LocalDocument } from './records.js';
 export type {
   AccessChangedNotification,
+  ChangeEvent,
   ChangeReason,
   EntityRecord,
   FieldChoice,
   FieldConflict,
+  LocalChange,
   PullResult,
   RealtimeStatus,
   SyncConflict,

@@ -26,9 +26,9 @@ function client(token: string, options: Partial<SyncClientOptions> & Pick<SyncCl
 }
 
 let typeCounter = 0;
-async function freshType(): Promise<string> {
+async function freshType(extra: Record<string, unknown> = {}): Promise<string> {
   const id = `w${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { id, name: id } })).status).toBe(201);
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { id, name: id, ...extra } })).status).toBe(201);
   return id;
 }
 
@@ -160,5 +160,57 @@ describe('stalls', () => {
       await Promise.all(clients.splice(0).map((c) => c.close()));
       await proxy.close();
     }
+  });
+});
+
+describe('smaller items', () => {
+  it('keepMine() of a document deleted on the server answers the new id it re-inserted under', async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, { collections: [typeId] });
+    const bob = client(tokens.bob, { collections: [typeId] });
+    const original = await alice.collection(typeId).insert({ title: 'one' });
+    await alice.sync();
+    await bob.sync();
+    await alice.collection(typeId).remove(original.id);
+    await alice.sync();
+    await bob.collection(typeId).update(original.id, { title: 'one, edited' });
+    await bob.sync();
+    expect(bob.collection(typeId).conflict(original.id)?.reason).toBe('deletedOnServer');
+    const newId = await bob.collection(typeId).keepMine(original.id);
+    expect(newId).toEqual(expect.any(String));
+    expect(newId).not.toBe(original.id);
+    await bob.sync();
+    expect(bob.collection(typeId).get(newId)).toMatchObject({ title: 'one, edited', revision: 0 });
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: newId, revision: 0, title: 'one, edited' }]);
+  });
+
+  it('update() of a document the server rejected pushes it again', async () => {
+    const typeId = await freshType({ schema: { fields: { rating: { type: 'integer', minimum: 1, maximum: 5 } } } });
+    const bob = client(tokens.bob, { collections: [typeId] });
+    const rated = await bob.collection(typeId).insert({ rating: 9 });
+    await bob.sync();
+    expect(bob.collection(typeId).conflict(rated.id)).toMatchObject({ reason: 'rejected', error: { status: 400, code: 'DATA_SCHEMA_VIOLATION' } });
+    await bob.collection(typeId).update(rated.id, { rating: 4 });
+    expect(bob.collection(typeId).state(rated.id)).toBe('localChanges');
+    await bob.sync();
+    expect(bob.collection(typeId).state(rated.id)).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: rated.id, revision: 0, rating: 4 }]);
+  });
+
+  it("local writes emit change with source 'local'", async () => {
+    const typeId = await freshType();
+    const bob = client(tokens.bob, { collections: [typeId] });
+    const changes: unknown[] = [];
+    bob.on('change', (change) => changes.push(change));
+    const notes = bob.collection(typeId);
+    const created = await notes.insert({ title: 'new' });
+    await notes.update(created.id, { title: 'changed' });
+    await notes.remove(created.id);
+    const local = { typeId, reason: 'write', source: 'local' };
+    expect(changes).toEqual([
+      { ...local, added: [{ id: created.id, title: 'new' }], modified: [], removed: [] },
+      { ...local, added: [], modified: [{ id: created.id, title: 'changed' }], removed: [] },
+      { ...local, added: [], modified: [], removed: [{ id: created.id, title: 'changed' }] },
+    ]);
   });
 });

@@ -19,7 +19,7 @@ import {
   type LocalDocument,
 } from './records.js';
 import { Backoff, holdProcess, systemTimers, type BackoffOptions, type Timers } from './timers.js';
-import type { EntityRecord, FieldChoice, FieldConflict, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types.js';
+import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types.js';
 
 export interface CollectionOptions {
   typeId: string;
@@ -448,7 +448,7 @@ export class SyncClient {
       removed.push(record.server as SyncDocument);
       this.events.emit('state', { typeId, id: record.id, state: 'synced' });
     }
-    if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost' });
+    if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost', source: 'remote' });
   }
 
   private scheduleAccessCheck(ms = this.options.accessCheckMs ?? 300_000): void {
@@ -591,7 +591,9 @@ export class SyncClient {
     const record: EntityRecord = { id, local, deleted: false, touched: Object.keys(local), seq: 1, ...(collection.syncType === 'localOnly' ? { localOnly: true } : {}) };
     collection.records.set(id, record);
     await this.changed(typeId, record);
-    return visibleDocument(record) as LocalDocument;
+    const document = visibleDocument(record) as LocalDocument;
+    this.events.emit('change', { typeId, added: [document], modified: [], removed: [], reason: 'write', source: 'local' });
+    return document;
   }
 
   /** @internal */
@@ -607,19 +609,25 @@ export class SyncClient {
     record.local = local;
     record.seq += 1;
     if (this.require(typeId).syncType === 'localOnly') record.localOnly = true;
+    // Changing a document the server refused is the fix: it is pushed again.
+    if (record.conflict?.reason === 'rejected') record.conflict = undefined;
     await this.changed(typeId, record);
-    return visibleDocument(record) as LocalDocument;
+    const document = visibleDocument(record) as LocalDocument;
+    this.events.emit('change', { typeId, added: [], modified: [document], removed: [], reason: 'write', source: 'local' });
+    return document;
   }
 
   /** @internal */
   async removeEntity(typeId: string, id: string): Promise<void> {
     const record = await this.visibleRecord(typeId, id);
     const collection = this.require(typeId);
+    const removed: LocalChange = { typeId, added: [], modified: [], removed: [visibleDocument(record) as LocalDocument], reason: 'write', source: 'local' };
     record.seq += 1;
     if (!record.server && !this.inFlight.has(entityKey(typeId, id))) {
       collection.records.delete(id);
       await this.store.delete(entitiesStore(typeId), id);
       this.events.emit('state', { typeId, id, state: 'synced' });
+      this.events.emit('change', removed);
       return;
     }
     record.deleted = true;
@@ -632,6 +640,7 @@ export class SyncClient {
     record.conflict = undefined;
     if (collection.syncType === 'localOnly') record.localOnly = true;
     await this.changed(typeId, record);
+    this.events.emit('change', removed);
   }
 
   /** @internal */
@@ -674,7 +683,7 @@ export class SyncClient {
   }
 
   /** @internal */
-  async resolve(typeId: string, id: string, choose: (field: string) => FieldChoice, otherwise: FieldChoice = 'mine'): Promise<void> {
+  async resolve(typeId: string, id: string, choose: (field: string) => FieldChoice, otherwise: FieldChoice = 'mine'): Promise<string> {
     await this.open();
     const collection = this.require(typeId);
     const record = collection.records.get(id);
@@ -691,18 +700,18 @@ export class SyncClient {
       const local = record.local;
       discardLocalChanges(record);
       await this.save(typeId, record);
-      await this.insertEntity(typeId, local);
-      return;
+      return (await this.insertEntity(typeId, local)).id;
     } else {
       discardLocalChanges(record);
       if (!record.server) {
         collection.records.delete(id);
         await this.store.delete(entitiesStore(typeId), id);
         this.events.emit('state', { typeId, id, state: 'synced' });
-        return;
+        return id;
       }
     }
     await this.changed(typeId, record);
+    return id;
   }
 
   private async visibleRecord(typeId: string, id: string): Promise<EntityRecord> {
@@ -843,7 +852,7 @@ export class SyncClient {
     rebaseOnServer(record, current);
     await this.save(typeId, record);
     this.pushAgain = true;
-    this.events.emit('change', { typeId, added: [], modified: [current], removed: [], reason: 'merge' });
+    this.events.emit('change', { typeId, added: [], modified: [current], removed: [], reason: 'merge', source: 'remote' });
   }
 
   private async storeConflict(typeId: string, record: EntityRecord, conflict: Omit<SyncConflict, 'at'>): Promise<void> {
@@ -871,7 +880,7 @@ export class SyncClient {
     await this.open();
     const { typeId } = collection.options;
     if (this.lost) throw this.projectLostError();
-    const result: PullResult = { typeId, added: [], modified: [], removed: [], reason: 'pull' };
+    const result: PullResult = { typeId, added: [], modified: [], removed: [], reason: 'pull', source: 'remote' };
     if (collection.syncType === 'localOnly') return result;
     const path = this.dataPath(typeId);
     const since = collection.cursor;
@@ -1047,17 +1056,20 @@ export class SyncCollection<T extends object = Record<string, unknown>> {
   }
 
   /** Accept Theirs: drop the local changes, take the server's version. */
-  acceptTheirs(id: string): Promise<void> {
-    return this.client.resolve(this.typeId, id, () => 'theirs', 'theirs');
+  async acceptTheirs(id: string): Promise<void> {
+    await this.client.resolve(this.typeId, id, () => 'theirs', 'theirs');
   }
 
-  /** Keep Mine: re-push the local changes on the server's current revision. */
-  keepMine(id: string): Promise<void> {
+  /**
+   * Keep Mine: re-push the local changes on the server's current revision. Answers the id that now
+   * carries them: a new one when the entity was deleted on the server (a deleted id cannot be reused).
+   */
+  keepMine(id: string): Promise<string> {
     return this.client.resolve(this.typeId, id, () => 'mine');
   }
 
   /** Field by field: each touched field `mine` or `theirs` (unnamed fields keep mine). */
-  resolveFields(id: string, choices: Record<string, FieldChoice>): Promise<void> {
-    return this.client.resolve(this.typeId, id, (field) => choices[field] ?? 'mine');
+  async resolveFields(id: string, choices: Record<string, FieldChoice>): Promise<void> {
+    await this.client.resolve(this.typeId, id, (field) => choices[field] ?? 'mine');
   }
 }

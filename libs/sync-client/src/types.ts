@@ -80,7 +80,23 @@ export interface PullResult {
   removed: SyncDocument[];
   /** `accessLost`: the `removed` entities are still on the server but this caller may no longer read them. */
   reason: ChangeReason;
+  /** Changes that came from the server (a local write's `change` says `local`). */
+  source: 'remote';
 }
+
+/** A local write (insert, update, remove) as the `change` event reports it, before any push. */
+export interface LocalChange {
+  typeId: string;
+  added: Array<{ id: string } & Record<string, unknown>>;
+  modified: Array<{ id: string } & Record<string, unknown>>;
+  /** The entity as it was before it was removed here. */
+  removed: Array<{ id: string } & Record<string, unknown>>;
+  reason: 'write';
+  source: 'local';
+}
+
+/** What the `change` event carries: changes from the server, or a local write. */
+export type ChangeEvent = PullResult | LocalChange;
 
 /** Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `stopped`. */
 export type RealtimeStatus = 'connecting' | 'live' | 'polling' | 'stopped';
