@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Loads with `load` whenever `key` changes; `reload` runs it again (after a write). */
+/** Loads with `load` whenever `key` changes; `reload` runs it again (after a write), keeping the last value meanwhile. */
 export function useLoad<T>(load: () => Promise<T>, key: string): { value: T | undefined; error: unknown; reload: () => void } {
   const [state, setState] = useState<{ key: string; value?: T; error?: unknown }>({ key });
   const [round, setRound] = useState(0);
@@ -10,7 +10,8 @@ export function useLoad<T>(load: () => Promise<T>, key: string): { value: T | un
     let current = true;
     loader().then(
       (value) => current && setState({ key, value }),
-      (error: unknown) => current && setState({ key, error }),
+      // A failed reload keeps what the last load found (the screen stays; the error shows beside it).
+      (error: unknown) => current && setState((previous) => ({ key, error, ...(previous.key === key ? { value: previous.value } : {}) })),
     );
     return () => {
       current = false;

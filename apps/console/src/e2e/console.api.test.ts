@@ -30,6 +30,21 @@ afterEach(async (test) => {
   for (const [index, page] of pages.entries()) await screenshot(page, `failed-${index}`).catch(() => undefined);
 });
 
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/projects$/);
+}
+
+/** Opens the first test's project (the most recent) and its type `notes`. */
+async function openType(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Analytical engine/ }).click();
+  await page.getByRole('link', { name: 'notes' }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Documents of notes' }).getByRole('row').count()).toBeGreaterThan(1);
+}
+
 const EMAIL = 'ada@example.org';
 const PASSWORD = 'correct horse battery';
 const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, priority: { type: 'integer' } } };
@@ -84,5 +99,67 @@ describe('the console in a real browser', () => {
     expect(await page.getByTestId('revision').textContent()).toBe('2');
     expect(await page.getByRole('region', { name: 'State at revision' }).textContent()).toContain('"Second note"');
     await screenshot(page, '04-document-history');
+  }, 120_000);
+
+  it('two contexts edit one document: the offline one queues, meets the conflict on reconnect and resolves it per field; the other sees the result live', async () => {
+    const first = await newPage();
+    const second = await newPage();
+    for (const { page } of [first, second]) await signIn(page);
+    await openType(first.page);
+    const gridA = first.page.getByRole('table', { name: 'Documents of notes' });
+    const id = (await gridA.getByRole('row').filter({ hasText: 'First note' }).getByRole('link').textContent())!;
+    const detail = `${new URL(first.page.url()).pathname}/documents/${id}`;
+
+    await second.page.goto(detail);
+    await expect.poll(() => second.page.getByTestId('revision').textContent()).toBe('0');
+    // The local copy has the document (its editor shows) before the connection goes.
+    await second.page.getByLabel('title', { exact: true }).waitFor();
+    await second.context.setOffline(true);
+    await second.page.getByLabel('title', { exact: true }).fill('First note by B');
+    await second.page.getByLabel('priority', { exact: true }).fill('10');
+    await second.page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => second.page.getByText('pending').count()).toBeGreaterThan(0);
+
+    await first.page.goto(detail);
+    await first.page.getByLabel('title', { exact: true }).fill('First note by A');
+    await first.page.getByLabel('priority', { exact: true }).fill('20');
+    await first.page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => first.page.getByTestId('revision').textContent(), { timeout: 10_000 }).toBe('1');
+    await first.page.getByRole('link', { name: 'notes' }).click();
+    await expect.poll(() => gridA.getByRole('row').filter({ hasText: 'First note by A' }).count()).toBe(1);
+
+    await second.context.setOffline(false);
+    const conflict = second.page.getByRole('region', { name: 'Conflict' });
+    await expect.poll(() => conflict.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await conflict.textContent()).toContain('First note by A');
+    await screenshot(second.page, '05-conflict');
+    await conflict.getByLabel('Theirs for priority').check();
+    await conflict.getByRole('button', { name: 'Resolve per field' }).click();
+    await expect.poll(() => second.page.getByTestId('revision').textContent(), { timeout: 10_000 }).toBe('2');
+
+    // The first context's grid follows without a reload, within 2 s of the write.
+    await expect.poll(() => gridA.getByRole('row').filter({ hasText: 'First note by B' }).textContent(), { timeout: 2_000, interval: 100 }).toContain('20');
+    await screenshot(first.page, '06-live-grid');
+  }, 120_000);
+
+  it('offline writes queue with a pending badge and per-row state, and sync after reconnecting', async () => {
+    const { context, page } = await newPage();
+    await signIn(page);
+    await openType(page);
+    const grid = page.getByRole('table', { name: 'Documents of notes' });
+    const badge = page.getByRole('status', { name: 'Pending changes' });
+    await expect.poll(() => page.getByText('live').isVisible()).toBe(true);
+    await context.setOffline(true);
+    for (const title of ['Offline one', 'مرحبا بالعالم 👋🏽']) {
+      await page.getByRole('button', { name: 'New document' }).click();
+      await page.getByLabel('title', { exact: true }).fill(title);
+      await page.getByRole('button', { name: 'Save' }).click();
+    }
+    await expect.poll(() => badge.textContent()).toBe('2 pending');
+    expect(await grid.getByRole('row').filter({ hasText: 'Offline one' }).textContent()).toContain('pending');
+    await screenshot(page, '07-offline-queue');
+    await context.setOffline(false);
+    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('0 pending');
+    expect(await grid.getByRole('row').filter({ hasText: 'مرحبا بالعالم 👋🏽' }).textContent()).toContain('synced');
   }, 120_000);
 });

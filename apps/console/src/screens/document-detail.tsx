@@ -62,7 +62,10 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const state = useSyncState(client, typeId, id);
   const conflict = useConflicts(client, typeId).find((entry) => entry.id === id)?.conflict;
   const path = { projectId, typeId, id };
-  const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path, query: { includeChanges: 'true' } } })), `${projectId}/${typeId}/${id}/${live?.revision ?? ''}`);
+  const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path, query: { includeChanges: 'true' } } })), `${projectId}/${typeId}/${id}`);
+  const { reload } = loaded;
+  // A new revision in the local copy (a pull, a push) means a new change in the history.
+  useEffect(() => reload(), [reload, live?.revision]);
   const { schema } = useTypeSchema(projectId, typeId);
   const changes = (loaded.value?.changes ?? []) as Change[];
   const revision = loaded.value?.revision ?? 0;
@@ -122,8 +125,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     void patch(modifier, restoreConflict.currentRevision);
   };
 
-  if (loaded.error) return <LoadError error={loaded.error} />;
-  if (!loaded.value) return <p className="loading">Loading {id}…</p>;
+  if (!loaded.value) return loaded.error ? <LoadError error={loaded.error} /> : <p className="loading">Loading {id}…</p>;
   const newestFirst = [...changes.entries()].reverse().slice(0, shown);
 
   return (
@@ -137,6 +139,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
         {loaded.value.deletedAt !== undefined && ' · deleted'}
       </p>
       {notice && <p role="status">{notice}</p>}
+      <LoadError error={loaded.error} />
       <AccessSummary access={loaded.value.access} />
 
       {conflict && conflict.reason === 'revision' && (
