@@ -59,4 +59,13 @@ describe('TypeReadAccess', () => {
     access.forgetAll();
     expect(await access.mayRead('p', 'plain', other)).toBe(false);
   });
+
+  it('reads a type created since the cache was filled at once, and every audit page reads afresh', async () => {
+    const access = new TypeReadAccess(store, () => now, 1_000);
+    expect(await access.mayRead('p', 'plain', other)).toBe(true);
+    await store.collection(projectTypesCollection('p')).insertOne({ id: 'fresh', name: 'Fresh', access: { read: { userIds: [] } } });
+    expect(await access.mayRead('p', 'fresh', other)).toBe(false);
+    await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
+    expect((await access.unreadableTypes('p', other)).sort()).toEqual(['fresh', 'plain', 'secret']);
+  });
 });

@@ -11,7 +11,9 @@ export function projectTypesCollection(projectId: string): string {
 }
 
 interface ProjectTypeRules {
-  /** Read rules of the project's types that have one, by type id (deleted types included). */
+  /** Every type id of the project when read (deleted types included). */
+  known: Set<string>;
+  /** Read rules of the types that have one, by type id. */
   readRules: Map<string, Access>;
   at: number;
 }
@@ -24,8 +26,10 @@ interface ProjectTypeRules {
  *
  * Each project's rules are cached for `cacheMs` (the project-standing expiry): type access changes
  * are rare, and `forget` drops a project's rules with its standing (every access notice), so the
- * expiry bounds only a type's own access edit seen by another process. A lookup that was reading
- * while its project was forgotten answers what it read but does not cache it.
+ * expiry bounds only a type's own access edit seen by another process. A type the cache does not
+ * know (created since) is read again at once, and `unreadableTypes` (one audit-trail page) always
+ * reads, so a type created with a read rule never shows its first documents. A lookup that was
+ * reading while its project was forgotten answers what it read but does not cache it.
  */
 export class TypeReadAccess {
   private readonly cache = new Map<string, ProjectTypeRules>();
@@ -41,14 +45,16 @@ export class TypeReadAccess {
   /** Whether the type's read rule lets the caller read its documents. */
   async mayRead(projectId: string, typeId: string, caller: ProjectCaller): Promise<boolean> {
     if (caller.superuser) return true;
-    return rlsAllows((await this.rules(projectId)).get(typeId), 'read', caller);
+    let rules = await this.rules(projectId, false);
+    if (!rules.known.has(typeId)) rules = await this.rules(projectId, true);
+    return rlsAllows(rules.readRules.get(typeId), 'read', caller);
   }
 
   /** The ids of the project's types whose read rule excludes the caller (none for superusers). */
   async unreadableTypes(projectId: string, caller: ProjectCaller): Promise<string[]> {
     if (caller.superuser) return [];
     const unreadable: string[] = [];
-    for (const [typeId, access] of await this.rules(projectId)) if (!rlsAllows(access, 'read', caller)) unreadable.push(typeId);
+    for (const [typeId, access] of (await this.rules(projectId, true)).readRules) if (!rlsAllows(access, 'read', caller)) unreadable.push(typeId);
     return unreadable;
   }
 
@@ -64,19 +70,21 @@ export class TypeReadAccess {
     this.cache.clear();
   }
 
-  private async rules(projectId: string): Promise<Map<string, Access>> {
+  private async rules(projectId: string, fresh: boolean): Promise<ProjectTypeRules> {
     const now = this.clock();
     const cached = this.cache.get(projectId);
-    if (cached && now - cached.at < this.cacheMs) return cached.readRules;
+    if (!fresh && cached && now - cached.at < this.cacheMs) return cached;
     const generation = this.generations.get(projectId) ?? 0;
     const epoch = this.epoch;
-    const types = await this.store
-      .collection<{ id: string; access?: Access }>(projectTypesCollection(projectId))
-      .find({ 'access.read': { $exists: true } }, { projection: { id: 1, access: 1 } });
-    const readRules = new Map(types.map((type) => [type.id, type.access as Access]));
-    if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return readRules;
-    this.cache.set(projectId, { readRules, at: now });
+    const types = await this.store.collection<{ id: string; access?: Access }>(projectTypesCollection(projectId)).find({}, { projection: { id: 1, access: 1 } });
+    const rules: ProjectTypeRules = {
+      known: new Set(types.map((type) => type.id)),
+      readRules: new Map(types.flatMap((type) => (type.access?.read ? [[type.id, type.access] as const] : []))),
+      at: now,
+    };
+    if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return rules;
+    this.cache.set(projectId, rules);
     if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
-    return readRules;
+    return rules;
   }
 }

@@ -8,30 +8,40 @@ export type UserRole = (typeof userRoles)[number];
 /** The permission (unscoped name) the entity rules and the permitted member share. */
 export const READER_PERMISSION = 'readers';
 
-/** One access rule as the test writes it onto entities, and how it is named in the table. */
+/**
+ * One access rule as the test writes it, and how it is named in the table. `on: 'entity'` puts it
+ * on the documents and the application; `on: 'type'` puts it on the documents' type instead (the
+ * documents carry no rule) and, since applications have no type, on the application.
+ */
 export interface AccessRuleCase {
   key: string;
   label: string;
+  on: 'entity' | 'type';
   access(ids: { projectId: string; listedUserId: string }): Access | undefined;
 }
 
 /**
  * Every rule the product's RLS distinguishes (docs/data.md: permission, listed users, both, no rule
  * for the operation), plus two that must let nobody but the owner in: a permission scoped to
- * another project and an empty list of users.
+ * another project and an empty list of users. The `type …` cases put the rule on the type, which
+ * guards its documents like their own rule would (docs/data.md, "Types are guarded like their project").
  */
 export const accessRuleCases: AccessRuleCase[] = [
-  { key: 'members', label: 'no rule (every member)', access: () => undefined },
-  { key: 'updateRuleOnly', label: 'rule on update only', access: ({ projectId }) => ({ update: { permission: `${projectId}::${READER_PERMISSION}` } }) },
-  { key: 'permission', label: 'read: permission', access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }) },
-  { key: 'listed', label: 'read: listed users', access: ({ listedUserId }) => ({ read: { userIds: [listedUserId] } }) },
+  { key: 'members', label: 'no rule (every member)', on: 'entity', access: () => undefined },
+  { key: 'updateRuleOnly', label: 'rule on update only', on: 'entity', access: ({ projectId }) => ({ update: { permission: `${projectId}::${READER_PERMISSION}` } }) },
+  { key: 'permission', label: 'read: permission', on: 'entity', access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }) },
+  { key: 'listed', label: 'read: listed users', on: 'entity', access: ({ listedUserId }) => ({ read: { userIds: [listedUserId] } }) },
   {
     key: 'permissionOrListed',
     label: 'read: permission or listed',
+    on: 'entity',
     access: ({ projectId, listedUserId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}`, userIds: [listedUserId] } }),
   },
-  { key: 'otherProject', label: "read: other project's permission", access: () => ({ read: { permission: `elsewhere::${READER_PERMISSION}` } }) },
-  { key: 'ownerOnly', label: 'read: nobody listed (owner only)', access: () => ({ read: { userIds: [] } }) },
+  { key: 'otherProject', label: "read: other project's permission", on: 'entity', access: () => ({ read: { permission: `elsewhere::${READER_PERMISSION}` } }) },
+  { key: 'ownerOnly', label: 'read: nobody listed (owner only)', on: 'entity', access: () => ({ read: { userIds: [] } }) },
+  { key: 'typePermission', label: 'type read: permission', on: 'type', access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }) },
+  { key: 'typeListed', label: 'type read: listed users', on: 'type', access: ({ listedUserId }) => ({ read: { userIds: [listedUserId] } }) },
+  { key: 'typeOwnerOnly', label: 'type read: nobody listed (owner only)', on: 'type', access: () => ({ read: { userIds: [] } }) },
 ];
 
 /**

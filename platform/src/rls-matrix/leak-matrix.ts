@@ -34,7 +34,7 @@ const symbols: Record<Verdict, string> = { visible: '✓', hidden: '·', leak: '
 
 /** The matrix as a markdown table: rows user × rule, columns read paths. */
 export function formatMatrix(rows: MatrixRow[]): string {
-  const header = ['user', 'entity rule', ...readPaths];
+  const header = ['user', 'rule', ...readPaths];
   const lines = rows.map((row) => [
     row.role,
     row.rule.label,

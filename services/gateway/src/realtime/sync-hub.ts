@@ -64,8 +64,8 @@ export class SyncHub {
   }
 
   private async deliver({ notification, access, accessChanged }: RoutedSyncNotification): Promise<void> {
-    // A type's access guards its documents: this process forgets the type's cached rule before anyone is told.
-    if (accessChanged && notification.typeId === TYPES_TYPE_ID) this.options.projects.types.forget(notification.projectId);
+    // A type's access guards its documents: a written type's cached rule is forgotten before anyone is told.
+    if (notification.typeId === TYPES_TYPE_ID) this.options.projects.types.forget(notification.projectId);
     const subscribers = this.byProject.get(notification.projectId);
     if (!subscribers) return;
     await Promise.all(
