@@ -3,6 +3,7 @@ import { registerAiRoutes } from './ai/register';
 import { dataDeps } from './data-deps';
 import { migratePlainPermissionNames } from './entities/permission-migration';
 import { registerBatchRlsRoute } from './routes/batch-rls';
+import { registerBulkRoute } from './routes/bulk';
 import { registerReadableRoute } from './routes/readable';
 import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
 import { registerEntityRoutes } from './routes/entity-routes';
@@ -21,6 +22,7 @@ export const dataService: ServiceDefinition = {
     await registerSchemaRoutes(app, deps);
     await registerBatchRlsRoute(app, deps);
     await registerReadableRoute(app, deps);
+    await registerBulkRoute(app, deps);
     await registerTypeRestoreRoute(app, deps);
     await registerTypeDeclarationsRoute(app, deps);
     await registerAiRoutes(app, deps);

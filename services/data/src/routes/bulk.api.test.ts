@@ -1,0 +1,151 @@
+import type { BusMessage } from '@platform/bus';
+import type { DocumentEvent } from '@platform/contracts';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataService } from '../app';
+import { BULK_MAX_OPERATIONS } from './bulk';
+
+let platform: TestGateway;
+let projectId: string;
+const tokens: Record<'owner' | 'alice' | 'bob' | 'stranger', string> = { owner: '', alice: '', bob: '', stranger: '' };
+const events: Array<BusMessage<DocumentEvent>> = [];
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService] });
+  for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['editors'] }, { userId: 'bob' }] });
+  await platform.context.bus.subscribe<DocumentEvent>({ durable: 'bulk-api-test', filter: 'platform.docs.>', handler: async (message) => void events.push(message) });
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+const bulk = (typeId: string, body: unknown, token: string = tokens.alice) => platform.call('POST', `${dataPath(typeId)}/bulk`, { token, body });
+
+async function createType(body: Record<string, unknown> = {}): Promise<string> {
+  const response = await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { name: 'Bulk', ...body } });
+  expect(response.status).toBe(201);
+  return response.body.id as string;
+}
+
+async function create(typeId: string, body: Record<string, unknown>, token = tokens.owner): Promise<string> {
+  const response = await platform.call('POST', dataPath(typeId), { token, body });
+  expect(response.status).toBe(201);
+  return response.body.id as string;
+}
+
+const stored = async (typeId: string) => (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0&includeChanges=true`, { token: tokens.owner })).body.items as Array<Record<string, unknown>>;
+
+describe('POST .../data/bulk', () => {
+  it('applies creates, patches and deletes in order, each with the single route’s result, history and events; a failing item changes nothing and stops nothing', async () => {
+    const typeId = await createType({ schema: { fields: { rating: { type: 'integer', minimum: 1, maximum: 5 } } } });
+    const patched = await create(typeId, { title: 'patch me' });
+    const stale = await create(typeId, { title: 'changed meanwhile' });
+    expect((await platform.call('PATCH', `${dataPath(typeId)}/${stale}`, { token: tokens.owner, body: { modifier: { $set: { title: 'theirs' } }, baseRevision: 0 } })).status).toBe(200);
+    const doomed = await create(typeId, { title: 'delete me' });
+    const answer = await bulk(typeId, {
+      operations: [
+        { op: 'create', fields: { id: 'bulk-one', title: 'one' } },
+        { op: 'create', fields: { title: 'generated id' } },
+        { op: 'create', fields: { id: 'bulk-one', title: 'duplicate' } },
+        { op: 'create', fields: { rating: 9 } },
+        { op: 'patch', id: patched, modifier: { $set: { title: 'patched' } }, baseRevision: 0 },
+        { op: 'patch', id: stale, modifier: { $set: { note: 'mine' } }, baseRevision: 0 },
+        { op: 'patch', id: patched, modifier: { $bogus: { title: 'x' } }, baseRevision: 1 },
+        { op: 'delete', id: doomed },
+        { op: 'delete', id: 'never-existed' },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const results = answer.body.results as Array<{ status: number; body: Record<string, any> }>;
+    expect(results.map((result) => [result.status, result.body.code])).toEqual([
+      [201, undefined],
+      [201, undefined],
+      [409, 'DATA_DUPLICATE_ID'],
+      [400, 'DATA_SCHEMA_VIOLATION'],
+      [200, undefined],
+      [409, 'DATA_REVISION_CONFLICT'],
+      [400, 'DATA_INVALID_MODIFIER'],
+      [200, undefined],
+      [404, 'DATA_ENTITY_NOT_FOUND'],
+    ]);
+    expect(results[0]?.body).toMatchObject({ id: 'bulk-one', revision: 0, title: 'one' });
+    expect(results[3]?.body.error).toContain('rating');
+    expect(results[4]?.body).toMatchObject({ id: patched, revision: 1, title: 'patched' });
+    expect(results[5]?.body.details).toMatchObject({ baseRevision: 0, currentRevision: 1, fields: [{ path: 'note', serverTouched: false }] });
+    expect(results[7]?.body).toMatchObject({ id: doomed, revision: 1, deletedAt: expect.any(Number) });
+
+    const documents = await stored(typeId);
+    const byId = new Map(documents.map((document) => [document.id, document]));
+    expect(byId.get('bulk-one')).toMatchObject({ title: 'one', revision: 0, changes: [{ userId: 'alice', baseRevision: -1 }] });
+    expect(byId.get(results[1]?.body.id)).toMatchObject({ title: 'generated id' });
+    expect(byId.get(patched)).toMatchObject({ title: 'patched', revision: 1, changes: [{ userId: 'owner' }, { userId: 'alice', baseRevision: 0 }] });
+    expect(byId.get(stale)).toMatchObject({ title: 'theirs', revision: 1 });
+    expect(byId.get(stale)).not.toHaveProperty('note');
+    expect(byId.get(doomed)).toMatchObject({ deletedAt: expect.any(Number) });
+    expect(documents).toHaveLength(5);
+
+    await expect.poll(() => events.filter((event) => event.subject.startsWith(`platform.docs.${projectId}.${typeId}.`) && event.data.change?.userId === 'alice').map((event) => [event.data.entityId, event.data.kind])).toEqual([
+      ['bulk-one', 'created'],
+      [results[1]?.body.id, 'created'],
+      [patched, 'updated'],
+      [doomed, 'deleted'],
+    ]);
+  });
+
+  it('keeps RLS per item: an entity the caller may not update or delete answers 403, one it may not read 404, and the others apply', async () => {
+    const typeId = await createType();
+    const guarded = await create(typeId, { title: 'editors only', access: { update: { permission: `${projectId}::editors` }, delete: { permission: `${projectId}::editors` } } });
+    const hidden = await create(typeId, { title: 'hidden', access: { read: { permission: `${projectId}::editors` } } });
+    const open = await create(typeId, { title: 'open' });
+    const operations = [
+      { op: 'patch', id: guarded, modifier: { $set: { title: 'bob was here' } }, baseRevision: 0 },
+      { op: 'delete', id: guarded },
+      { op: 'patch', id: hidden, modifier: { $set: { title: 'bob was here' } }, baseRevision: 0 },
+      { op: 'patch', id: open, modifier: { $set: { title: 'bob was here' } }, baseRevision: 0 },
+    ];
+    const bob = await bulk(typeId, { operations }, tokens.bob);
+    expect(bob.body.results.map((result: { status: number; body: { code?: string } }) => [result.status, result.body.code])).toEqual([
+      [403, 'DATA_FORBIDDEN'],
+      [403, 'DATA_FORBIDDEN'],
+      [404, 'DATA_ENTITY_NOT_FOUND'],
+      [200, undefined],
+    ]);
+    const titles = new Map((await stored(typeId)).map((document) => [document.id, document.title]));
+    expect([titles.get(guarded), titles.get(hidden), titles.get(open)]).toEqual(['editors only', 'hidden', 'bob was here']);
+    expect((await bulk(typeId, { operations: operations.slice(0, 1) }, tokens.alice)).body.results[0].status).toBe(200);
+
+    const stranger = await bulk(typeId, { operations: [{ op: 'create', fields: { title: 'intruder' } }] }, tokens.stranger);
+    expect([stranger.status, stranger.body.code]).toEqual([404, 'PROJECT_NOT_FOUND']);
+    expect((await bulk(typeId, { operations: [{ op: 'create', fields: { title: 'anonymous' } }] }, '')).status).toBe(401);
+    expect((await bulk('no-such-type', { operations: [{ op: 'create', fields: {} }] })).body.code).toBe('DATA_TYPE_NOT_FOUND');
+    expect((await stored(typeId)).map((document) => document.title)).not.toContain('intruder');
+  });
+
+  it('refuses a malformed request with 400 naming the field, and applies nothing of it', async () => {
+    const typeId = await createType();
+    const tooMany = Array.from({ length: BULK_MAX_OPERATIONS + 1 }, (_, index) => ({ op: 'create', fields: { n: index } }));
+    for (const [body, field] of [
+      [{ operations: [] }, 'operations'],
+      [{ operations: tooMany }, 'operations'],
+      [{ operations: [{ op: 'create', fields: { n: 1 } }, { op: 'replace', id: 'x' }] }, 'operations.1'],
+      [{ operations: [{ op: 'patch', id: 'x', modifier: { $set: { a: 1 } } }] }, 'operations.0.baseRevision'],
+      [{ operations: [{ op: 'delete', id: 'not an id!' }] }, 'operations.0.id'],
+    ] as const) {
+      const refused = await bulk(typeId, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.error).toContain(field);
+    }
+    expect(await stored(typeId)).toEqual([]);
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const document = (await platform.call('GET', '/api/openapi.json')).body;
+    const route = document.paths['/api/projects/{projectId}/types/{typeId}/data/bulk'].post;
+    expect(route.summary).toContain('not atomic');
+    expect(route.responses['200'].content['application/json'].schema.properties.results).toBeDefined();
+  });
+});
