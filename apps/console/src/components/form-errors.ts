@@ -11,7 +11,8 @@ export const noErrors: FormErrors = { fields: {} };
 /** Places an error beside the field a 400 names (its first path segment), or on the form. */
 export function formErrors(error: unknown, knownFields: readonly string[]): FormErrors {
   if (error instanceof ApiError) {
-    const field = error.field?.split('.')[0];
+    // Validation issues name the request part first (`body.password`); service errors name the field.
+    const field = error.field?.replace(/^(body|querystring|params)\./, '').split('.')[0];
     if (field && knownFields.includes(field)) return { fields: { [field]: error.message } };
     return { fields: {}, form: error.message };
   }

@@ -162,4 +162,31 @@ describe('the console in a real browser', () => {
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('0 pending');
     expect(await grid.getByRole('row').filter({ hasText: 'مرحبا بالعالم 👋🏽' }).textContent()).toContain('synced');
   }, 120_000);
+
+  it("a 400 shows the server's message beside the field it names and creates nothing; a 401 goes back to sign in", async () => {
+    const { page } = await newPage();
+    await page.goto('/console/sign-up');
+    await page.getByLabel('Email').fill('grace@example.org');
+    await page.getByLabel('Password').fill('short');
+    await page.getByLabel('Display name').fill('Grace');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    const password = page.getByLabel('Password');
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await password.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/password/i);
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBeNull();
+    await screenshot(page, '08-bad-input');
+    const login = await platform.gateway.call('POST', '/api/auth/login', { body: { email: 'grace@example.org', password: 'short' } });
+    expect(login.status).toBe(401);
+
+    await signIn(page);
+    // The session ends elsewhere (here: logged out with this browser's cookie, outside the app).
+    const token = (await page.context().cookies()).find((cookie) => cookie.name === 'session')!.value;
+    expect((await platform.gateway.call('POST', '/api/auth/logout', { token })).status).toBe(204);
+    await page.getByRole('button', { name: 'New project' }).click();
+    await page.getByLabel('Project name').fill('Never created');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+  }, 60_000);
 });
