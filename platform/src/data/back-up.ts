@@ -12,7 +12,11 @@ export async function backUpEmbeddedStore(dataDir: string, directory: string): P
   } catch (error) {
     if (!/does not answer/.test((error as Error).message)) throw error;
   }
-  const store = await createEmbeddedStore({ dataDir });
+  const store = await createEmbeddedStore({ dataDir }).catch((error: Error) => {
+    // A live owner that did not answer: no Unix socket where it runs (Windows, or a path too long for one).
+    if (!/in use by process/.test(error.message)) throw error;
+    throw new Error(`${error.message} and does not answer on ${dataDir}/control.sock: stop it and run the command again`);
+  });
   try {
     return await store.backup(directory);
   } finally {
