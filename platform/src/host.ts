@@ -15,7 +15,7 @@ import {
   type Logger,
   type ServiceContext,
 } from '@platform/kit';
-import { directoryBytes, instrumentBus, measureEmbeddedData, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
+import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
@@ -78,8 +78,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
   const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
   if (adapters.store) logStoreLoaded(adapters.store, logger, config.EMBEDDED_MEMORY_BUDGET_MB);
-  // The bus every hosted service gets carries trace context and counts its messages.
+  // The bus every hosted service gets carries trace context and counts its messages; the store
+  // times its operations (spans inside a trace).
   adapters.bus = instrumentBus(adapters.bus);
+  if (adapters.store) adapters.store = instrumentStore(adapters.store);
   const embeddedData = adapters.store?.kind === 'embedded' || adapters.kv.kind === 'embedded';
   const stopMeasuringData = embeddedData ? measureEmbeddedData(() => directoryBytes(config.DATA_DIR)) : undefined;
   const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createLogMailer(logger);

@@ -86,6 +86,7 @@ describe('traces (all-in-one)', () => {
     const server = named('POST /api/projects/:projectId/types/:typeId/data') as ReadableSpan;
     expect(server.kind).toBe(SpanKind.SERVER);
     expect(server.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(inTrace().filter((span) => span.name.startsWith('store ') && parentOf(span) === server).length).toBeGreaterThan(0);
     const drain = named('outbox drain') as ReadableSpan;
     expect(drain.instrumentationScope.name).toBe('data');
     expect(parentOf(drain)).toBe(server);

@@ -15,10 +15,12 @@ export {
   metricsText,
   outboxBacklog,
   realtimeStreams,
+  storeOperationDuration,
   subjectFamily,
   visitorRateLimited,
 } from './metrics';
 export { directoryBytes } from './directory-bytes';
 export { startMetricsServer } from './metrics-server';
+export { instrumentStore } from './store-instrumentation';
 export { activeTraceIds } from './trace-ids';
 export { startTracing, startTracingFromEnv, tracesRequested, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';

@@ -54,6 +54,14 @@ export const busConsumeDuration = new Histogram({
   registers,
 });
 
+export const storeOperationDuration = new Histogram({
+  name: 'platform_store_operation_duration_seconds',
+  help: 'Time of one document store operation, by operation (find, updateOne, ...)',
+  labelNames: ['operation'] as const,
+  buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+  registers,
+});
+
 export const outboxBacklog = new Gauge({
   name: 'platform_outbox_backlog',
   help: 'Documents whose changes wait in their outbox for the bus, as counted by the last sweep',

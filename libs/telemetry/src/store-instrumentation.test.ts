@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { trace } from '@opentelemetry/api';
+import { createEmbeddedStore, isEmbeddedStore, type DocumentStore } from '@platform/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { storeOperationDuration } from './metrics';
+import { instrumentStore } from './store-instrumentation';
+import { startMemoryTracing } from './testing';
+
+async function timedCount(operation: string): Promise<number> {
+  const { values } = await storeOperationDuration.get();
+  return values.find((value) => value.metricName === 'platform_store_operation_duration_seconds_count' && value.labels.operation === operation)?.value ?? 0;
+}
+
+describe('instrumentStore', () => {
+  let dataDir: string;
+  let store: DocumentStore;
+  let tracing: ReturnType<typeof startMemoryTracing> | undefined;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'store-instrumentation-'));
+    store = instrumentStore(await createEmbeddedStore({ dataDir }));
+  });
+  afterEach(async () => {
+    await store.close();
+    await tracing?.shutdown();
+    tracing = undefined;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('times every operation by name and keeps the adapter itself (results, errors, its own extras)', async () => {
+    const before = { insertOne: await timedCount('insertOne'), findById: await timedCount('findById') };
+    const things = store.collection('things');
+    await things.insertOne({ id: 'a', n: 1 });
+    await expect(things.insertOne({ id: 'a', n: 2 })).rejects.toThrow(/duplicate key/);
+    expect(await things.findById('a')).toMatchObject({ id: 'a', n: 1 });
+    expect(await timedCount('insertOne')).toBe(before.insertOne + 2);
+    expect(await timedCount('findById')).toBe(before.findById + 1);
+    expect(isEmbeddedStore(store)).toBe(true);
+    expect(store.kind).toBe('embedded');
+  });
+
+  it('makes a span per operation only inside a trace, under the active span', async () => {
+    tracing = startMemoryTracing();
+    const things = store.collection('things');
+    await things.insertOne({ id: 'outside' });
+    expect(tracing.spans()).toHaveLength(0);
+    const parent = await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      await things.updateOne({ id: 'outside' }, { $set: { seen: true } });
+      span.end();
+      return span.spanContext().spanId;
+    });
+    const update = tracing.spans().find((span) => span.name === 'store updateOne');
+    expect(update?.parentSpanContext?.spanId).toBe(parent);
+    expect(update?.attributes).toMatchObject({ 'db.system.name': 'embedded', 'db.operation.name': 'updateOne', 'db.collection.name': 'things' });
+  });
+});
