@@ -10,6 +10,8 @@ import { serviceRegistry } from './service-registry';
 let platform: TestGateway;
 let projectId: string;
 let actionId: string;
+/** An action `bob` owns: it runs as bob. */
+let bobsActionId: string;
 const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
 const streams: Record<'alice' | 'bob', { text: string }> = { alice: { text: '' }, bob: { text: '' } };
 const aborts: AbortController[] = [];
@@ -47,7 +49,11 @@ beforeAll(async () => {
   projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice', permissions: ['readers'] }, { userId: 'bob' }] });
   await asOwner('POST', '/types', { id: 'vault', name: 'Vault', access: { read: { permission: `${projectId}::readers` } } });
   await asOwner('POST', '/types', { id: 'lobby', name: 'Lobby' });
-  actionId = (await asOwner('POST', '/actions', { title: 'Runs on every new document', triggers: [{ id: 'created', triggerName: 'documentCreated' }], blocks: [] })).id;
+  const everyNewDocument = { title: 'Runs on every new document', triggers: [{ id: 'created', triggerName: 'documentCreated' }], blocks: [] };
+  actionId = (await asOwner('POST', '/actions', everyNewDocument)).id;
+  const bobs = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: tokens.bob, body: everyNewDocument });
+  expect(bobs.status).toBe(201);
+  bobsActionId = bobs.body.id;
   await openStream('alice');
   await openStream('bob');
   await asOwner('POST', '/types/vault/data', { id: 'gold', title: 'secret gold' });
@@ -80,6 +86,11 @@ describe("a type's read rule guards its documents outside the data service", () 
     const bobs = await runs('bob');
     expect(ids(bobs.items)).toEqual(['chair']);
     expect(JSON.stringify(bobs)).not.toContain('"gold"');
+  });
+
+  it('an action does not run on documents of a type its owner may not read', async () => {
+    await vi.waitFor(async () => expect(ids((await asOwner('GET', `/actions/${bobsActionId}/runs`)).items)).toContain('chair'), { timeout: 5_000, interval: 50 });
+    expect(ids((await asOwner('GET', `/actions/${bobsActionId}/runs`)).items)).toEqual(['chair']);
   });
 
   it('realtime notifies only members who may read the type', async () => {

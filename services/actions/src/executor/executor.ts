@@ -77,8 +77,8 @@ export class Executor {
 
   private async runOnce(action: StoredAction, event: DocumentEvent, trigger: { eventId: string; triggerName: TriggerName; depth: number }): Promise<void> {
     const owner = await this.ownerOf(action);
-    // An action sees only documents its owner may read: it must not become a way around RLS.
-    if (owner && !rlsAllows(event.entity.access as Access | undefined, 'read', owner)) return;
+    // An action sees only documents its owner may read (by their own rule and their type's): it must not become a way around RLS.
+    if (owner && !(rlsAllows(event.entity.access as Access | undefined, 'read', owner) && (await this.deps.projects.types.mayRead(event.projectId, event.typeId, owner)))) return;
 
     const run: ActionRun = {
       id: runId(trigger.eventId, action.id),
