@@ -111,3 +111,23 @@ describe('GET /api/projects/{p}/types.d.ts', () => {
     expect(invalid.body.error).toContain('types');
   });
 });
+
+describe('GET .../types.d.ts past DATA_TYPE_DECLARATIONS_MAX_TYPES', () => {
+  it('refuses to declare more types than the limit, naming it, and declares as many when they are named', async () => {
+    process.env.DATA_TYPE_DECLARATIONS_MAX_TYPES = '2';
+    const limited = await startTestGateway({ services: [dataService] }).finally(() => delete process.env.DATA_TYPE_DECLARATIONS_MAX_TYPES);
+    try {
+      const owner = await limited.signIn('owner');
+      const project = await limited.seedProject({ ownerId: 'owner' });
+      for (const id of ['a', 'b', 'c']) expect((await limited.call('POST', `/api/projects/${project}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
+      const all = await limited.call('GET', `/api/projects/${project}/types.d.ts`, { token: owner });
+      expect(all.status).toBe(400);
+      expect(all.body).toMatchObject({ code: 'DATA_TOO_MANY_TYPES_TO_DECLARE', details: { limit: 2 } });
+      const named = await limited.call('GET', `/api/projects/${project}/types.d.ts?types=a,c`, { token: owner });
+      expect(named.status).toBe(200);
+      expect(named.body).toContain('export interface C');
+    } finally {
+      await limited.close();
+    }
+  });
+});
