@@ -7,12 +7,14 @@ import { identityMe } from './src/suites/identity-me';
 import { memory } from './src/suites/memory';
 import { publishingResolution } from './src/suites/publishing-resolution';
 import { syncRealtime } from './src/suites/sync-realtime';
+import { typeSchemaPatch } from './src/suites/type-schema-patch';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
 const suites: Record<string, () => Promise<void>> = {
   'gateway-overhead': gatewayOverhead,
   'identity-me': identityMe,
   'data-documents': dataDocuments,
+  'type-schema-patch': typeSchemaPatch,
   'audit-trail': auditTrail,
   'publishing-resolution': publishingResolution,
   'actions-latency': actionsLatency,

@@ -14,7 +14,7 @@ const PATCH_DOCUMENTS = 3_200;
 const PULL_DOCUMENTS = 10_000;
 const LONG_HISTORY = 10_000;
 /** Every fixture document's fields besides its title. */
-const FIXTURE_FIELDS = { status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' };
+export const FIXTURE_FIELDS = { status: 'open', count: 0, notes: 'Benchmark fixture with a little text in it.' };
 const PULL_ROUNDS = 9;
 /** The one-client GET latency comparison: rounds, each reading both documents this many times. */
 const LATENCY_ROUNDS = 3;
@@ -76,7 +76,7 @@ async function createDocuments(client: ApiClient, path: string, count: number): 
  * update, history, event. (autocannon resets a connection's context after each pass over its
  * requests, so the documents are handed out from one shared queue of idle ones.)
  */
-function patchRequests(path: string, documents: Array<{ id: string; revision: number }>): autocannon.Request[] {
+export function patchRequests(path: string, documents: Array<{ id: string; revision: number }>): autocannon.Request[] {
   const idle = documents.map((document) => ({ ...document }));
   return [
     {
