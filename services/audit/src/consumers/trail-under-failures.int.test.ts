@@ -27,7 +27,8 @@ describeWithBackend('mongo', 'audit trail on MongoDB', ({ url: mongoUrl }) => {
       const startAudit = async (): Promise<ManagedProcess> => {
         const audit = startProcess(process.execPath, ['--import', 'tsx', 'platform/src/main.ts'], {
           cwd: repositoryRoot,
-          env: { PATH: process.env.PATH ?? '', SERVICES: 'audit', PORT: String(auditPort), MONGO_URL: mongoUrl, MONGO_DATABASE: database, NATS_URL: nats.url, LOG_LEVEL: 'warn' },
+          // A process hosting only some services needs the secret its gateway signs with; this one receives no requests.
+          env: { PATH: process.env.PATH ?? '', SERVICES: 'audit', PORT: String(auditPort), MONGO_URL: mongoUrl, MONGO_DATABASE: database, NATS_URL: nats.url, LOG_LEVEL: 'warn', PRINCIPAL_SECRET: randomBytes(32).toString('hex') },
         });
         await waitForPort(auditPort, 60_000);
         return audit;
