@@ -92,6 +92,16 @@ describe('FileStore: one writer per directory', () => {
   });
 });
 
+describe('IndexedDBStore batching', () => {
+  it('reads see writes asked for before them, even while their batch waits', async () => {
+    const store = await IndexedDBStore.open('sync', { indexedDB: new IDBFactory(), IDBKeyRange });
+    void store.put('meta', 'cursor:t', 1);
+    void store.put('meta', 'cursor:t', 2);
+    expect(await store.get('meta', 'cursor:t')).toBe(2);
+    await store.close();
+  });
+});
+
 describe('IndexedDBStore durability', () => {
   it('finds after reopening the database everything whose put resolved', async () => {
     const environment = { indexedDB: new IDBFactory(), IDBKeyRange };
