@@ -2,7 +2,7 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncClient, type SyncClientOptions } from './index';
-import { comparable, silentDropProxy } from './testing';
+import { comparable, flakyNetwork, silentDropProxy } from './testing';
 
 /** Issue 33: sync that stays out of the way (disjoint edits merge, isolation, stalls, bulk pushes). */
 let platform: TestGateway;
@@ -33,7 +33,7 @@ async function freshType(extra: Record<string, unknown> = {}): Promise<string> {
 }
 
 async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
-  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token: tokens.owner });
+  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0&limit=5000`, { token: tokens.owner });
   expect(response.status).toBe(200);
   return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
 }
@@ -121,7 +121,7 @@ describe('isolation', () => {
       if (init?.method === 'POST' || init?.method === 'PATCH') return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
       return globalThis.fetch(input, init);
     };
-    const bob = client(tokens.bob, { collections: [typeId], fetch, pollIntervalMs: 100 });
+    const bob = client(tokens.bob, { collections: [typeId], fetch, pollIntervalMs: 100, requestTimeoutMs: 1_000 });
     await bob.start();
     const queued = await bob.collection(typeId).insert({ title: 'stuck' });
     await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'remote' } });
@@ -212,5 +212,23 @@ describe('smaller items', () => {
       { ...local, added: [], modified: [{ id: created.id, title: 'changed' }], removed: [] },
       { ...local, added: [], modified: [], removed: [{ id: created.id, title: 'changed' }] },
     ]);
+  });
+});
+
+describe('bulk push', () => {
+  it('pushes an offline queue in batches of the bulk route, each write with its own outcome', async () => {
+    const typeId = await freshType({ schema: { fields: { n: { type: 'integer', minimum: 0 } } } });
+    const { network, fetch } = flakyNetwork(platform.url);
+    const bob = client(tokens.bob, { collections: [typeId], fetch });
+    const notes = bob.collection(typeId);
+    for (let n = 0; n < 1_199; n += 1) await notes.insert({ n });
+    const refused = await notes.insert({ n: -1 });
+    await bob.sync();
+    const bulkRequests = network.requests.filter((request) => request.startsWith(`POST /api/projects/${projectId}/types/${typeId}/data/bulk`));
+    expect(bulkRequests).toHaveLength(3);
+    expect(network.requests.filter((request) => request.startsWith('POST') && !request.includes('/bulk') && !request.includes('/readable'))).toEqual([]);
+    expect(notes.conflicts()).toEqual([{ id: refused.id, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 400, code: 'DATA_SCHEMA_VIOLATION' }) }) }]);
+    expect(notes.list().filter((document) => notes.state(document.id) === 'synced')).toHaveLength(1_199);
+    expect(await serverDocuments(typeId)).toHaveLength(1_199);
   });
 });

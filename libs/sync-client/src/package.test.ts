@@ -89,7 +89,7 @@ describe('the packed @platform/sync-client', () => {
       const fetch = async (url, init = {}) => {
         calls += 1;
         if (calls <= 3) throw new TypeError('fetch failed');
-        if (init.method === 'POST') return json(201, { ...JSON.parse(init.body), revision: 0, createdAt: 1, updatedAt: 1 });
+        if (init.method === 'POST') return json(200, { results: JSON.parse(init.body).operations.map((operation) => ({ status: 201, body: { ...operation.fields, revision: 0, createdAt: 1, updatedAt: 1 } })) });
         return json(200, String(url).includes('/data?') ? { items: [] } : { id: 'notes' });
       };
       const client = new SyncClient({

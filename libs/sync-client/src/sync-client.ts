@@ -1,6 +1,7 @@
 import { Emitter, type SyncEvents } from './emitter.js';
-import { Http, isTransientStatus, NetworkError, UnauthorizedError } from './http.js';
+import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
 import { MemoryStore, type LocalStore } from './local-store.js';
+import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './push-batches.js';
 import { readableIds } from './readable-ids.js';
 import { RealtimeLink } from './realtime-link.js';
 import {
@@ -9,7 +10,6 @@ import {
   discardLocalChanges,
   fieldsOf,
   isServerOwned,
-  patchModifier,
   pendingOperation,
   rebaseOnServer,
   resolveRevisionConflict,
@@ -66,6 +66,8 @@ export interface SyncClientOptions {
    * dropped and reconnected; once live again the client pushes and pulls at once.
    */
   streamKeepAliveMs?: number;
+  /** Queued writes per push request (`POST .../data/bulk`; default and most 500, and about 512 KiB). */
+  pushBatchSize?: number;
   /** Documents per pull page (server default 1000, at most 5000). */
   pageSize?: number;
   /** Ids for inserted entities (default crypto.randomUUID). */
@@ -747,11 +749,13 @@ export class SyncClient {
         do {
           this.pushAgain = false;
           for (const collection of this.collections.values()) {
-            if (collection.syncType === 'localOnly') continue;
-            for (const record of [...collection.records.values()]) {
+            if (collection.syncType !== 'remote') continue;
+            const queue = [...collection.records.values()].flatMap((record) => {
               const operation = pendingOperation(record);
-              if (operation && collection.syncType === 'remote') await this.pushRecord(collection, record, operation);
-            }
+              return operation ? [{ record, operation, seq: record.seq }] : [];
+            });
+            const size = Math.min(this.options.pushBatchSize ?? PUSH_BATCH_MAX, PUSH_BATCH_MAX);
+            for (const batch of pushBatches(queue, size)) await this.pushBatch(collection, batch);
           }
         } while (this.pushAgain);
       } finally {
@@ -778,68 +782,80 @@ export class SyncClient {
     );
   }
 
-  private async pushRecord(collection: Collection, record: EntityRecord, operation: 'insert' | 'patch' | 'delete'): Promise<void> {
+  /**
+   * Sends queued writes of one collection in one `POST .../data/bulk` and applies each result as
+   * its single route's answer. Their records are saved together, so a FileStore confirms the batch
+   * with one synchronized write. Rejects (the queue stays) when the server is unreachable or busy,
+   * for the whole request or for some of its items.
+   */
+  private async pushBatch(collection: Collection, batch: QueuedWrite[]): Promise<void> {
     const { typeId } = collection.options;
-    const key = entityKey(typeId, record.id);
-    const path = this.dataPath(typeId);
-    const entityPath = `${path}/${encodeURIComponent(record.id)}`;
-    const seq = record.seq;
-    this.inFlight.add(key);
+    const keys = batch.map(({ record }) => entityKey(typeId, record.id));
+    for (const key of keys) this.inFlight.add(key);
     try {
-      const answer =
-        operation === 'insert'
-          ? await this.http.request<ErrorBody>('POST', path, { ...record.local, id: record.id })
-          : operation === 'patch'
-            ? await this.http.request<ErrorBody>('PATCH', entityPath, { modifier: patchModifier(record), baseRevision: record.server?.revision })
-            : await this.http.request<ErrorBody>('DELETE', entityPath);
-      const code = answer.body?.code;
-      if (answer.status === 404 && code === PROJECT_NOT_FOUND) {
+      const answer = await this.http.request<{ results: Array<HttpAnswer<ErrorBody>> } & ErrorBody>('POST', `${this.dataPath(typeId)}/bulk`, { operations: batch.map(bulkOperation) });
+      if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
         await this.loseProject();
         throw this.projectLostError();
       }
-      if (answer.status === 200 || answer.status === 201) {
-        afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
-      } else if (isTransientStatus(answer.status)) {
-        throw new TransientError(`HTTP ${answer.status}`);
-      } else if (code === 'DATA_LOCAL_ONLY_TYPE') {
-        await this.setSyncType(typeId, 'localOnly');
-        return;
-      } else if (operation === 'insert' && code === 'DATA_DUPLICATE_ID') {
-        // An earlier POST arrived but its answer did not: take the stored entity as the base.
-        const stored = await this.http.request('GET', entityPath);
-        if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
-        afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
-      } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
-        const details = answer.body.details ?? {};
-        const current = details.current ? serverDocument(details.current) : undefined;
-        if (current && current.deletedAt === undefined && this.mergesAutomatically(details.fields)) return this.mergeDisjoint(typeId, record, current);
-        return this.storeConflict(typeId, record, {
-          reason: 'revision',
-          current,
-          baseRevision: details.baseRevision,
-          currentRevision: details.currentRevision,
-          fields: details.fields ?? [],
-        });
-      } else if (answer.status === 404 && operation === 'delete') {
-        // Already deleted on the server: nothing left to do; the next pull brings its final version.
-        record.local = undefined;
-        record.deleted = false;
-        record.server = { ...(record.server as SyncDocument), deletedAt: record.server?.deletedAt ?? this.timers.now() };
-      } else if (answer.status === 404 && operation === 'patch') {
-        return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: record.newer, fields: [], error: { status: 404, code, message: answer.body?.error ?? '' } });
-      } else {
-        return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
-      }
-      await this.save(typeId, record);
-      this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      // A refusal of the whole request (the type is gone, say) is every item's answer.
+      const results = answer.status === 200 ? answer.body.results : batch.map(() => answer);
+      const outcomes = await Promise.allSettled(batch.map((write, index) => this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>)));
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
-      this.inFlight.delete(key);
-      const waiting = this.deferred.get(key);
-      if (waiting) {
-        this.deferred.delete(key);
-        this.onNotification(waiting);
+      for (const key of keys) {
+        this.inFlight.delete(key);
+        const waiting = this.deferred.get(key);
+        if (waiting) {
+          this.deferred.delete(key);
+          this.onNotification(waiting);
+        }
       }
     }
+  }
+
+  /** One write's answer, as its single route gives it: accepted, retried later, merged, or a conflict. */
+  private async applyPushAnswer(collection: Collection, { record, operation, seq }: QueuedWrite, answer: HttpAnswer<ErrorBody>): Promise<void> {
+    const { typeId } = collection.options;
+    const entityPath = `${this.dataPath(typeId)}/${encodeURIComponent(record.id)}`;
+    const code = answer.body?.code;
+    if (answer.status === 200 || answer.status === 201) {
+      afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
+    } else if (isTransientStatus(answer.status)) {
+      throw new TransientError(`HTTP ${answer.status}`);
+    } else if (code === 'DATA_LOCAL_ONLY_TYPE') {
+      await this.setSyncType(typeId, 'localOnly');
+      return;
+    } else if (operation === 'insert' && code === 'DATA_DUPLICATE_ID') {
+      // An earlier POST arrived but its answer did not: take the stored entity as the base.
+      const stored = await this.http.request('GET', entityPath);
+      if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+      afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
+    } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
+      const details = answer.body.details ?? {};
+      const current = details.current ? serverDocument(details.current) : undefined;
+      if (current && current.deletedAt === undefined && this.mergesAutomatically(details.fields)) return this.mergeDisjoint(typeId, record, current);
+      return this.storeConflict(typeId, record, {
+        reason: 'revision',
+        current,
+        baseRevision: details.baseRevision,
+        currentRevision: details.currentRevision,
+        fields: details.fields ?? [],
+      });
+    } else if (answer.status === 404 && operation === 'delete') {
+      // Already deleted on the server: nothing left to do; the next pull brings its final version.
+      record.local = undefined;
+      record.deleted = false;
+      record.server = { ...(record.server as SyncDocument), deletedAt: record.server?.deletedAt ?? this.timers.now() };
+    } else if (answer.status === 404 && operation === 'patch') {
+      return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: record.newer, fields: [], error: { status: 404, code, message: answer.body?.error ?? '' } });
+    } else {
+      return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+    }
+    await this.save(typeId, record);
+    this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
   }
 
   /** Whether a 409's fields may be merged: automatic policy, and the server touched none of them. */

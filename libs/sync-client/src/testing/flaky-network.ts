@@ -1,6 +1,7 @@
 /**
  * A fetch that simulates losing the network (not the backend): while `online` is false every
- * request fails the way fetch does. `requests` lists what reached the server, relative to `baseUrl`.
+ * request fails the way fetch does. `requests` lists what reached the server: method, path relative to
+ * `baseUrl`, and a JSON body when there is one.
  */
 export function flakyNetwork(baseUrl: string) {
   const network = { online: true, failures: 0, requests: [] as string[] };
@@ -9,7 +10,8 @@ export function flakyNetwork(baseUrl: string) {
       network.failures += 1;
       return Promise.reject(new TypeError('fetch failed'));
     }
-    network.requests.push(`${init?.method ?? 'GET'} ${String(input).replace(baseUrl, '')}`);
+    const body = typeof init?.body === 'string' ? ` ${init.body}` : '';
+    network.requests.push(`${init?.method ?? 'GET'} ${String(input).replace(baseUrl, '')}${body}`);
     return globalThis.fetch(input, init);
   };
   return { network, fetch };

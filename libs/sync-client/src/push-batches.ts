@@ -1,0 +1,44 @@
+import { patchModifier, type PendingOperation } from './records.js';
+import type { EntityRecord } from './types.js';
+
+/** One queued write: the record, what it sends, and its `seq` when it was sent. */
+export interface QueuedWrite {
+  record: EntityRecord;
+  operation: PendingOperation;
+  seq: number;
+}
+
+/** The server's limit of operations per `POST .../data/bulk`. */
+export const PUSH_BATCH_MAX = 500;
+
+/** Bytes of operations per request, well under the server's default body limit (1 MiB). */
+const PUSH_BATCH_MAX_BYTES = 512 * 1024;
+
+/** The bulk route's operation for one queued write. */
+export function bulkOperation({ record, operation }: QueuedWrite): Record<string, unknown> {
+  if (operation === 'insert') return { op: 'create', fields: { ...record.local, id: record.id } };
+  if (operation === 'patch') return { op: 'patch', id: record.id, modifier: patchModifier(record), baseRevision: record.server?.revision };
+  return { op: 'delete', id: record.id };
+}
+
+/**
+ * Splits the queue into requests of at most `size` operations and about PUSH_BATCH_MAX_BYTES (a
+ * write larger than that goes alone, and the server answers it as its single route would).
+ */
+export function pushBatches(queue: QueuedWrite[], size: number): QueuedWrite[][] {
+  const batches: QueuedWrite[][] = [];
+  let current: QueuedWrite[] = [];
+  let bytes = 0;
+  for (const write of queue) {
+    const length = JSON.stringify(bulkOperation(write)).length;
+    if (current.length > 0 && (current.length >= size || bytes + length > PUSH_BATCH_MAX_BYTES)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(write);
+    bytes += length;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
