@@ -59,6 +59,13 @@ describe('POST .../data/readable', () => {
     expect([stranger.status, stranger.body.code]).toEqual([404, 'PROJECT_NOT_FOUND']);
     const missing = await readable('no-such-type', { ids: [open] });
     expect([missing.status, missing.body.code]).toEqual([404, 'DATA_TYPE_NOT_FOUND']);
+    // A type whose read rule excludes the caller answers as one that does not exist, whatever its documents allow.
+    const guarded = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { permission: `${projectId}::secret` } } } } } });
+    expect(guarded.status).toBe(200);
+    const excluded = await readable(typeId, { ids: [open] });
+    expect([excluded.status, JSON.stringify(excluded.body)]).toEqual([404, JSON.stringify(missing.body).replace('no-such-type', typeId)]);
+    expect((await readable(typeId, { ids: [open] }, tokens.alice)).body).toEqual({ readable: [open] });
+    expect((await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner, body: { baseRevision: 1, modifier: { $unset: { access: '' } } } })).status).toBe(200);
 
     expect((await readable(typeId, { ids: [open] }, tokens.carol)).body).toEqual({ readable: [open] });
     await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).deleteMany({ id: projectMemberId(projectId, 'carol') });
