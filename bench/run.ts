@@ -6,6 +6,7 @@ import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
 import { memory } from './src/suites/memory';
 import { publishingResolution } from './src/suites/publishing-resolution';
+import { syncPush } from './src/suites/sync-push';
 import { syncRealtime } from './src/suites/sync-realtime';
 import { typeSchemaPatch } from './src/suites/type-schema-patch';
 
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<void>> = {
   'publishing-resolution': publishingResolution,
   'actions-latency': actionsLatency,
   'sync-realtime': syncRealtime,
+  'sync-push': syncPush,
   'access-revocation': accessRevocation,
   memory,
 };
