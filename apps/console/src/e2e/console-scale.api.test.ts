@@ -60,3 +60,34 @@ it('the documents grid takes 10,000 documents without freezing: it renders a win
   console.info(`10,000 documents: grid complete ${elapsed} ms after the first navigation (pull and IndexedDB writes), ${Date.now() - reloadStarted} ms after a reload (from IndexedDB)`);
   await context.close();
 }, 180_000);
+
+it('a type with 200 fields gets a 200-input form that saves, and a document with a 200 kB field value (the data service takes at most 256 KiB of modifier a write) opens and shows it', async () => {
+  const { gateway, browser } = platform;
+  const registered = await gateway.call('POST', '/api/auth/register', { body: { email: 'wide@example.org', password: 'correct horse battery', displayName: 'Wide' } });
+  const token: string = registered.body.token;
+  const projectId: string = (await gateway.call('POST', '/api/projects', { token, body: { name: 'Wide' } })).body.id;
+  const properties = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`field${index}`, { type: 'string' }]));
+  expect((await gateway.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'wide', name: 'wide', schema: { type: 'object', properties } } })).status).toBe(201);
+  const large = 'x'.repeat(200_000);
+  const document = await gateway.call('POST', `/api/projects/${projectId}/types/wide/data`, { token, body: { field0: large } });
+  expect(document.status, JSON.stringify(document.body).slice(0, 300)).toBe(201);
+
+  const context = await browser.newContext({ baseURL: gateway.url, viewport: { width: 1400, height: 900 } });
+  await context.addCookies([{ name: 'session', value: token, url: gateway.url }]);
+  const page = await context.newPage();
+  await page.goto(`/console/projects/${projectId}/types/wide`);
+  await page.getByRole('button', { name: 'New document' }).click();
+  const form = page.getByRole('region', { name: 'New document' });
+  expect(await form.getByRole('textbox').count()).toBe(200);
+  await form.getByLabel('field199', { exact: true }).fill('last of two hundred');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const grid = page.getByRole('table', { name: 'Documents of wide' });
+  await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+  await expect.poll(() => page.getByRole('status', { name: 'Pending changes' }).textContent(), { timeout: 10_000 }).toBe('0 pending');
+
+  await page.goto(`/console/projects/${projectId}/types/wide/documents/${document.body.id}`);
+  const field = page.getByLabel('field0', { exact: true });
+  await expect.poll(async () => (await field.inputValue()).length, { timeout: 15_000 }).toBe(200_000);
+  await screenshot(page, '10-large-field');
+  await context.close();
+}, 120_000);
