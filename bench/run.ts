@@ -8,6 +8,7 @@ import { memory } from './src/suites/memory';
 import { publishingResolution } from './src/suites/publishing-resolution';
 import { syncPush } from './src/suites/sync-push';
 import { syncRealtime } from './src/suites/sync-realtime';
+import { tracingOverhead } from './src/suites/tracing-overhead';
 import { typeSchemaPatch } from './src/suites/type-schema-patch';
 
 /** `pnpm bench [suite ...]`: runs the named suites (all by default) and rewrites their sections of BENCHMARKS.md. */
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<void>> = {
   'sync-realtime': syncRealtime,
   'sync-push': syncPush,
   'access-revocation': accessRevocation,
+  'tracing-overhead': tracingOverhead,
   memory,
 };
 

@@ -60,7 +60,7 @@ function insertIntoMongo(mongoUrl: string, database: string): CreateDocuments {
   };
 }
 
-async function createDocuments(client: ApiClient, path: string, count: number): Promise<Array<{ id: string; revision: number }>> {
+export async function createDocuments(client: ApiClient, path: string, count: number): Promise<Array<{ id: string; revision: number }>> {
   const created: Array<{ id: string; revision: number }> = [];
   const indexes = Array.from({ length: count }, (_, index) => index);
   await forEachConcurrently(indexes, 16, async (index) => {

@@ -1,0 +1,76 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDocuments, patchRequests } from './data-documents';
+import { signedInClient } from '../api-client';
+import { compareLoads, type LoadOptions } from '../load';
+import { loadRow, writeSection } from '../report';
+import { withPlatformProcess } from '../shapes';
+
+const CONNECTIONS = 32;
+const PATCH_DOCUMENTS = 3_200;
+/** The issue's bar: PATCH throughput with tracing on at least this share of off. */
+const TARGET_RATIO = 0.9;
+
+/** An OTLP/HTTP collector stand-in: accepts every export and counts the requests, so exporting costs what it costs without a backend. */
+async function startCollectorStub(): Promise<{ url: string; exports: () => number; close(): Promise<void> }> {
+  let exports = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      exports += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    exports: () => exports,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A project with one type of PATCH_DOCUMENTS documents on `baseUrl`; answers the PATCH load against it. */
+async function patchLoad(baseUrl: string): Promise<LoadOptions> {
+  const client = await signedInClient(baseUrl);
+  const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Tracing benchmark' });
+  const path = `/api/projects/${project.id}/types/tasks/data`;
+  await client.call('POST', `/api/projects/${project.id}/types`, { id: 'tasks', name: 'tasks' });
+  const documents = await createDocuments(client, path, PATCH_DOCUMENTS);
+  return { url: baseUrl, headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' }, connections: CONNECTIONS, requests: patchRequests(path, documents) };
+}
+
+/**
+ * `pnpm bench tracing-overhead`: two all-in-one processes side by side, one exporting every span
+ * over OTLP/HTTP to a local collector stub, one with no OTEL_* variable, under the same PATCH load
+ * as data-documents, measured interleaved.
+ */
+export async function tracingOverhead(): Promise<void> {
+  const collector = await startCollectorStub();
+  try {
+    const results = await withPlatformProcess({}, async (off) =>
+      withPlatformProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, async (on) => compareLoads({ off: await patchLoad(off.url), on: await patchLoad(on.url) })),
+    );
+    const ratio = results.on!.requestsPerSecond / results.off!.requestsPerSecond;
+    if (collector.exports() === 0) throw new Error('the traced process exported no spans: the comparison would measure nothing');
+    await writeSection(
+      'tracing-overhead',
+      `## Tracing overhead
+
+Command: \`pnpm bench tracing-overhead\`. All-in-one, 32 connections, the PATCH load of
+data-documents (${PATCH_DOCUMENTS.toLocaleString('en-US')} documents, each request a real write with history and an event that
+audit, actions and the realtime notifier consume). *off*: no \`OTEL_*\` variable (no tracer
+provider). *on*: \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP/HTTP stub, every span sampled
+and exported in batches (${collector.exports()} export requests). Target: on ≥ ${TARGET_RATIO}× off.
+
+| shape | tracing | req/s | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---|---|---|---|
+${loadRow('all-in-one', 'off', results.off!)}
+${loadRow('all-in-one', 'on (OTLP export)', results.on!)}
+
+On/off throughput: **${ratio.toFixed(2)}×** (target ≥ ${TARGET_RATIO}×).`,
+    );
+    console.log(`tracing on/off PATCH throughput: ${ratio.toFixed(2)}x`);
+  } finally {
+    await collector.close();
+  }
+}
