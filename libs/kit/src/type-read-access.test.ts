@@ -68,4 +68,15 @@ describe('TypeReadAccess', () => {
     await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
     expect((await access.unreadableTypes('p', other)).sort()).toEqual(['fresh', 'plain', 'secret']);
   });
+
+  it('reads an id that is no type once per expiry, not on every question', async () => {
+    let reads = 0;
+    const counting = new Proxy(store, { get: (target, key) => (key === 'collection' ? (name: string) => ((reads += 1), target.collection(name)) : Reflect.get(target, key)) });
+    const access = new TypeReadAccess(counting, () => now, 1_000);
+    for (let n = 0; n < 3; n += 1) expect(await access.mayRead('p', 'applications', other)).toBe(true);
+    expect(reads).toBe(1);
+    now = 1_000;
+    expect(await access.mayRead('p', 'applications', other)).toBe(true);
+    expect(reads).toBe(2);
+  });
 });

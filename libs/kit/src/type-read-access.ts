@@ -11,7 +11,7 @@ export function projectTypesCollection(projectId: string): string {
 }
 
 interface ProjectTypeRules {
-  /** Every type id of the project when read (deleted types included). */
+  /** The ids this answers for: the project's types when read (deleted ones included) and ids since asked about that are no type. */
   known: Set<string>;
   /** Read rules of the types that have one, by type id. */
   readRules: Map<string, Access>;
@@ -45,8 +45,13 @@ export class TypeReadAccess {
   /** Whether the type's read rule lets the caller read its documents. */
   async mayRead(projectId: string, typeId: string, caller: ProjectCaller): Promise<boolean> {
     if (caller.superuser) return true;
-    let rules = await this.rules(projectId, false);
-    if (!rules.known.has(typeId)) rules = await this.rules(projectId, true);
+    const cached = this.cached(projectId);
+    let rules = cached ?? (await this.read(projectId));
+    if (!rules.known.has(typeId)) {
+      if (cached) rules = await this.read(projectId);
+      // Still unknown: no type (`types`, `applications` are asked about on every notification), read once per expiry.
+      rules.known.add(typeId);
+    }
     return rlsAllows(rules.readRules.get(typeId), 'read', caller);
   }
 
@@ -54,7 +59,7 @@ export class TypeReadAccess {
   async unreadableTypes(projectId: string, caller: ProjectCaller): Promise<string[]> {
     if (caller.superuser) return [];
     const unreadable: string[] = [];
-    for (const [typeId, access] of (await this.rules(projectId, true)).readRules) if (!rlsAllows(access, 'read', caller)) unreadable.push(typeId);
+    for (const [typeId, access] of (await this.read(projectId)).readRules) if (!rlsAllows(access, 'read', caller)) unreadable.push(typeId);
     return unreadable;
   }
 
@@ -70,10 +75,14 @@ export class TypeReadAccess {
     this.cache.clear();
   }
 
-  private async rules(projectId: string, fresh: boolean): Promise<ProjectTypeRules> {
-    const now = this.clock();
+  private cached(projectId: string): ProjectTypeRules | undefined {
     const cached = this.cache.get(projectId);
-    if (!fresh && cached && now - cached.at < this.cacheMs) return cached;
+    return cached && this.clock() - cached.at < this.cacheMs ? cached : undefined;
+  }
+
+  /** Reads the project's types, and caches them unless the project was forgotten meanwhile. */
+  private async read(projectId: string): Promise<ProjectTypeRules> {
+    const now = this.clock();
     const generation = this.generations.get(projectId) ?? 0;
     const epoch = this.epoch;
     const types = await this.store.collection<{ id: string; access?: Access }>(projectTypesCollection(projectId)).find({}, { projection: { id: 1, access: 1 } });
