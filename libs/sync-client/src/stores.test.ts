@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,7 +57,42 @@ describe('FileStore durability', () => {
     expect(await reopened.get('entities:tasks/x', 'id999')).toEqual({ id: 'id999', index: 999 });
     expect(await reopened.get('meta', 'cursor:tasks')).toBe(42);
     await reopened.close();
-    expect((await readdir(directory)).sort()).toEqual(['entities%3Atasks%2Fx.json', 'meta.json']);
+    expect(await readdir(directory)).toEqual(['journal.log']);
+  });
+
+  it('appends a write to its journal whatever the size of the store, and compacts the journal into snapshots once it outgrows them', async () => {
+    const directory = await freshDirectory();
+    const store = await FileStore.open(directory, { compactAfterBytes: 64 * 1024 });
+    await Promise.all(Array.from({ length: 5_000 }, (_, index) => store.put('entities:t', `id${index}`, { id: `id${index}`, title: `document ${index}`, tags: ['a', 'b'] })));
+    const snapshot = join(directory, 'entities%3At.json');
+    const compacted = await stat(snapshot);
+    expect(compacted.size).toBeGreaterThan(64 * 1024);
+    const journalBefore = (await stat(join(directory, 'journal.log'))).size;
+    await store.put('entities:t', 'id42', { id: 'id42', title: 'changed' });
+    expect((await stat(join(directory, 'journal.log'))).size - journalBefore).toBeLessThan(100);
+    expect((await stat(snapshot)).mtimeMs).toBe(compacted.mtimeMs);
+    await store.delete('entities:t', 'id7');
+    await store.close();
+    const reopened = await FileStore.open(directory);
+    expect((await reopened.getAll('entities:t')).length).toBe(4_999);
+    expect(await reopened.get('entities:t', 'id42')).toEqual({ id: 'id42', title: 'changed' });
+    expect(await reopened.get('entities:t', 'id7')).toBeUndefined();
+    await reopened.close();
+  });
+
+  it('drops a journal line torn by a crash and keeps appending after the whole ones', async () => {
+    const directory = await freshDirectory();
+    const store = await FileStore.open(directory);
+    await store.put('meta', 'a', 1);
+    await store.close();
+    await appendFile(join(directory, 'journal.log'), '["put","meta","b",');
+    const reopened = await FileStore.open(directory);
+    expect(await reopened.get('meta', 'b')).toBeUndefined();
+    await reopened.put('meta', 'c', 3);
+    await reopened.close();
+    const again = await FileStore.open(directory);
+    expect([await again.get('meta', 'a'), await again.get('meta', 'b'), await again.get('meta', 'c')]).toEqual([1, undefined, 3]);
+    await again.close();
   });
 });
 
