@@ -66,7 +66,8 @@ describe('pull pages end on a millisecond', () => {
         call: (method, path, body) => platform.call(method, path, { token: owner, body }),
         typePath: `/api/projects/${projectId}/types/${typeId}`,
         seed,
-        settleMs: 0,
+        // Pulls read below the current (here 25 ms) clock step: the last writes become pullable once it moves on.
+        settleMs: 2 * 25,
       });
       expect(result.sharedMilliseconds).toBeGreaterThan(0);
       for (const client of result.clients) expect(client, `PULL_PAGES_SEED=${seed}`).toEqual(result.server);
