@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export class CorruptLogError extends Error {
@@ -80,17 +80,24 @@ export interface AppendLogOptions {
   /** Bytes of the file that hold whole lines (from `readLog`): anything after them is cut off. */
   validBytes: number;
   lineCount: number;
-  /** The JSON lines (no newline) that rebuild the current state, taken at one instant. */
-  snapshot: () => Iterable<string> | Promise<Iterable<string>>;
+  /**
+   * The JSON lines (no newline) that rebuild the current state, taken at one instant. A snapshot
+   * answered through a promise calls `taken` at that instant; one answered directly is taken then.
+   */
+  snapshot: (taken: () => void) => Iterable<string> | Promise<Iterable<string>>;
   liveCount: () => number;
 }
 
 /**
  * An append-only JSON-lines file with group commit: appends queued while a write is in flight go
  * out together in one synchronized write (O_DSYNC), and each append resolves only once its line is on
- * disk. When dead lines outnumber live ones the log is rewritten from a snapshot (write a temp
- * file, sync it, rename it over the log, sync the directory). The embedded document store keeps
- * all its collections in one such log; the embedded key-value store (libs/kv) keeps its own.
+ * disk. When dead lines outnumber live ones the log is rewritten from a snapshot in the background
+ * while appends go on: the snapshot goes to a temp file, then, with appends held for that moment
+ * only, the lines written since the snapshot's instant are copied after it, the file is synced
+ * and renamed over the log, and the directory synced. Replaying those lines again on top of the
+ * snapshot is harmless (a put holds the whole document, a delete of a missing one does nothing).
+ * The embedded document store keeps all its collections in one such log; the embedded key-value
+ * store (libs/kv) keeps its own.
  */
 export class AppendLog {
   private handle: FileHandle | undefined;
@@ -99,6 +106,12 @@ export class AppendLog {
   private failure: Error | undefined;
   private lineCount: number;
   private validBytes: number;
+  /** Where the batch being written starts (the end of the log while none is). */
+  private batchStart: number;
+  private writing: Promise<unknown> | undefined;
+  private compacting: Promise<void> | undefined;
+  /** Set while a compaction swaps the files: batches wait for it. */
+  private swapping: Promise<void> | undefined;
 
   constructor(
     private readonly file: string,
@@ -106,6 +119,7 @@ export class AppendLog {
   ) {
     this.lineCount = options.lineCount;
     this.validBytes = options.validBytes;
+    this.batchStart = options.validBytes;
   }
 
   append(record: object): Promise<void> {
@@ -128,9 +142,9 @@ export class AppendLog {
     return this.validBytes;
   }
 
-  /** Waits for every queued append, then closes the file; later appends are refused. */
+  /** Waits for every queued append and a running compaction, then closes the file; later appends are refused. */
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    while (this.flushing || this.compacting) await (this.flushing ?? this.compacting);
     this.failure ??= new Error('the embedded store is closed');
     await this.handle?.close();
     this.handle = undefined;
@@ -143,14 +157,20 @@ export class AppendLog {
       const batch = this.pending;
       this.pending = [];
       try {
-        const handle = await this.openForAppend();
+        while (this.swapping) await this.swapping;
         const text = batch.map((write) => write.line).join('');
-        await handle.write(text);
-        if (this.options.fsync && O_DSYNC === 0) await handle.datasync();
+        this.writing = this.writeBatch(text);
+        await this.writing;
+        this.writing = undefined;
         this.lineCount += batch.length;
         this.validBytes += Buffer.byteLength(text);
+        this.batchStart = this.validBytes;
         for (const write of batch) write.resolve();
-        if (this.lineCount > 1000 && this.lineCount > 2 * this.options.liveCount()) await this.compact();
+        if (!this.compacting && this.lineCount > 1000 && this.lineCount > 2 * this.options.liveCount()) {
+          this.compacting = this.compact().finally(() => {
+            this.compacting = undefined;
+          });
+        }
       } catch (error) {
         // The memory state may now be ahead of the disk: refuse every further write.
         this.failure = error as Error;
@@ -160,6 +180,12 @@ export class AppendLog {
         return;
       }
     }
+  }
+
+  private async writeBatch(text: string): Promise<void> {
+    const handle = await this.openForAppend();
+    await handle.write(text);
+    if (this.options.fsync && O_DSYNC === 0) await handle.datasync();
   }
 
   private async openForAppend(): Promise<FileHandle> {
@@ -173,14 +199,55 @@ export class AppendLog {
     return this.handle;
   }
 
-  /** Rewrites the log from a snapshot of the live state (also called at open by the key-value store). */
+  /**
+   * Rewrites the log from a snapshot of the live state (also called at open by the key-value
+   * store). A failure leaves the log as it was but refuses further writes, as a failed append does.
+   */
   async compact(): Promise<void> {
-    const { bytes, lines } = await writeLogFile(this.file, await this.options.snapshot());
-    // The handle still points at the replaced file: the next append opens the new one.
-    await this.handle?.close();
-    this.handle = undefined;
-    this.validBytes = bytes;
-    this.lineCount = lines;
+    try {
+      let tailStart = -1;
+      const taken = () => {
+        tailStart = this.batchStart;
+      };
+      const snapshot = this.options.snapshot(taken);
+      if (!(snapshot instanceof Promise)) taken();
+      const written = await writeSnapshot(this.file, await snapshot);
+      await this.swapIn(written, tailStart);
+    } catch (error) {
+      this.failure ??= error as Error;
+      await rm(`${this.file}.compact`, { force: true });
+    }
+  }
+
+  /** With appends held, copies what the log gained since the snapshot after it and renames it into place. */
+  private async swapIn(snapshot: { bytes: number; lines: number }, tailStart: number): Promise<void> {
+    let release!: () => void;
+    this.swapping = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      await this.writing?.catch(() => undefined);
+      if (this.failure) throw this.failure;
+      const tail = await readRange(this.file, tailStart, this.validBytes);
+      const output = await open(`${this.file}.compact`, 'a');
+      try {
+        if (tail.length > 0) await output.write(tail);
+        await output.datasync();
+      } finally {
+        await output.close();
+      }
+      await rename(`${this.file}.compact`, this.file);
+      await syncDirectory(dirname(this.file));
+      // The handle still points at the replaced file: the next append opens the new one.
+      await this.handle?.close();
+      this.handle = undefined;
+      this.validBytes = snapshot.bytes + tail.length;
+      this.batchStart = this.validBytes;
+      this.lineCount = snapshot.lines + countLines(tail);
+    } finally {
+      this.swapping = undefined;
+      release();
+    }
   }
 }
 
@@ -227,4 +294,23 @@ export async function syncDirectory(directory: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** Bytes `start` to `end` of `file` (nothing when the file is missing: a log not written yet). */
+async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+  if (end <= start) return Buffer.alloc(0);
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(end - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function countLines(text: Buffer): number {
+  let lines = 0;
+  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lines += 1;
+  return lines;
 }

@@ -2,13 +2,14 @@
  * Child process for the crash test: writes as fast as it can to an embedded store and prints a
  * line for every write the store acknowledged, until the parent kills it with SIGKILL. Besides
  * single-collection writes it writes the way a service does: a document, its history entry and
- * an outbox event in one atomic section.
+ * an outbox event in one atomic section. With `overwrites` it mostly rewrites a few documents, so
+ * compactions run while it is killed.
  */
 import { guardedUpdate } from '../guarded-update';
 import { createEmbeddedStore } from './embedded-store';
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: crash-writer <dataDir>');
+const [dataDir, mode = 'mixed'] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: crash-writer <dataDir> [mixed|overwrites]');
 const store = await createEmbeddedStore({ dataDir });
 const items = store.collection('items');
 const counters = store.collection<{ id: string; revision: number; n: number }>('counters');
@@ -46,4 +47,16 @@ async function entityLoop(writer: number): Promise<void> {
   }
 }
 
-await Promise.all([insertLoop(0), insertLoop(1), insertLoop(2), insertLoop(3), counterLoop(), entityLoop(0), entityLoop(1)]);
+/** Overwrites one document again and again: dead lines pile up and compaction runs in the background. */
+async function overwriteLoop(writer: number): Promise<void> {
+  const hot = store.collection<{ id: string; n: number }>('hot');
+  const id = `hot${writer}`;
+  await hot.insertOne({ id, n: 0 });
+  for (let n = 1; ; n += 1) {
+    await hot.updateOne({ id }, { $set: { n, payload: 'z'.repeat(200) } });
+    process.stdout.write(`hot ${id} ${n}\n`);
+  }
+}
+
+if (mode === 'overwrites') await Promise.all([overwriteLoop(0), overwriteLoop(1), overwriteLoop(2), overwriteLoop(3)]);
+else await Promise.all([insertLoop(0), insertLoop(1), insertLoop(2), insertLoop(3), counterLoop(), entityLoop(0), entityLoop(1)]);

@@ -60,7 +60,7 @@ export class StoreLog {
     options: { fsync: boolean; validBytes: number; lineCount: number; liveCount: () => number },
     private readonly collect: () => Iterable<string>,
   ) {
-    this.log = new AppendLog(file, { ...options, snapshot: () => this.snapshot() });
+    this.log = new AppendLog(file, { ...options, snapshot: (taken) => this.snapshot(taken) });
   }
 
   writerFor(collection: string): CollectionWriter {
@@ -103,15 +103,20 @@ export class StoreLog {
     }
   }
 
-  /** The lines that rebuild the state, taken at an instant when no atomic section is open. */
-  snapshot(): Promise<Iterable<string>> {
-    if (this.openSections === 0) return Promise.resolve(this.collect());
-    let taken!: () => void;
+  /** The lines that rebuild the state, taken at an instant when no atomic section is open; `taken` runs at that instant. */
+  snapshot(taken?: () => void): Promise<Iterable<string>> {
+    const take = () => {
+      const lines = this.collect();
+      taken?.();
+      return lines;
+    };
+    if (this.openSections === 0) return Promise.resolve(take());
+    let opened: (() => void) | undefined;
     this.snapshotTaken ??= new Promise<void>((resolve) => {
-      taken = resolve;
+      opened = resolve;
     });
-    const result = new Promise<Iterable<string>>((resolve) => this.snapshotTakers.push(() => resolve(this.collect())));
-    if (taken) this.snapshotTakers.push(taken);
+    const result = new Promise<Iterable<string>>((resolve) => this.snapshotTakers.push(() => resolve(take())));
+    if (opened) this.snapshotTakers.push(opened);
     return result;
   }
 
