@@ -159,7 +159,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   }
   const address = app.server.address();
   listenedPort = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port: listenedPort, url: publicUrl(config, listenedPort) }, 'platform started');
+  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port: listenedPort, url: publicUrl(config, listenedPort), metrics: metrics?.url, tracing: tracing !== undefined }, 'platform started');
 
   return {
     url: listenUrl(config.HOST, listenedPort),
