@@ -13,20 +13,46 @@ export const SCREENS_DIR = fileURLToPath(new URL('../../../../.cache/console-scr
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Makes emails unique per run, so the tests can run again against the same platform. */
+export const RUN_ID = Date.now().toString(36);
+
+/** One API call, as `TestGateway.call` makes it: `token` as `Authorization: Bearer`, JSON in and out. */
+export type ApiCall = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: any }>;
+
 export interface ConsolePlatform {
-  gateway: TestGateway;
+  /** The gateway serving the console and the API. */
+  url: string;
+  call: ApiCall;
   browser: Browser;
   close(): Promise<void>;
 }
 
-/** The all-in-one's identity and data services behind the gateway serving the built console, and a browser. */
+function callAt(url: string): ApiCall {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await response.text();
+    return { status: response.status, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+}
+
+/**
+ * The gateway serving the built console, and a browser. By default identity and data in-process
+ * behind a test gateway; `CONSOLE_E2E_URL` points the same tests at a running platform instead
+ * (e.g. `pnpm start:services`), whose console and accounts they then use.
+ */
 export async function startConsolePlatform(): Promise<ConsolePlatform> {
-  if (!existsSync(`${CONSOLE_DIST}/index.html`)) throw new Error(`${CONSOLE_DIST} has no build: run pnpm --filter @platform/console build`);
   await mkdir(SCREENS_DIR, { recursive: true });
-  const gateway = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const external = process.env.CONSOLE_E2E_URL;
+  if (external) return { url: external, call: callAt(external), browser, close: () => browser.close() };
+  if (!existsSync(`${CONSOLE_DIST}/index.html`)) throw new Error(`${CONSOLE_DIST} has no build: run pnpm --filter @platform/console build`);
+  const gateway: TestGateway = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST });
   return {
-    gateway,
+    url: gateway.url,
+    call: gateway.call.bind(gateway),
     browser,
     async close() {
       await browser.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 
@@ -17,25 +17,25 @@ const BATCH = 100;
 const PARALLEL = 4;
 
 it('the documents grid takes 10,000 documents without freezing: it renders a window of rows and scrolls to the last', async () => {
-  const { gateway, browser } = platform;
-  const registered = await gateway.call('POST', '/api/auth/register', { body: { email: 'many@example.org', password: 'correct horse battery', displayName: 'Many' } });
+  const { browser } = platform;
+  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `many-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Many' } });
   const token: string = registered.body.token;
-  const project = await gateway.call('POST', '/api/projects', { token, body: { name: 'Scale' } });
+  const project = await platform.call('POST', '/api/projects', { token, body: { name: 'Scale' } });
   const projectId: string = project.body.id;
-  const type = await gateway.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'rows', name: 'rows', schema: { type: 'object', properties: { title: { type: 'string', maxLength: 12 } } } } });
+  const type = await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'rows', name: 'rows', schema: { type: 'object', properties: { title: { type: 'string', maxLength: 12 } } } } });
   expect(type.status).toBe(201);
   const seeds = Array.from({ length: DOCUMENTS / BATCH }, (_, seed) => seed);
   while (seeds.length > 0) {
     await Promise.all(
       seeds.splice(0, PARALLEL).map(async (seed) => {
-        const created = await gateway.call('POST', `/api/projects/${projectId}/types/rows/sample-data`, { token, body: { count: BATCH, seed } });
+        const created = await platform.call('POST', `/api/projects/${projectId}/types/rows/sample-data`, { token, body: { count: BATCH, seed } });
         expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
       }),
     );
   }
 
-  const context = await browser.newContext({ baseURL: gateway.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: gateway.url }]);
+  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
+  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
   const page = await context.newPage();
   const started = Date.now();
   await page.goto(`/console/projects/${projectId}/types/rows`);
@@ -62,18 +62,18 @@ it('the documents grid takes 10,000 documents without freezing: it renders a win
 }, 180_000);
 
 it('a type with 200 fields gets a 200-input form that saves, and a document with a 200 kB field value (the data service takes at most 256 KiB of modifier a write) opens and shows it', async () => {
-  const { gateway, browser } = platform;
-  const registered = await gateway.call('POST', '/api/auth/register', { body: { email: 'wide@example.org', password: 'correct horse battery', displayName: 'Wide' } });
+  const { browser } = platform;
+  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `wide-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Wide' } });
   const token: string = registered.body.token;
-  const projectId: string = (await gateway.call('POST', '/api/projects', { token, body: { name: 'Wide' } })).body.id;
+  const projectId: string = (await platform.call('POST', '/api/projects', { token, body: { name: 'Wide' } })).body.id;
   const properties = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`field${index}`, { type: 'string' }]));
-  expect((await gateway.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'wide', name: 'wide', schema: { type: 'object', properties } } })).status).toBe(201);
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'wide', name: 'wide', schema: { type: 'object', properties } } })).status).toBe(201);
   const large = 'x'.repeat(200_000);
-  const document = await gateway.call('POST', `/api/projects/${projectId}/types/wide/data`, { token, body: { field0: large } });
+  const document = await platform.call('POST', `/api/projects/${projectId}/types/wide/data`, { token, body: { field0: large } });
   expect(document.status, JSON.stringify(document.body).slice(0, 300)).toBe(201);
 
-  const context = await browser.newContext({ baseURL: gateway.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: gateway.url }]);
+  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
+  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
   const page = await context.newPage();
   await page.goto(`/console/projects/${projectId}/types/wide`);
   await page.getByRole('button', { name: 'New document' }).click();

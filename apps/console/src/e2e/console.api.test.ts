@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 const contexts: BrowserContext[] = [];
@@ -17,7 +17,7 @@ afterAll(async () => {
 const pages: Page[] = [];
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await platform.browser.newContext({ baseURL: platform.gateway.url, viewport: { width: 1400, height: 900 } });
+  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
   pages.push(page);
@@ -45,7 +45,7 @@ async function openType(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('table', { name: 'Documents of notes' }).getByRole('row').count()).toBeGreaterThan(1);
 }
 
-const EMAIL = 'ada@example.org';
+const EMAIL = `ada-${RUN_ID}@example.org`;
 const PASSWORD = 'correct horse battery';
 const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, priority: { type: 'integer' } } };
 
@@ -166,7 +166,7 @@ describe('the console in a real browser', () => {
   it("a 400 shows the server's message beside the field it names and creates nothing; a 401 goes back to sign in", async () => {
     const { page } = await newPage();
     await page.goto('/console/sign-up');
-    await page.getByLabel('Email').fill('grace@example.org');
+    await page.getByLabel('Email').fill(`grace-${RUN_ID}@example.org`);
     await page.getByLabel('Password').fill('short');
     await page.getByLabel('Display name').fill('Grace');
     await page.getByRole('button', { name: 'Sign up' }).click();
@@ -176,13 +176,13 @@ describe('the console in a real browser', () => {
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/password/i);
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBeNull();
     await screenshot(page, '08-bad-input');
-    const login = await platform.gateway.call('POST', '/api/auth/login', { body: { email: 'grace@example.org', password: 'short' } });
+    const login = await platform.call('POST', '/api/auth/login', { body: { email: `grace-${RUN_ID}@example.org`, password: 'short' } });
     expect(login.status).toBe(401);
 
     await signIn(page);
     // The session ends elsewhere (here: logged out with this browser's cookie, outside the app).
     const token = (await page.context().cookies()).find((cookie) => cookie.name === 'session')!.value;
-    expect((await platform.gateway.call('POST', '/api/auth/logout', { token })).status).toBe(204);
+    expect((await platform.call('POST', '/api/auth/logout', { token })).status).toBe(204);
     await page.getByRole('button', { name: 'New project' }).click();
     await page.getByLabel('Project name').fill('Never created');
     await page.getByRole('button', { name: 'Save' }).click();
