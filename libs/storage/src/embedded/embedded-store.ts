@@ -129,7 +129,14 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     const { bytes, lines } = await writeLogFile(join(target, STORE_LOG_FILE), await log.snapshot());
     return { directory: target, bytes, records: lines, durationMs: Math.round(performance.now() - backupStarted) };
   };
-  const stopControlSocket = options.controlSocket ? await serveControlSocket(dataDir, { backup }) : async () => {};
+  let stopControlSocket = async () => {};
+  try {
+    if (options.controlSocket) stopControlSocket = await serveControlSocket(dataDir, { backup });
+  } catch (error) {
+    await log.close();
+    await unlock();
+    throw error;
+  }
   return {
     kind: 'embedded',
     collection<T extends StoredDocument>(name: string): Collection<T> {
