@@ -138,6 +138,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
             data: JSON.parse(Buffer.from(received.data).toString('utf8')) as T,
             headers: headersOf(received),
             deliveryCount: received.info.deliveryCount,
+            pending: received.info.pending,
           };
           try {
             await subscribeOptions.handler(message);

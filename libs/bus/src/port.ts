@@ -23,6 +23,11 @@ export interface BusMessage<T = unknown> {
   headers: Record<string, string>;
   /** 1 on the first delivery, higher on redeliveries. */
   deliveryCount: number;
+  /**
+   * Messages of the durable still waiting behind this one when it was delivered (JetStream's
+   * pending count: the consumer's lag); the in-process bus does not report it.
+   */
+  pending?: number;
 }
 
 export interface SubscribeOptions<T = unknown> {

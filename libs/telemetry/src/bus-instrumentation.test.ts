@@ -1,8 +1,8 @@
 import { trace } from '@opentelemetry/api';
-import { createInProcessBus, type BusMessage } from '@platform/bus';
+import { createInProcessBus, type BusMessage, type EventBus } from '@platform/bus';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentBus } from './bus-instrumentation';
-import { busConsumed, busPublished, busRedeliveries } from './metrics';
+import { busConsumed, busConsumerPending, busPublished, busRedeliveries } from './metrics';
 import { startMemoryTracing } from './testing';
 
 async function counterValue(counter: { get(): Promise<{ values: Array<{ labels: object; value: number }> }> }, labels: Record<string, string>): Promise<number> {
@@ -62,6 +62,20 @@ describe('instrumentBus', () => {
     expect(await counterValue(busConsumed, { durable, outcome: 'retry' })).toBe(1);
     expect(await counterValue(busConsumed, { durable, outcome: 'ack' })).toBe(1);
     expect(await counterValue(busRedeliveries, { durable })).toBe(1);
+    await bus.close();
+  });
+
+  it('keeps each durable\'s lag as the adapter reports it with a delivery', async () => {
+    const inner = createInProcessBus();
+    // JetStream reports `pending` with each delivery (libs/bus nats-pending test); the in-process bus does not.
+    const reporting: EventBus = { ...inner, subscribe: (options) => inner.subscribe({ ...options, handler: (message) => options.handler({ ...message, pending: 4 }) }) };
+    const bus = instrumentBus(reporting);
+    const durable = `lag-test-${Math.random()}`;
+    let handled = 0;
+    await bus.subscribe({ durable, filter: 'platform.docs.>', handler: async () => void (handled += 1) });
+    await bus.publish('platform.docs.p1.t1.created', {}, { msgId: 'lag-1' });
+    while (handled === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await counterValue(busConsumerPending, { durable })).toBe(4);
     await bus.close();
   });
 });

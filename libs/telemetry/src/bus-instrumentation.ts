@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { BusMessage, EventBus, SubscribeOptions } from '@platform/bus';
-import { busConsumed, busConsumeDuration, busPublished, busRedeliveries, subjectFamily } from './metrics';
+import { busConsumed, busConsumeDuration, busConsumerPending, busPublished, busRedeliveries, subjectFamily } from './metrics';
 
 const tracer = trace.getTracer('bus');
 
@@ -13,7 +13,8 @@ function failed(span: Span, error: unknown): void {
  * The bus with traces and metrics: a publish is a producer span whose context travels in the
  * message headers (W3C `traceparent`, which both adapters carry), and each delivery to a durable
  * is a consumer span under it, active while the handler runs, so whatever the consumer does joins
- * the writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time.
+ * the writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time, and
+ * keeps each durable's lag as JetStream reports it.
  */
 export function instrumentBus(bus: EventBus): EventBus {
   return {
@@ -40,6 +41,7 @@ export function instrumentBus(bus: EventBus): EventBus {
       const { durable } = options;
       const handler = async (message: BusMessage<T>): Promise<void> => {
         if (message.deliveryCount > 1) busRedeliveries.inc({ durable });
+        if (message.pending !== undefined) busConsumerPending.set({ durable }, message.pending);
         const parent = propagation.extract(ROOT_CONTEXT, message.headers);
         const attributes = { 'messaging.system': bus.kind, 'messaging.destination.name': message.subject, 'messaging.consumer.group.name': durable, 'messaging.message.id': message.msgId, 'messaging.delivery_count': message.deliveryCount };
         await tracer.startActiveSpan(`consume ${durable}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {

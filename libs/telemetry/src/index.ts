@@ -4,6 +4,7 @@ export {
   actionRuns,
   busConsumed,
   busConsumeDuration,
+  busConsumerPending,
   busPublished,
   busRedeliveries,
   embeddedDataBytes,

@@ -46,6 +46,13 @@ export const busRedeliveries = new Counter({
   registers,
 });
 
+export const busConsumerPending = new Gauge({
+  name: 'platform_bus_consumer_pending',
+  help: 'A durable consumer\'s lag: messages still waiting behind the last one it was given (JetStream only)',
+  labelNames: ['durable'] as const,
+  registers,
+});
+
 export const busConsumeDuration = new Histogram({
   name: 'platform_bus_consume_duration_seconds',
   help: 'Time a durable consumer spent on one message',
