@@ -39,7 +39,7 @@ async function create(typeId: string, body: Record<string, unknown>, token = tok
 const stored = async (typeId: string) => (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0&includeChanges=true`, { token: tokens.owner })).body.items as Array<Record<string, unknown>>;
 
 describe('POST .../data/bulk', () => {
-  it('applies creates, patches and deletes in order, each with the single route’s result, history and events; a failing item changes nothing and stops nothing', async () => {
+  it('applies creates, patches and deletes, each with the single route’s result, history and events; a failing item changes nothing and stops nothing', async () => {
     const typeId = await createType({ schema: { fields: { rating: { type: 'integer', minimum: 1, maximum: 5 } } } });
     const patched = await create(typeId, { title: 'patch me' });
     const stale = await create(typeId, { title: 'changed meanwhile' });
@@ -87,12 +87,23 @@ describe('POST .../data/bulk', () => {
     expect(byId.get(doomed)).toMatchObject({ deletedAt: expect.any(Number) });
     expect(documents).toHaveLength(5);
 
-    await expect.poll(() => events.filter((event) => event.subject.startsWith(`platform.docs.${projectId}.${typeId}.`) && event.data.change?.userId === 'alice').map((event) => [event.data.entityId, event.data.kind])).toEqual([
-      ['bulk-one', 'created'],
-      [results[1]?.body.id, 'created'],
-      [patched, 'updated'],
-      [doomed, 'deleted'],
-    ]);
+    const bulkEvents = () => events.filter((event) => event.subject.startsWith(`platform.docs.${projectId}.${typeId}.`) && event.data.change?.userId === 'alice').map((event) => `${event.data.entityId} ${event.data.kind}`);
+    await expect.poll(() => bulkEvents().sort()).toEqual(['bulk-one created', `${results[1]?.body.id} created`, `${patched} updated`, `${doomed} deleted`].sort());
+  });
+
+  it('applies the operations naming one entity in their order, and answers every result in the request’s order', async () => {
+    const typeId = await createType();
+    const operations = [
+      { op: 'create', fields: { id: 'chained', step: 0 } },
+      ...Array.from({ length: 40 }, (_, n) => ({ op: 'create', fields: { id: `other-${n}`, n } })),
+      { op: 'patch', id: 'chained', modifier: { $set: { step: 1 } }, baseRevision: 0 },
+      { op: 'patch', id: 'chained', modifier: { $set: { step: 2 } }, baseRevision: 1 },
+      { op: 'delete', id: 'chained' },
+    ];
+    const answer = await bulk(typeId, { operations });
+    expect(answer.body.results.map((result: { status: number }) => result.status)).toEqual([201, ...Array.from({ length: 40 }, () => 201), 200, 200, 200]);
+    expect(answer.body.results.slice(1, 41).map((result: { body: { id: string } }) => result.body.id)).toEqual(Array.from({ length: 40 }, (_, n) => `other-${n}`));
+    expect(answer.body.results.at(-1).body).toMatchObject({ id: 'chained', revision: 3, step: 2, deletedAt: expect.any(Number) });
   });
 
   it('keeps RLS per item: an entity the caller may not update or delete answers 403, one it may not read 404, and the others apply', async () => {

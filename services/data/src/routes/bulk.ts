@@ -17,6 +17,9 @@ import type { ResolvedKind } from './entity-routes';
 /** Operations per request: a client with more queued writes sends several requests. */
 export const BULK_MAX_OPERATIONS = 500;
 
+/** Operations of one request under way at once: the store commits concurrent writes together. */
+const BULK_CONCURRENCY = 32;
+
 const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
 
 const operationSchema = z.discriminatedUnion('op', [
@@ -27,7 +30,7 @@ const operationSchema = z.discriminatedUnion('op', [
 type Operation = z.infer<typeof operationSchema>;
 
 const bodySchema = z.object({
-  operations: z.array(operationSchema).min(1).max(BULK_MAX_OPERATIONS).describe(`Creates, patches and deletes of documents of this type, applied in order (at most ${BULK_MAX_OPERATIONS})`),
+  operations: z.array(operationSchema).min(1).max(BULK_MAX_OPERATIONS).describe(`Creates, patches and deletes of documents of this type (at most ${BULK_MAX_OPERATIONS}); those naming the same entity apply in their order`),
 });
 
 const resultSchema = z.object({
@@ -93,12 +96,50 @@ function failure(error: unknown, log: FastifyBaseLogger): Result {
   return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } };
 }
 
+/** The entity an operation names, if it names one (a create without an id names a new one). */
+function entityOf(operation: Operation): string | undefined {
+  if (operation.op !== 'create') return operation.id;
+  return typeof operation.fields.id === 'string' ? operation.fields.id : undefined;
+}
+
+/**
+ * Runs every operation, up to BULK_CONCURRENCY at once, operations naming the same entity one
+ * after another in their order; answers the results in the operations' order.
+ */
+async function applyAll(writer: Writer, operations: Operation[], log: FastifyBaseLogger): Promise<Result[]> {
+  const results: Result[] = [];
+  const previousOf = new Map<string, Promise<unknown>>();
+  let running = 0;
+  const slots: Array<() => void> = [];
+  const run = async (operation: Operation, index: number, previous: Promise<unknown> | undefined) => {
+    await previous;
+    if (running >= BULK_CONCURRENCY) await new Promise<void>((resolve) => slots.push(resolve));
+    running += 1;
+    try {
+      results[index] = await apply(writer, operation).catch((error: unknown) => failure(error, log));
+    } finally {
+      running -= 1;
+      slots.shift()?.();
+    }
+  };
+  await Promise.all(
+    operations.map((operation, index) => {
+      const entity = entityOf(operation);
+      const task = run(operation, index, entity === undefined ? undefined : previousOf.get(entity));
+      if (entity !== undefined) previousOf.set(entity, task);
+      return task;
+    }),
+  );
+  return results;
+}
+
 /**
  * POST .../types/{typeId}/data/bulk: many creates, patches and deletes of one type's documents in
  * one request (a sync client pushing its offline queue). Each operation goes through exactly what
  * its single route does (RLS, modifier rules, limits, schema, revision guard, history, events and
- * so audit) and gets its own result; they apply in order and are not atomic: an operation that
- * fails changes nothing of its own and leaves the others as they are.
+ * so audit) and gets its own result. Operations on the same entity apply in their order, others
+ * concurrently; they are not atomic: an operation that fails changes nothing of its own and leaves
+ * the others as they are.
  */
 export async function registerBulkRoute(app: FastifyInstance, deps: DataDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -117,9 +158,7 @@ export async function registerBulkRoute(app: FastifyInstance, deps: DataDeps): P
       const { project, caller } = await deps.projects.require(request.params.projectId, request.principal);
       const resolved = await documentsKind.resolve(deps, request.params, { caller, projectAccess: project.access });
       const writer: Writer = { deps, resolved, caller, projectAccess: project.access };
-      const results: Result[] = [];
-      for (const operation of request.body.operations) results.push(await apply(writer, operation).catch((error: unknown) => failure(error, request.log)));
-      return { results };
+      return { results: await applyAll(writer, request.body.operations, request.log) };
     },
   );
 }
