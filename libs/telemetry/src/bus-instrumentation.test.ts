@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import { createInProcessBus, type BusMessage, type EventBus } from '@platform/bus';
+import { createInProcessBus, type BusMessage, type EventBus, type SubscribeOptions } from '@platform/bus';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentBus } from './bus-instrumentation';
 import { busConsumed, busConsumerPending, busPublished, busRedeliveries } from './metrics';
@@ -68,7 +68,7 @@ describe('instrumentBus', () => {
   it('keeps each durable\'s lag as the adapter reports it with a delivery', async () => {
     const inner = createInProcessBus();
     // JetStream reports `pending` with each delivery (libs/bus nats-pending test); the in-process bus does not.
-    const reporting: EventBus = { ...inner, subscribe: (options) => inner.subscribe({ ...options, handler: (message) => options.handler({ ...message, pending: 4 }) }) };
+    const reporting: EventBus = { ...inner, subscribe: <T>(options: SubscribeOptions<T>) => inner.subscribe<T>({ ...options, handler: (message) => options.handler({ ...message, pending: 4 }) }) };
     const bus = instrumentBus(reporting);
     const durable = `lag-test-${Math.random()}`;
     let handled = 0;
