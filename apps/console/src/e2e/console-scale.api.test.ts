@@ -91,3 +91,28 @@ it('a type with 200 fields gets a 200-input form that saves, and a document with
   await screenshot(page, '10-large-field');
   await context.close();
 }, 120_000);
+
+it('a document with 300 changes shows its history 100 at a time, and any revision', async () => {
+  const { browser } = platform;
+  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `long-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Long' } });
+  const token: string = registered.body.token;
+  const projectId: string = (await platform.call('POST', '/api/projects', { token, body: { name: 'Long' } })).body.id;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'counters', name: 'counters' } })).status).toBe(201);
+  const created = await platform.call('POST', `/api/projects/${projectId}/types/counters/data`, { token, body: { count: 0 } });
+  for (let revision = 0; revision < 299; revision += 1) {
+    const patched = await platform.call('PATCH', `/api/projects/${projectId}/types/counters/data/${created.body.id}`, { token, body: { modifier: { $inc: { count: 1 } }, baseRevision: revision } });
+    expect(patched.status).toBe(200);
+  }
+
+  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
+  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
+  const page = await context.newPage();
+  await page.goto(`/console/projects/${projectId}/types/counters/documents/${created.body.id}`);
+  const history = page.getByRole('list', { name: 'Changes' });
+  await expect.poll(() => history.getByRole('listitem').count(), { timeout: 15_000 }).toBe(100);
+  await page.getByRole('button', { name: /Show older changes/ }).click();
+  expect(await history.getByRole('listitem').count()).toBe(200);
+  await page.getByRole('button', { name: 'Revision 150', exact: true }).click();
+  expect(await page.getByRole('region', { name: 'State at revision' }).textContent()).toContain('"count": 150');
+  await context.close();
+}, 120_000);

@@ -15,11 +15,15 @@ afterAll(async () => {
 });
 
 const pages: Page[] = [];
+/** Uncaught errors and Content-Security-Policy refusals in any page: none is expected. */
+const pageErrors: string[] = [];
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && message.text().includes('Content Security Policy') && pageErrors.push(message.text()));
   pages.push(page);
   return { context, page };
 }
@@ -99,6 +103,7 @@ describe('the console in a real browser', () => {
     expect(await page.getByTestId('revision').textContent()).toBe('2');
     expect(await page.getByRole('region', { name: 'State at revision' }).textContent()).toContain('"Second note"');
     await screenshot(page, '04-document-history');
+    expect(pageErrors).toEqual([]);
   }, 120_000);
 
   it('two contexts edit one document: the offline one queues, meets the conflict on reconnect and resolves it per field; the other sees the result live', async () => {
