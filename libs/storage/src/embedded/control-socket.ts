@@ -39,9 +39,11 @@ export async function serveControlSocket(dataDir: string, handlers: ControlHandl
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: string) => {
       received += chunk;
-      if (received.length > MAX_REQUEST_BYTES) socket.destroy();
       const newline = received.indexOf('\n');
-      if (newline === -1) return;
+      if (newline === -1) {
+        if (received.length > MAX_REQUEST_BYTES) socket.destroy();
+        return;
+      }
       socket.pause();
       void answer(received.slice(0, newline)).then((response) => socket.end(`${JSON.stringify(response)}\n`));
     });
