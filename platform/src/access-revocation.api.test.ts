@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
+import { httpCaller, openSyncStream } from './testing/platform-http';
 
 /**
  * Issue 24: a change of membership or project settings is in force for every request that
@@ -14,27 +15,7 @@ let platform: RunningPlatform;
 let projectId: string;
 const users: Record<'owner' | 'member', { token: string; userId: string }> = { owner: { token: '', userId: '' }, member: { token: '', userId: '' } };
 
-interface Answer {
-  status: number;
-  body: any;
-  text: string;
-}
-
-async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body: parsed, text };
-}
+const call = httpCaller(() => platform.url);
 
 async function asOwner(method: string, path: string, body?: unknown): Promise<any> {
   const answer = await call(method, path, users.owner.token, body);
@@ -45,27 +26,6 @@ async function asOwner(method: string, path: string, body?: unknown): Promise<an
 async function joinProject(projectPath: string, who: 'member', permissions: string[] = []): Promise<void> {
   const invitation = await asOwner('POST', `${projectPath}/members`, { userId: users[who].userId, permissions });
   expect((await call('POST', `/api/me/invitations/${invitation.id}/accept`, users[who].token)).status).toBe(200);
-}
-
-/** The member's realtime stream of the project, collecting everything it sends. */
-async function openStream(): Promise<{ text: () => string; close: () => void }> {
-  const issued = await call('GET', '/api/realtime/token', users.member.token);
-  expect(issued.status).toBe(200);
-  const abort = new AbortController();
-  const response = await fetch(`${platform.url}${issued.body.streamPath.replace('{projectId}', projectId)}?token=${encodeURIComponent(issued.body.token)}`, { signal: abort.signal });
-  expect(response.status).toBe(200);
-  let received = '';
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      received += decoder.decode(value, { stream: true });
-    }
-  })();
-  await vi.waitFor(() => expect(received).toContain('event: ready'), { timeout: 5_000 });
-  return { text: () => received, close: () => abort.abort() };
 }
 
 beforeAll(async () => {
@@ -92,7 +52,8 @@ describe('a removed member, all-in-one', () => {
     const data = `${project}/types/notes/data`;
     const loops = 4;
     for (let loop = 0; loop < loops; loop += 1) await asOwner('POST', data, { id: `mine-${loop}`, title: 'shared' });
-    const stream = await openStream();
+    const stream = await openSyncStream(platform.url, users.member.token, projectId);
+    if (!stream) throw new Error('the member could not open its realtime stream');
 
     const answers: Array<{ path: string; started: number; status: number }> = [];
     let running = true;

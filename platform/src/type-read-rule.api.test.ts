@@ -1,6 +1,7 @@
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serviceRegistry } from './service-registry';
+import { openSyncStream, type SyncStream } from './testing/platform-http';
 
 /**
  * A type's read rule guards its documents on the read paths outside the data service too
@@ -13,8 +14,7 @@ let actionId: string;
 /** An action `bob` owns: it runs as bob. */
 let bobsActionId: string;
 const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
-const streams: Record<'alice' | 'bob', { text: string }> = { alice: { text: '' }, bob: { text: '' } };
-const aborts: AbortController[] = [];
+const streams = {} as Record<'alice' | 'bob', SyncStream>;
 
 async function asOwner(method: string, path: string, body?: unknown): Promise<any> {
   const answer = await platform.call(method, `/api/projects/${projectId}${path}`, { token: tokens.owner, body });
@@ -23,22 +23,9 @@ async function asOwner(method: string, path: string, body?: unknown): Promise<an
 }
 
 async function openStream(who: 'alice' | 'bob'): Promise<void> {
-  const issued = await platform.call('GET', '/api/realtime/token', { token: tokens[who] });
-  expect(issued.status).toBe(200);
-  const abort = new AbortController();
-  aborts.push(abort);
-  const response = await fetch(`${platform.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(issued.body.token)}`, { signal: abort.signal });
-  expect(response.status).toBe(200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      streams[who].text += decoder.decode(value, { stream: true });
-    }
-  })();
-  await vi.waitFor(() => expect(streams[who].text).toContain('event: ready'), { timeout: 5_000 });
+  const stream = await openSyncStream(platform.url, tokens[who], projectId);
+  if (!stream) throw new Error(`${who} could not open a realtime stream`);
+  streams[who] = stream;
 }
 
 const ids = (items: Array<{ entityId?: string; documentId?: string }>) => items.map((item) => item.entityId ?? item.documentId).sort();
@@ -61,11 +48,11 @@ beforeAll(async () => {
   // The owner sees everything once the audit consumer and the executor have caught up.
   await vi.waitFor(async () => expect(ids((await asOwner('GET', '/audit-trail')).items)).toEqual(['chair', 'gold', 'lobby', 'vault']), { timeout: 10_000, interval: 50 });
   await vi.waitFor(async () => expect(ids((await asOwner('GET', `/actions/${actionId}/runs`)).items)).toEqual(['chair', 'gold']), { timeout: 10_000, interval: 50 });
-  for (const stream of Object.values(streams)) await vi.waitFor(() => expect(stream.text).toContain('"chair"'), { timeout: 5_000 });
+  for (const stream of Object.values(streams)) await vi.waitFor(() => expect(stream.text()).toContain('"chair"'), { timeout: 5_000 });
 }, 30_000);
 
 afterAll(async () => {
-  for (const abort of aborts) abort.abort();
+  for (const stream of Object.values(streams)) stream.close();
   await platform?.close();
 });
 
@@ -94,9 +81,9 @@ describe("a type's read rule guards its documents outside the data service", () 
   });
 
   it('realtime notifies only members who may read the type', async () => {
-    expect(streams.alice.text).toContain('"gold"');
-    expect(streams.bob.text).not.toContain('"gold"');
-    expect(streams.bob.text).not.toContain('"vault"');
+    expect(streams.alice.text()).toContain('"gold"');
+    expect(streams.bob.text()).not.toContain('"gold"');
+    expect(streams.bob.text()).not.toContain('"vault"');
   });
 
   it("lifting the type's read rule shows its documents again on every path", async () => {
@@ -105,6 +92,6 @@ describe("a type's read rule guards its documents outside the data service", () 
     const runs = (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}/runs`, { token: tokens.bob })).body;
     expect(ids(runs.items)).toEqual(['chair', 'gold']);
     await asOwner('POST', '/types/vault/data', { id: 'silver', title: 'now open' });
-    await expect.poll(() => streams.bob.text, { timeout: 5_000 }).toContain('"silver"');
+    await expect.poll(() => streams.bob.text(), { timeout: 5_000 }).toContain('"silver"');
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from '../config';
 import { startPlatform, type RunningPlatform } from '../host';
 import { sampleFromSchema, type JsonSchema } from './schema-sample';
+import { httpCaller } from '../testing/platform-http';
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
@@ -41,21 +42,7 @@ let bob: Caller;
 const aliceIds: Record<string, string> = {};
 let bobProjectId: string;
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON (an SVG, text/plain): kept as text
-  }
-  return { status: response.status, body: parsed };
-}
+const call = httpCaller(() => platform.url);
 
 async function created(method: string, path: string, token: string, body?: unknown): Promise<any> {
   const response = await call(method, path, token, body);

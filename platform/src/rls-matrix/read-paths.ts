@@ -1,11 +1,4 @@
-/** One answer of the platform, kept as text too so any field that carries an id counts. */
-export interface HttpAnswer {
-  status: number;
-  text: string;
-  body: any;
-}
-
-export type HttpCall = (method: string, path: string, token: string | undefined, body?: unknown) => Promise<HttpAnswer>;
+import type { HttpAnswer, HttpCall } from '../testing/platform-http';
 
 /**
  * The entities written for one access rule: a document in a type of its own, an application, and

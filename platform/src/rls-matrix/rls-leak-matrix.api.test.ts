@@ -9,7 +9,8 @@ import { startPlatform } from '../host';
 import { startLocalTopology } from '../compose/local-topology';
 import { accessRuleCases, READER_PERMISSION, userRoles, type UserRole } from './access-oracle';
 import { formatMatrix, judge, problemsIn } from './leak-matrix';
-import { probeReadPaths, secretTitle, type HttpAnswer, type RuleEntities } from './read-paths';
+import { httpCaller, openSyncStream, type SyncStream } from '../testing/platform-http';
+import { probeReadPaths, secretTitle, type RuleEntities } from './read-paths';
 
 /**
  * The matrix in one shape: `start` brings the platform up on fresh storage; everything the suite
@@ -22,25 +23,11 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
   let projectId: string;
   let actionId: string;
   const entities: RuleEntities[] = [];
-  /** Raw text each role's realtime stream received (empty when the stream was refused). */
-  const realtimeText = new Map<UserRole, string>();
-  const streamAborts: AbortController[] = [];
+  /** Each role's realtime stream (none when it was refused). */
+  const streams = new Map<UserRole, SyncStream>();
+  const realtimeText = (role: UserRole) => streams.get(role)?.text() ?? '';
 
-  async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<HttpAnswer> {
-    const response = await fetch(`${platform?.url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: kept as text
-    }
-    return { status: response.status, text, body: parsed };
-  }
+  const call = httpCaller(() => platform?.url ?? '');
 
   async function asOwner(method: string, path: string, body?: unknown): Promise<any> {
     const answer = await call(method, path, tokens.get('owner'), body);
@@ -52,27 +39,6 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
     const answer = await call('POST', '/api/auth/register', undefined, { email: `${name.replace(/\W/g, '-')}-${Date.now()}@example.org`, password: 'rls matrix password', displayName: name });
     expect(answer.status).toBe(201);
     return { token: answer.body.token, userId: answer.body.user.id };
-  }
-
-  /** Opens `role`'s realtime stream the way a browser client does, and keeps everything it sends. */
-  async function openRealtime(role: UserRole): Promise<void> {
-    realtimeText.set(role, '');
-    const issued = await call('GET', '/api/realtime/token', tokens.get(role));
-    if (issued.status !== 200) return;
-    const abort = new AbortController();
-    streamAborts.push(abort);
-    const response = await fetch(`${platform?.url}${issued.body.streamPath.replace('{projectId}', projectId)}?token=${encodeURIComponent(issued.body.token)}`, { signal: abort.signal });
-    if (response.status !== 200) return;
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    void (async () => {
-      for (;;) {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (done) return;
-        realtimeText.set(role, realtimeText.get(role) + decoder.decode(value, { stream: true }));
-      }
-    })();
-    await vi.waitFor(() => expect(realtimeText.get(role)).toContain('event: ready'), { timeout: 5_000 });
   }
 
   /** Every id in `ids` appears in what `read` answers (the owner's view, which must see everything). */
@@ -103,7 +69,10 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
       expect((await call('POST', `/api/me/invitations/${invitation.id}/accept`, users.get(role)?.token)).status).toBe(200);
     }
 
-    for (const role of userRoles) await openRealtime(role);
+    for (const role of userRoles) {
+      const stream = await openSyncStream(platform.url, tokens.get(role), projectId);
+      if (stream) streams.set(role, stream);
+    }
     // Removed with its stream still open: from the removal's answer on, it must learn nothing more.
     expect((await call('DELETE', `${project}/members/${users.get('removed member')?.userId}`, tokens.get('owner'))).status).toBe(204);
     // Readable by every member and run as the owner, so its runs cover every document it is triggered by.
@@ -146,13 +115,13 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
       { timeout: 20_000, interval: 100 },
     );
     await eventually(async () => (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text, entities.flatMap((rule) => [rule.documentId, rule.deletedDocumentId]));
-    await eventually(async () => realtimeText.get('owner') ?? '', everyId);
+    await eventually(async () => realtimeText('owner'), everyId);
     // A notification goes to every subscriber in the same delivery; give the others a moment to get it too.
     await new Promise((resolve) => setTimeout(resolve, 500));
   }, 120_000);
 
   afterAll(async () => {
-    for (const abort of streamAborts) abort.abort();
+    for (const stream of streams.values()) stream.close();
     await platform?.close();
   });
 
@@ -160,7 +129,7 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
     it('every read path shows each caller exactly the entities its access rule lets it read', async () => {
       const rows = [];
       for (const role of userRoles) {
-        const revealed = await probeReadPaths(call, tokens.get(role), { projectId, actionId, entities, realtimeText: realtimeText.get(role) ?? '' });
+        const revealed = await probeReadPaths(call, tokens.get(role), { projectId, actionId, entities, realtimeText: realtimeText(role) });
         for (const rule of accessRuleCases) rows.push(judge(role, rule, entities.find((written) => written.ruleKey === rule.key) as RuleEntities, revealed));
       }
       console.log(`RLS leak matrix (✓ visible, · hidden, ✗ LEAK shown though unreadable, ✗ MISSING readable but not shown)\n${formatMatrix(rows)}`);
