@@ -61,7 +61,7 @@ it('the documents grid takes 10,000 documents without freezing: it renders a win
   await context.close();
 }, 180_000);
 
-it('a type with 200 fields gets a 200-input form that saves, and a document with a 200 kB field value (the data service takes at most 256 KiB of modifier a write) opens and shows it', async () => {
+it("a type with 200 fields gets a 200-input form that saves, a document with a 200 kB field value opens and shows it, and a 1 MB value is refused with the server's message", async () => {
   const { browser } = platform;
   const registered = await platform.call('POST', '/api/auth/register', { body: { email: `wide-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Wide' } });
   const token: string = registered.body.token;
@@ -89,6 +89,23 @@ it('a type with 200 fields gets a 200-input form that saves, and a document with
   const field = page.getByLabel('field0', { exact: true });
   await expect.poll(async () => (await field.inputValue()).length, { timeout: 15_000 }).toBe(200_000);
   await screenshot(page, '10-large-field');
+
+  // A value past the server's limit: the write is refused, the row shows the conflict, and its
+  // screen says why, with a way out.
+  await page.goto(`/console/projects/${projectId}/types/wide`);
+  await page.getByRole('button', { name: 'New document' }).click();
+  await form.getByLabel('field1', { exact: true }).fill('y'.repeat(1_000_000));
+  await form.getByRole('button', { name: 'Save' }).click();
+  const refused = grid.getByRole('row').filter({ hasText: 'conflict' });
+  await expect.poll(() => refused.count(), { timeout: 10_000 }).toBe(1);
+  await refused.getByRole('link').click();
+  const conflict = page.getByRole('region', { name: 'Conflict' });
+  await expect.poll(() => conflict.textContent(), { timeout: 10_000 }).toContain('The server refused this document');
+  expect(await conflict.textContent()).toContain('limit');
+  await screenshot(page, '11-refused');
+  await conflict.getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+  expect(await grid.getByRole('row').filter({ hasText: 'conflict' }).count()).toBe(0);
   await context.close();
 }, 120_000);
 

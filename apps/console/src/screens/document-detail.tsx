@@ -1,4 +1,4 @@
-import type { FieldChoice, FieldConflict, SyncClient } from '@platform/sync-client';
+import type { FieldChoice, FieldConflict, LocalDocument, SyncClient, SyncConflict } from '@platform/sync-client';
 import { useConflicts, useDocument, useSyncState } from '@platform/sync-react';
 import { useEffect, useMemo, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
@@ -47,6 +47,26 @@ function AccessSummary({ access }: { access: unknown }) {
         );
       })}
     </dl>
+  );
+}
+
+/** A document only this browser has: its fields, and why the server has not taken it, with the ways out. */
+function LocalOnly({ client, projectId, typeId, document, conflict }: { client: SyncClient; projectId: string; typeId: string; document: LocalDocument; conflict: SyncConflict | undefined }) {
+  const collection = client.collection(typeId);
+  const back = () => navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
+  return (
+    <main className="wide">
+      <h1>Document {document.id}</h1>
+      <p>Not on the server yet: only this browser has it.</p>
+      {conflict?.reason === 'rejected' && (
+        <section className="conflict" aria-label="Conflict">
+          <p role="alert">The server refused this document: {conflict.error?.message}</p>
+          <button type="button" onClick={() => void collection.keepMine(document.id)}>Keep mine</button>
+          <button type="button" className="danger" onClick={() => void collection.remove(document.id).then(back)}>Delete</button>
+        </section>
+      )}
+      <pre className="json" dir="auto">{JSON.stringify(editableFields(document), null, 2)}</pre>
+    </main>
   );
 }
 
@@ -125,7 +145,11 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     void patch(modifier, restoreConflict.currentRevision);
   };
 
-  if (!loaded.value) return loaded.error ? <LoadError error={loaded.error} /> : <p className="loading">Loading {id}…</p>;
+  if (!loaded.value) {
+    // Never stored (a create still queued, or refused): the local copy and its conflict are all there is.
+    if (live && loaded.error instanceof ApiError && loaded.error.status === 404) return <LocalOnly client={client} projectId={projectId} typeId={typeId} document={live} conflict={conflict} />;
+    return loaded.error ? <LoadError error={loaded.error} /> : <p className="loading">Loading {id}…</p>;
+  }
   const newestFirst = [...changes.entries()].reverse().slice(0, shown);
 
   return (
