@@ -33,6 +33,8 @@ export const platformEnvSchema = z.object({
   /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */
   REALTIME_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   PROJECT_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** How often a microservice gateway reads its services' OpenAPI documents again (served merged at /api/openapi.json). */
+  API_DOCS_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** The built web console the gateway serves at /console (`pnpm install` builds it there). */
   CONSOLE_DIR: z.string().default(fileURLToPath(new URL('../../apps/console/dist', import.meta.url))),
   SMTP_URL: url.optional(),

@@ -112,6 +112,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
       ...(access ? { accessChanges: access.accessChanges } : {}),
       realtimeSessionCheckMs: config.REALTIME_SESSION_CHECK_MS,
+      apiDocsRefreshMs: config.API_DOCS_REFRESH_MS,
     });
     app = gateway.app;
     monitors = gateway;

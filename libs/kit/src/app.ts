@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { errorBodySchema, type ErrorBody } from '@platform/contracts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { OpenAPIV3 } from 'openapi-types';
 import type { Logger } from 'pino';
 import { API_DESCRIPTION, apiDocsAppearance } from './api-docs';
 import { answerClientError, registerErrorHandling } from './errors';
@@ -23,6 +24,11 @@ export interface AppOptions {
   title: string;
   /** Serve `/api/openapi.json` and the Swagger UI at `/api/docs`. */
   openapi?: boolean;
+  /**
+   * Adds to this app's OpenAPI document before it is served at `/api/openapi.json` and `/api/docs`
+   * (the microservice gateway adds the paths of the services it proxies to).
+   */
+  extendOpenapi?: (document: OpenAPIV3.Document) => OpenAPIV3.Document;
   /** Trust X-Forwarded-* headers (behind the gateway or a load balancer). */
   trustProxy?: boolean;
   /**
@@ -131,8 +137,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       },
       transform: withErrorBody,
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP, ...apiDocsAppearance });
-    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    const extend = options.extendOpenapi ?? ((document) => document);
+    const document = () => extend(app.swagger() as OpenAPIV3.Document);
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP, transformSpecification: () => document(), ...apiDocsAppearance });
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => document());
   }
   return app;
 }

@@ -11,6 +11,7 @@ import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health'
 import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
 import { registerRealtime } from './realtime/realtime-routes';
+import { RemoteApiDocs } from './remote-api-docs';
 import { registerSecurityHeaders } from './security-headers';
 import { SessionLoader } from './session-loader';
 import { registerSessionHook } from './session-hook';
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   accessChanges?: AccessChanges;
   /** The built web console's directory, served at /console; absent: no console. */
   consoleRoot?: string;
+  /** How often the remote services' OpenAPI documents are read again (default 30 s). */
+  apiDocsRefreshMs?: number;
 }
 
 export interface Gateway {
@@ -54,10 +57,20 @@ async function remoteHealthy(baseUrl: string): Promise<boolean> {
 /**
  * The gateway: the session hook, the user guard's 401s, `/api/health`, the agent docs (`/llm.txt`)
  * and the one route table, served by in-process service plugins (all-in-one) or proxies to service
- * URLs (microservices).
+ * URLs (microservices), whose OpenAPI documents it merges into its own.
  */
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
-  const app = await createApp({ logger: options.logger, title: 'Platform API', trustRequestId: false, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, timeouts: options.timeouts });
+  const remoteDocs =
+    options.remotes.size > 0 ? new RemoteApiDocs({ remotes: options.remotes, principalSecret: options.principalSecret, refreshMs: options.apiDocsRefreshMs ?? 30_000, logger: options.logger }) : undefined;
+  const app = await createApp({
+    logger: options.logger,
+    title: 'Platform API',
+    trustRequestId: false,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    timeouts: options.timeouts,
+    ...(remoteDocs ? { extendOpenapi: (document) => remoteDocs.extend(document) } : {}),
+  });
   await registerSecurityHeaders(app);
   await app.register(cookie);
   const sessions = new SessionLoader(options.kv, options.clock);
@@ -89,10 +102,11 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
 
   return {
     app,
-    start: async () => void (await Promise.all([services.start(), dependencies.start()])),
+    start: async () => void (await Promise.all([services.start(), dependencies.start(), remoteDocs?.start()])),
     stop: () => {
       services.stop();
       dependencies.stop();
+      remoteDocs?.stop();
     },
   };
 }

@@ -43,6 +43,11 @@ export async function registerProxies(
   // replace Fastify's own JSON parser, not the app factory's limited one; the service checks them.
   await app.register(async (proxies) => {
     proxies.removeContentTypeParser('application/json');
+    // The proxy's catch-all routes stay out of the OpenAPI document: the services' own routes,
+    // merged from their documents (remote-api-docs.ts), describe these paths.
+    proxies.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     for (const { prefix, rewritePrefix, service } of [...tableRoutes, ...healthRoutes]) {
       const upstream = remotes.get(service);
       const pool = pools.get(service);

@@ -1,0 +1,70 @@
+import { anonymousPrincipal, type BackendServiceName } from '@platform/contracts';
+import { PRINCIPAL_HEADER, type Logger } from '@platform/kit';
+import type { OpenAPIV3 } from 'openapi-types';
+import { z } from 'zod';
+import { cachingPrincipalSigner } from './principal-signer';
+import { serviceForPath } from './route-table';
+
+/** The part of a service's OpenAPI document the gateway takes: its paths, each a map of operations. */
+const serviceDocumentSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
+
+const FETCH_TIMEOUT_MS = 2_000;
+
+/** `/api/projects/{projectId}/types` as the route table matches it: a parameter is any one segment. */
+function routedPath(openapiPath: string): string {
+  return openapiPath.replace(/\{[^/}]+\}/g, 'x');
+}
+
+/**
+ * The OpenAPI paths of the services the gateway proxies to (microservice shape). Each service
+ * serves its own document, built from its route schemas; the gateway fetches them at start and
+ * every `refreshMs`, keeps the paths its route table sends to that service, and adds them to its
+ * own document, so `/api/openapi.json` and `/api/docs` describe the same routes as the all-in-one
+ * shape's. A service that cannot be reached keeps the paths it last described (none before its
+ * first answer) and is asked again at the next refresh.
+ */
+export class RemoteApiDocs {
+  private readonly paths = new Map<BackendServiceName, OpenAPIV3.PathsObject>();
+  private readonly sign: ReturnType<typeof cachingPrincipalSigner>;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: { remotes: ReadonlyMap<BackendServiceName, string>; principalSecret: string; refreshMs: number; logger: Logger },
+  ) {
+    this.sign = cachingPrincipalSigner(options.principalSecret);
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.options.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** The gateway's own document with every remote service's routed paths added. */
+  extend(document: OpenAPIV3.Document): OpenAPIV3.Document {
+    const paths: OpenAPIV3.PathsObject = { ...document.paths };
+    for (const servicePaths of this.paths.values()) Object.assign(paths, servicePaths);
+    return { ...document, paths };
+  }
+
+  private async refresh(): Promise<void> {
+    await Promise.all([...this.options.remotes].map(([service, url]) => this.fetchPaths(service, url)));
+  }
+
+  private async fetchPaths(service: BackendServiceName, url: string): Promise<void> {
+    try {
+      // Services answer only requests the gateway signed; the document needs no user.
+      const response = await fetch(`${url}/api/openapi.json`, { headers: { [PRINCIPAL_HEADER]: this.sign(anonymousPrincipal) }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const { paths } = serviceDocumentSchema.parse(await response.json());
+      const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
+      this.paths.set(service, Object.fromEntries(routed) as OpenAPIV3.PathsObject);
+    } catch (error) {
+      this.options.logger.warn({ service, err: error }, 'could not read the service OpenAPI document; /api/openapi.json lacks its new paths until the next refresh');
+    }
+  }
+}
