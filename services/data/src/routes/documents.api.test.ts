@@ -263,6 +263,13 @@ describe('deleted documents (tombstones)', () => {
     expect(tombstone.required).toContain('deletedAt');
   });
 
+  it('the OpenAPI document says a created document is free JSON that follows its type\'s schema, and types are not described so', async () => {
+    const paths = (await platform.call('GET', '/api/openapi.json')).body.paths;
+    const bodyOf = (path: string) => paths[path].post.requestBody.content['application/json'].schema.description as string;
+    expect(bodyOf('/api/projects/{projectId}/types/{typeId}/data')).toMatch(/free JSON.*JSON Schema.*types\.d\.ts/);
+    expect(bodyOf('/api/projects/{projectId}/types')).not.toMatch(/JSON Schema/);
+  });
+
   it('GET of a deleted document and its history answer only those its read rule lets in', async () => {
     const deleted = await deletedDocument({ title: 'Editors only', access: { read: { permission: `${projectId}::editors` } } });
     const readByAlice = await platform.call('GET', `${path()}/${deleted.id}?includeChanges=true`, { token: tokens.alice });

@@ -36,6 +36,8 @@ function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, 
 /** Documents of a type: `/api/projects/{projectId}/types/{typeId}/data`. */
 export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: typeof typeIdSchema }> = {
   tag: 'documents',
+  bodyDescription:
+    "The full document as free JSON; when its type has a schema, the fields follow that JSON Schema (GET .../types/{typeId}/schema; TypeScript declarations at /api/projects/{projectId}/types.d.ts)",
   basePath: '/api/projects/:projectId/types/:typeId/data',
   params: z.object({ projectId, typeId: typeIdSchema }),
   async resolve(deps, params, { caller }) {

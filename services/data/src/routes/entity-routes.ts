@@ -22,6 +22,8 @@ export interface KindCaller {
 /** How one family of collections (documents of a type, types, applications) differs. */
 export interface EntityKind<P extends z.ZodRawShape> {
   tag: string;
+  /** What a created entity's body holds, for the API description (free JSON when absent). */
+  bodyDescription?: string;
   basePath: string;
   params: z.ZodObject<P>;
   resolve(deps: DataDeps, params: z.infer<z.ZodObject<P>>, who: KindCaller): Promise<ResolvedKind>;
@@ -128,7 +130,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         tags: [kind.tag],
         summary: 'Create an entity (the complete document with changes in the answer)',
         params: kind.params,
-        body: z.record(z.string(), z.unknown()).describe('The full entity; id is generated when absent'),
+        body: z.record(z.string(), z.unknown()).describe(`${kind.bodyDescription ?? 'The full entity as JSON'}; id is generated when absent`),
         response: { 201: entitySchema },
       },
     },
