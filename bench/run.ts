@@ -1,6 +1,7 @@
 import { accessRevocation } from './src/suites/access-revocation';
 import { actionsLatency } from './src/suites/actions-latency';
 import { auditTrail } from './src/suites/audit-trail';
+import { consoleBudgets } from './src/suites/console';
 import { dataDocuments } from './src/suites/data-documents';
 import { gatewayOverhead } from './src/suites/gateway-overhead';
 import { identityMe } from './src/suites/identity-me';
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<void>> = {
   'sync-push': syncPush,
   'access-revocation': accessRevocation,
   'tracing-overhead': tracingOverhead,
+  console: consoleBudgets,
   memory,
 };
 
