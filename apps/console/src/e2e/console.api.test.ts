@@ -103,6 +103,21 @@ describe('the console in a real browser', () => {
     expect(await page.getByTestId('revision').textContent()).toBe('2');
     expect(await page.getByRole('region', { name: 'State at revision' }).textContent()).toContain('"Second note"');
     await screenshot(page, '04-document-history');
+
+    // Filter by a field's value, soft delete, and the tombstone toggle.
+    await page.getByRole('link', { name: 'notes' }).click();
+    await page.getByLabel('Filter field').selectOption('title');
+    await page.getByLabel('Filter value').fill('Third');
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await grid.getByRole('row').filter({ hasText: 'Third note' }).getByRole('link').click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+    expect(await grid.getByRole('row').filter({ hasText: 'Third note' }).count()).toBe(0);
+    await page.getByLabel('Show deleted').check();
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(4);
+    expect(await grid.getByRole('row').filter({ hasText: 'deleted' }).count()).toBe(1);
+    await screenshot(page, '04b-tombstones');
+    await page.getByLabel('Show deleted').uncheck();
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
