@@ -3,15 +3,18 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@platform/testkit/servers';
 import { localEnvironment, readComposeServices, startOrder, type BackendHost } from './compose-topology';
+import { startLoadBalancer, type BalancedService } from './load-balancer';
 import { superviseProcess, type SupervisedProcess } from './supervised-process';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export interface LocalTopology {
   gatewayUrl: string;
-  /** Base URL of every platform service by compose name. */
+  /** Base URL of every platform service by compose name (its load balancer's when it has replicas). */
   serviceUrls: Map<string, string>;
-  /** The running processes by compose name (each restarted after a crash). */
+  /** Base URL of every process: the compose name, or `name-1`, `name-2`, ... for replicas. */
+  instanceUrls: Map<string, string>;
+  /** The running processes by instance name (each restarted after a crash). */
   processes: Map<string, SupervisedProcess>;
   stop(): Promise<void>;
 }
@@ -41,6 +44,11 @@ export async function startLocalTopology(options: {
   extraEnvironment?: Record<string, string>;
   /** The gateway's port (a free one when unset); the other services always get free ones. */
   gatewayPort?: number;
+  /**
+   * Processes per service (1 when unset), like `docker compose up --scale data=2`: a service with
+   * more gets nginx in front (Debian's `nginx`) on the port the others and the caller use.
+   */
+  replicas?: Record<string, number>;
   command?: ServiceCommand;
   /** Every line a service prints. */
   onLine?: (service: string, line: string) => void;
@@ -52,35 +60,52 @@ export async function startLocalTopology(options: {
   const command = options.command ?? sourceCommand;
   const ports = new Map<string, number>();
   for (const service of services) ports.set(service.name, service.name === 'gateway' && options.gatewayPort !== undefined ? options.gatewayPort : await freePort());
+  // Each replica listens on its own port; the service's port above becomes the load balancer's.
+  const instances = new Map<string, Array<{ name: string; port: number }>>();
+  for (const service of services) {
+    const count = options.replicas?.[service.name] ?? 1;
+    const names = count === 1 ? [service.name] : Array.from({ length: count }, (_, index) => `${service.name}-${index + 1}`);
+    instances.set(service.name, await Promise.all(names.map(async (name) => ({ name, port: count === 1 ? ports.get(service.name)! : await freePort() }))));
+  }
   const processes = new Map<string, SupervisedProcess>();
-  const stop = async () => void (await Promise.all([...processes.values()].map((process) => process.stop())));
+  const balanced: BalancedService[] = [...instances].filter(([, replicas]) => replicas.length > 1).map(([name, replicas]) => ({ name, port: ports.get(name)!, replicaPorts: replicas.map((replica) => replica.port) }));
+  const loadBalancer = balanced.length
+    ? await startLoadBalancer({ services: balanced, onLine: (line) => options.onLine?.('load-balancer', line), onEvent: (message) => options.onEvent?.('load-balancer', message) })
+    : undefined;
+  const stop = async () => {
+    await Promise.all([...processes.values()].map((process) => process.stop()));
+    await loadBalancer?.stop();
+  };
   const serviceUrls = new Map([...ports].map(([name, port]) => [name, `http://127.0.0.1:${port}`]));
+  const instanceUrls = new Map([...instances.values()].flat().map(({ name, port }) => [name, `http://127.0.0.1:${port}`]));
   const gatewayUrl = serviceUrls.get('gateway');
   if (!gatewayUrl) throw new Error('the compose file has no gateway service');
   try {
     for (const level of startOrder(services)) {
       await Promise.all(
-        level.map(async (service) => {
-          const environment = { ...localEnvironment(service, options.backendUrls, ports), ...options.extraEnvironment };
-          const supervised = superviseProcess({
-            name: service.name,
-            command: command.executable,
-            args: command.args,
-            cwd: command.cwd,
-            env: { PATH: process.env.PATH ?? '', ...environment },
-            onLine: (line) => options.onLine?.(service.name, line),
-            onEvent: (message) => options.onEvent?.(service.name, message),
-          });
-          processes.set(service.name, supervised);
-          const url = serviceUrls.get(service.name)!;
-          await supervised.waitHealthy(url, 60_000);
-          options.onEvent?.(service.name, `up at ${url}`);
-        }),
+        level.flatMap((service) =>
+          instances.get(service.name)!.map(async (instance) => {
+            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), ...options.extraEnvironment };
+            const supervised = superviseProcess({
+              name: instance.name,
+              command: command.executable,
+              args: command.args,
+              cwd: command.cwd,
+              env: { PATH: process.env.PATH ?? '', ...environment },
+              onLine: (line) => options.onLine?.(instance.name, line),
+              onEvent: (message) => options.onEvent?.(instance.name, message),
+            });
+            processes.set(instance.name, supervised);
+            const url = instanceUrls.get(instance.name)!;
+            await supervised.waitHealthy(url, 60_000);
+            options.onEvent?.(instance.name, `up at ${url}`);
+          }),
+        ),
       );
     }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { gatewayUrl, serviceUrls, processes, stop };
+  return { gatewayUrl, serviceUrls, instanceUrls, processes, stop };
 }

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { describeWithBackends } from '@platform/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startLocalTopology, type LocalTopology } from './local-topology';
+
+/**
+ * Scaling, proven on the microservice shape: two gateways behind nginx, two data replicas (behind
+ * nginx too, as the gateways reach them), two audit and two actions processes, all on the same
+ * MongoDB, NATS and Redis. Whichever process a request or an event lands on, a change is recorded
+ * once and acts once, and a session and realtime work on every gateway.
+ */
+describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled out behind a load balancer', (urls) => {
+  let topology: LocalTopology;
+  let gateways: string[];
+  let token: string;
+  let projectId: string;
+  const typeId = 'orders';
+
+  async function call<T = any>(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** Everything a gateway's realtime stream for the project sends until `stop`, as text. */
+  async function openStream(gatewayUrl: string): Promise<{ received: () => string; stop: () => void }> {
+    const issued = await call<{ token: string }>(gatewayUrl, 'GET', '/api/realtime/token');
+    expect(issued.status).toBe(200);
+    const abort = new AbortController();
+    const response = await fetch(`${gatewayUrl}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(issued.body.token)}`, { signal: abort.signal });
+    expect(response.status).toBe(200);
+    let text = '';
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    void (async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    })().catch(() => undefined);
+    await expect.poll(() => text, { timeout: 10_000 }).toContain('event: ready');
+    return { received: () => text, stop: () => abort.abort() };
+  }
+
+  beforeAll(async () => {
+    topology = await startLocalTopology({
+      backendUrls: urls,
+      replicas: { gateway: 2, data: 2, audit: 2, actions: 2 },
+      extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `scaling_${randomBytes(4).toString('hex')}` },
+    });
+    gateways = [topology.instanceUrls.get('gateway-1')!, topology.instanceUrls.get('gateway-2')!];
+    const registered = await call(topology.gatewayUrl, 'POST', '/api/auth/register', { email: `scale-${randomBytes(3).toString('hex')}@example.org`, password: 'scaling password 1' });
+    expect(registered.status).toBe(201);
+    token = registered.body.token;
+    const project = await call(topology.gatewayUrl, 'POST', '/api/projects', { name: 'Scaled out' });
+    expect(project.status).toBe(201);
+    projectId = project.body.id;
+    expect((await call(topology.gatewayUrl, 'POST', `/api/projects/${projectId}/types`, { id: typeId, name: 'Orders' })).status).toBe(201);
+  }, 240_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  it('runs two processes of each scaled service and one of the others', () => {
+    expect([...topology.processes.keys()].sort()).toEqual(['actions-1', 'actions-2', 'audit-1', 'audit-2', 'data-1', 'data-2', 'gateway-1', 'gateway-2', 'identity', 'publishing', 'visitors']);
+  });
+
+  it('a session made through the load balancer works on each gateway', async () => {
+    for (const gateway of gateways) expect((await call(gateway, 'GET', '/api/me')).status).toBe(200);
+    expect((await call(gateways[0]!, 'POST', '/api/auth/login', { email: 'nobody@example.org', password: 'wrong password 1' })).status).toBe(401);
+  });
+
+  it('writes through both gateways are each recorded once in the audit trail and act once', async () => {
+    const action = await call(topology.gatewayUrl, 'POST', `/api/projects/${projectId}/actions`, {
+      title: 'Mail each new order',
+      triggers: [{ id: 't1', triggerName: 'documentCreated', configuration: { typeId } }],
+      blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'orders@example.org', subject: 'Order {{data.document.title}}', text: 'new' } }],
+    });
+    expect(action.status).toBe(201);
+    const created: string[] = [];
+    for (let index = 0; index < 8; index++) {
+      const written = await call(gateways[index % 2]!, 'POST', `/api/projects/${projectId}/types/${typeId}/data`, { title: `order ${index}` });
+      expect(written.status).toBe(201);
+      created.push(written.body.id);
+    }
+    const auditedIds = async () => (await call<{ items: Array<{ entityId: string }> }>(topology.gatewayUrl, 'GET', `/api/projects/${projectId}/audit-trail?typeId=${typeId}&changeType=created&limit=200`)).body.items.map((item) => item.entityId).sort();
+    const runTotal = async () => (await call<{ total: number }>(topology.gatewayUrl, 'GET', `/api/projects/${projectId}/actions/${action.body.id}/runs?pageSize=200`)).body.total;
+    await expect.poll(auditedIds, { timeout: 20_000, interval: 250 }).toEqual([...created].sort());
+    await expect.poll(runTotal, { timeout: 20_000, interval: 250 }).toBe(created.length);
+    // A second consumer delivering late would add entries after the counts first matched.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await auditedIds()).toEqual([...created].sort());
+    expect(await runTotal()).toBe(created.length);
+  }, 60_000);
+
+  it('a change written through one gateway reaches realtime clients of both', async () => {
+    const streams = await Promise.all(gateways.map(openStream));
+    try {
+      for (const [index, gateway] of gateways.entries()) {
+        const written = await call(gateway, 'POST', `/api/projects/${projectId}/types/${typeId}/data`, { title: `live ${index}` });
+        expect(written.status).toBe(201);
+        for (const stream of streams) await expect.poll(() => stream.received(), { timeout: 10_000 }).toContain(`id: ${typeId}/${written.body.id}/`);
+      }
+    } finally {
+      for (const stream of streams) stream.stop();
+    }
+  }, 60_000);
+});
