@@ -69,7 +69,7 @@ function schemaDefaults(schema: z.ZodObject): Map<string, string> {
 describe('docker-compose.yml', () => {
   it('is valid against the compose schema this repository uses, and refuses what compose would', async () => {
     const file = await readComposeFile(composePath);
-    expect(Object.keys(file.services).sort()).toEqual([...platformServices, 'mongo', 'nats', 'redis'].sort());
+    expect(Object.keys(file.services).sort()).toEqual([...platformServices, 'mongo', 'nats', 'redis', 'load-balancer'].sort());
     const raw = parse(await readFile(composePath, 'utf8'), { merge: true }) as { services: Record<string, Record<string, unknown>> };
     const typo = structuredClone(raw);
     typo.services.data!.enviroment = {};
@@ -98,11 +98,22 @@ describe('docker-compose.yml', () => {
     expect(script).toMatch(/quit\(db\.hello\(\)\.isWritablePrimary \? 0 : 1\)$/);
   });
 
-  it('publishes a host port only on the gateway, from PORT, so every service behind it scales', async () => {
+  it('publishes a host port only on the load balancer, from PORT, so the gateway and every service behind it scale', async () => {
     const file = await readComposeFile(composePath);
     const published = Object.entries(file.services).filter(([, service]) => service.ports?.length);
-    expect(published.map(([name]) => name)).toEqual(['gateway']);
-    expect(file.services.gateway!.ports).toEqual(['${PORT:-3000}:3000']);
+    expect(published.map(([name]) => name)).toEqual(['load-balancer']);
+    expect(file.services['load-balancer']!.ports).toEqual(['${PORT:-3000}:80']);
+    expect(file.services['load-balancer']!.depends_on).toEqual({ gateway: { condition: 'service_healthy' } });
+  });
+
+  it("balances over every gateway container by Docker's DNS, looked up again, with realtime streams unbuffered", async () => {
+    const file = await readComposeFile(composePath);
+    expect(file.services['load-balancer']!.volumes).toEqual(['./deploy/nginx.conf:/etc/nginx/nginx.conf:ro']);
+    const config = await readFile(resolve(repositoryRoot, 'deploy/nginx.conf'), 'utf8');
+    expect(config).toMatch(/resolver 127\.0\.0\.11 valid=\d+s/);
+    expect(config).toContain('set $gateway http://gateway:3000;');
+    expect(config).toContain('proxy_pass $gateway;');
+    expect(config).toContain('proxy_buffering off;');
   });
 
   it('passes every variable of the README configuration table through with the README default', async () => {

@@ -35,11 +35,17 @@ function environmentOf(raw: RawService, variables: Record<string, string | undef
   return Object.fromEntries(entries.map(([key, value]) => [key, interpolate(value, variables)]));
 }
 
-/** The platform services of a compose file (everything but the backend images). */
+/** The image every platform service of the compose file runs (the Dockerfile's). */
+export const platformImage = 'platform:local';
+
+/**
+ * The platform services of a compose file: those running the platform image (not the backends,
+ * nor the load balancer, which a local run with replicas starts itself: load-balancer.ts).
+ */
 export async function readComposeServices(composeFile: string, variables: Record<string, string | undefined>): Promise<ComposeService[]> {
   const document = await readComposeFile(composeFile);
   return Object.entries(document.services)
-    .filter(([name]) => !(backendHosts as readonly string[]).includes(name))
+    .filter(([, raw]) => raw.image === platformImage)
     .map(([name, raw]) => ({
       name,
       environment: environmentOf(raw, variables),

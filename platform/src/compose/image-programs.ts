@@ -9,6 +9,8 @@ export const imagePrograms: Record<string, readonly string[]> = {
   'mongo:7': ['mongod', 'mongosh'],
   'nats:2.10-alpine': ['nats-server', 'wget'],
   'redis:7': ['redis-server', 'redis-cli'],
+  // The load balancer in front of the gateways (busybox's wget).
+  'nginx:1.27-alpine': ['nginx', 'wget'],
   // The platform image: node:20-bookworm-slim with the bundle (Dockerfile).
   'platform:local': ['node'],
 };
