@@ -15,6 +15,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
   let token: string;
   let projectId: string;
   const typeId = 'orders';
+  /** Requests each process logged (one access line per request at LOG_LEVEL=info). */
+  const requestsServed = new Map<string, number>();
 
   async function call<T = any>(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -47,7 +49,10 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
     topology = await startLocalTopology({
       backendUrls: urls,
       replicas: { gateway: 2, data: 2, audit: 2, actions: 2 },
-      extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `scaling_${randomBytes(4).toString('hex')}` },
+      extraEnvironment: { LOG_LEVEL: 'info', MONGO_DATABASE: `scaling_${randomBytes(4).toString('hex')}` },
+      onLine: (instance, line) => {
+        if (line.includes('"msg":"request"')) requestsServed.set(instance, (requestsServed.get(instance) ?? 0) + 1);
+      },
     });
     gateways = [topology.instanceUrls.get('gateway-1')!, topology.instanceUrls.get('gateway-2')!];
     const registered = await call(topology.gatewayUrl, 'POST', '/api/auth/register', { email: `scale-${randomBytes(3).toString('hex')}@example.org`, password: 'scaling password 1' });
@@ -87,6 +92,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
     }
     const auditedIds = async () => (await call<{ items: Array<{ entityId: string }> }>(topology.gatewayUrl, 'GET', `/api/projects/${projectId}/audit-trail?typeId=${typeId}&changeType=created&limit=200`)).body.items.map((item) => item.entityId).sort();
     const runTotal = async () => (await call<{ total: number }>(topology.gatewayUrl, 'GET', `/api/projects/${projectId}/actions/${action.body.id}/runs?pageSize=200`)).body.total;
+    // nginx spread the writes over both data replicas.
+    expect({ 'data-1': (requestsServed.get('data-1') ?? 0) > 0, 'data-2': (requestsServed.get('data-2') ?? 0) > 0 }).toEqual({ 'data-1': true, 'data-2': true });
     await expect.poll(auditedIds, { timeout: 20_000, interval: 250 }).toEqual([...created].sort());
     await expect.poll(runTotal, { timeout: 20_000, interval: 250 }).toBe(created.length);
     // A second consumer delivering late would add entries after the counts first matched.
