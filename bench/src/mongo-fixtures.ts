@@ -1,4 +1,4 @@
-import { documentsCollection } from '@platform/data';
+import { documentsCollection } from '@platform/documents';
 import { createMongoStore } from '@platform/storage';
 
 /**

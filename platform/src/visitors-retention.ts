@@ -1,4 +1,4 @@
-import { dataDeps } from '@platform/data';
+import { dataDeps } from '@platform/documents';
 import { ConfigError, createLogger, createLogMailer, sharedProjectAccess, type Clock, type Logger, type ServiceContext } from '@platform/kit';
 import { loadVisitorsConfig, visitorsDeps, type RetentionResult } from '@platform/visitors';
 import { pathToFileURL } from 'node:url';

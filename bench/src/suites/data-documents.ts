@@ -1,4 +1,4 @@
-import { documentsCollection, historyCollection, storeChange } from '@platform/data';
+import { documentsCollection, historyCollection, storeChange } from '@platform/documents';
 import { createMongoStore } from '@platform/storage';
 import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';

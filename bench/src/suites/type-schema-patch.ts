@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { validateDocument } from '@platform/data';
+import { validateDocument } from '@platform/documents';
 import { forEachConcurrently, signedInClient } from '../api-client';
 import { compareLoads } from '../load';
 import { formatRow, loadRow, writeSection } from '../report';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_FIELDS } from '../../../services/data/src/domain/modifier-rules';
-import { SERVER_SET_DOCUMENT_FIELDS } from '../../../services/data/src/domain/reserved-fields';
+import { SERVER_SET_DOCUMENT_FIELDS, SYSTEM_FIELDS } from '@platform/documents';
 import { SERVER_OWNED_FIELDS } from './records';
 
 describe('server-owned fields', () => {

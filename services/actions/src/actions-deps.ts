@@ -1,4 +1,4 @@
-import { dataDeps } from '@platform/data';
+import { dataDeps } from '@platform/documents';
 import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import { createGuardedAgent } from './blocks/guarded-http';

@@ -1,5 +1,5 @@
 import type { Subscription } from '@platform/bus';
-import { History } from '@platform/data';
+import { History } from '@platform/documents';
 import type { ServiceContext, ServiceDefinition } from '@platform/kit';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';

@@ -1,11 +1,10 @@
 import type { ServiceDefinition } from '@platform/kit';
+import { dataDeps, applicationsKind, documentsKind, typesKind } from '@platform/documents';
 import { registerAiRoutes } from './ai/register';
-import { dataDeps } from './data-deps';
 import { migratePlainPermissionNames } from './entities/permission-migration';
 import { registerBatchRlsRoute } from './routes/batch-rls';
 import { registerBulkRoute } from './routes/bulk';
 import { registerReadableRoute } from './routes/readable';
-import { applicationsKind, documentsKind, typesKind } from './routes/entity-kinds';
 import { registerEntityRoutes } from './routes/entity-routes';
 import { registerSchemaRoutes } from './routes/schemas';
 import { registerTypeDeclarationsRoute } from './routes/type-declarations';

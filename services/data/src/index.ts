@@ -1,12 +1,1 @@
 export { dataService } from './app';
-export { dataDeps } from './data-deps';
-export type { DataDeps } from './routes/context';
-export { applicationsCollection, documentsCollection, typesCollection } from './domain/collections';
-export { publicView, storeChange, type EntityScope, type StoredEntity } from './entities/entity';
-export { History } from './entities/history';
-export { historyCollection, ID_PATTERN } from './domain/collections';
-export { checkClientModifier } from './domain/modifier-rules';
-export { validateDocument } from './domain/schema-validator';
-export { updateDocumentAs, type DocumentUpdateRequest } from './entities/update-document-as';
-export { RESERVED_TYPE_IDS } from './domain/collections';
-export { AGENTS_TYPE_ID } from './ai/domain/agent-record';

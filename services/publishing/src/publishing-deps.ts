@@ -1,4 +1,4 @@
-import { dataDeps, type DataDeps } from '@platform/data';
+import { dataDeps, type DataDeps } from '@platform/documents';
 import { ConfigError, type ServiceContext } from '@platform/kit';
 import type { PublishingConfig } from './config';
 import { Publisher } from './publish/publisher';

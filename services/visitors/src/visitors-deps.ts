@@ -1,4 +1,4 @@
-import { dataDeps } from '@platform/data';
+import { dataDeps } from '@platform/documents';
 import type { ServiceContext } from '@platform/kit';
 import { CheckInDirectory } from './check-in/check-in-directory';
 import type { VisitorsConfig } from './config';

@@ -1,5 +1,5 @@
 import type { DocumentEvent } from '@platform/contracts';
-import type { DataDeps } from '@platform/data';
+import type { DataDeps } from '@platform/documents';
 import type { Clock, Mailer } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';

@@ -1,5 +1,5 @@
 import { documentEventId } from '@platform/contracts';
-import { documentsCollection, publicView, updateDocumentAs } from '@platform/data';
+import { documentsCollection, publicView, updateDocumentAs } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import { z } from 'zod';
 import { renderTemplate } from '../domain/templates';

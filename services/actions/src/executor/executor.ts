@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
-import { RESERVED_TYPE_IDS } from '@platform/data';
+import { RESERVED_TYPE_IDS } from '@platform/documents';
 import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import { actionBlockRuns, actionRuns } from '@platform/telemetry';
 import type { BlockDefinition, BlockServices } from '../blocks/block';

@@ -1,4 +1,4 @@
-import { documentsCollection, type StoredEntity } from '@platform/data';
+import { documentsCollection, type StoredEntity } from '@platform/documents';
 import { rlsAllows, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
 import type { ActionRun, BlockResult, DocumentRef, RunFields } from './run-store';

@@ -1,6 +1,6 @@
 import type { Subscription } from '@platform/bus';
 import { documentEventSchema, type Access, type DocumentEvent } from '@platform/contracts';
-import type { History } from '@platform/data';
+import type { History } from '@platform/documents';
 import type { ServiceContext } from '@platform/kit';
 import type { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';

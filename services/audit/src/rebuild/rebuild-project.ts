@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { AGENTS_TYPE_ID, applicationsCollection, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/data';
+import { AGENTS_TYPE_ID, applicationsCollection, documentsCollection, History, typesCollection, type StoredEntity } from '@platform/documents';
 import { applyUpdate, type DocumentStore } from '@platform/storage';
 import { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';

@@ -1,4 +1,4 @@
-import { typesCollection, type History, type StoredEntity } from '@platform/data';
+import { typesCollection, type History, type StoredEntity } from '@platform/documents';
 import { applyUpdate, type DocumentStore } from '@platform/storage';
 
 /** Identity's users collection (see services/identity/src/users/user-record.ts). */

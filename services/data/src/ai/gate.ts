@@ -1,8 +1,7 @@
 import { AppError, requireUser, type ProjectContext } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
-import { ID_PATTERN } from '../domain/collections';
+import { ID_PATTERN, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
-import type { DataDeps } from '../routes/context';
 import { aiMessage, messageLanguage } from './domain/language';
 import type { ChatProvider } from './provider/port';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DataDeps } from '../routes/context';
+import type { DataDeps } from '@platform/documents';
 import { renderAiErrors } from './ai-errors';
 import { aiConfigFromEnv } from './config';
 import { AiGate } from './gate';

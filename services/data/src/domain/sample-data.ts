@@ -1,6 +1,6 @@
 import { Faker, en } from '@faker-js/faker';
 import { generateSync } from 'json-schema-faker';
-import type { JsonSchemaNode, TypeSchema } from './type-schema';
+import type { JsonSchemaNode, TypeSchema } from '@platform/documents';
 
 type StringGenerator = (faker: Faker) => string;
 

@@ -1,5 +1,5 @@
 import { compile } from 'json-schema-to-typescript';
-import type { JsonSchemaNode, TypeSchema } from './type-schema';
+import type { JsonSchemaNode, TypeSchema } from '@platform/documents';
 
 /** One type as its declaration is generated: its id, its name and its checked JSON Schema (none: any document). */
 export interface DeclaredType {

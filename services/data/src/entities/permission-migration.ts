@@ -1,9 +1,7 @@
 import { rlsOperations } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import { DuplicateKeyError, type Filter, type StoredDocument } from '@platform/storage';
-import type { DataDeps } from '../routes/context';
-import { accessFieldsOf } from '../domain/scoped-access';
-import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
+import { type DataDeps, accessFieldsOf, READ_PROJECTION, type EntityScope, type StoredEntity } from '@platform/documents';
 
 const MIGRATIONS = 'data-migrations';
 const MIGRATION_ID = 'scoped-permission-names';

@@ -2,13 +2,9 @@ import { requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
-import { ID_PATTERN } from '../domain/collections';
-import { typeIdSchema } from '../domain/type-record';
-import { READ_PROJECTION, type StoredEntity } from '../entities/entity';
-import { TypeDirectory } from '../entities/type-directory';
+import { ID_PATTERN, typeIdSchema, READ_PROJECTION, type StoredEntity, TypeDirectory, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
-import type { DataDeps } from './context';
+import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
 
 const PAGE = 500;
 

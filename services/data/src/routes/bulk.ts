@@ -4,15 +4,8 @@ import { StoreUnavailableError } from '@platform/storage';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../domain/collections';
-import { checkClientModifier } from '../domain/modifier-rules';
-import { typeIdSchema } from '../domain/type-record';
-import { publicView, type StoredEntity } from '../entities/entity';
-import { assertWithinLimits, badModifier, patchEntity, schemaViolation } from '../entities/entity-patch';
+import { ID_PATTERN, checkClientModifier, typeIdSchema, publicView, type StoredEntity, assertWithinLimits, badModifier, patchEntity, schemaViolation, type DataDeps, documentsKind, type ResolvedKind } from '@platform/documents';
 import { dataError } from '../errors';
-import type { DataDeps } from './context';
-import { documentsKind } from './entity-kinds';
-import type { ResolvedKind } from './entity-routes';
 
 /** Operations per request: a client with more queued writes sends several requests. */
 export const BULK_MAX_OPERATIONS = 500;

@@ -1,5 +1,4 @@
-import { typeSchemaInputSchema } from '../domain/type-schema-input';
-import type { TypeSchema } from '../domain/type-schema';
+import { typeSchemaInputSchema, type TypeSchema } from '@platform/documents';
 import { dataError } from '../errors';
 
 /**

@@ -7,10 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataDeps, TypeDirectory, updateDocumentAs } from '@platform/documents';
 import { dataService } from '../app';
-import { dataDeps } from '../data-deps';
-import { TypeDirectory } from '../entities/type-directory';
-import { updateDocumentAs } from '../entities/update-document-as';
 
 let platform: TestGateway;
 let projectId: string;

@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { createEmbeddedStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataDeps, documentsCollection, historyCollection, storeChange } from '@platform/documents';
 import { dataService } from '../app';
-import { dataDeps } from '../data-deps';
-import { documentsCollection, historyCollection } from '../domain/collections';
-import { storeChange } from '../entities/entity';
 
 const CHANGES = 100_000;
 const REAL_WRITES = 1_000;

@@ -3,10 +3,7 @@ import { requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../domain/collections';
-import { typeIdSchema } from '../domain/type-record';
-import { TypeDirectory } from '../entities/type-directory';
-import type { DataDeps } from './context';
+import { ID_PATTERN, typeIdSchema, TypeDirectory, type DataDeps } from '@platform/documents';
 
 /** Ids per request: a client with more local copies asks in batches. */
 export const READABLE_MAX_IDS = 1_000;

@@ -1,15 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../domain/collections';
-import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
-import { currentTypeSchema } from '../domain/legacy-type-schema';
-import { typeIdSchema } from '../domain/type-record';
-import { TypeDirectory } from '../entities/type-directory';
-import { publicView } from '../entities/entity';
+import { ID_PATTERN, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
+import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
 import { checkedTypeSchema } from './checked-type-schema';
-import type { DataDeps } from './context';
 
 const params = z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema });
 const schemaResponse = z.object({

@@ -3,13 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { ID_PATTERN } from '../domain/collections';
-import { typeDeclarations, type DeclaredType } from '../domain/type-declarations';
-import { typeIdSchema } from '../domain/type-record';
-import { TypeDirectory, type StoredType } from '../entities/type-directory';
+import { ID_PATTERN, typeIdSchema, TypeDirectory, type StoredType, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
+import { typeDeclarations, type DeclaredType } from '../domain/type-declarations';
 import { checkedTypeSchema } from './checked-type-schema';
-import type { DataDeps } from './context';
 
 const querySchema = z.object({
   types: z

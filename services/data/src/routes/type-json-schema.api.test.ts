@@ -1,8 +1,7 @@
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataDeps, TypeDirectory } from '@platform/documents';
 import { dataService } from '../app';
-import { dataDeps } from '../data-deps';
-import { TypeDirectory } from '../entities/type-directory';
 
 let platform: TestGateway;
 let projectId: string;

@@ -2,11 +2,8 @@ import { requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../domain/collections';
-import { typeIdSchema } from '../domain/type-record';
-import { TypeDirectory } from '../entities/type-directory';
+import { ID_PATTERN, typeIdSchema, TypeDirectory, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
-import type { DataDeps } from './context';
 
 const typeSchema = z
   .object({ id: z.string(), revision: z.number(), createdAt: z.number(), updatedAt: z.number(), changes: z.array(z.unknown()) })

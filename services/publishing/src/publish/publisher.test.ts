@@ -1,4 +1,5 @@
-import { dataDeps, dataService } from '@platform/data';
+import { dataService } from '@platform/data';
+import { dataDeps } from '@platform/documents';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationReader } from '../stores/applications';

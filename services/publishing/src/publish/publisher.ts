@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
-import type { DataDeps } from '@platform/data';
+import type { DataDeps } from '@platform/documents';
 import { snapshot, type StoredVersion } from '../domain/versions';
 import { publishingError } from '../errors';
 import { ApplicationReader, type StoredApplication } from '../stores/applications';

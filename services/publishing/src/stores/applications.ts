@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { applicationsCollection, type EntityScope, type StoredEntity } from '@platform/data';
+import { applicationsCollection, type EntityScope, type StoredEntity } from '@platform/documents';
 import type { DocumentStore } from '@platform/storage';
 import type { PublishableApplication } from '../domain/versions';
 

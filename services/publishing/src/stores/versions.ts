@@ -1,4 +1,4 @@
-import { applicationsCollection } from '@platform/data';
+import { applicationsCollection } from '@platform/documents';
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
 import type { StoredVersion } from '../domain/versions';
 

@@ -1,4 +1,4 @@
-import { applicationsCollection, type StoredEntity } from '@platform/data';
+import { applicationsCollection, type StoredEntity } from '@platform/documents';
 import type { DocumentStore } from '@platform/storage';
 import { checkInConfigurationSchema, findWidgets, type DeletionPeriod } from '@platform/widgets';
 

@@ -1,4 +1,4 @@
-import { ID_PATTERN } from '@platform/data';
+import { ID_PATTERN } from '@platform/documents';
 
 /**
  * The type id a `collectionName` names in this project, or null. Visitor collections follow the

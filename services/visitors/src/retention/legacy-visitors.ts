@@ -1,4 +1,4 @@
-import type { DataDeps, StoredEntity } from '@platform/data';
+import type { DataDeps, StoredEntity } from '@platform/documents';
 import { DuplicateKeyError, type StoredDocument } from '@platform/storage';
 import { recordScope } from '../visitors/visitor-records';
 import type { RetentionLedger } from './retention-ledger';

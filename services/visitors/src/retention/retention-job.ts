@@ -1,5 +1,5 @@
 import { AppError, type Logger } from '@platform/kit';
-import { type DataDeps, type StoredEntity } from '@platform/data';
+import { type DataDeps, type StoredEntity } from '@platform/documents';
 import { erasureModifier } from '../domain/retention-rules';
 import { recordScope } from '../visitors/visitor-records';
 import type { VisitorSecrets } from '../visitors/visitor-secrets';

@@ -1,4 +1,4 @@
-import type { EntityScope } from '@platform/data';
+import type { EntityScope } from '@platform/documents';
 import type { DocumentStore, StoredDocument } from '@platform/storage';
 
 const COLLECTION = 'visitor-retention';

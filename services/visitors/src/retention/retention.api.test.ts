@@ -1,8 +1,8 @@
-import { historyCollection } from '@platform/data';
+import { historyCollection } from '@platform/documents';
 import { createLogger, type ServiceContext } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../routes/test-setup';
+import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../testing/visitors-test-platform';
 import { visitorsDeps } from '../visitors-deps';
 import { RETENTION_USER_ID } from './retention-job';
 import { RetentionSchedule } from './retention-schedule';

@@ -1,5 +1,5 @@
 import { PROJECTS_COLLECTION } from '@platform/contracts';
-import type { StoredEntity } from '@platform/data';
+import type { StoredEntity } from '@platform/documents';
 import { AppError, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { visitorsError } from '../errors';

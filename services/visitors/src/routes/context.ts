@@ -1,4 +1,4 @@
-import type { DataDeps } from '@platform/data';
+import type { DataDeps } from '@platform/documents';
 import type { CheckInDirectory } from '../check-in/check-in-directory';
 import type { RetentionLedger } from '../retention/retention-ledger';
 import type { RateLimiter } from '../visitors/rate-limiter';

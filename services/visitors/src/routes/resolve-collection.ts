@@ -1,4 +1,4 @@
-import type { DataDeps, EntityScope } from '@platform/data';
+import type { DataDeps, EntityScope } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import type { DeletionPeriod } from '@platform/widgets';
 import { typeIdOfCollection } from '../domain/collection-name';

@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from './test-setup';
+import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../testing/visitors-test-platform';
 
 let env: CheckInPlatform;
 beforeAll(async () => {

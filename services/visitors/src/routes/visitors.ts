@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/data';
+import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/documents';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -207,7 +207,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
 }
 
 /** The visitor in the first of the event type's visitor collections that holds it. */
-async function firstVisitor(deps: VisitorsDeps, scopes: Array<import('@platform/data').EntityScope>, visitorId: string) {
+async function firstVisitor(deps: VisitorsDeps, scopes: Array<import('@platform/documents').EntityScope>, visitorId: string) {
   for (const scope of scopes) {
     const visitor = await deps.records.find(scope, visitorId);
     if (visitor) return { scope, visitor };

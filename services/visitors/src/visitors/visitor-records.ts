@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { documentsCollection, type DataDeps, type EntityScope, type StoredEntity } from '@platform/data';
+import { documentsCollection, type DataDeps, type EntityScope, type StoredEntity } from '@platform/documents';
 import type { Access } from '@platform/contracts';
 import type { UpdateModifier } from '@platform/storage';
 import { visitorsError } from '../errors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSchemaFromLegacy } from '../../domain/legacy-type-schema';
+import { jsonSchemaFromLegacy } from '@platform/documents';
 import { readExtraction } from './extraction';
 
 const contact = jsonSchemaFromLegacy({

@@ -1,5 +1,4 @@
-import { validateDocument } from '../../domain/schema-validator';
-import type { SchemaProblem, TypeSchema } from '../../domain/type-schema';
+import { validateDocument, type SchemaProblem, type TypeSchema } from '@platform/documents';
 
 export type ExtractionResult = { ok: true; data: Record<string, unknown> } | { ok: false; problems: SchemaProblem[] };
 

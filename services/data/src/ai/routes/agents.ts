@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@platform/contracts';
-import { ID_PATTERN } from '../../domain/collections';
+import { ID_PATTERN, type DataDeps, type EntityKind, AGENTS_TYPE_ID, agentRecordSchema, agentsCollection } from '@platform/documents';
 import { dataError } from '../../errors';
-import type { DataDeps } from '../../routes/context';
-import { registerEntityRoutes, type EntityKind } from '../../routes/entity-routes';
-import { AGENTS_TYPE_ID, agentRecordSchema, agentsCollection } from '../domain/agent-record';
+import { registerEntityRoutes } from '../../routes/entity-routes';
 import { chatAnswerSchema, conversationSchema } from '../domain/chat-messages';
 import type { AiGate } from '../gate';
 

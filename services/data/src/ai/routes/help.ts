@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN } from '../../domain/collections';
+import { ID_PATTERN } from '@platform/documents';
 import { chatAnswerSchema, conversationSchema } from '../domain/chat-messages';
 import { helpSystemPrompt, type HelpDocument } from '../domain/help-context';
 import type { AiGate } from '../gate';

@@ -1,6 +1,6 @@
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore, Filter } from '@platform/storage';
-import { dataError } from '../errors';
+import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
 import type { PullWatermarks } from './pull-watermarks';
@@ -53,7 +53,7 @@ export class EntityReader {
   /** One entity the caller may read (deleted ones too), or 404. */
   async readable(scope: EntityScope, id: string, caller: ProjectCaller): Promise<StoredEntity> {
     const entity = await this.store.collection<StoredEntity>(scope.collection).findById(id, { projection: READ_PROJECTION });
-    if (!entity || !rlsAllows(entity.access, 'read', caller)) throw dataError('DATA_ENTITY_NOT_FOUND');
+    if (!entity || !rlsAllows(entity.access, 'read', caller)) throw documentError('DATA_ENTITY_NOT_FOUND');
     return entity;
   }
 

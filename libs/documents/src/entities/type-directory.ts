@@ -2,7 +2,7 @@ import { rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
 import { applicationsCollection, documentsCollection, typesCollection } from '../domain/collections';
 import type { TypeRecord } from '../domain/type-record';
-import { dataError } from '../errors';
+import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 
 export type StoredType = StoredEntity & TypeRecord;
@@ -46,5 +46,5 @@ export class TypeDirectory {
 }
 
 function notFound(typeId: string) {
-  return dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
+  return documentError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
 }

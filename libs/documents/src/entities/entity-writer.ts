@@ -3,7 +3,7 @@ import type { Access } from '@platform/contracts';
 import { DuplicateKeyError, guardedUpdate, type DocumentStore, type UpdateModifier } from '@platform/storage';
 import { conflictDetails } from '../domain/conflict';
 import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
-import { dataError } from '../errors';
+import { documentError } from '../errors';
 import { storeChange, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 import type { OutboxDrainer } from './outbox';
@@ -43,7 +43,7 @@ export class EntityWriter {
     try {
       await this.store.collection<StoredEntity>(scope.collection).insertOne(entity);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw dataError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
+      if (error instanceof DuplicateKeyError) throw documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
       throw error;
     } finally {
       stamp.end();
@@ -63,7 +63,7 @@ export class EntityWriter {
     const unscopable = unscopableAccessPaths(given, accessFields);
     if (unscopable.length) {
       const first = unscopable[0] as { path: string; message: string };
-      throw dataError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: unscopable } });
+      throw documentError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: unscopable } });
     }
     const modifier = scopeAccessModifier(scope.projectId, given, accessFields);
     await this.drainer.register(scope);
@@ -80,7 +80,7 @@ export class EntityWriter {
     } finally {
       stamp.end();
     }
-    if (result.status === 'not-found') throw dataError('DATA_ENTITY_NOT_FOUND');
+    if (result.status === 'not-found') throw documentError('DATA_ENTITY_NOT_FOUND');
     if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision);
     const stored = await this.settle(scope, result.document as StoredEntity, stamp.at);
     await this.drainer.drain(scope, stored);
@@ -129,13 +129,13 @@ export class EntityWriter {
   /** The 409 for a modifier sent with `baseRevision` against `current`: conflict details, or that the revision does not exist. */
   async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number) {
     if (baseRevision > current.revision || baseRevision < 0) {
-      return dataError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
+      return documentError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
     }
     const [base, changesSince] = await Promise.all([
       this.history.stateAt(scope.collection, current.id, baseRevision),
       this.history.changes(scope.collection, current, baseRevision),
     ]);
     const { _outbox, ...visible } = current;
-    return dataError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });
+    return documentError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });
   }
 }

@@ -10,9 +10,9 @@ import { isLegacyTypeSchema, jsonSchemaFromLegacy } from '../domain/legacy-type-
 import { validateDocument, ValidationBudgetExceededError } from '../domain/schema-validator';
 import type { SchemaProblem } from '../domain/type-schema';
 import { TYPE_SCHEMA_FIELD } from '../domain/type-schema-storage';
-import { TypeDirectory } from '../entities/type-directory';
-import { dataError } from '../errors';
-import type { EntityKind } from './entity-routes';
+import { TypeDirectory } from './type-directory';
+import { documentError } from '../errors';
+import type { EntityKind } from './entity-kind';
 
 /** A type's `schema` is JSON Schema: its `$` keywords may be written there (the store escapes them). */
 const TYPE_SCHEMA_FIELDS: ReadonlySet<string> = new Set([TYPE_SCHEMA_FIELD]);
@@ -29,7 +29,7 @@ function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, 
     return validateDocument(schema, fields, { budgetMs });
   } catch (error) {
     if (!(error instanceof ValidationBudgetExceededError)) throw error;
-    throw dataError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
+    throw documentError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
   }
 }
 
@@ -47,7 +47,7 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
       validate: (fields) => validateWithinBudget(type.schema, fields, deps.limits.validationBudgetMs),
       defaultAccess: type.defaultAccess,
       serverOwnedFields: SERVER_SET_DOCUMENT_FIELDS,
-      ...(type.syncType === 'localOnly' ? { refuseWrites: dataError('DATA_LOCAL_ONLY_TYPE') } : {}),
+      ...(type.syncType === 'localOnly' ? { refuseWrites: documentError('DATA_LOCAL_ONLY_TYPE') } : {}),
     };
   },
 };
@@ -68,7 +68,7 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
       validate: (fields) => {
         // On a patch, `access` is the type's own (only the project's updaters may change it).
         if (!mayManageType('update', { caller, projectAccess, typeAccess: fields.access as Access | undefined })) {
-          throw dataError('DATA_FORBIDDEN', { message: 'Creating or changing a type needs the update permission on the project' });
+          throw documentError('DATA_FORBIDDEN', { message: 'Creating or changing a type needs the update permission on the project' });
         }
         return zodProblems(typeRecordSchema.safeParse(fields));
       },
@@ -77,14 +77,14 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
       checkModifier: (modifier) => {
         const touched = projectUpdater ? [] : defaultAccessPaths(modifier);
         if (touched.length) {
-          throw dataError('DATA_FORBIDDEN', { message: `Invalid ${touched[0]}: changing a type's defaultAccess needs the update permission on the project`, details: { paths: touched } });
+          throw documentError('DATA_FORBIDDEN', { message: `Invalid ${touched[0]}: changing a type's defaultAccess needs the update permission on the project`, details: { paths: touched } });
         }
       },
       mayDelete: (type) => mayManageType('delete', { caller, projectAccess, typeAccess: type.access }),
       checkNewId: async (id) => {
         const existing = await deps.types.find(params.projectId, id);
         if (existing?.deletedAt !== undefined) {
-          throw dataError('DATA_TYPE_DELETED', {
+          throw documentError('DATA_TYPE_DELETED', {
             message: `Type ${id} was deleted; restore it with POST /api/projects/${params.projectId}/types/${id}/restore`,
             details: { id, restore: `/api/projects/${params.projectId}/types/${id}/restore` },
           });
@@ -111,7 +111,7 @@ export const applicationsKind: EntityKind<{ projectId: typeof projectId }> = {
         // A CheckIn widget naming a visitor type opens that type to anonymous writes (visitors API).
         const binding = visitorTypeBinding(fields);
         if (binding && !rlsAllows(projectAccess, 'update', caller)) {
-          throw dataError('DATA_FORBIDDEN', {
+          throw documentError('DATA_FORBIDDEN', {
             message: `CheckIn widget ${binding.widgetId} names the visitor type ${binding.typeId}: binding a type to the public visitors API needs the update permission on the project`,
             details: binding,
           });

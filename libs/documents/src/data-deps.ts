@@ -1,5 +1,7 @@
-import type { ServiceContext } from '@platform/kit';
-import { loadDataLimits } from './config';
+import type { EventBus } from '@platform/bus';
+import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
+import type { DocumentStore } from '@platform/storage';
+import { loadDataLimits, type DataLimits } from './config';
 import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
@@ -8,7 +10,22 @@ import { PullWatermarks } from './entities/pull-watermarks';
 import { TypeDirectory } from './entities/type-directory';
 import { withTypeSchemaEncoding } from './entities/type-schema-store';
 import { UpdatedAtClock } from './entities/updated-at-clock';
-import type { DataDeps } from './routes/context';
+
+/** What every user of the document domain shares (the data routes, and services that write documents): one instance of each per context. */
+export interface DataDeps {
+  store: DocumentStore;
+  bus: EventBus;
+  logger: Logger;
+  clock: () => number;
+  projects: ProjectAccess;
+  types: TypeDirectory;
+  reader: EntityReader;
+  writer: EntityWriter;
+  history: History;
+  drainer: OutboxDrainer;
+  /** Document size, array length, validation time and sample-data bounds (from the environment). */
+  limits: DataLimits;
+}
 
 /**
  * Pull settle margin with a shared MongoDB (several data replicas, see UpdatedAtClock); the

@@ -1,5 +1,5 @@
-import type { DataDeps } from '../routes/context';
-import { documentsKind } from '../routes/entity-kinds';
+import type { DataDeps } from '../data-deps';
+import { documentsKind } from './entity-kinds';
 import type { StoredEntity } from './entity';
 import { patchEntity } from './entity-patch';
 

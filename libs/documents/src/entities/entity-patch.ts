@@ -6,23 +6,23 @@ import { changesOnlyAccess } from '../domain/deleted-entity-rules';
 import { indexBeyondLimit, limitProblem, type DocumentLimits, type LimitProblem } from '../domain/document-limits';
 import { checkClientModifier, touchedPaths, type ModifierProblem } from '../domain/modifier-rules';
 import { targetTypeProblems } from '../domain/modifier-targets';
-import { dataError } from '../errors';
-import type { DataDeps } from '../routes/context';
-import type { ResolvedKind } from '../routes/entity-routes';
+import { documentError } from '../errors';
+import type { DataDeps } from '../data-deps';
+import type { ResolvedKind } from './entity-kind';
 import type { StoredEntity } from './entity';
 
 export function badModifier(problems: ModifierProblem[]): AppError {
   const first = problems[0] as ModifierProblem;
-  return dataError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems } });
+  return documentError('DATA_INVALID_MODIFIER', { message: `Invalid ${first.path}: ${first.message}`, details: { problems } });
 }
 
 export function schemaViolation(problems: Array<{ field: string; message: string }>): AppError {
   const first = problems[0] as { field: string; message: string };
-  return dataError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+  return documentError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
 }
 
 function limitExceeded({ kind, field, message, ...numbers }: LimitProblem): AppError {
-  return dataError(kind === 'array' ? 'DATA_ARRAY_TOO_LONG' : 'DATA_DOCUMENT_TOO_LARGE', { message: `Invalid ${field}: ${message}`, details: { field, ...numbers } });
+  return documentError(kind === 'array' ? 'DATA_ARRAY_TOO_LONG' : 'DATA_DOCUMENT_TOO_LARGE', { message: `Invalid ${field}: ${message}`, details: { field, ...numbers } });
 }
 
 /** Throws 400 when an entity's fields, as they would be stored, break the size or array limits; `changed` are the fields the write sets. */
@@ -68,8 +68,8 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const { caller } = request;
   const entity = await deps.reader.readable(resolved.scope, request.id, caller);
   // A deleted entity keeps its content: its access may still change, so it can be restricted.
-  if (entity.deletedAt !== undefined && !changesOnlyAccess(request.modifier)) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
-  if (!rlsAllows(entity.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
+  if (entity.deletedAt !== undefined && !changesOnlyAccess(request.modifier)) throw documentError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
+  if (!rlsAllows(entity.access, 'update', caller)) throw documentError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
   const problems = checkClientModifier(request.modifier, {
     allowAccess: rlsAllows(request.projectAccess, 'update', caller),
     serverOwned: resolved.serverOwnedFields,
