@@ -22,7 +22,7 @@ export function createVisitorsService(given?: VisitorsConfig): ServiceDefinition
         cron: configuration().retentionCron,
         ...(configuration().retentionTimezone ? { timezone: configuration().retentionTimezone } : {}),
       });
-      schedule.start();
+      schedule.start(configuration().retentionCheckMs);
       context.logger.info({ nextRunAt: new Date(schedule.nextRunAt).toISOString() }, 'visitor retention scheduled');
       return () => schedule.stop();
     },

@@ -11,4 +11,11 @@ describe('visitors configuration', () => {
     expect(() => loadVisitorsConfig({ [name]: '0' })).toThrow(name);
     expect(() => loadVisitorsConfig({ [name]: 'many' })).toThrow(name);
   });
+
+  it('checks for a due retention occurrence every minute unless VISITORS_RETENTION_CHECK_MS says otherwise', () => {
+    expect(loadVisitorsConfig({}).retentionCheckMs).toBe(60_000);
+    expect(loadVisitorsConfig({ VISITORS_RETENTION_CHECK_MS: '250' }).retentionCheckMs).toBe(250);
+    expect(() => loadVisitorsConfig({ VISITORS_RETENTION_CHECK_MS: 'often' })).toThrow('VISITORS_RETENTION_CHECK_MS');
+    expect(() => loadVisitorsConfig({ VISITORS_RETENTION_CHECK_MS: '0' })).toThrow('VISITORS_RETENTION_CHECK_MS');
+  });
 });

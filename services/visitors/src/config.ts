@@ -25,6 +25,8 @@ export const visitorsEnvSchema = z.object({
   /** When the retention job runs; the server's local time unless VISITORS_RETENTION_TIMEZONE is set. */
   VISITORS_RETENTION_CRON: cronPattern.default('0 3 * * *'),
   VISITORS_RETENTION_TIMEZONE: timezone.optional(),
+  /** How often each replica checks whether the next retention occurrence has passed (ms). */
+  VISITORS_RETENTION_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
   /** Requests per minute to the visitor routes from one client address (project members are not limited). */
   VISITORS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
   /** Requests per minute to one kiosk binding of a project (a visitor or visitor-event type), from all public callers together. */
@@ -36,6 +38,8 @@ export const visitorsEnvSchema = z.object({
 export interface VisitorsConfig {
   retentionCron: string;
   retentionTimezone?: string;
+  /** How often the schedule checks for a due occurrence (ms); the schedule's one minute when unset. */
+  retentionCheckMs?: number;
   rateLimit: RateLimits;
 }
 
@@ -45,6 +49,7 @@ export function loadVisitorsConfig(env: NodeJS.ProcessEnv = process.env): Visito
   return {
     retentionCron: parsed.VISITORS_RETENTION_CRON,
     ...(parsed.VISITORS_RETENTION_TIMEZONE ? { retentionTimezone: parsed.VISITORS_RETENTION_TIMEZONE } : {}),
+    retentionCheckMs: parsed.VISITORS_RETENTION_CHECK_MS,
     rateLimit: {
       perIp: parsed.VISITORS_RATE_LIMIT_PER_IP,
       perKiosk: parsed.VISITORS_RATE_LIMIT_PER_PROJECT,

@@ -71,8 +71,15 @@ export class RetentionSchedule {
       return { status: 'lock-unavailable' };
     }
     this.next = this.occurrenceAfter(now);
-    if (!taken) return { status: 'taken-by-another-replica', scheduledAt };
-    return { status: 'ran', scheduledAt, result: await this.job.run() };
+    // One line per occurrence on every replica, so operators (and the scaling test) see who ran it.
+    const occurrence = new Date(scheduledAt).toISOString();
+    if (!taken) {
+      this.logger.info({ occurrence }, 'visitor retention occurrence taken by another replica');
+      return { status: 'taken-by-another-replica', scheduledAt };
+    }
+    const result = await this.job.run();
+    this.logger.info({ occurrence, ...result }, 'visitor retention occurrence ran');
+    return { status: 'ran', scheduledAt, result };
   }
 
   private occurrenceAfter(time: number): number {
