@@ -5,9 +5,10 @@ import { startLocalTopology, type LocalTopology } from './local-topology';
 
 /**
  * Scaling, proven on the microservice shape: two gateways behind nginx, two data replicas (behind
- * nginx too, as the gateways reach them), two audit and two actions processes, all on the same
- * MongoDB, NATS and Redis. Whichever process a request or an event lands on, a change is recorded
- * once and acts once, and a session and realtime work on every gateway.
+ * nginx too, as the gateways reach them), two audit, two actions and two visitors processes, all on
+ * the same MongoDB, NATS and Redis. Whichever process a request or an event lands on, a change is
+ * recorded once and acts once, a session and realtime work on every gateway, and each occurrence of
+ * the visitor retention job runs on one replica only.
  */
 describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled out behind a load balancer', (urls) => {
   let topology: LocalTopology;
@@ -17,6 +18,17 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
   const typeId = 'orders';
   /** Requests each process logged (one access line per request at LOG_LEVEL=info). */
   const requestsServed = new Map<string, number>();
+  /** Per retention occurrence, which visitors replica ran it and which found it taken (their log lines). */
+  const retentionOccurrences = new Map<string, { ran: string[]; taken: string[] }>();
+
+  function recordRetentionLine(instance: string, line: string): void {
+    const outcome = line.includes('"msg":"visitor retention occurrence ran"') ? 'ran' : line.includes('"msg":"visitor retention occurrence taken by another replica"') ? 'taken' : undefined;
+    if (!outcome) return;
+    const { occurrence } = JSON.parse(line) as { occurrence: string };
+    const seen = retentionOccurrences.get(occurrence) ?? { ran: [], taken: [] };
+    seen[outcome].push(instance);
+    retentionOccurrences.set(occurrence, seen);
+  }
 
   async function call<T = any>(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -48,10 +60,17 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
   beforeAll(async () => {
     topology = await startLocalTopology({
       backendUrls: urls,
-      replicas: { gateway: 2, data: 2, audit: 2, actions: 2 },
-      extraEnvironment: { LOG_LEVEL: 'info', MONGO_DATABASE: `scaling_${randomBytes(4).toString('hex')}` },
+      replicas: { gateway: 2, data: 2, audit: 2, actions: 2, visitors: 2 },
+      extraEnvironment: {
+        LOG_LEVEL: 'info',
+        MONGO_DATABASE: `scaling_${randomBytes(4).toString('hex')}`,
+        // The retention job due every 4 s and checked every 250 ms, so occurrences fall within the test.
+        VISITORS_RETENTION_CRON: '*/4 * * * * *',
+        VISITORS_RETENTION_CHECK_MS: '250',
+      },
       onLine: (instance, line) => {
         if (line.includes('"msg":"request"')) requestsServed.set(instance, (requestsServed.get(instance) ?? 0) + 1);
+        if (instance.startsWith('visitors-')) recordRetentionLine(instance, line);
       },
     });
     gateways = [topology.instanceUrls.get('gateway-1')!, topology.instanceUrls.get('gateway-2')!];
@@ -69,7 +88,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
   });
 
   it('runs two processes of each scaled service and one of the others', () => {
-    expect([...topology.processes.keys()].sort()).toEqual(['actions-1', 'actions-2', 'audit-1', 'audit-2', 'data-1', 'data-2', 'gateway-1', 'gateway-2', 'identity', 'publishing', 'visitors']);
+    expect([...topology.processes.keys()].sort()).toEqual(['actions-1', 'actions-2', 'audit-1', 'audit-2', 'data-1', 'data-2', 'gateway-1', 'gateway-2', 'identity', 'publishing', 'visitors-1', 'visitors-2']);
   });
 
   it('a session made through the load balancer works on each gateway', async () => {
@@ -114,4 +133,16 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
       for (const stream of streams) stream.stop();
     }
   }, 60_000);
+
+  it('each occurrence of the retention job runs on exactly one visitors replica', async () => {
+    // Both replicas checked an occurrence once each logged a line for it.
+    const checkedByBoth = () => [...retentionOccurrences.values()].filter((seen) => seen.ran.length + seen.taken.length >= 2);
+    await expect.poll(() => checkedByBoth().length, { timeout: 15_000, interval: 250 }).toBeGreaterThanOrEqual(2);
+    for (const seen of checkedByBoth()) {
+      expect(seen.ran).toHaveLength(1);
+      expect([...seen.ran, ...seen.taken].sort()).toEqual(['visitors-1', 'visitors-2']);
+    }
+    // No occurrence ran twice, including those only one replica has reported so far.
+    for (const seen of retentionOccurrences.values()) expect(seen.ran.length).toBeLessThanOrEqual(1);
+  }, 30_000);
 });
