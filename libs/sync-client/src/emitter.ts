@@ -4,7 +4,7 @@ import type { ChangeEvent, RealtimeStatus, SyncConflict, SyncState } from './typ
 export interface SyncEvents {
   /** An entity's sync state changed. */
   state: { typeId: string; id: string; state: SyncState };
-  /** Remote changes reached the local copy (a pull, a merge, lost access; `source: 'remote'`), or a local write changed it (`source: 'local'`). */
+  /** Remote changes reached the local copy (a pull, a merge, lost access; `source: 'remote'`), a local write changed it (`source: 'local'`), or another tab sharing the store did (`source: 'tab'`). */
   change: ChangeEvent;
   /** A 409 (or a refusal) was stored as a conflict. */
   conflict: { typeId: string; id: string; conflict: SyncConflict };

@@ -1,6 +1,7 @@
 export { SyncClient, SyncCollection, SyncError, type CollectionOptions, type MergePolicy, type SyncClientOptions } from './sync-client.js';
 export { MemoryStore, type LocalStore } from './local-store.js';
 export { IndexedDBStore, type IndexedDBEnvironment } from './indexeddb-store.js';
+export { TabCoordinator, type TabChannel, type TabCoordinatorOptions, type TabLocks, type TabRole, type TabStoreChange } from './tab-coordinator.js';
 export { NetworkError, UnauthorizedError } from './http.js';
 export { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
 export type { SyncEvents } from './emitter.js';
@@ -20,4 +21,5 @@ export type {
   SyncNotification,
   SyncState,
   SyncType,
+  TabChange,
 } from './types.js';

@@ -1,9 +1,11 @@
+import { AnnouncingStore } from './announcing-store.js';
 import { Emitter, type SyncEvents } from './emitter.js';
 import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
 import { MemoryStore, type LocalStore } from './local-store.js';
 import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './push-batches.js';
 import { readableIds } from './readable-ids.js';
 import { RealtimeLink } from './realtime-link.js';
+import type { TabCoordinator, TabRole, TabStoreChange } from './tab-coordinator.js';
 import {
   afterPush,
   applyPulled,
@@ -19,7 +21,7 @@ import {
   type LocalDocument,
 } from './records.js';
 import { Backoff, holdProcess, systemTimers, type BackoffOptions, type Timers } from './timers.js';
-import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType } from './types.js';
+import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType, TabChange } from './types.js';
 
 export interface CollectionOptions {
   typeId: string;
@@ -86,6 +88,12 @@ export interface SyncClientOptions {
    * 409 becomes a conflict.
    */
   mergePolicy?: MergePolicy;
+  /**
+   * Browser tabs sharing one IndexedDB store: only the tab holding the coordinator's lock syncs with
+   * the server; the others follow (no requests; their writes are pushed by the leader) and take
+   * over when it closes. Every tab's `change` events and views follow the others' writes.
+   */
+  tabs?: TabCoordinator;
 }
 
 /** What a 409 on disjoint fields becomes: merged by the client, or a conflict for the application. */
@@ -174,10 +182,15 @@ export class SyncClient {
   private readonly reported = new WeakSet<SyncError>();
   /** The realtime link fell back to polling since it was last live. */
   private linkWasDown = false;
+  private tabRole: TabRole | undefined;
+  /** Started, but another tab leads: syncing starts when this tab takes over. */
+  private following = false;
 
   constructor(private readonly options: SyncClientOptions) {
     this.http = new Http({ baseUrl: options.baseUrl, token: options.token, getToken: options.getToken, headers: options.headers, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
-    this.store = options.store ?? new MemoryStore();
+    const store = options.store ?? new MemoryStore();
+    this.store = options.tabs ? new AnnouncingStore(store, options.tabs) : store;
+    options.tabs?.listen((change) => void this.onTabChange(change).catch((error: unknown) => this.backgroundFailure(error)));
     this.timers = options.timers ?? systemTimers;
     this.pushBackoff = new Backoff(options.backoff);
     this.authBackoff = new Backoff(options.backoff);
@@ -225,11 +238,16 @@ export class SyncClient {
       for (const collection of this.collections.values()) {
         const { typeId } = collection.options;
         for (const record of await this.store.getAll<EntityRecord>(entitiesStore(typeId))) collection.records.set(record.id, record);
-        collection.cursor = (await this.store.get<number>(META, `cursor:${typeId}`)) ?? 0;
-        collection.syncType = (await this.store.get<SyncType>(META, `syncType:${typeId}`)) ?? collection.syncType;
+        await this.loadMeta(collection);
       }
     })();
     return this.opened;
+  }
+
+  private async loadMeta(collection: Collection): Promise<void> {
+    const { typeId } = collection.options;
+    collection.cursor = (await this.store.get<number>(META, `cursor:${typeId}`)) ?? 0;
+    collection.syncType = (await this.store.get<SyncType>(META, `syncType:${typeId}`)) ?? collection.syncType;
   }
 
   /**
@@ -239,6 +257,35 @@ export class SyncClient {
   async start(): Promise<void> {
     await this.open();
     if (this.lost) throw new SyncError(`Project ${this.options.projectId} not found`, 404, PROJECT_NOT_FOUND);
+    const { tabs } = this.options;
+    if (tabs && !this.leadsTabs()) {
+      // Set before claiming, so that a takeover while the claim settles starts syncing.
+      this.following = true;
+      if (this.tabRole === undefined) {
+        const role = await tabs.claim(() => this.takeOver());
+        if (!this.leadsTabs()) this.tabRole = role;
+      }
+      // Following, or the takeover already started syncing.
+      if (!this.leadsTabs() || !this.following) return;
+      this.following = false;
+    }
+    await this.startSyncing();
+  }
+
+  private leadsTabs(): boolean {
+    return this.tabRole === 'leader';
+  }
+
+  /** This tab now leads: read what the previous leader saved, then sync as `start` does. */
+  private async takeOver(): Promise<void> {
+    this.tabRole = 'leader';
+    if (!this.following || this.closed) return;
+    this.following = false;
+    for (const collection of this.collections.values()) await this.loadMeta(collection);
+    await this.startSyncing().catch((error: unknown) => this.backgroundFailure(error));
+  }
+
+  private async startSyncing(): Promise<void> {
     this.running = true;
     try {
       // Unreachable: the type records are read again at the next heartbeat; the sync below retries.
@@ -272,6 +319,7 @@ export class SyncClient {
   /** Stops background work; the local copy stays in the store. */
   async stop(): Promise<void> {
     this.running = false;
+    this.following = false;
     this.link?.stop();
     browserWindow?.removeEventListener('online', this.onBrowserOnline);
     for (const handle of [this.pollTimer, this.pushRetry, this.authRetry, this.accessTimer, ...[...this.collections.values()].map((c) => c.pullTimer)]) {
@@ -293,6 +341,38 @@ export class SyncClient {
     await this.stop();
     this.closed = true;
     await this.store.close();
+    this.options.tabs?.close();
+  }
+
+  /**
+   * Another tab wrote a record of the shared store: take the stored version into the view (in place,
+   * so a push under way sees a newer `seq` and keeps the change queued), report it, and, leading,
+   * push what the other tab queued.
+   */
+  private async onTabChange({ storeName, key }: TabStoreChange): Promise<void> {
+    await this.open();
+    const collection = [...this.collections.values()].find((candidate) => entitiesStore(candidate.options.typeId) === storeName);
+    if (!collection || this.closed) return;
+    const { typeId } = collection.options;
+    const change: TabChange = { typeId, added: [], modified: [], removed: [], reason: 'tab', source: 'tab' };
+    let queued = false;
+    for (const id of key !== undefined ? [key] : [...collection.records.keys()]) {
+      const before = collection.records.get(id);
+      const shownBefore = before && visibleDocument(before);
+      const stored = await this.store.get<EntityRecord>(storeName, id);
+      if (!stored) collection.records.delete(id);
+      else if (before) replaceContents(before, stored);
+      else collection.records.set(id, stored);
+      const shown = stored && visibleDocument(stored);
+      if (shown) (shownBefore ? change.modified : change.added).push(shown);
+      else if (shownBefore) change.removed.push(shownBefore);
+      if (stored) {
+        this.events.emit('state', { typeId, id, state: stateOf(stored) });
+        queued ||= pendingOperation(stored) !== undefined;
+      }
+    }
+    if (change.added.length + change.modified.length + change.removed.length > 0) this.events.emit('change', change);
+    if (queued && this.running) this.schedulePush();
   }
 
   /**
@@ -1016,6 +1096,12 @@ export class SyncClient {
 }
 
 /** A local document of a collection typed `T`: its fields and, once the server has it, the server-set ones. */
+/** Makes `target` hold exactly `source`'s fields, keeping its identity. */
+function replaceContents(target: EntityRecord, source: EntityRecord): void {
+  for (const field of Object.keys(target) as Array<keyof EntityRecord>) if (!(field in source)) delete target[field];
+  Object.assign(target, source);
+}
+
 export type CollectionDocument<T> = T & { id: string; revision?: number; createdAt?: number; updatedAt?: number };
 
 /** One collection of a SyncClient: the application's view and its operations; `T` types its documents (unchecked at run time: the server validates). */

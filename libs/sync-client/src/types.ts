@@ -95,8 +95,22 @@ export interface LocalChange {
   source: 'local';
 }
 
-/** What the `change` event carries: changes from the server, or a local write. */
-export type ChangeEvent = PullResult | LocalChange;
+/**
+ * Another tab sharing the store (see `TabCoordinator`) changed it: its own write, or what its
+ * pull or push brought. The documents are as this client now shows them.
+ */
+export interface TabChange {
+  typeId: string;
+  added: Array<{ id: string } & Record<string, unknown>>;
+  modified: Array<{ id: string } & Record<string, unknown>>;
+  /** The entity as this client showed it before the other tab removed it. */
+  removed: Array<{ id: string } & Record<string, unknown>>;
+  reason: 'tab';
+  source: 'tab';
+}
+
+/** What the `change` event carries: changes from the server, a local write, or another tab's change. */
+export type ChangeEvent = PullResult | LocalChange | TabChange;
 
 /** Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `stopped`. */
 export type RealtimeStatus = 'connecting' | 'live' | 'polling' | 'stopped';

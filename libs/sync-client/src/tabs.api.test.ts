@@ -1,0 +1,115 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { IndexedDBStore, SyncClient, TabCoordinator, type ChangeEvent, type TabLocks } from './index';
+import { sharedTabLocks } from './testing';
+
+let platform: TestGateway;
+let projectId: string;
+let token: string;
+const clients: SyncClient[] = [];
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService] });
+  token = await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner' });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+let typeCounter = 0;
+async function freshType(): Promise<string> {
+  const id = `tabs${++typeCounter}${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id, name: id } })).status).toBe(201);
+  return id;
+}
+
+async function serverTitles(typeId: string): Promise<string[]> {
+  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token });
+  return response.body.items.map((item: { title: string }) => item.title).sort();
+}
+
+interface Tab {
+  client: SyncClient;
+  requests: string[];
+  changes: ChangeEvent[];
+}
+
+/** One browser tab: its own store on the browser's one database, and the browser's locks. */
+async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, database: string): Promise<Tab> {
+  const requests: string[] = [];
+  const changes: ChangeEvent[] = [];
+  const client = new SyncClient({
+    baseUrl: platform.url,
+    projectId,
+    token,
+    collections: [typeId],
+    realtime: false,
+    pollIntervalMs: 200,
+    heartbeatMs: 60_000,
+    backoff: { initialMs: 20, maxMs: 100 },
+    store: await IndexedDBStore.open(database, { indexedDB, IDBKeyRange }),
+    tabs: new TabCoordinator(`platform-sync:${database}`, { locks }),
+    fetch: (input, init) => {
+      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return fetch(input, init);
+    },
+  });
+  client.on('change', (change) => changes.push(change));
+  clients.push(client);
+  return { client, requests, changes };
+}
+
+async function twoTabs(): Promise<{ typeId: string; leader: Tab; follower: Tab; locks: TabLocks; indexedDB: IDBFactory }> {
+  const typeId = await freshType();
+  const indexedDB = new IDBFactory();
+  const locks = sharedTabLocks();
+  const leader = await openTab(typeId, indexedDB, locks, 'console');
+  const follower = await openTab(typeId, indexedDB, locks, 'console');
+  await leader.client.start();
+  await follower.client.start();
+  return { typeId, leader, follower, locks, indexedDB };
+}
+
+describe('tabs sharing one IndexedDB store', () => {
+  it('lets only the leading tab talk to the server, and the leader pushes what the follower wrote', async () => {
+    const { typeId, leader, follower } = await twoTabs();
+    const written = await follower.client.collection(typeId).insert({ title: 'written in the follower' });
+    await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['written in the follower']);
+    await expect.poll(() => follower.client.collection(typeId).state(written.id), { timeout: 5_000 }).toBe('synced');
+    expect(leader.client.collection(typeId).get(written.id)).toMatchObject({ title: 'written in the follower', revision: 0 });
+    expect(leader.requests.some((request) => request.startsWith('POST'))).toBe(true);
+    expect(follower.requests).toEqual([]);
+  });
+
+  it('shows in the follower what the leader pulled, with a change event from the tab', async () => {
+    const { typeId, leader, follower } = await twoTabs();
+    const created = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body: { title: 'made elsewhere' } });
+    expect(created.status).toBe(201);
+    await leader.client.sync();
+    await expect.poll(() => follower.client.collection(typeId).get(created.body.id), { timeout: 5_000 }).toMatchObject({ title: 'made elsewhere' });
+    expect(follower.changes).toContainEqual(expect.objectContaining({ typeId, source: 'tab', reason: 'tab', added: [expect.objectContaining({ id: created.body.id })] }));
+    expect(follower.requests).toEqual([]);
+  });
+
+  it('hands the lead to a waiting tab when the leader closes, which then pulls and pushes', async () => {
+    const { typeId, leader, follower } = await twoTabs();
+    await follower.client.collection(typeId).insert({ title: 'queued while following' });
+    await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['queued while following']);
+    expect(follower.requests).toEqual([]);
+    await leader.client.close();
+    const created = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body: { title: 'pulled by the new leader' } });
+    expect(created.status).toBe(201);
+    await follower.client.collection(typeId).insert({ title: 'pushed by the new leader' });
+    await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['pulled by the new leader', 'pushed by the new leader', 'queued while following']);
+    await expect.poll(() => follower.client.collection(typeId).get(created.body.id), { timeout: 5_000 }).toMatchObject({ title: 'pulled by the new leader' });
+    expect(follower.requests.length).toBeGreaterThan(0);
+  });
+});
