@@ -162,6 +162,36 @@ describe('the console in a real browser', () => {
     await screenshot(first.page, '06-live-grid');
   }, 120_000);
 
+  it('two tabs of one browser share the copy: one syncs, a write in the other reaches the server through it, and the other takes over when it closes', async () => {
+    const { context, page: first } = await newPage();
+    await signIn(first);
+    await openType(first);
+    const second = await context.newPage();
+    pages.push(second);
+    second.on('pageerror', (error) => pageErrors.push(error.message));
+    const syncRequests = new Map<Page, number>([
+      [first, 0],
+      [second, 0],
+    ]);
+    for (const page of [first, second]) page.on('request', (request) => /\/types\/notes\/data(\?|\/bulk)|\/api\/realtime\//.test(request.url()) && syncRequests.set(page, (syncRequests.get(page) ?? 0) + 1));
+    await second.goto(first.url());
+    await expect.poll(() => second.getByRole('table', { name: 'Documents of notes' }).getByRole('row').count()).toBeGreaterThan(1);
+
+    // The second tab follows: its write goes into the shared copy and the first tab pushes it.
+    await second.getByRole('button', { name: 'New document' }).click();
+    await second.getByLabel('title', { exact: true }).fill('Written in the second tab');
+    await second.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => first.getByRole('table', { name: 'Documents of notes' }).textContent(), { timeout: 10_000 }).toContain('Written in the second tab');
+    await expect.poll(() => second.getByRole('status', { name: 'Pending changes' }).textContent(), { timeout: 10_000 }).toBe('0 pending');
+    expect(syncRequests.get(second)).toBe(0);
+    expect(syncRequests.get(first)).toBeGreaterThan(0);
+
+    // Closing the syncing tab hands syncing to the other one.
+    await first.close();
+    await expect.poll(() => syncRequests.get(second), { timeout: 10_000 }).toBeGreaterThan(0);
+    await second.close();
+  });
+
   it('offline writes queue with a pending badge and per-row state, and sync after reconnecting', async () => {
     const { context, page } = await newPage();
     await signIn(page);
