@@ -244,15 +244,33 @@ function runSchemathesis(url: string, variables: Record<string, string>): Promis
   return new Promise((done) => child.once('close', (code) => output.end(() => done(code ?? 1))));
 }
 
-/** The operation counts of the newest JUnit report, as one plain "N passed, N failed" line. */
-function junitSummary(): string {
+/** The operation counts of the newest JUnit report: `failures` are checks the API failed, `errors` crashes of the fuzzer itself. */
+function junitCounts(): { tests: number; failures: number; errors: number; skipped: number } | undefined {
   const reports = readdirSync(outputDir).filter((name) => /^junit-.*\.xml$/.test(name)).sort();
   const newest = reports.at(-1);
-  if (!newest) return 'fuzz: no JUnit report was written';
+  if (!newest) return undefined;
   const counts = /<testsuites\b[^>]*>/.exec(readFileSync(join(outputDir, newest), 'utf8'))?.[0] ?? '';
   const count = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(counts)?.[1] ?? 0);
-  const failed = count('failures') + count('errors');
-  return `fuzz: ${count('tests') - failed - count('skipped')} passed, ${failed} failed, ${count('skipped')} skipped`;
+  return { tests: count('tests'), failures: count('failures'), errors: count('errors'), skipped: count('skipped') };
+}
+
+/** The newest report as one plain "N passed, N failed" line. */
+function junitSummary(): string {
+  const counts = junitCounts();
+  if (!counts) return 'fuzz: no JUnit report was written';
+  const failed = counts.failures + counts.errors;
+  return `fuzz: ${counts.tests - failed - counts.skipped} passed, ${failed} failed, ${counts.skipped} skipped`;
+}
+
+/**
+ * A run whose only problems are errors of the fuzzer itself (an exception inside schemathesis or
+ * Hypothesis, such as CPython 3.11's "AST constructor recursion depth mismatch" while Hypothesis
+ * describes a lambda) says nothing about the API, so it is run once more. A check the API failed
+ * is never retried.
+ */
+function onlyFuzzerErrors(): boolean {
+  const counts = junitCounts();
+  return counts !== undefined && counts.failures === 0 && counts.errors > 0;
 }
 
 async function main(): Promise<number> {
@@ -265,7 +283,12 @@ async function main(): Promise<number> {
   try {
     const variables = await seed(platform);
     console.log(`schemathesis ${version} against ${platform.url} (platform log: ${logFile})`);
-    const code = await runSchemathesis(platform.url, variables);
+    let code = await runSchemathesis(platform.url, variables);
+    if (code !== 0 && onlyFuzzerErrors()) {
+      console.log(`${junitSummary()}: errors of the fuzzer itself, no failed check; running once more`);
+      console.log(readFileSync(consoleReport, 'utf8').split('\n').filter((line) => /Error|error:/.test(line)).slice(-5).join('\n'));
+      code = await runSchemathesis(platform.url, variables);
+    }
     if (code !== 0) console.log(readFileSync(consoleReport, 'utf8'));
     console.log(`schemathesis exited ${code} after ${Math.round((Date.now() - started) / 1000)} s; its report: ${consoleReport}`);
     console.log(junitSummary());
