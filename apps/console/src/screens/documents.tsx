@@ -51,7 +51,7 @@ function Grid({ client, projectId, typeId, rows, columns }: { client: SyncClient
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
   // repeat(0, ...) is invalid CSS, so the field columns are listed one by one.
-  const template = ['minmax(14rem, 1.4fr)', ...columns.map(() => 'minmax(8rem, 1fr)'), '5rem', '8rem'].join(' ');
+  const template = ['minmax(14rem, 1.4fr)', ...columns.map(() => 'minmax(8rem, 1fr)'), '6rem', '8rem'].join(' ');
   return (
     <div role="table" aria-label={`Documents of ${typeId}`} aria-rowcount={rows.length + 1} className="grid">
       <div role="rowgroup">
