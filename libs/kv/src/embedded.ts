@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppendLog, lockDirectory, readLog } from '@platform/storage/log-files';
 import type { KeyValue, SetOptions } from './port';
+import { liveWithPrefix } from './live-with-prefix';
 
 /** One line of the log: a value with its absolute expiry (epoch ms), or a deletion. */
 type KeyValueLine = { set: string; value: string; expiresAt?: number } | { del: string };
@@ -100,12 +101,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
       return true;
     },
     async scan(prefix) {
-      const found: Array<{ key: string; value: string }> = [];
-      for (const key of [...entries.keys()]) {
-        const entry = key.startsWith(prefix) ? live(key) : undefined;
-        if (entry) found.push({ key, value: entry.value });
-      }
-      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return liveWithPrefix(entries.keys(), prefix, live);
     },
     async ping() {
       return true;

@@ -1,4 +1,5 @@
 import type { KeyValue, SetOptions } from './port';
+import { liveWithPrefix } from './live-with-prefix';
 
 /**
  * The in-memory KeyValue for tests and one-off tools: one process, nothing shared, nothing kept.
@@ -37,12 +38,7 @@ export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyV
       return existed;
     },
     async scan(prefix) {
-      const found: Array<{ key: string; value: string }> = [];
-      for (const key of [...entries.keys()]) {
-        const entry = key.startsWith(prefix) ? live(key) : undefined;
-        if (entry) found.push({ key, value: entry.value });
-      }
-      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return liveWithPrefix(entries.keys(), prefix, live);
     },
     async ping() {
       return true;
