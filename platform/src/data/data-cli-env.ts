@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { parseEnv } from '@platform/kit';
 import { z } from 'zod';
 
@@ -31,7 +32,23 @@ export function loadDataCliEnv(env: NodeJS.ProcessEnv = process.env): DataCliEnv
 }
 
 /** Prints the usage line and exits with 2 (a command-line mistake). */
-export function exitWithUsage(usage: string): never {
+function exitWithUsage(usage: string): never {
   console.error(`usage: ${usage}`);
   process.exit(2);
+}
+
+/** The one directory a data command takes (as given; see `pathFromCaller`); the usage line and exit 2 otherwise. */
+export function directoryArgument(usage: string): string {
+  const { positionals } = parseArgs({ allowPositionals: true, strict: true });
+  const [directory] = positionals;
+  if (!directory || positionals.length !== 1) exitWithUsage(usage);
+  return directory;
+}
+
+/** Runs a data command: a failure is its message on one line and exit 1. */
+export function runDataCommand(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    console.error((error as Error).message ?? error);
+    process.exit(1);
+  });
 }

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { backUpEmbeddedStore } from './back-up';
-import { exitWithUsage, loadDataCliEnv } from './data-cli-env';
+import { directoryArgument, loadDataCliEnv, runDataCommand } from './data-cli-env';
 import { exportStore } from './export-store';
 import { Progress } from './progress';
 
@@ -8,9 +7,7 @@ import { Progress } from './progress';
 const USAGE = 'pnpm data:export <directory>   (DATA_DIR names the store; load it with pnpm data:import <directory>)';
 
 async function main(): Promise<void> {
-  const { positionals } = parseArgs({ allowPositionals: true, strict: true });
-  const [target] = positionals;
-  if (!target || positionals.length !== 1) exitWithUsage(USAGE);
+  const target = directoryArgument(USAGE);
   const env = loadDataCliEnv();
   if (env.mongoUrl) {
     console.error('MONGO_URL is set: pnpm data:export reads the embedded store (DATA_DIR); export MongoDB with mongoexport');
@@ -22,7 +19,4 @@ async function main(): Promise<void> {
   console.log(`exported ${documents} documents in ${manifest.collections.length} collections from ${env.dataDir} to ${env.pathFromCaller(target)} in ${Date.now() - started} ms`);
 }
 
-void main().catch((error: unknown) => {
-  console.error((error as Error).message ?? error);
-  process.exit(1);
-});
+runDataCommand(main);

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { openDocumentStore } from '@platform/storage';
-import { exitWithUsage, loadDataCliEnv } from './data-cli-env';
+import { directoryArgument, loadDataCliEnv, runDataCommand } from './data-cli-env';
 import { importStore } from './import-store';
 import { Progress } from './progress';
 
@@ -12,9 +11,7 @@ import { Progress } from './progress';
 const USAGE = 'pnpm data:import <directory>   (into MONGO_URL/MONGO_DATABASE when set, else the embedded store in DATA_DIR)';
 
 async function main(): Promise<void> {
-  const { positionals } = parseArgs({ allowPositionals: true, strict: true });
-  const [source] = positionals;
-  if (!source || positionals.length !== 1) exitWithUsage(USAGE);
+  const source = directoryArgument(USAGE);
   const env = loadDataCliEnv();
   const started = Date.now();
   const store = await openDocumentStore({ mongoUrl: env.mongoUrl, mongoDatabase: env.mongoDatabase, dataDir: env.dataDir });
@@ -27,7 +24,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((error: unknown) => {
-  console.error((error as Error).message ?? error);
-  process.exit(1);
-});
+runDataCommand(main);
