@@ -1,11 +1,10 @@
-import type { Access } from '@platform/contracts';
-import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
+import { AppError, requireUser } from '@platform/kit';
 import { StoreUnavailableError } from '@platform/storage';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN, checkClientModifier, typeIdSchema, publicView, type StoredEntity, assertWithinLimits, badModifier, patchEntity, schemaViolation, type DataDeps, documentsKind, type ResolvedKind } from '@platform/documents';
-import { dataError } from '../errors';
+import { ID_PATTERN, typeIdSchema, publicView, patchEntity, type DataDeps, documentsKind } from '@platform/documents';
+import { createEntity, entityIdSchema, removeEntity, type EntityWriteContext } from './entity-writes';
 
 /** Operations per request: a client with more queued writes sends several requests. */
 export const BULK_MAX_OPERATIONS = 500;
@@ -13,12 +12,10 @@ export const BULK_MAX_OPERATIONS = 500;
 /** Operations of one request under way at once: the store commits concurrent writes together. */
 const BULK_CONCURRENCY = 32;
 
-const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
-
 const operationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('create'), fields: z.record(z.string(), z.unknown()).describe('The full document; `id` among them is the client-chosen id (generated when absent)') }),
-  z.object({ op: z.literal('patch'), id: idSchema, modifier: z.record(z.string(), z.unknown()), baseRevision: z.number().int().min(0) }),
-  z.object({ op: z.literal('delete'), id: idSchema }),
+  z.object({ op: z.literal('patch'), id: entityIdSchema, modifier: z.record(z.string(), z.unknown()), baseRevision: z.number().int().min(0) }),
+  z.object({ op: z.literal('delete'), id: entityIdSchema }),
 ]);
 type Operation = z.infer<typeof operationSchema>;
 
@@ -35,45 +32,9 @@ const responseSchema = z.object({ results: z.array(resultSchema).describe('One p
 
 type Result = z.infer<typeof resultSchema>;
 
-interface Writer {
-  deps: DataDeps;
-  resolved: ResolvedKind;
-  caller: ProjectCaller;
-  projectAccess: Access | undefined;
-}
-
-/** The rules of `POST .../data` (entity-routes), for one create of the batch. */
-async function create({ deps, resolved, caller, projectAccess }: Writer, body: Record<string, unknown>): Promise<StoredEntity> {
-  if (resolved.refuseWrites) throw resolved.refuseWrites;
-  const { id, ...fields } = body;
-  if (id !== undefined) {
-    const idCheck = (resolved.idSchema ?? idSchema).safeParse(id);
-    if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid fields.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
-  }
-  if (Object.keys(fields).length) {
-    const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
-    if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'fields') })));
-  }
-  assertWithinLimits(deps.limits, fields, Object.keys(fields));
-  const problems = resolved.validate(fields);
-  if (problems.length) throw schemaViolation(problems);
-  if (id !== undefined) await resolved.checkNewId?.(id as string);
-  return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
-}
-
-/** The rules of `DELETE .../data/{id}`, for one delete of the batch. */
-async function remove({ deps, resolved, caller }: Writer, id: string): Promise<StoredEntity> {
-  if (resolved.refuseWrites) throw resolved.refuseWrites;
-  const entity = await deps.reader.readable(resolved.scope, id, caller);
-  if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
-  const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
-  if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
-  return deps.writer.remove(resolved.scope, entity, caller.userId);
-}
-
-async function apply(writer: Writer, operation: Operation): Promise<Result> {
-  if (operation.op === 'create') return { status: 201, body: publicView(await create(writer, operation.fields)) };
-  if (operation.op === 'delete') return { status: 200, body: publicView(await remove(writer, operation.id)) };
+async function apply(writer: EntityWriteContext, operation: Operation): Promise<Result> {
+  if (operation.op === 'create') return { status: 201, body: publicView(await createEntity(writer, operation.fields, 'fields')) };
+  if (operation.op === 'delete') return { status: 200, body: publicView(await removeEntity(writer, operation.id)) };
   writer.resolved.checkModifier?.(operation.modifier);
   const { deps, resolved, caller, projectAccess } = writer;
   return { status: 200, body: publicView(await patchEntity(deps, resolved, { id: operation.id, modifier: operation.modifier, baseRevision: operation.baseRevision, caller, projectAccess })) };
@@ -99,7 +60,7 @@ function entityOf(operation: Operation): string | undefined {
  * Runs every operation, up to BULK_CONCURRENCY at once, operations naming the same entity one
  * after another in their order; answers the results in the operations' order.
  */
-async function applyAll(writer: Writer, operations: Operation[], log: FastifyBaseLogger): Promise<Result[]> {
+async function applyAll(writer: EntityWriteContext, operations: Operation[], log: FastifyBaseLogger): Promise<Result[]> {
   const results: Result[] = [];
   const previousOf = new Map<string, Promise<unknown>>();
   let running = 0;
@@ -150,7 +111,7 @@ export async function registerBulkRoute(app: FastifyInstance, deps: DataDeps): P
       requireUser(request);
       const { project, caller } = await deps.projects.require(request.params.projectId, request.principal);
       const resolved = await documentsKind.resolve(deps, request.params, { caller, projectAccess: project.access });
-      const writer: Writer = { deps, resolved, caller, projectAccess: project.access };
+      const writer: EntityWriteContext = { deps, resolved, caller, projectAccess: project.access };
       return { results: await applyAll(writer, request.body.operations, request.log) };
     },
   );

@@ -1,13 +1,12 @@
 import type { Access } from '@platform/contracts';
-import { AppError, requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
+import { AppError, requireUser, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN, checkClientModifier, decodeCursor, publicView, tombstoneView, assertWithinLimits, badModifier, patchEntity, schemaViolation, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
-import { dataError } from '../errors';
+import { decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
+import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
 import { booleanQuery, entitySchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
-const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -');
 
 /**
  * GET list/pull, GET one, POST, PATCH and DELETE for one family of collections, the same shape
@@ -15,7 +14,7 @@ const idSchema = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits,
  */
 export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstance, deps: DataDeps, kind: EntityKind<P>): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const entityParams = kind.params.extend({ id: idSchema });
+  const entityParams = kind.params.extend({ id: entityIdSchema });
 
   async function open(request: FastifyRequest, params: z.infer<z.ZodObject<P>>): Promise<{ caller: ProjectCaller; resolved: ResolvedKind; projectAccess: Access | undefined }> {
     requireUser(request);
@@ -87,21 +86,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     },
     async (request, reply) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      if (resolved.refuseWrites) throw resolved.refuseWrites;
-      const { id, ...fields } = request.body;
-      if (id !== undefined) {
-        const idCheck = (resolved.idSchema ?? idSchema).safeParse(id);
-        if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid body.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
-      }
-      if (Object.keys(fields).length) {
-        const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
-        if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, 'body') })));
-      }
-      assertWithinLimits(deps.limits, fields, Object.keys(fields));
-      const problems = resolved.validate(fields);
-      if (problems.length) throw schemaViolation(problems);
-      if (id !== undefined) await resolved.checkNewId?.(id as string);
-      const created = await deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
+      const created = await createEntity({ deps, resolved, caller, projectAccess }, request.body, 'body');
       return reply.code(201).send((await deps.reader.withChanges(resolved.scope, created)) as z.infer<typeof entitySchema>);
     },
   );
@@ -130,13 +115,8 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     `${kind.basePath}/:id`,
     { schema: { tags: [kind.tag], summary: 'Soft-delete an entity', params: entityParams, response: { 200: entitySchema } } },
     async (request) => {
-      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      if (resolved.refuseWrites) throw resolved.refuseWrites;
-      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
-      if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
-      const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
-      if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
-      const removed = await deps.writer.remove(resolved.scope, entity, caller.userId);
+      const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      const removed = await removeEntity({ deps, resolved, caller, projectAccess }, (request.params as { id: string }).id);
       return (await deps.reader.withChanges(resolved.scope, removed)) as z.infer<typeof entitySchema>;
     },
   );
