@@ -24,6 +24,11 @@ export type Access = z.infer<typeof accessSchema>;
 export const PROJECT_MEMBERS_COLLECTION = 'project-members';
 export const PROJECTS_COLLECTION = 'projects';
 
+/** The collection of a project's types (the spec's `tenant-{projectId}-types`), read by the data service and by every service that applies a type's read rule. */
+export function typesCollection(projectId: string): string {
+  return `tenant-${projectId}-types`;
+}
+
 export const projectRoleSchema = z.enum(['owner', 'member']);
 export type ProjectRole = z.infer<typeof projectRoleSchema>;
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectCaller } from './rls';
-import { projectTypesCollection, TypeReadAccess } from './type-read-access';
+import { typesCollection } from '@platform/contracts';
+import { TypeReadAccess } from './type-read-access';
 
 const reader: ProjectCaller = { userId: 'reader', superuser: false, permissions: new Set(['p::readers']) };
 const other: ProjectCaller = { userId: 'other', superuser: false, permissions: new Set() };
@@ -18,7 +19,7 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'type-read-access-'));
   store = await createEmbeddedStore({ dataDir });
   now = 0;
-  const types = store.collection(projectTypesCollection('p'));
+  const types = store.collection(typesCollection('p'));
   await types.insertOne({ id: 'secret', name: 'Secret', access: { read: { permission: 'p::readers' } } });
   await types.insertOne({ id: 'listed', name: 'Listed', access: { read: { userIds: ['other'] }, update: { userIds: [] } } });
   await types.insertOne({ id: 'open', name: 'Open', access: { update: { permission: 'p::editors' } } });
@@ -46,16 +47,16 @@ describe('TypeReadAccess', () => {
   it('answers from its cache until the expiry, and at once after forget', async () => {
     const access = new TypeReadAccess(store, () => now, 1_000);
     expect(await access.mayRead('p', 'plain', other)).toBe(true);
-    await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
+    await store.collection(typesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
     now = 999;
     expect(await access.mayRead('p', 'plain', other)).toBe(true);
     now = 1_000;
     expect(await access.mayRead('p', 'plain', other)).toBe(false);
 
-    await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $unset: { access: '' } });
+    await store.collection(typesCollection('p')).updateOne({ id: 'plain' }, { $unset: { access: '' } });
     access.forget('p');
     expect(await access.mayRead('p', 'plain', other)).toBe(true);
-    await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
+    await store.collection(typesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
     access.forgetAll();
     expect(await access.mayRead('p', 'plain', other)).toBe(false);
   });
@@ -63,9 +64,9 @@ describe('TypeReadAccess', () => {
   it('reads a type created since the cache was filled at once, and every audit page reads afresh', async () => {
     const access = new TypeReadAccess(store, () => now, 1_000);
     expect(await access.mayRead('p', 'plain', other)).toBe(true);
-    await store.collection(projectTypesCollection('p')).insertOne({ id: 'fresh', name: 'Fresh', access: { read: { userIds: [] } } });
+    await store.collection(typesCollection('p')).insertOne({ id: 'fresh', name: 'Fresh', access: { read: { userIds: [] } } });
     expect(await access.mayRead('p', 'fresh', other)).toBe(false);
-    await store.collection(projectTypesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
+    await store.collection(typesCollection('p')).updateOne({ id: 'plain' }, { $set: { access: { read: { userIds: [] } } } });
     expect((await access.unreadableTypes('p', other)).sort()).toEqual(['fresh', 'plain', 'secret']);
   });
 

@@ -1,14 +1,6 @@
-import type { Access } from '@platform/contracts';
+import { typesCollection, type Access } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
 import { rlsAllows, type ProjectCaller } from './rls';
-
-/**
- * Where the data service keeps a project's types (its `typesCollection`, the spec's
- * `tenant-{projectId}-types`); other services read the types' access rules from there.
- */
-export function projectTypesCollection(projectId: string): string {
-  return `tenant-${projectId}-types`;
-}
 
 interface ProjectTypeRules {
   /** The ids this answers for: the project's types when read (deleted ones included) and ids since asked about that are no type. */
@@ -85,7 +77,7 @@ export class TypeReadAccess {
     const now = this.clock();
     const generation = this.generations.get(projectId) ?? 0;
     const epoch = this.epoch;
-    const types = await this.store.collection<{ id: string; access?: Access }>(projectTypesCollection(projectId)).find({}, { projection: { id: 1, access: 1 } });
+    const types = await this.store.collection<{ id: string; access?: Access }>(typesCollection(projectId)).find({}, { projection: { id: 1, access: 1 } });
     const rules: ProjectTypeRules = {
       known: new Set(types.map((type) => type.id)),
       readRules: new Map(types.flatMap((type) => (type.access?.read ? [[type.id, type.access] as const] : []))),

@@ -13,9 +13,7 @@ export function documentsCollection(projectId: string, typeId: string): string {
   return `tenant-${projectId}-${typeId}`;
 }
 
-export function typesCollection(projectId: string): string {
-  return `tenant-${projectId}-types`;
-}
+export { typesCollection } from '@platform/contracts';
 
 /** Whether a collection holds a project's types (see typesCollection). */
 export function isTypesCollection(name: string): boolean {
