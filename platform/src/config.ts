@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { NATS_NAMESPACE_PATTERN } from '@platform/bus';
 import { serviceNames, type ServiceName } from '@platform/contracts';
 import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
 import { tracingEnvSchema } from '@platform/telemetry';
@@ -19,6 +20,8 @@ export const platformEnvSchema = z.object({
   MONGO_URL: url.optional(),
   MONGO_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('platform'),
   NATS_URL: url.optional(),
+  /** Keeps this deployment's events apart from others sharing the NATS server (subjects `<namespace>.platform.>`, stream PLATFORM_<namespace>). */
+  NATS_NAMESPACE: z.string().regex(NATS_NAMESPACE_PATTERN, 'must be 1 to 32 letters, digits, _ or -').optional(),
   REDIS_URL: url.optional(),
   PRINCIPAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

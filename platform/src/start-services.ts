@@ -54,6 +54,8 @@ async function main(): Promise<void> {
       backendUrls: backends.urls,
       variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret },
       gatewayPort: config.gatewayPort,
+      // The configured namespace (none by default), the same on every start so durables resume.
+      natsNamespace: process.env.NATS_NAMESPACE ?? '',
       onLine: (service, line) => {
         write(service, line);
         const promotionPath = /"promotionPath":"([^"]+)"/.exec(line)?.[1];

@@ -1,5 +1,5 @@
 export type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 export { createInProcessBus, type InProcessBusOptions } from './in-process';
-export { createNatsBus, type NatsBusOptions } from './nats';
+export { createNatsBus, NATS_NAMESPACE_PATTERN, type NatsBusOptions } from './nats';
 export { openEventBus } from './open-event-bus';
 export { subjectMatches } from './subject-filter';

@@ -16,9 +16,16 @@ import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, 
 
 export interface NatsBusOptions {
   url: string;
-  /** The JetStream stream holding every platform subject (default PLATFORM). */
+  /**
+   * Keeps this deployment's events apart from others on the same NATS server (NATS_NAMESPACE):
+   * every subject is sent as `<namespace>.<subject>` and the stream is `PLATFORM_<namespace>`, so
+   * durables (which belong to a stream) and live broadcasts are never shared between deployments.
+   * Unset: subjects as named, stream PLATFORM.
+   */
+  namespace?: string;
+  /** The JetStream stream holding every platform subject (default PLATFORM, or PLATFORM_<namespace>). */
   stream?: string;
-  /** Subjects the stream captures (default `platform.>`). */
+  /** Subjects the stream captures, before the namespace (default `platform.>`). */
   subjects?: string[];
   /** How long messages are kept (default 7 days). */
   maxAgeMs?: number;
@@ -72,6 +79,21 @@ function headersOf(message: JsMsg): Record<string, string> {
   return found;
 }
 
+/** A namespace is one subject token that is also valid in a stream name. */
+export const NATS_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+function assertNamespace(namespace: string): string {
+  if (!NATS_NAMESPACE_PATTERN.test(namespace)) throw new Error(`NATS namespace ${JSON.stringify(namespace)} must be 1 to 32 letters, digits, _ or -`);
+  return namespace;
+}
+
+/** Subjects as the platform names them, and as they travel on this deployment's part of NATS. */
+function subjectMapping(namespace: string | undefined): { toWire: (subject: string) => string; fromWire: (subject: string) => string } {
+  if (!namespace) return { toWire: (subject) => subject, fromWire: (subject) => subject };
+  const prefix = `${namespace}.`;
+  return { toWire: (subject) => prefix + subject, fromWire: (subject) => (subject.startsWith(prefix) ? subject.slice(prefix.length) : subject) };
+}
+
 /** How long a publish waits for JetStream's acknowledgement while connected. */
 const PUBLISH_TIMEOUT_MS = 2_000;
 
@@ -81,7 +103,9 @@ const PUBLISH_TIMEOUT_MS = 2_000;
  * every replica subscribing under the same name shares.
  */
 export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> {
-  const stream = options.stream ?? 'PLATFORM';
+  const namespace = options.namespace ? assertNamespace(options.namespace) : undefined;
+  const stream = options.stream ?? (namespace ? `PLATFORM_${namespace}` : 'PLATFORM');
+  const { toWire, fromWire } = subjectMapping(namespace);
   const connection: NatsConnection = await connect({
     servers: options.url,
     name: options.name ?? 'platform',
@@ -91,7 +115,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
   const manager = await connection.jetstreamManager();
   await ensureStream(manager, {
     stream,
-    subjects: options.subjects ?? ['platform.>'],
+    subjects: (options.subjects ?? ['platform.>']).map(toWire),
     maxAgeMs: options.maxAgeMs ?? 7 * DAY_MS,
     duplicateWindowMs: options.duplicateWindowMs ?? 120_000,
   });
@@ -113,7 +137,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       if (!connected || connection.isClosed()) throw new Error('NATS is not connected');
       const headers = natsHeaders();
       for (const [key, value] of Object.entries(publishOptions.headers ?? {})) headers.set(key, value);
-      const ack = await jetstream.publish(subject, Buffer.from(JSON.stringify(data ?? null)), { msgID: publishOptions.msgId, headers, timeout: PUBLISH_TIMEOUT_MS });
+      const ack = await jetstream.publish(toWire(subject), Buffer.from(JSON.stringify(data ?? null)), { msgID: publishOptions.msgId, headers, timeout: PUBLISH_TIMEOUT_MS });
       return { duplicate: ack.duplicate };
     },
 
@@ -121,7 +145,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       const retryDelayMs = subscribeOptions.retryDelayMs ?? 1000;
       await ensureConsumer(manager, stream, {
         durable_name: subscribeOptions.durable,
-        filter_subject: subscribeOptions.filter,
+        filter_subject: toWire(subscribeOptions.filter),
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         ack_wait: nanos(subscribeOptions.ackWaitMs ?? 30_000),
@@ -133,7 +157,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       const loop = async () => {
         for await (const received of messages) {
           const message: BusMessage<T> = {
-            subject: received.subject,
+            subject: fromWire(received.subject),
             msgId: received.headers?.get(MSG_ID_HEADER) ?? '',
             data: JSON.parse(Buffer.from(received.data).toString('utf8')) as T,
             headers: headersOf(received),
@@ -161,15 +185,15 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
 
     async broadcast(subject: string, data: unknown): Promise<void> {
       if (!connected || connection.isClosed()) throw new Error('NATS is not connected');
-      connection.publish(subject, Buffer.from(JSON.stringify(data ?? null)));
+      connection.publish(toWire(subject), Buffer.from(JSON.stringify(data ?? null)));
     },
 
     async listen<T>(filter: string, handler: (message: LiveMessage<T>) => void): Promise<Subscription> {
-      const subscription = connection.subscribe(filter, {
+      const subscription = connection.subscribe(toWire(filter), {
         callback: (error, received) => {
           if (error) return;
           try {
-            handler({ subject: received.subject, data: JSON.parse(Buffer.from(received.data).toString('utf8')) as T });
+            handler({ subject: fromWire(received.subject), data: JSON.parse(Buffer.from(received.data).toString('utf8')) as T });
           } catch {
             // A malformed payload or a throwing handler must not end the subscription.
           }

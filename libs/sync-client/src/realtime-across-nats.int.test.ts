@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,9 @@ describeWithBackend('nats', 'realtime across gateway replicas through NATS', ({ 
     const dataDir = await mkdtemp(join(tmpdir(), 'realtime-nats-'));
     const store = await createEmbeddedStore({ dataDir });
     const kv = createMemoryKeyValue();
-    const [busA, busB] = await Promise.all([createNatsBus({ url, name: 'replica-a' }), createNatsBus({ url, name: 'replica-b' })]);
+    // One deployment's namespace, so other test files' gateways on this NATS server share no durable with it.
+    const namespace = `realtime_${randomBytes(6).toString('hex')}`;
+    const [busA, busB] = await Promise.all([createNatsBus({ url, namespace, name: 'replica-a' }), createNatsBus({ url, namespace, name: 'replica-b' })]);
     // Replica A hosts the data service; replica B is a gateway alone, as in the microservice shape.
     const replicaA = await startTestGateway({ services: [dataService], realtime: true, store, kv, bus: busA });
     const replicaB = await startTestGateway({ services: [], realtime: true, store, kv, bus: busB });

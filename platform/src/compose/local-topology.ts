@@ -40,6 +40,11 @@ export async function startLocalTopology(options: {
   composeFile?: string;
   /** Variables for `${...}` in the compose file; PRINCIPAL_SECRET defaults to a fresh random one. */
   variables?: Record<string, string | undefined>;
+  /**
+   * Every process's NATS_NAMESPACE ('' for none). Unset: a fresh one, so topologies sharing a NATS
+   * server (test files running in parallel) never take each other's events from a shared durable.
+   */
+  natsNamespace?: string;
   /** Added to every service's environment (for example LOG_LEVEL or MONGO_DATABASE). */
   extraEnvironment?: Record<string, string>;
   /** The gateway's port (a free one when unset); the other services always get free ones. */
@@ -67,6 +72,7 @@ export async function startLocalTopology(options: {
     const names = count === 1 ? [service.name] : Array.from({ length: count }, (_, index) => `${service.name}-${index + 1}`);
     instances.set(service.name, await Promise.all(names.map(async (name) => ({ name, port: count === 1 ? ports.get(service.name)! : await freePort() }))));
   }
+  const busNamespace = options.natsNamespace ?? `topology_${randomBytes(6).toString('hex')}`;
   const processes = new Map<string, SupervisedProcess>();
   const balanced: BalancedService[] = [...instances].filter(([, replicas]) => replicas.length > 1).map(([name, replicas]) => ({ name, port: ports.get(name)!, replicaPorts: replicas.map((replica) => replica.port) }));
   const loadBalancer = balanced.length
@@ -85,7 +91,7 @@ export async function startLocalTopology(options: {
       await Promise.all(
         level.flatMap((service) =>
           instances.get(service.name)!.map(async (instance) => {
-            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), ...options.extraEnvironment };
+            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), NATS_NAMESPACE: busNamespace, ...options.extraEnvironment };
             const supervised = superviseProcess({
               name: instance.name,
               command: command.executable,

@@ -117,7 +117,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the microservice shape scaled 
     // nginx spread the writes over both data replicas.
     expect({ 'data-1': (requestsServed.get('data-1') ?? 0) > 0, 'data-2': (requestsServed.get('data-2') ?? 0) > 0 }).toEqual({ 'data-1': true, 'data-2': true });
     // At-least-once delivery: a message whose handler was too slow is redelivered after the bus's
-    // 30 s ack wait, so the wait covers one redelivery (a full CI run once needed it for 2 of 8).
+    // 30 s ack wait, so the wait covers one redelivery.
     await expect.poll(auditedIds, { timeout: REDELIVERY_WAIT_MS, interval: 250 }).toEqual([...created].sort());
     await expect.poll(runTotal, { timeout: REDELIVERY_WAIT_MS, interval: 250 }).toBe(created.length);
     // A second consumer delivering late would add entries after the counts first matched.
