@@ -4,6 +4,13 @@ import { Projects } from './screens/projects';
 import { SignIn } from './screens/sign-in';
 import { SignUp } from './screens/sign-up';
 import { Types } from './screens/types';
+import { Members } from './screens/members';
+import { AuditTrail } from './screens/audit-trail';
+import { Actions } from './screens/actions';
+import { Applications } from './screens/applications';
+import { Visitors } from './screens/visitors';
+import { ProjectSettings } from './screens/project-settings';
+import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
 
@@ -46,11 +53,28 @@ function Screen() {
     }
     return <SignIn />;
   }
+  const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;
+  if (!projectId) return <Projects />;
+  return (
+    <>
+      <ProjectNav projectId={projectId} />
+      <ProjectScreen projectId={projectId} path={path} />
+    </>
+  );
+}
+
+/** The screen of a path below `/projects/:projectId`. */
+function ProjectScreen({ projectId, path }: { projectId: string; path: string }) {
   let params: Record<string, string> | undefined;
-  if ((params = match('/projects/:projectId/types/:typeId/documents/:id', path))) return <DocumentDetail projectId={params.projectId!} typeId={params.typeId!} id={params.id!} key={path} />;
-  if ((params = match('/projects/:projectId/types/:typeId', path))) return <ProjectDocuments projectId={params.projectId!} typeId={params.typeId!} key={path} />;
-  if ((params = match('/projects/:projectId', path))) return <Types projectId={params.projectId!} key={path} />;
-  return <Projects />;
+  if ((params = match('/projects/:projectId/types/:typeId/documents/:id', path))) return <DocumentDetail projectId={projectId} typeId={params.typeId!} id={params.id!} key={path} />;
+  if ((params = match('/projects/:projectId/types/:typeId', path))) return <ProjectDocuments projectId={projectId} typeId={params.typeId!} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/members`)) return <Members projectId={projectId} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/audit-trail`)) return <AuditTrail projectId={projectId} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/actions`)) return <Actions projectId={projectId} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/applications`)) return <Applications projectId={projectId} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/visitors`)) return <Visitors projectId={projectId} key={path} />;
+  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/settings`)) return <ProjectSettings projectId={projectId} key={path} />;
+  return <Types projectId={projectId} key={path} />;
 }
 
 function Banner() {

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { identityService } from '@platform/identity';
+import { loadPlatformConfig, startPlatform } from '@platform/platform';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The console as `pnpm install` builds it. */
@@ -43,12 +46,13 @@ function callAt(url: string): ApiCall {
  * behind a test gateway; `CONSOLE_E2E_URL` points the same tests at a running platform instead
  * (e.g. `pnpm start:services`), whose console and accounts they then use.
  */
-export async function startConsolePlatform(): Promise<ConsolePlatform> {
+export async function startConsolePlatform(options: { allInOne?: { env?: Record<string, string> } } = {}): Promise<ConsolePlatform> {
   await mkdir(SCREENS_DIR, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const external = process.env.CONSOLE_E2E_URL;
   if (external) return { url: external, call: callAt(external), browser, close: () => browser.close() };
   if (!existsSync(`${CONSOLE_DIST}/index.html`)) throw new Error(`${CONSOLE_DIST} has no build: run pnpm --filter @platform/console build`);
+  if (options.allInOne) return startAllInOne(browser, options.allInOne.env ?? {});
   const gateway: TestGateway = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST });
   return {
     url: gateway.url,
@@ -57,6 +61,25 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
     async close() {
       await browser.close();
       await gateway.close();
+    },
+  };
+}
+
+/**
+ * The whole platform as `pnpm start` runs it (every service, embedded storage in a fresh
+ * directory), for the screens that need audit, actions, publishing or visitors.
+ */
+async function startAllInOne(browser: Browser, env: Record<string, string>): Promise<ConsolePlatform> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'console-e2e-'));
+  const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', CONSOLE_DIR: CONSOLE_DIST, ...env }));
+  return {
+    url: platform.url,
+    call: callAt(platform.url),
+    browser,
+    async close() {
+      await browser.close();
+      await platform.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
