@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@platform/kit';
 import { loadVisitorsConfig, type VisitorsConfig } from './config';
 import { RetentionSchedule } from './retention/retention-schedule';
+import { registerKioskRoutes } from './routes/kiosk';
 import { registerVisitorRoutes } from './routes/visitors';
 import { visitorsDeps } from './visitors-deps';
 
@@ -15,6 +16,7 @@ export function createVisitorsService(given?: VisitorsConfig): ServiceDefinition
     name: 'visitors',
     routes: async (app, context) => {
       await registerVisitorRoutes(app, visitorsDeps(context, configuration()));
+      await registerKioskRoutes(app, visitorsDeps(context, configuration()));
     },
     start: async (context) => {
       const { retention } = visitorsDeps(context, configuration());

@@ -6,6 +6,7 @@ export const visitorsError = errorCatalogue({
   VISITORS_INVALID_DATA: [400, 'Invalid data'],
   VISITORS_INVALID_DELETION_PERIOD: [400, 'deletionPeriod is not one of the check-in widget\'s deletion periods'],
   VISITORS_NOT_FOUND: [404, 'Visitor not found'],
+  VISITORS_KIOSK_NOT_FOUND: [404, 'No application of this project with a CheckIn widget that names a visitor type'],
   VISITORS_FORBIDDEN: [403, 'You may not do this to this visitor'],
   VISITORS_RATE_LIMITED: [429, 'Too many visitor requests; try again shortly'],
   VISITORS_BUSY: [503, 'The visitor is being changed by someone else; try again'],
