@@ -69,6 +69,14 @@ describe('the console at /console', () => {
     expect(await response.text()).toBe(INDEX_HTML);
   });
 
+  it('answers the kiosk pages with index.html, uncached, under the console policy, without a session', async () => {
+    const response = await fetch(`${platform.url}/kiosk/p1/reception`, { headers: { cookie: 'session=not-a-session' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await response.text()).toBe(INDEX_HTML);
+  });
+
   it('does not leave the build directory', async () => {
     const response = await fetch(`${platform.url}/console/assets/..%2f..%2f..%2fetc%2fpasswd`);
     expect([403, 404]).toContain(response.status);

@@ -7,8 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** Where the web console lives; its paths load no session (the page calls the API itself). */
 export const CONSOLE_PREFIX = '/console';
 
-/** True for `/console` and everything below it. */
-export const isConsolePath = (path: string): boolean => path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
+/** The console's public check-in kiosk pages (`/kiosk/{projectId}/{applicationId}`): the same app, no session. */
+export const KIOSK_PREFIX = '/kiosk';
+
+/** True for `/console`, the kiosk pages and everything below them. */
+export const isConsolePath = (path: string): boolean => [CONSOLE_PREFIX, KIOSK_PREFIX].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
  * The console's own policy: its scripts, styles and API calls from this origin only, nothing
@@ -36,8 +39,8 @@ function withConsolePolicy(reply: FastifyReply): FastifyReply {
 /**
  * Serves the built console (`apps/console/dist`) at /console: hashed assets with a long immutable
  * cache, other files and every unknown path without extension (the SPA's own routes) answered by
- * index.html, never cached so a new build is picked up at once. A missing build answers 503 with
- * the command that makes it.
+ * index.html, never cached so a new build is picked up at once; so is every /kiosk/ path. A missing
+ * build answers 503 with the command that makes it.
  */
 export async function registerConsole(app: FastifyInstance, options: { root: string; logger: Logger }): Promise<void> {
   const built = existsSync(join(options.root, 'index.html'));
@@ -57,4 +60,6 @@ export async function registerConsole(app: FastifyInstance, options: { root: str
   // One handler for both: the router lets `/console/` reach the bare route, which must not redirect it again.
   app.get(CONSOLE_PREFIX, { schema: { hide: true } }, (request, reply) => serve(request, reply, ''));
   app.get(`${CONSOLE_PREFIX}/*`, { schema: { hide: true } }, (request, reply) => serve(request, reply, (request.params as { '*': string })['*']));
+  // The kiosk is a route of the same app; its page loads the assets from /console/assets.
+  app.get(`${KIOSK_PREFIX}/*`, { schema: { hide: true } }, (request, reply) => serve(request, reply, ''));
 }
