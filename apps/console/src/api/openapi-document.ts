@@ -1,3 +1,4 @@
+import { actionsService } from '@platform/actions';
 import { auditService } from '@platform/audit';
 import { dataService } from '@platform/data';
 import { startTestGateway } from '@platform/gateway/testing';
@@ -5,7 +6,7 @@ import { identityService } from '@platform/identity';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 /** The services whose routes the console calls directly (documents go through the sync SDK, also data's). */
-const consoleServices = [identityService, dataService, auditService];
+const consoleServices = [identityService, dataService, auditService, actionsService];
 
 /** The gateway's /api/openapi.json with the console's services mounted, as TypeScript declarations. */
 export async function generateOpenApiTypes(): Promise<string> {
