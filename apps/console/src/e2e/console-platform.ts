@@ -71,6 +71,9 @@ export async function startConsolePlatform(options: { allInOne?: { env?: Record<
  */
 async function startAllInOne(browser: Browser, env: Record<string, string>): Promise<ConsolePlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'console-e2e-'));
+  // Services read their own settings (ACTIONS_*, VISITORS_*, ...) from process.env when they start,
+  // not from the platform's config: the test file's process (each file has its own) gets them too.
+  Object.assign(process.env, env);
   const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', CONSOLE_DIR: CONSOLE_DIST, ...env }));
   return {
     url: platform.url,
