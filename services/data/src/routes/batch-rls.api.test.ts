@@ -43,7 +43,7 @@ describe('batch RLS', () => {
     const { typeId, ids } = await typeWith([undefined, undefined, undefined]);
     const dry = await batch(typeId, { action: 'setPermission', operations: ['read', 'update'], permission: 'editors', dryRun: true });
     expect(dry.status).toBe(200);
-    expect(dry.body).toEqual({ matchingCount: 3, action: 'setPermission', operations: ['read', 'update'], dryRun: true });
+    expect(dry.body).toEqual({ matchingCount: 3, action: 'setPermission', operations: ['read', 'update'], dryRun: true, sample: [...ids].sort().map((id) => ({ id })) });
     expect((await accessOf(typeId, ids[0]!)).revision).toBe(0);
 
     const run = await batch(typeId, { action: 'setPermission', operations: ['read', 'update'], permission: 'editors' });
@@ -79,6 +79,23 @@ describe('batch RLS', () => {
     expect(refused.body.code).toBe('DATA_NO_DEFAULT_ACCESS');
   });
 
+  it('a dry run samples at most 10 matching entities with their access, only those the caller may read', async () => {
+    const delegated = `psample${Date.now()}`;
+    await platform.seedProject({ id: delegated, ownerId: 'owner', members: [{ userId: 'member', permissions: [`${delegated}::admins`] }], access: { update: { permission: `${delegated}::admins` } } });
+    const type = await platform.call('POST', `/api/projects/${delegated}/types`, { token: owner, body: { name: 'Sampled' } });
+    const typeId = type.body.id as string;
+    const create = (body: Record<string, unknown>) => platform.call('POST', `/api/projects/${delegated}/types/${typeId}/data`, { token: owner, body });
+    await create({ id: 'a-hidden', access: { read: { userIds: ['owner'] } } });
+    for (let index = 0; index < 11; index += 1) await create({ id: `b-${String(index).padStart(2, '0')}` });
+    const dry = await platform.call('POST', `/api/projects/${delegated}/types/${typeId}/batch-rls`, { token: member, body: { action: 'addUserId', operations: ['read'], userId: 'z', dryRun: true } });
+    expect(dry.status).toBe(200);
+    expect(dry.body.matchingCount).toBe(12);
+    expect(dry.body.sample.map((entity: { id: string }) => entity.id)).toEqual(Array.from({ length: 10 }, (_, index) => `b-${String(index).padStart(2, '0')}`));
+    const byOwner = await platform.call('POST', `/api/projects/${delegated}/types/${typeId}/batch-rls`, { token: owner, body: { action: 'addUserId', operations: ['read'], userId: 'z', dryRun: true } });
+    expect(byOwner.body.sample[0]).toEqual({ id: 'a-hidden', access: { read: { userIds: ['owner'] } } });
+    expect((await platform.call('GET', `/api/projects/${delegated}/types/${typeId}/data/b-00`, { token: owner })).body.revision).toBe(0);
+  });
+
   it('filters by permission and user, on one operation or any, and skips deleted entities', async () => {
     const { typeId, ids } = await typeWith([
       { read: { permission: `${projectId}::editors` } },
@@ -110,7 +127,8 @@ describe('batch RLS', () => {
     expect(await pulledIds()).toEqual([deletedId]);
 
     const dry = await batch(typeId, { ...restrict, includeDeleted: true, dryRun: true });
-    expect(dry.body).toEqual({ matchingCount: 3, action: 'setPermission', operations: ['read'], dryRun: true, deletedCount: 1 });
+    expect(dry.body).toMatchObject({ matchingCount: 3, action: 'setPermission', operations: ['read'], dryRun: true, deletedCount: 1 });
+    expect(dry.body.sample).toContainEqual({ id: deletedId, deletedAt: expect.any(Number) });
     expect((await accessOf(typeId, deletedId)).revision).toBe(1);
 
     const run = await batch(typeId, { ...restrict, includeDeleted: true });

@@ -1,4 +1,5 @@
-import { requireUser, rlsAllows } from '@platform/kit';
+import { accessSchema } from '@platform/contracts';
+import { requireUser, rlsAllows, rlsFilter } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +8,18 @@ import { dataError } from '../errors';
 import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
 
 const PAGE = 500;
+/** How many matching entities a dry run shows, so a person sees what the batch would touch. */
+const SAMPLE_SIZE = 10;
+
+const sampleSchema = z
+  .array(
+    z.object({
+      id: z.string(),
+      access: accessSchema.optional(),
+      deletedAt: z.number().optional(),
+    }),
+  )
+  .describe(`Dry run only: up to ${SAMPLE_SIZE} of the matching entities the caller may read (by id), with their current access`);
 
 const responseSchema = z.object({
   matchingCount: z.number(),
@@ -15,13 +28,14 @@ const responseSchema = z.object({
   dryRun: z.boolean(),
   modifiedCount: z.number().optional(),
   deletedCount: z.number().optional().describe('With includeDeleted: how many of the matching entities are deleted'),
+  sample: sampleSchema.optional(),
 });
 
 /**
  * POST .../types/{typeId}/batch-rls: changes the RLS of many entities at once. Each changed entity
  * is written like any other (revision, change, event); entities already as the action wants them
  * are matched but not modified. Deleted entities only with `includeDeleted`, which adds
- * `deletedCount` to the answer. Needs the RLS update permission on the project.
+ * `deletedCount` to the answer. A dry run also answers a `sample` of the matching entities. Needs the RLS update permission on the project.
  */
 export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -51,8 +65,11 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
       const dryRun = body.dryRun ?? false;
       if (dryRun) {
         const matchingCount = await collection.count(filter);
-        if (!body.includeDeleted) return { matchingCount, action: body.action, operations, dryRun };
-        return { matchingCount, action: body.action, operations, dryRun, deletedCount: await collection.count({ $and: [filter, { deletedAt: { $exists: true } }] }) };
+        // Only entities the caller may read: the update permission on the project does not reveal the others.
+        const found = await collection.find({ $and: [filter, rlsFilter('read', caller)] }, { sort: { id: 1 }, limit: SAMPLE_SIZE, projection: READ_PROJECTION });
+        const sample = found.map((entity) => ({ id: entity.id, ...(entity.access ? { access: entity.access } : {}), ...(entity.deletedAt !== undefined ? { deletedAt: entity.deletedAt } : {}) }));
+        if (!body.includeDeleted) return { matchingCount, action: body.action, operations, dryRun, sample };
+        return { matchingCount, action: body.action, operations, dryRun, sample, deletedCount: await collection.count({ $and: [filter, { deletedAt: { $exists: true } }] }) };
       }
 
       let matchingCount = 0;
