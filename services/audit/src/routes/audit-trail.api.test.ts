@@ -66,13 +66,13 @@ describe('GET audit-trail: items and filters', () => {
   });
 
   const all = () => [
-    { entityId: 'a1', entityTitle: 'Shop', entityTypeId: 'applications', entityTypeName: 'Application', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.appCreated },
-    { entityId: 'n1', entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.deleted', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.noteDeleted },
-    { entityId: 't1', entityTitle: 'Write the report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.updated', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskUpdated },
-    { entityId: 'n1', entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.created', userId: 'bob', userDisplayName: 'bob', timestamp: at.noteCreated },
-    { entityId: 't1', entityTitle: 'Write report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskCreated },
-    { entityId: 'notes', entityTitle: 'Notes', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.notesType },
-    { entityId: 'tasks', entityTitle: 'Tasks', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.tasksType },
+    { entityId: 'a1', revision: 0, entityTitle: 'Shop', entityTypeId: 'applications', entityTypeName: 'Application', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.appCreated },
+    { entityId: 'n1', revision: 1, entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.deleted', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.noteDeleted },
+    { entityId: 't1', revision: 1, entityTitle: 'Write the report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.updated', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskUpdated },
+    { entityId: 'n1', revision: 0, entityTitle: 'Idea', entityTypeId: 'notes', entityTypeName: 'Notes', changeDescription: 'audit.created', userId: 'bob', userDisplayName: 'bob', timestamp: at.noteCreated },
+    { entityId: 't1', revision: 0, entityTitle: 'Write report', entityTypeId: 'tasks', entityTypeName: 'Tasks', changeDescription: 'audit.created', userId: 'alice', userDisplayName: 'Alice Adams', timestamp: at.taskCreated },
+    { entityId: 'notes', revision: 0, entityTitle: 'Notes', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.notesType },
+    { entityId: 'tasks', revision: 0, entityTitle: 'Tasks', entityTypeId: 'types', entityTypeName: 'Type', changeDescription: 'audit.created', userId: 'owner', userDisplayName: 'Olivia Owner', timestamp: at.tasksType },
   ];
 
   it('lists every change newest first with the ChangeFeedItem fields and defaults page 1, limit 50', async () => {

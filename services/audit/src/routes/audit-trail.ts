@@ -33,6 +33,7 @@ const querySchema = z.object({
 
 const itemSchema = z.object({
   entityId: z.string(),
+  revision: z.number().int().describe("The entity's revision right after this change (0 for its creation): where it sits in the entity's history"),
   entityTitle: z.string(),
   entityTypeId: z.string(),
   entityTypeName: z.string(),

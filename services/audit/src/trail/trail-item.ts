@@ -6,9 +6,11 @@ import type { ChangeDescription } from '../domain/change-description';
 export const TRAIL_COLLECTION = 'audit-trail';
 export const TRAIL_ENTITIES_COLLECTION = 'audit-trail-entities';
 
-/** The spec's ChangeFeedItem: what callers see. */
+/** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {
   entityId: string;
+  /** The entity's revision right after the change (0 for its creation). */
+  revision: number;
   entityTitle: string;
   entityTypeId: string;
   entityTypeName: string;
@@ -25,7 +27,6 @@ export interface TrailEntry extends ChangeFeedItem {
   projectId: string;
   /** `<collection>/<entityId>`: all items of one entity. */
   entityKey: string;
-  revision: number;
   changeType: ChangeKind;
 }
 
@@ -54,6 +55,6 @@ export function entityKeyOf(collection: string, entityId: string): string {
 
 /** The item as a reader gets it; a display name the reader may not see is answered as the user id. */
 export function publicItem(item: StoredTrailItem, nameVisible: boolean): ChangeFeedItem {
-  const { entityId, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
-  return { entityId, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName: nameVisible ? userDisplayName : userId, timestamp };
+  const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
+  return { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName: nameVisible ? userDisplayName : userId, timestamp };
 }
