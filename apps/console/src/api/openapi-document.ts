@@ -3,10 +3,12 @@ import { auditService } from '@platform/audit';
 import { dataService } from '@platform/data';
 import { startTestGateway } from '@platform/gateway/testing';
 import { identityService } from '@platform/identity';
+import { publishingService } from '@platform/publishing';
+import { visitorsService } from '@platform/visitors';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 /** The services whose routes the console calls directly (documents go through the sync SDK, also data's). */
-const consoleServices = [identityService, dataService, auditService, actionsService];
+const consoleServices = [identityService, dataService, auditService, actionsService, publishingService, visitorsService];
 
 /** The gateway's /api/openapi.json with the console's services mounted, as TypeScript declarations. */
 export async function generateOpenApiTypes(): Promise<string> {
