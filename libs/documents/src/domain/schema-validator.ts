@@ -4,71 +4,11 @@ import { LRUCache } from 'lru-cache';
 import { currentTypeSchema } from './legacy-type-schema';
 import { compilePattern } from './patterns';
 import { RESERVED_SCHEMA_FIELD_NAMES } from './reserved-fields';
-import { SUPPORTED_FORMATS, type JsonSchemaNode, type SchemaProblem, type TypeSchema } from './type-schema';
-
-/** Validation took longer than its budget; thrown, so a write stops rather than waiting longer. */
-export class ValidationBudgetExceededError extends Error {
-  constructor(
-    readonly budgetMs: number,
-    /** The field being checked when the budget ran out. */
-    readonly field: string,
-  ) {
-    super(`validating the document took longer than ${budgetMs} ms (at ${field})`);
-    this.name = 'ValidationBudgetExceededError';
-  }
-}
-
-export interface ValidationOptions {
-  /** Refuse (throw ValidationBudgetExceededError) once validation has used this much CPU time; no limit when absent. */
-  budgetMs?: number;
-  /** The process's CPU time in milliseconds; a test passes its own clock. */
-  cpuMs?: () => number;
-}
-
-/** The clock is read once per this many values: reading it costs a system call. */
-const VALUES_PER_BUDGET_CHECK = 32;
+import { SUPPORTED_FORMATS, type SchemaProblem, type TypeSchema } from './type-schema';
+import { fieldOf, validationBudgetKeyword, withBudgetChecks, withinBudget, type ValidationOptions } from './validation-budget';
 
 /** A formatted value longer than this fails its format without running the format's regular expression. */
 export const MAX_FORMATTED_LENGTH = 2_048;
-
-function processCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1_000;
-}
-
-/**
- * The budget of the validation running now. Validation is synchronous, so one process-wide slot
- * is enough; the budget keyword that every compiled node carries spends from it per value. The
- * budget counts CPU time, not wall time: a descheduled process has not spent that time validating.
- */
-class Budget {
-  private values = 0;
-  private readonly startedAt: number;
-
-  constructor(
-    private readonly budgetMs: number,
-    private readonly cpuMs: () => number,
-  ) {
-    this.startedAt = cpuMs();
-  }
-
-  spend(field: string): void {
-    this.values += 1;
-    if (this.values % VALUES_PER_BUDGET_CHECK !== 0) return;
-    if (this.cpuMs() - this.startedAt > this.budgetMs) throw new ValidationBudgetExceededError(this.budgetMs, field);
-  }
-}
-
-let running: Budget | undefined;
-
-/** `/address/tags/0` (a JSON pointer) as the field path errors name: `address.tags.0`. */
-function fieldOf(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
-}
 
 /** Patterns run on RE2 (linear time, compiled once per pattern), never on the backtracking engine. */
 const re2RegExp = Object.assign((pattern: string) => compilePattern(pattern), { code: 're2js' });
@@ -79,8 +19,6 @@ function boundedFormat(format: Format): (value: string) => boolean {
   const test = check instanceof RegExp ? (value: string) => check.test(value) : typeof check === 'function' ? (value: string) => Boolean((check as (data: string) => boolean)(value)) : () => true;
   return (value) => value.length <= MAX_FORMATTED_LENGTH && test(value);
 }
-
-const BUDGET_KEYWORD = 'validationBudget';
 
 const ajv = new Ajv2020({
   strict: true,
@@ -95,27 +33,7 @@ const ajv = new Ajv2020({
   code: { regExp: re2RegExp },
 });
 for (const name of SUPPORTED_FORMATS) ajv.addFormat(name, boundedFormat(fullFormats[name]));
-ajv.addKeyword({
-  keyword: BUDGET_KEYWORD,
-  schemaType: 'boolean',
-  errors: false,
-  validate: (_enabled: boolean, _data: unknown, _parent: unknown, context?: { instancePath: string }) => {
-    running?.spend(fieldOf(context?.instancePath ?? ''));
-    return true;
-  },
-});
-
-/** The schema as compiled: every node also spends from the running budget, so a long validation stops where it got to. */
-function withBudgetChecks(node: JsonSchemaNode): JsonSchemaNode {
-  const each = (record: Record<string, JsonSchemaNode> | undefined) => record && Object.fromEntries(Object.entries(record).map(([name, inner]) => [name, withBudgetChecks(inner)]));
-  const either = (inner: JsonSchemaNode | boolean | undefined) => (typeof inner === 'object' ? withBudgetChecks(inner) : inner);
-  const checked: JsonSchemaNode & Record<string, unknown> = { ...node, [BUDGET_KEYWORD]: true };
-  if (node.properties) checked.properties = each(node.properties);
-  if (node.$defs) checked.$defs = each(node.$defs);
-  if (node.items !== undefined) checked.items = either(node.items);
-  if (node.additionalProperties !== undefined) checked.additionalProperties = either(node.additionalProperties);
-  return checked;
-}
+ajv.addKeyword(validationBudgetKeyword);
 
 type Compiled = { validate: ValidateFunction; compiled: object } | { problem: string };
 
@@ -160,10 +78,16 @@ function problemOf(error: ErrorObject): SchemaProblem {
   return { field: at || 'body', message: error.message ?? `fails ${error.keyword}` };
 }
 
-/** The document's fields a schema governs: reserved ones (access, server-set fields) only when the schema names them. */
+/**
+ * The document's fields a schema governs: reserved ones (access, server-set fields) only when the
+ * schema names them. The document itself when it holds none to leave out, which is the usual case.
+ */
 function governedFields(schema: TypeSchema, document: Record<string, unknown>): Record<string, unknown> {
   const named = schema.properties ?? {};
-  return Object.fromEntries(Object.entries(document).filter(([name]) => !RESERVED_SCHEMA_FIELD_NAMES.has(name) || Object.hasOwn(named, name)));
+  const ungoverned = (name: string) => RESERVED_SCHEMA_FIELD_NAMES.has(name) && !Object.hasOwn(named, name);
+  const names = Object.keys(document);
+  if (!names.some(ungoverned)) return document;
+  return Object.fromEntries(names.filter((name) => !ungoverned(name)).map((name) => [name, document[name]]));
 }
 
 /**
@@ -177,10 +101,5 @@ export function validateDocument(stored: unknown, document: Record<string, unkno
   if (!schema) return [];
   const entry = compiled(schema);
   if ('problem' in entry) return [{ field: 'schema', message: `cannot be checked: the type's schema is not supported (${entry.problem}); change the type schema` }];
-  running = options.budgetMs === undefined ? undefined : new Budget(options.budgetMs, options.cpuMs ?? processCpuMs);
-  try {
-    return entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map(problemOf);
-  } finally {
-    running = undefined;
-  }
+  return withinBudget(options, () => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map(problemOf)));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSchemaFromLegacy, type LegacyFieldDefinition } from './legacy-type-schema';
-import { validateDocument, ValidationBudgetExceededError } from './schema-validator';
+import { validateDocument } from './schema-validator';
+import { ValidationBudgetExceededError } from './validation-budget';
 import type { TypeSchema } from './type-schema';
 import { typeSchemaInputSchema } from './type-schema-input';
 
@@ -36,6 +37,14 @@ describe('validating documents with JSON Schema (Ajv)', () => {
   it('accepts a matching document, extra top-level fields and the reserved ones it does not govern', () => {
     const document = { title: 'Hello', email: 'a@example.org', code: 'ABC-12', rating: 3, price: 9.99, status: 'open', kind: 'contact', done: false, note: null, born: '2001-02-03', tags: ['x'], address: { city: 'Bonn' }, places: [{ city: 'Köln' }], extra: 1 };
     expect(validateDocument(contact, { ...document, access: { read: { userIds: ['a'] } }, deleteOn: 5 })).toEqual([]);
+  });
+
+  it('leaves the reserved fields out of a closed schema, and governs one a schema stored before the rule names', () => {
+    const closed = parse({ type: 'object', properties: { title: { type: 'string' } }, additionalProperties: false });
+    expect(validateDocument(closed, { title: 'Hello', access: { read: { userIds: ['a'] } }, deleteOn: 5 })).toEqual([]);
+    expect(fieldsOf(closed, { title: 'Hello', access: {}, extra: 1 })).toEqual(['extra']);
+    const namingReserved = { type: 'object', properties: { deleteOn: { type: 'integer' } }, additionalProperties: false } as TypeSchema;
+    expect(fieldsOf(namingReserved, { deleteOn: 'soon' })).toEqual(['deleteOn']);
   });
 
   it.each([
@@ -162,5 +171,16 @@ describe('validation time budget', () => {
     expect(() => run(200, 20)).toThrow(expect.objectContaining({ field: expect.stringMatching(/^tags\.\d+$/), budgetMs: 45 }));
     expect(run(200, 1)).toEqual([]);
     expect(run(20, 1_000)).toEqual([]);
+  });
+
+  it('names the nested field it reached inside a referenced definition', () => {
+    const groups = parse({
+      type: 'object',
+      $defs: { group: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } },
+      properties: { groups: { type: 'array', items: { $ref: '#/$defs/group' } } },
+    });
+    let spent = 0;
+    const document = { groups: [{ tags: Array.from({ length: 100 }, () => 'a') }] };
+    expect(() => validateDocument(groups, document, { budgetMs: 45, cpuMs: () => (spent += 20) })).toThrow(expect.objectContaining({ field: expect.stringMatching(/^groups\.0\.tags\.\d+$/) }));
   });
 });
