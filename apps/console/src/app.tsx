@@ -10,6 +10,8 @@ import { Actions } from './screens/actions';
 import { Applications } from './screens/applications';
 import { Visitors } from './screens/visitors';
 import { ProjectSettings } from './screens/project-settings';
+import { TypeAccess } from './screens/type-access';
+import { Admin } from './screens/admin';
 import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
@@ -31,6 +33,7 @@ function Header() {
       </Link>
       {user && (
         <span className="who">
+          {user.platformOwner && <Link to="/admin">Admin</Link>}
           {user.displayName}
           <button type="button" onClick={() => void signOut()}>
             Sign out
@@ -53,6 +56,7 @@ function Screen() {
     }
     return <SignIn />;
   }
+  if (path === '/admin') return <Admin />;
   const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;
   if (!projectId) return <Projects />;
   return (
@@ -67,6 +71,7 @@ function Screen() {
 function ProjectScreen({ projectId, path }: { projectId: string; path: string }) {
   let params: Record<string, string> | undefined;
   if ((params = match('/projects/:projectId/types/:typeId/documents/:id', path))) return <DocumentDetail projectId={projectId} typeId={params.typeId!} id={params.id!} key={path} />;
+  if ((params = match('/projects/:projectId/types/:typeId/access', path))) return <TypeAccess projectId={projectId} typeId={params.typeId!} key={path} />;
   if ((params = match('/projects/:projectId/types/:typeId', path))) return <ProjectDocuments projectId={projectId} typeId={params.typeId!} key={path} />;
   if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/members`)) return <Members projectId={projectId} key={path} />;
   if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/audit-trail`)) return <AuditTrail projectId={projectId} key={path} />;

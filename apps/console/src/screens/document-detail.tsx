@@ -2,6 +2,7 @@ import type { FieldChoice, FieldConflict, LocalDocument, SyncClient, SyncConflic
 import { useConflicts, useDocument, useSyncState } from '@platform/sync-react';
 import { useEffect, useMemo, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
+import { AccessEditor } from '../components/access-editor';
 import { ConflictView } from '../components/conflict-view';
 import { DocumentEditor, editableFields } from '../components/document-editor';
 import { noErrors, type FormErrors } from '../components/form-errors';
@@ -165,6 +166,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
       {notice && <p role="status">{notice}</p>}
       <LoadError error={loaded.error} />
       <AccessSummary access={loaded.value.access} />
+      <AccessEditor projectId={projectId} typeId={typeId} id={id} access={loaded.value.access} revision={revision} onSaved={() => void client.pull(typeId).finally(reload)} />
 
       {conflict && conflict.reason === 'revision' && (
         <ConflictView

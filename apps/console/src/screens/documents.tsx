@@ -137,6 +137,7 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
       <h1>Documents of {typeId}</h1>
       <div className="toolbar">
         <button type="button" onClick={() => setCreating(true)}>New document</button>
+        <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/access`}>Batch access</Link>
         <span className="badge" role="status" aria-label="Pending changes">
           {pending} pending
         </span>

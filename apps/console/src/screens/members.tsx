@@ -1,9 +1,204 @@
-/** Scaffold: issue 23 builds this screen. */
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../api/client';
+import type { paths } from '../api/openapi';
+import { listOf, plainPermission } from '../access/permission-names';
+import { Field } from '../components/field';
+import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+import { useUserName } from '../components/user-name';
+
+type Member = paths['/api/projects/{projectId}/members']['get']['responses'][200]['content']['application/json']['items'][number];
+type Invitation = paths['/api/projects/{projectId}/invitations']['get']['responses'][200]['content']['application/json']['items'][number];
+
+const shownPermissions = (projectId: string, permissions: readonly string[]): string => permissions.map((permission) => plainPermission(projectId, permission)).join(', ');
+
+/** One member: its permissions, changed or removed in place; the owner is marked and has no controls (the API refuses both, 409). */
+function MemberRow({ projectId, member, onChanged }: { projectId: string; member: Member; onChanged: (notice: string) => void }) {
+  const name = useUserName(member.userId);
+  const [mode, setMode] = useState<'view' | 'edit' | 'remove'>('view');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const permissions = listOf(String(new FormData(event.currentTarget).get('permissions') ?? ''));
+    try {
+      await unwrap(api.POST('/api/projects/{projectId}/members', { params: { path: { projectId } }, body: { userId: member.userId, permissions } }));
+      setErrors(noErrors);
+      setMode('view');
+      onChanged(`Permissions of ${name} changed`);
+    } catch (error) {
+      setErrors(formErrors(error, ['permissions']));
+    }
+  };
+
+  const remove = async () => {
+    try {
+      await unwrap(api.DELETE('/api/projects/{projectId}/members/{userId}', { params: { path: { projectId, userId: member.userId } } }));
+      onChanged(`${name} removed from the project`);
+    } catch (error) {
+      setErrors(formErrors(error, []));
+      setMode('view');
+    }
+  };
+
+  const owner = member.role === 'owner';
+  return (
+    <tr>
+      <th scope="row">
+        {name}
+        {name !== member.userId && <small className="muted"> {member.userId}</small>}
+      </th>
+      <td>{owner ? <span className="badge">Owner</span> : 'Member'}</td>
+      <td>
+        {mode === 'edit' ? (
+          <form onSubmit={save} className="row-form" noValidate>
+            <Field label={`Permissions of ${name}`} name="permissions" defaultValue={shownPermissions(projectId, member.permissions)} autoFocus error={errors.fields.permissions} />
+            <button type="submit">Save</button>
+            <button type="button" className="danger" onClick={() => setMode('view')}>Cancel</button>
+          </form>
+        ) : (
+          shownPermissions(projectId, member.permissions) || <span className="muted">none</span>
+        )}
+        {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
+      </td>
+      <td>
+        {owner ? (
+          <span className="muted">The owner keeps every right</span>
+        ) : mode === 'remove' ? (
+          <>
+            <span>Remove {name}?</span>{' '}
+            <button type="button" className="danger" onClick={() => void remove()}>Confirm removal</button>
+            <button type="button" onClick={() => setMode('view')}>Keep</button>
+          </>
+        ) : (
+          mode === 'view' && (
+            <>
+              <button type="button" onClick={() => setMode('edit')}>Change permissions of {name}</button>
+              <button type="button" className="danger" onClick={() => setMode('remove')}>Remove {name}</button>
+            </>
+          )
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function InvitationRow({ projectId, invitation, onWithdrawn }: { projectId: string; invitation: Invitation; onWithdrawn: () => void }) {
+  const name = useUserName(invitation.userId);
+  const [error, setError] = useState<unknown>();
+  const withdraw = async () => {
+    try {
+      await unwrap(api.DELETE('/api/projects/{projectId}/invitations/{invitationId}', { params: { path: { projectId, invitationId: invitation.id } } }));
+      onWithdrawn();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      <td>{shownPermissions(projectId, invitation.permissions) || <span className="muted">none</span>}</td>
+      <td>
+        <time dateTime={new Date(invitation.expiresAt).toISOString()}>{new Date(invitation.expiresAt).toLocaleDateString()}</time>
+      </td>
+      <td>
+        <button type="button" className="danger" onClick={() => void withdraw()}>Withdraw invitation of {name}</button>
+        <LoadError error={error} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The project's members with their permissions, pending invitations, and Add member. Adding
+ * someone who is not a member yet invites them (they become a member when they accept); adding a
+ * member replaces its permissions.
+ */
 export function Members({ projectId }: { projectId: string }) {
+  const path = { projectId };
+  const members = useLoad(async () => (await unwrap(api.GET('/api/projects/{projectId}/members', { params: { path } }))).items, projectId);
+  // Only members who may manage members see invitations; the others get the server's refusal there.
+  const invitations = useLoad(async () => (await unwrap(api.GET('/api/projects/{projectId}/invitations', { params: { path } }))).items, projectId);
+  const [adding, setAdding] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [notice, setNotice] = useState<string>();
+
+  const changed = (message: string) => {
+    setNotice(message);
+    members.reload();
+    invitations.reload();
+  };
+
+  const add = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const userId = String(form.get('userId') ?? '').trim();
+    const permissions = listOf(String(form.get('permissions') ?? ''));
+    try {
+      const call = api.POST('/api/projects/{projectId}/members', { params: { path }, body: { userId, permissions } });
+      await unwrap(call);
+      // 202: not a member yet, so an invitation; 200: a member whose permissions were replaced.
+      const { response } = await call;
+      setErrors(noErrors);
+      setAdding(false);
+      changed(response.status === 202 ? `Invited ${userId}: they become a member once they accept` : `Permissions of ${userId} changed`);
+    } catch (error) {
+      setErrors(formErrors(error, ['userId', 'permissions']));
+    }
+  };
+
   return (
     <main>
       <h1>Members</h1>
-      <p data-project={projectId}>Not built yet.</p>
+      <button type="button" onClick={() => setAdding(true)}>Add member</button>
+      {adding && (
+        <form onSubmit={add} className="inline-form" noValidate aria-label="Add member">
+          <Field label="User id" name="userId" autoFocus error={errors.fields.userId} />
+          <Field label="Permissions" name="permissions" placeholder="editors, viewers" error={errors.fields.permissions} />
+          {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
+          <button type="submit">Save</button>
+          <button type="button" className="danger" onClick={() => setAdding(false)}>Cancel</button>
+        </form>
+      )}
+      {notice && <p role="status">{notice}</p>}
+      <LoadError error={members.error} />
+      <table aria-label="Members">
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Role</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(members.value ?? []).map((member) => (
+            <MemberRow key={`${member.userId}:${member.permissions.join(',')}`} projectId={projectId} member={member} onChanged={changed} />
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Pending invitations</h2>
+      <LoadError error={invitations.error} />
+      {invitations.value && invitations.value.length > 0 && (
+        <table aria-label="Pending invitations">
+          <thead>
+            <tr>
+              <th scope="col">Invited</th>
+              <th scope="col">Permissions</th>
+              <th scope="col">Lapses</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.value.map((invitation) => (
+              <InvitationRow key={invitation.id} projectId={projectId} invitation={invitation} onWithdrawn={() => changed(`Invitation of ${invitation.userId} withdrawn`)} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {invitations.value?.length === 0 && <p className="muted">No pending invitation.</p>}
     </main>
   );
 }

@@ -1,9 +1,48 @@
-/** Scaffold: issue 23 builds this screen. */
+import { useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+
+/**
+ * The project's settings: the AI toggle (`PATCH .../ai-settings`, needs the project's update
+ * permission). A refusal is shown beside the switch, which keeps the stored value.
+ */
 export function ProjectSettings({ projectId }: { projectId: string }) {
+  const project = useLoad(() => unwrap(api.GET('/api/projects/{projectId}', { params: { path: { projectId } } })), projectId);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+
+  const toggle = async (aiEnabled: boolean) => {
+    setSaving(true);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await unwrap(api.PATCH('/api/projects/{projectId}/ai-settings', { params: { path: { projectId } }, body: { aiEnabled } }));
+      setNotice(aiEnabled ? 'AI features are on' : 'AI features are off');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setSaving(false);
+      project.reload();
+    }
+  };
+
   return (
     <main>
       <h1>Settings</h1>
-      <p data-project={projectId}>Not built yet.</p>
+      <LoadError error={project.error} />
+      {project.value && (
+        <section aria-label="AI" className="inline-form">
+          <h2>AI</h2>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={project.value.aiEnabled} disabled={saving} onChange={(event) => void toggle(event.target.checked)} /> AI features
+          </label>
+          <p className="muted">Agents, extraction and the help chat answer only while this is on. Changing it needs the project's update permission.</p>
+          {notice && <p role="status">{notice}</p>}
+          <LoadError error={error} />
+        </section>
+      )}
     </main>
   );
 }

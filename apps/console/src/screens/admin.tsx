@@ -1,0 +1,88 @@
+import { useState, type ReactNode } from 'react';
+import { api, unwrap } from '../api/client';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+
+/** Rows per page of each admin table (the API allows up to 200). */
+const PAGE_SIZE = 50;
+
+function Pager({ label, page, total, onPage }: { label: string; page: number; total: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <div className="toolbar">
+      <span>
+        {total} {label} · page {page} of {pages}
+      </span>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous {label} page</button>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>Next {label} page</button>
+    </div>
+  );
+}
+
+function AdminTable({ label, headers, children }: { label: string; headers: string[]; children: ReactNode }) {
+  return (
+    <table aria-label={label}>
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th key={header} scope="col">{header}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+const when = (timestamp: number) => <time dateTime={new Date(timestamp).toISOString()}>{new Date(timestamp).toLocaleString()}</time>;
+
+/** Platform owners: every tenant and every project (`/api/admin/tenants`, `/api/admin/projects`); others see the server's refusal. */
+export function Admin() {
+  const [tenantPage, setTenantPage] = useState(1);
+  const [projectPage, setProjectPage] = useState(1);
+  const tenants = useLoad(() => unwrap(api.GET('/api/admin/tenants', { params: { query: { page: tenantPage, limit: PAGE_SIZE } } })), `tenants/${tenantPage}`);
+  const projects = useLoad(() => unwrap(api.GET('/api/admin/projects', { params: { query: { page: projectPage, limit: PAGE_SIZE } } })), `projects/${projectPage}`);
+
+  return (
+    <main className="wide">
+      <h1>Administration</h1>
+      <h2>Tenants</h2>
+      <LoadError error={tenants.error} />
+      {tenants.value && (
+        <>
+          <AdminTable label="Tenants" headers={['Tenant', 'Id', 'Kind', 'Created by', 'Created']}>
+            {tenants.value.items.map((tenant) => (
+              <tr key={tenant.id}>
+                <th scope="row">{tenant.name}</th>
+                <td>{tenant.id}</td>
+                <td>{tenant.personal ? 'personal' : 'shared'}</td>
+                <td>{tenant.createdBy}</td>
+                <td>{when(tenant.createdAt)}</td>
+              </tr>
+            ))}
+          </AdminTable>
+          <Pager label="tenants" page={tenantPage} total={tenants.value.total} onPage={setTenantPage} />
+        </>
+      )}
+      <h2>Projects</h2>
+      <LoadError error={projects.error} />
+      {projects.value && (
+        <>
+          <AdminTable label="All projects" headers={['Project', 'Id', 'Tenant', 'Owner', 'AI', 'Created']}>
+            {projects.value.items.map((project) => (
+              <tr key={project.id}>
+                <th scope="row">{project.name}</th>
+                <td>{project.id}</td>
+                <td>{project.tenantId ?? <span className="muted">none</span>}</td>
+                <td>{project.ownerId}</td>
+                <td>{project.aiEnabled ? 'on' : 'off'}</td>
+                <td>{when(project.createdAt)}</td>
+              </tr>
+            ))}
+          </AdminTable>
+          <Pager label="projects" page={projectPage} total={projects.value.total} onPage={setProjectPage} />
+        </>
+      )}
+    </main>
+  );
+}
