@@ -983,27 +983,39 @@ export class SyncClient {
     let largest = since;
     let page: string | undefined;
     const touched = new Map<string, EntityRecord>();
-    do {
-      const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
-      const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string } & ErrorBody>('GET', `${path}?${query}`);
-      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
-      if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
-        await this.loseProject();
-        throw this.projectLostError();
-      }
-      if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code, typeId);
-      for (const item of answer.body.items) {
-        const document = serverDocument(item);
-        largest = Math.max(largest, document.updatedAt);
-        const { record, classification } = applyPulled(collection.records.get(document.id), document);
-        if (!record) continue;
-        collection.records.set(record.id, record);
-        touched.set(record.id, record);
-        if (classification) result[classification].push(document);
-      }
-      page = answer.body.cursor;
-    } while (page);
-    await Promise.all([...touched.values()].map((record) => this.save(typeId, record)));
+    // Each page is saved while the next one is fetched: saving 10,000 records only after the last
+    // page made a first pull wait for all their store writes at the end.
+    const saves: Array<Promise<void>> = [];
+    try {
+      do {
+        const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
+        const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string } & ErrorBody>('GET', `${path}?${query}`);
+        if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+        if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
+          await this.loseProject();
+          throw this.projectLostError();
+        }
+        if (answer.status !== 200) throw new SyncError(`Pull of ${typeId}: ${answer.body?.error ?? `HTTP ${answer.status}`}`, answer.status, answer.body?.code, typeId);
+        const pageRecords: EntityRecord[] = [];
+        for (const item of answer.body.items) {
+          const document = serverDocument(item);
+          largest = Math.max(largest, document.updatedAt);
+          const { record, classification } = applyPulled(collection.records.get(document.id), document);
+          if (!record) continue;
+          collection.records.set(record.id, record);
+          touched.set(record.id, record);
+          pageRecords.push(record);
+          if (classification) result[classification].push(document);
+        }
+        saves.push(Promise.all(pageRecords.map((record) => this.save(typeId, record))).then(() => undefined));
+        page = answer.body.cursor;
+      } while (page);
+    } finally {
+      // The cursor moves only once every page is stored; a failed page leaves the saves of the
+      // earlier ones to settle (the next pull asks from the old cursor again).
+      await Promise.allSettled(saves);
+    }
+    await Promise.all(saves);
     collection.cursor = largest;
     await this.store.put(META, `cursor:${typeId}`, largest);
     if (collection.changesAvailable) {

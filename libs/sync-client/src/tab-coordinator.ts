@@ -32,6 +32,9 @@ export type TabRole = 'leader' | 'follower';
 const isStoreChange = (data: unknown): data is TabStoreChange =>
   typeof data === 'object' && data !== null && typeof (data as TabStoreChange).storeName === 'string' && ['string', 'undefined'].includes(typeof (data as TabStoreChange).key);
 
+/** What one message carries: every change announced during one task. */
+const isStoreChanges = (data: unknown): data is TabStoreChange[] => Array.isArray(data) && data.every(isStoreChange);
+
 /**
  * Lets the tabs of one browser share one IndexedDB copy: the tab holding the Web Lock `name` is
  * the leader (the only one talking to the server), the others follow and take over, in the order
@@ -44,6 +47,8 @@ export class TabCoordinator {
   private releaseLock: (() => void) | undefined;
   private readonly released = new Promise<void>((resolve) => (this.releaseLock = resolve));
   private closed = false;
+  /** Changes announced in the current task, sent as one message once it ends. */
+  private unsent: TabStoreChange[] | undefined;
 
   constructor(
     readonly name: string,
@@ -80,15 +85,29 @@ export class TabCoordinator {
     });
   }
 
-  /** Tells the other tabs that a record of the shared store changed. */
+  /**
+   * Tells the other tabs that a record of the shared store changed. The changes of one task go in
+   * one message: a committed page of a pull is thousands of records, and a message each cost more
+   * than storing them.
+   */
   announce(change: TabStoreChange): void {
-    if (!this.closed) this.channel.postMessage(change);
+    if (this.closed) return;
+    if (!this.unsent) {
+      const unsent: TabStoreChange[] = [];
+      this.unsent = unsent;
+      queueMicrotask(() => {
+        this.unsent = undefined;
+        if (!this.closed) this.channel.postMessage(unsent);
+      });
+    }
+    this.unsent.push(change);
   }
 
-  /** Calls `listener` for every change another tab announces. */
+  /** Calls `listener` for every change another tab announces, in the order it announced them. */
   listen(listener: (change: TabStoreChange) => void): void {
     this.channel.addEventListener('message', ({ data }) => {
-      if (!this.closed && isStoreChange(data)) listener(data);
+      if (this.closed || !isStoreChanges(data)) return;
+      for (const change of data) listener(change);
     });
   }
 

@@ -6,6 +6,8 @@ const CHANGING_EVENTS: Array<keyof SyncEvents> = ['state', 'change', 'conflict',
 interface Tracker {
   version: number;
   listeners: Set<() => void>;
+  /** Listeners are told once the events of the current task are done. */
+  notifying: boolean;
 }
 
 const trackers = new WeakMap<SyncClient, Tracker>();
@@ -13,15 +15,23 @@ const trackers = new WeakMap<SyncClient, Tracker>();
 /**
  * One counter per client, bumped by every event that can change its answers: React reads the
  * counter as the external store's snapshot, so every hook re-reads the client after any change.
+ * A pull of 10,000 documents emits 10,000 `state` events in one go: the listeners hear of them
+ * once, after the last, instead of making React schedule an update per event.
  */
 function tracker(client: SyncClient): Tracker {
   let found = trackers.get(client);
   if (!found) {
-    const created: Tracker = { version: 0, listeners: new Set() };
+    const created: Tracker = { version: 0, listeners: new Set(), notifying: false };
+    const notify = () => {
+      created.notifying = false;
+      for (const listener of created.listeners) listener();
+    };
     for (const event of CHANGING_EVENTS) {
       client.on(event, () => {
         created.version += 1;
-        for (const listener of created.listeners) listener();
+        if (created.notifying) return;
+        created.notifying = true;
+        queueMicrotask(notify);
       });
     }
     trackers.set(client, (found = created));
