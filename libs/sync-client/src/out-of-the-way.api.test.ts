@@ -189,7 +189,7 @@ describe('smaller items', () => {
     const bob = client(tokens.bob, { collections: [typeId] });
     const rated = await bob.collection(typeId).insert({ rating: 9 });
     await bob.sync();
-    expect(bob.collection(typeId).conflict(rated.id)).toMatchObject({ reason: 'rejected', error: { status: 400, code: 'DATA_SCHEMA_VIOLATION' } });
+    expect(bob.collection(typeId).conflict(rated.id)).toMatchObject({ reason: 'rejected', error: { status: 400, code: 'DATA_SCHEMA_VIOLATION', field: 'rating' } });
     await bob.collection(typeId).update(rated.id, { rating: 4 });
     expect(bob.collection(typeId).state(rated.id)).toBe('localChanges');
     await bob.sync();

@@ -4,6 +4,7 @@ import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnsw
 import { MemoryStore, type LocalStore } from './local-store.js';
 import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './push-batches.js';
 import { readableIds } from './readable-ids.js';
+import { refusalOf, type RefusalBody } from './refusals.js';
 import { RealtimeLink } from './realtime-link.js';
 import type { TabCoordinator, TabRole, TabStoreChange } from './tab-coordinator.js';
 import {
@@ -141,10 +142,8 @@ const META = 'meta';
 const entitiesStore = (typeId: string) => `entities:${typeId}`;
 const entityKey = (typeId: string, id: string) => `${typeId}/${id}`;
 
-interface ErrorBody {
-  error?: string;
-  code?: string;
-  details?: { baseRevision?: number; currentRevision?: number; current?: Record<string, unknown>; fields?: FieldConflict[] };
+interface ErrorBody extends RefusalBody {
+  details?: RefusalBody['details'] & { baseRevision?: number; currentRevision?: number; current?: Record<string, unknown>; fields?: FieldConflict[] };
 }
 
 /**
@@ -911,7 +910,7 @@ export class SyncClient {
     } else if (operation === 'insert' && code === 'DATA_DUPLICATE_ID') {
       // An earlier POST arrived but its answer did not: take the stored entity as the base.
       const stored = await this.http.request('GET', entityPath);
-      if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+      if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: refusalOf(answer.status, answer.body) });
       afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
     } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
       const details = answer.body.details ?? {};
@@ -930,9 +929,9 @@ export class SyncClient {
       record.deleted = false;
       record.server = { ...(record.server as SyncDocument), deletedAt: record.server?.deletedAt ?? this.timers.now() };
     } else if (answer.status === 404 && operation === 'patch') {
-      return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: record.newer, fields: [], error: { status: 404, code, message: answer.body?.error ?? '' } });
+      return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: record.newer, fields: [], error: refusalOf(404, answer.body) });
     } else {
-      return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: { status: answer.status, code, message: answer.body?.error ?? '' } });
+      return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: refusalOf(answer.status, answer.body) });
     }
     await this.save(typeId, record);
     this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });

@@ -37,7 +37,8 @@ export interface SyncConflict {
   baseRevision?: number;
   currentRevision?: number;
   fields: FieldConflict[];
-  error?: { status: number; code?: string; message: string };
+  /** The server's refusal; `field` is the document field it names, when it names one (`title`, `address.city`). */
+  error?: { status: number; code?: string; message: string; field?: string };
   /** When the conflict was stored (client clock, ms). */
   at: number;
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { refusalOf, refusedField } from './refusals';
+
+describe('the field a refusal names', () => {
+  it('takes a limit’s details.field, a schema problem’s field, or a modifier problem’s path without its operator', () => {
+    expect(refusedField({ field: 'body', problems: [{ field: 'title' }] })).toBe('body');
+    expect(refusedField({ problems: [{ field: 'address.city', message: 'must be string' }, { field: 'title' }] })).toBe('address.city');
+    expect(refusedField({ problems: [{ path: 'modifier.$set.title', message: 'operator keys are not allowed inside values' }] })).toBe('title');
+  });
+
+  it('names none when the refusal names no document field', () => {
+    expect(refusedField(undefined)).toBeUndefined();
+    expect(refusedField({})).toBeUndefined();
+    expect(refusedField({ problems: [] })).toBeUndefined();
+    expect(refusedField({ problems: ['title'] })).toBeUndefined();
+    expect(refusedField({ problems: [{ path: 'modifier' }] })).toBeUndefined();
+    expect(refusedField({ field: 42 })).toBeUndefined();
+  });
+
+  it('keeps status, code and message beside it, and leaves the field out when there is none', () => {
+    expect(refusalOf(400, { error: 'Invalid rating: must be <= 5', code: 'DATA_SCHEMA_VIOLATION', details: { problems: [{ field: 'rating', message: 'must be <= 5' }] } })).toEqual({
+      status: 400,
+      code: 'DATA_SCHEMA_VIOLATION',
+      message: 'Invalid rating: must be <= 5',
+      field: 'rating',
+    });
+    expect(refusalOf(403, { error: 'Forbidden', code: 'DATA_FORBIDDEN' })).toEqual({ status: 403, code: 'DATA_FORBIDDEN', message: 'Forbidden' });
+    expect(refusalOf(400, undefined)).toEqual({ status: 400, code: undefined, message: '' });
+  });
+});
