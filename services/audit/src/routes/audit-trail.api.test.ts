@@ -164,6 +164,11 @@ describe('GET audit-trail: items and filters', () => {
     expect((await trail(projectId, 'owner')).body.total).toBe(7);
   });
 
+  it('an inverted range names its field in details too, as validation errors do, so a form shows it beside From', async () => {
+    const response = await trail(projectId, 'owner', '?from=20&to=10');
+    expect(response.body).toMatchObject({ code: 'AUDIT_INVALID_RANGE', details: { field: 'from', from: 20, to: 10 } });
+  });
+
   it('answers 401 without a session and 404 to non-members and for unknown projects', async () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/audit-trail`)).status).toBe(401);
     expect((await trail(projectId, 'stranger')).status).toBe(404);

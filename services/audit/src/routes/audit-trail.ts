@@ -67,7 +67,7 @@ export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: 
       const reader = requireUser(request);
       const query = request.query;
       if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
-        throw auditError('AUDIT_INVALID_RANGE', { details: { from: query.from, to: query.to } });
+        throw auditError('AUDIT_INVALID_RANGE', { details: { field: 'from', from: query.from, to: query.to } });
       }
       const { caller } = await deps.projects.require(request.params.projectId, request.principal);
       const unreadableTypes = await deps.projects.types.unreadableTypes(request.params.projectId, caller);
