@@ -71,6 +71,15 @@ export interface DocumentStore {
   readonly kind: 'mongodb' | 'embedded';
   collection<T extends StoredDocument = StoredDocument>(name: string): Collection<T>;
   /**
+   * Runs `work`, whose writes (in any collections) are one logical change. The embedded store
+   * writes them as one log line: after a crash all of them are there or none, and the section
+   * resolves once that line is on disk. MongoDB runs them one after another as they are issued,
+   * without a transaction (the MongoDB-compatible test server has none), so callers keep each
+   * step idempotent and repairable (the outbox and its sweeper). Neither rolls back: a write that
+   * throws leaves the earlier ones applied.
+   */
+  atomically<R>(work: () => Promise<R>): Promise<R>;
+  /**
    * Embedded store only (MongoDB has its own tools): writes a consistent copy of every collection
    * into `directory` (created; it must be empty) while writes go on, by default a new directory
    * under `<dataDir>/backups`. Every write acknowledged before the call is in it.

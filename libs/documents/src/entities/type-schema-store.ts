@@ -73,6 +73,7 @@ export function withTypeSchemaEncoding(store: DocumentStore): DocumentStore {
       const collection = store.collection<T>(name);
       return isTypesCollection(name) ? new TypeSchemaCollection(collection) : collection;
     },
+    atomically: (work) => store.atomically(work),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -2,8 +2,10 @@
  * Child process for the crash test: writes as fast as it can to an embedded store and prints a
  * line for every write the store acknowledged, until the parent kills it with SIGKILL. Besides
  * single-collection writes it writes the way a service does: a document, its history entry and
- * an outbox event in one atomic section. With `overwrites` it mostly rewrites a few documents, so
- * compactions run while it is killed.
+ * an outbox event in one atomic section, and sections that interleave on shared documents (each
+ * a guarded update and its history record, with plain writes emptying the same documents'
+ * outboxes in between). With `overwrites` it mostly rewrites a few documents, so compactions run
+ * while it is killed.
  */
 import { guardedUpdate } from '../guarded-update';
 import { createEmbeddedStore } from './embedded-store';
@@ -47,6 +49,43 @@ async function entityLoop(writer: number): Promise<void> {
   }
 }
 
+/** Documents several section loops update at once, each revision with its history record. */
+const SHARED_DOCUMENTS = 3;
+const shared = store.collection<{ id: string; revision: number; n: number }>('shared');
+const sharedHistory = store.collection('shared.history');
+for (let index = 0; index < SHARED_DOCUMENTS; index += 1) await shared.insertOne({ id: `s${index}`, revision: 0, n: 0 });
+
+/**
+ * Guarded updates of the shared documents in atomic sections that may yield between the update
+ * and its history record, so other sections read and update the same document in between.
+ */
+async function sharedLoop(): Promise<void> {
+  for (let i = 0; ; i += 1) {
+    const id = `s${Math.floor(Math.random() * SHARED_DOCUMENTS)}`;
+    const revision = await store.atomically(async () => {
+      const current = await shared.findById(id);
+      const result = await guardedUpdate(shared, { id, expectedRevision: current?.revision ?? 0, modifier: { $inc: { n: 1 } }, change: {}, now: i });
+      if (result.status !== 'updated') return undefined;
+      // Sections of different lengths, so a later one often ends before an earlier one.
+      for (let turn = Math.floor(Math.random() * 3); turn > 0; turn -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
+      await sharedHistory.insertOne({ id: `${id}@${result.document.revision}`, entityId: id, revision: result.document.revision });
+      return result.document.revision;
+    });
+    if (revision !== undefined) process.stdout.write(`shared ${id} ${revision}\n`);
+  }
+}
+
+/** Plain writes to the shared documents while sections hold them: emptying their outboxes. */
+async function outboxLoop(): Promise<void> {
+  for (let i = 0; ; i += 1) {
+    const id = `s${i % SHARED_DOCUMENTS}`;
+    const current = (await shared.findById(id)) as { _outbox?: unknown[] } | null;
+    const [first] = current?._outbox ?? [];
+    if (first) await shared.updateOne({ id }, { $pull: { _outbox: first } });
+    else await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Overwrites one document again and again: dead lines pile up and compaction runs in the background. */
 async function overwriteLoop(writer: number): Promise<void> {
   const hot = store.collection<{ id: string; n: number }>('hot');
@@ -59,4 +98,4 @@ async function overwriteLoop(writer: number): Promise<void> {
 }
 
 if (mode === 'overwrites') await Promise.all([overwriteLoop(0), overwriteLoop(1), overwriteLoop(2), overwriteLoop(3)]);
-else await Promise.all([insertLoop(0), insertLoop(1), insertLoop(2), insertLoop(3), counterLoop(), entityLoop(0), entityLoop(1)]);
+else await Promise.all([insertLoop(0), insertLoop(1), insertLoop(2), insertLoop(3), counterLoop(), entityLoop(0), entityLoop(1), sharedLoop(), sharedLoop(), sharedLoop(), outboxLoop()]);

@@ -78,6 +78,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return this.documents.size;
   }
 
+  /** The JSON of the document with `id` as stored now (undefined when there is none): what an atomic section's line holds. */
+  currentJson(id: string): string | undefined {
+    const document = this.documents.get(id);
+    return document && this.jsonOf(document);
+  }
+
   /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
   snapshot(): { indexes: IndexSpec[]; documents: T[] } {
     return { indexes: [...this.indexes], documents: [...this.documents.values()] };
@@ -302,7 +308,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** A document's log line from its JSON, which is already made once per stored document. */
   private persistPut(document: T): Promise<void> {
-    return this.writerOrThrow().put(this.jsonOf(document));
+    return this.writerOrThrow().put(document.id, this.jsonOf(document));
   }
 
   private writerOrThrow(): CollectionWriter {

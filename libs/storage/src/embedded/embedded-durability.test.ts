@@ -57,6 +57,7 @@ describe('embedded store durability', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     const acknowledged: string[] = [];
     const acknowledgedEntities: string[] = [];
+    const sharedRevisions = new Map<string, number>();
     let lastRevision = 0;
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -73,14 +74,34 @@ describe('embedded store durability', () => {
           if (line.startsWith('ack ')) acknowledged.push(line.slice(4));
           if (line.startsWith('rev ')) lastRevision = Number(line.slice(4));
           if (line.startsWith('entity ')) acknowledgedEntities.push(line.slice(7));
+          if (line.startsWith('shared ')) {
+            const [, id, revision] = line.split(' ');
+            sharedRevisions.set(id as string, Math.max(Number(revision), sharedRevisions.get(id as string) ?? 0));
+          }
         }
-        if (acknowledged.length >= 400 && lastRevision >= 50 && acknowledgedEntities.length >= 200) resolve();
+        const sharedWrites = [...sharedRevisions.values()].reduce((sum, revision) => sum + revision, 0);
+        if (acknowledged.length >= 400 && lastRevision >= 50 && acknowledgedEntities.length >= 200 && sharedWrites >= 300) resolve();
       });
     });
     child.removeAllListeners('exit');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+
+    // Any prefix of the log is what a crash could leave: a shared document's revision never goes
+    // back from one line to the next (sections that ended out of order must not undo each other).
+    const sharedOrder = new Map<string, number>();
+    const backwards: string[] = [];
+    for (const text of await logLines(dataDir)) {
+      const line = JSON.parse(text) as { group?: Array<Record<string, unknown>> } & Record<string, unknown>;
+      for (const record of line.group ?? [line]) {
+        const put = record.put as { id: string; revision: number } | undefined;
+        if (record.c !== 'shared' || !put) continue;
+        if (put.revision < (sharedOrder.get(put.id) ?? 0)) backwards.push(`${put.id} ${sharedOrder.get(put.id)} -> ${put.revision}`);
+        sharedOrder.set(put.id, put.revision);
+      }
+    }
+    expect(backwards).toEqual([]);
 
     const store = await createEmbeddedStore({ dataDir });
     const items = store.collection('items');
@@ -97,6 +118,19 @@ describe('embedded store durability', () => {
     expect(entityIds.filter((id) => !historyOf.has(id) || !eventOf.has(id))).toEqual([]);
     expect(historyOf.size).toBe(entityIds.length);
     expect(eventOf.size).toBe(entityIds.length);
+    // Sections that updated the same documents in turn: every acknowledged revision is there, and
+    // each revision a document reached has its history record.
+    const sharedHistory = new Set((await store.collection('shared.history').find({})).map((entry) => entry.id));
+    for (const document of await store.collection<{ id: string; revision: number; n: number }>('shared').find({})) {
+      const missing = Array.from({ length: document.revision }, (_, index) => `${document.id}@${index + 1}`).filter((id) => !sharedHistory.has(id));
+      expect({ id: document.id, atLeastAcknowledged: document.revision >= (sharedRevisions.get(document.id) ?? 0), n: document.n, missing }).toEqual({
+        id: document.id,
+        atLeastAcknowledged: true,
+        n: document.revision,
+        missing: [],
+      });
+    }
+    expect(sharedRevisions.size).toBe(3);
     await store.close();
   }, 60_000);
 
@@ -177,6 +211,48 @@ describe('embedded store durability', () => {
       { c: 'b', put: { id: '2' } },
       { group: [{ c: 'a', put: { id: '1', n: 1 } }, { c: 'b', del: '2' }, { c: 'c', put: { id: '3' } }] },
     ]);
+  });
+
+  it('keeps the log in memory order when sections and plain writes interleave on one document', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    const items = store.collection<{ id: string; n: number; tag?: string }>('items');
+    await items.insertOne({ id: 'a', n: 0 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first section writes `a`, then waits; the second writes `a` on top of it and ends first.
+    const first = store.atomically(async () => {
+      await items.updateOne({ id: 'a' }, { $inc: { n: 1 } });
+      await held;
+      await store.collection('history').insertOne({ id: 'a@1' });
+    });
+    let secondDone = false;
+    const second = store
+      .atomically(async () => {
+        await items.updateOne({ id: 'a' }, { $inc: { n: 1 } });
+        await store.collection('history').insertOne({ id: 'a@2' });
+      })
+      .then(() => {
+        secondDone = true;
+      });
+    let plainDone = false;
+    const plain = items.updateOne({ id: 'a' }, { $set: { tag: 'plain' } }).then(() => {
+      plainDone = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both wrote over what the open first section wrote: they resolve with its line.
+    expect({ secondDone, plainDone }).toEqual({ secondDone: false, plainDone: false });
+    release();
+    await Promise.all([first, second, plain]);
+    await store.close();
+
+    const lines = (await logLines(dataDir)).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toEqual({ group: [{ c: 'items', put: { id: 'a', n: 2, tag: 'plain' } }, { c: 'history', put: { id: 'a@2' } }, { c: 'history', put: { id: 'a@1' } }] });
+    const reopened = await createEmbeddedStore({ dataDir });
+    expect(await reopened.collection('items').findById('a')).toEqual({ id: 'a', n: 2, tag: 'plain' });
+    expect(await reopened.collection('history').count()).toBe(2);
+    await reopened.close();
   });
 
   it('drops an atomic section whose line was torn by a crash: none of its writes survive', async () => {

@@ -28,8 +28,6 @@ export interface EmbeddedStoreStats {
 
 export interface EmbeddedDocumentStore extends DocumentStore {
   readonly kind: 'embedded';
-  /** See `StoreLog.atomically`: the writes of `work`, in any collections, reach the disk as one line. */
-  atomically<R>(work: () => Promise<R>): Promise<R>;
   /** Counts of the store as it is now, and how long the open took. */
   stats(): EmbeddedStoreStats;
   backup(directory?: string): Promise<BackupSummary>;
@@ -110,7 +108,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     for (const [name, records] of state.byCollection) {
       const collection = new EmbeddedCollection<StoredDocument>(name);
       collection.replay(records);
-      collection.attach(log.writerFor(name));
+      collection.attach(log.writerFor(name, (id) => collection.currentJson(id)));
       collections.set(name, collection);
     }
   } catch (error) {
@@ -143,9 +141,9 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       if (closed) throw new Error('the embedded store is closed');
       let collection = collections.get(name);
       if (!collection) {
-        collection = new EmbeddedCollection<StoredDocument>(name);
-        collection.attach(log.writerFor(name));
-        collections.set(name, collection);
+        const created = new EmbeddedCollection<StoredDocument>(name);
+        created.attach(log.writerFor(name, (id) => created.currentJson(id)));
+        collections.set(name, (collection = created));
       }
       return collection as unknown as Collection<T>;
     },

@@ -14,14 +14,48 @@ export type StoreLogLine = (CollectionRecord & { c: string }) | { group: Array<C
 /** How a collection hands its changes to the store's log. */
 export interface CollectionWriter {
   /** `json` is the stored document's JSON. */
-  put(json: string): Promise<void>;
+  put(id: string, json: string): Promise<void>;
   del(id: string): Promise<void>;
   index(spec: IndexSpec): Promise<void>;
 }
 
+/** A stored document's JSON as it is in memory now, or undefined once it is deleted. */
+export type CurrentJson = (id: string) => string | undefined;
+
+interface DirtyDocument {
+  prefix: string;
+  id: string;
+  current: CurrentJson;
+}
+
+/**
+ * Atomic sections that touched a common document commit together, as one line: each may have
+ * read what the other wrote, so neither may reach the disk without the other.
+ */
+interface Group {
+  sections: Set<Section>;
+  open: number;
+  /** Documents the group wrote, by collection and id: the line holds their state at commit. */
+  documents: Map<string, DirtyDocument>;
+  indexLines: string[];
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
 interface Section {
-  lines: string[];
+  group: Group;
   open: boolean;
+}
+
+function newGroup(): Group {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const committed = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { sections: new Set(), open: 0, documents: new Map(), indexLines: [], committed, resolve, reject };
 }
 
 /** Sorts the log's lines into each collection's records, in log order. */
@@ -45,11 +79,17 @@ export function recordsByCollection(lines: StoreLogLine[]): Map<string, Collecti
  * group commit, so writes to several collections issued together are one synchronized write.
  * Inside `atomically`, writes change memory at once and their lines are kept back; when the
  * section ends they go out as one line, so after a crash all of them are there or none.
- * Snapshots (compaction, backups) are taken only while no section is open, so they never hold
- * half of one; a wanted snapshot holds new sections back until it is taken.
+ * The line holds each document as memory has it when the section ends, so the log's order
+ * follows memory's even when writes interleave with an open section: a section writing a
+ * document another open section wrote joins it (they commit as one line once both ended), and
+ * a plain write to such a document resolves with that line. Snapshots (compaction, backups) are
+ * taken only while no section is open, so they never hold half of one; a wanted snapshot holds
+ * new sections back until it is taken.
  */
 export class StoreLog {
   private readonly sections = new AsyncLocalStorage<Section>();
+  /** Documents written by a group that has not committed yet, by `collection prefix + id`. */
+  private readonly dirty = new Map<string, Group>();
   private openSections = 0;
   private snapshotTakers: Array<() => void> = [];
   private snapshotTaken: Promise<void> | undefined;
@@ -63,12 +103,18 @@ export class StoreLog {
     this.log = new AppendLog(file, { ...options, snapshot: (taken) => this.snapshot(taken) });
   }
 
-  writerFor(collection: string): CollectionWriter {
+  writerFor(collection: string, current: CurrentJson): CollectionWriter {
     const prefix = `{"c":${JSON.stringify(collection)},`;
     return {
-      put: (json) => this.write(`${prefix}"put":${json}}`),
-      del: (id) => this.write(`${prefix}"del":${JSON.stringify(id)}}`),
-      index: (spec) => this.write(`${prefix}"index":${JSON.stringify(spec)}}`),
+      put: (id, json) => this.writeDocument({ prefix, id, current }, () => `${prefix}"put":${json}}`),
+      del: (id) => this.writeDocument({ prefix, id, current }, () => `${prefix}"del":${JSON.stringify(id)}}`),
+      index: (spec) => {
+        const line = `${prefix}"index":${JSON.stringify(spec)}}`;
+        const section = this.sections.getStore();
+        if (!section?.open) return this.log.appendSerialized(line);
+        section.group.indexLines.push(line);
+        return Promise.resolve();
+      },
     };
   }
 
@@ -86,20 +132,21 @@ export class StoreLog {
   async atomically<R>(work: () => Promise<R>): Promise<R> {
     if (this.sections.getStore()?.open) return work();
     while (this.snapshotTaken) await this.snapshotTaken;
-    const section: Section = { lines: [], open: true };
+    const section: Section = { group: newGroup(), open: true };
+    section.group.sections.add(section);
+    section.group.open = 1;
     this.openSections += 1;
-    let written: Promise<void> = Promise.resolve();
     try {
       return await this.sections.run(section, work);
     } finally {
       // Writes from tasks the section started but did not wait for go straight to the log.
       section.open = false;
-      const { lines } = section;
-      if (lines.length === 1) written = this.log.appendSerialized(lines[0] as string);
-      else if (lines.length > 1) written = this.log.appendSerialized(`{"group":[${lines.join(',')}]}`);
+      const { group } = section;
+      group.open -= 1;
+      if (group.open === 0) this.commit(group);
       this.openSections -= 1;
       if (this.openSections === 0) this.takeWaitingSnapshots();
-      await written;
+      await group.committed;
     }
   }
 
@@ -131,12 +178,47 @@ export class StoreLog {
     for (const take of takers) take();
   }
 
-  private write(line: string): Promise<void> {
+  /** A put or delete of one document: kept back in an open section, joined to a group that has the document, or appended. */
+  private writeDocument(document: DirtyDocument, line: () => string): Promise<void> {
+    const key = document.prefix + document.id;
+    const owner = this.dirty.get(key);
     const section = this.sections.getStore();
     if (section?.open) {
-      section.lines.push(line);
+      const group = owner && owner !== section.group ? this.merge(section.group, owner) : section.group;
+      group.documents.set(key, document);
+      this.dirty.set(key, group);
       return Promise.resolve();
     }
-    return this.log.appendSerialized(line);
+    if (owner) return owner.committed;
+    return this.log.appendSerialized(line());
+  }
+
+  /** Moves `other` into `group`: one line for both, written once every section of either has ended. */
+  private merge(group: Group, other: Group): Group {
+    for (const section of other.sections) {
+      section.group = group;
+      group.sections.add(section);
+    }
+    group.open += other.open;
+    for (const [key, document] of other.documents) {
+      group.documents.set(key, document);
+      this.dirty.set(key, group);
+    }
+    group.indexLines.push(...other.indexLines);
+    group.committed.then(other.resolve, other.reject);
+    return group;
+  }
+
+  /** Writes the group's line: its indexes, then each document it wrote as memory has it now. */
+  private commit(group: Group): void {
+    const lines = [...group.indexLines];
+    for (const [key, { prefix, id, current }] of group.documents) {
+      const json = current(id);
+      lines.push(json === undefined ? `${prefix}"del":${JSON.stringify(id)}}` : `${prefix}"put":${json}}`);
+      if (this.dirty.get(key) === group) this.dirty.delete(key);
+    }
+    if (lines.length === 0) return group.resolve();
+    const written = this.log.appendSerialized(lines.length === 1 ? (lines[0] as string) : `{"group":[${lines.join(',')}]}`);
+    written.then(group.resolve, group.reject);
   }
 }

@@ -157,6 +157,8 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Docu
     collection<T extends StoredDocument>(name: string): Collection<T> {
       return new MongoCollection<T>(database.collection(name));
     },
+    // Sequential, no transaction: see DocumentStore.atomically.
+    atomically: (work) => work(),
     async ping() {
       try {
         await database.command({ ping: 1 }, { timeoutMS: 2000 });
