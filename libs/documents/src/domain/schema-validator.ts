@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type Format, type ValidateFunction } from 'ajv/dist/2020.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze';
 import { currentTypeSchema } from './legacy-type-schema';
 import { compilePattern } from './patterns';
 import { RESERVED_SCHEMA_FIELD_NAMES } from './reserved-fields';
@@ -90,6 +91,41 @@ function governedFields(schema: TypeSchema, document: Record<string, unknown>): 
   return Object.fromEntries(names.filter((name) => !ungoverned(name)).map((name) => [name, document[name]]));
 }
 
+/** A pinned schema as validation reads it (an old-dialect one converted once), and its validator once needed. */
+interface PinnedSchema {
+  schema: TypeSchema | undefined;
+  entry?: Compiled;
+}
+
+/**
+ * Schemas pinned by pinTypeSchema, by identity. They are frozen, so such an object can never come
+ * to hold another schema: its validator is found without serializing the schema to look it up.
+ */
+const pinned = new WeakMap<object, PinnedSchema>();
+
+/**
+ * Freezes a stored type schema (deeply, in place) and remembers it, so that validating against
+ * this same object later skips the lookup by schema text. For a schema object many validations
+ * share (the type directory's copy of a type revision); whoever holds it can no longer change it.
+ */
+export function pinTypeSchema<T>(stored: T): T {
+  if (stored === null || typeof stored !== 'object' || pinned.has(stored)) return stored;
+  pinned.set(deepFreeze(stored), { schema: currentTypeSchema(stored) });
+  return stored;
+}
+
+/** The schema to validate with and its compiled validator; none when the stored schema is absent. */
+function validatorFor(stored: unknown): { schema: TypeSchema; entry: Compiled } | undefined {
+  const known = stored !== null && typeof stored === 'object' ? pinned.get(stored) : undefined;
+  if (known) {
+    if (!known.schema) return undefined;
+    known.entry ??= compiled(known.schema);
+    return { schema: known.schema, entry: known.entry };
+  }
+  const schema = currentTypeSchema(stored);
+  return schema && { schema, entry: compiled(schema) };
+}
+
 /**
  * Checks a whole document against its type's schema (JSON Schema, or a stored old-dialect schema
  * read as its JSON Schema) with Ajv; the first problem found, naming its field. A stored schema
@@ -97,9 +133,9 @@ function governedFields(schema: TypeSchema, document: Record<string, unknown>): 
  * check has used more CPU time than it.
  */
 export function validateDocument(stored: unknown, document: Record<string, unknown>, options: ValidationOptions = {}): SchemaProblem[] {
-  const schema = currentTypeSchema(stored);
-  if (!schema) return [];
-  const entry = compiled(schema);
+  const validator = validatorFor(stored);
+  if (!validator) return [];
+  const { schema, entry } = validator;
   if ('problem' in entry) return [{ field: 'schema', message: `cannot be checked: the type's schema is not supported (${entry.problem}); change the type schema` }];
   return withinBudget(options, () => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map(problemOf)));
 }

@@ -1,5 +1,6 @@
 import type { EventSource } from '@platform/contracts';
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from '../domain/deep-freeze';
 
 /**
  * The changes of recently written or read entities, revision 0 onwards without a gap, so reading
@@ -40,12 +41,4 @@ export class HistoryPrefixes {
     }
     if (prefix.length > cached.length) this.prefixes.set(key, prefix);
   }
-}
-
-function deepFreeze<V>(value: V): V {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const field of Object.values(value)) deepFreeze(field);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -4,11 +4,15 @@ import { applicationsCollection, documentsCollection, typesCollection } from '..
 import type { TypeRecord } from '../domain/type-record';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
+import { PinnedTypeSchemas } from './pinned-type-schemas';
 
 export type StoredType = StoredEntity & TypeRecord;
 
 /** Finds a project's types; a document route needs its type to exist and be readable (404 otherwise). */
 export class TypeDirectory {
+  /** Each type's schema is shared by the reads of its revision: validation finds its compiled validator by identity. */
+  private readonly schemas = new PinnedTypeSchemas();
+
   constructor(private readonly store: DocumentStore) {}
 
   async require(projectId: string, typeId: string): Promise<StoredType> {
@@ -27,9 +31,10 @@ export class TypeDirectory {
     return type;
   }
 
-  /** The stored record, deleted or not. */
+  /** The stored record, deleted or not. Its schema is frozen: it is shared by every read of this revision. */
   async find(projectId: string, typeId: string): Promise<StoredType | null> {
-    return this.store.collection<StoredType>(typesCollection(projectId)).findById(typeId, { projection: READ_PROJECTION });
+    const type = await this.store.collection<StoredType>(typesCollection(projectId)).findById(typeId, { projection: READ_PROJECTION });
+    return type && this.schemas.current(projectId, type);
   }
 
   static typesScope(projectId: string): EntityScope {

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { pinTypeSchema, validateDocument } from './schema-validator';
+
+const fieldsOf = (schema: unknown, document: Record<string, unknown>) => validateDocument(schema, document).map((problem) => problem.field);
+
+describe('pinned type schemas', () => {
+  it('are frozen all the way down, so the object validated against can never hold another schema', () => {
+    const schema = pinTypeSchema({ type: 'object', properties: { n: { type: 'integer', maximum: 5 } }, required: ['n'] });
+    expect(fieldsOf(schema, { n: 6 })).toEqual(['n']);
+    expect(() => {
+      (schema.properties.n as { maximum: number }).maximum = 10;
+    }).toThrow(TypeError);
+    expect(() => schema.required.push('m')).toThrow(TypeError);
+    expect(fieldsOf(schema, { n: 6 })).toEqual(['n']);
+  });
+
+  it('each give their own verdicts, however validations of several alternate', () => {
+    const atMostFive = pinTypeSchema({ type: 'object', properties: { n: { type: 'integer', maximum: 5 } } });
+    const atLeastFive = pinTypeSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 5 } } });
+    const unpinned = { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } };
+    for (let round = 0; round < 3; round += 1) {
+      expect(fieldsOf(atMostFive, { n: 6 })).toEqual(['n']);
+      expect(fieldsOf(atLeastFive, { n: 6 })).toEqual([]);
+      expect(fieldsOf(atLeastFive, { n: 4 })).toEqual(['n']);
+      expect(fieldsOf(unpinned, { n: 6 })).toEqual(['n']);
+    }
+  });
+
+  it('read an old-dialect schema as its JSON Schema, and fail closed on one Ajv cannot compile', () => {
+    expect(fieldsOf(pinTypeSchema({ fields: { rating: { type: 'integer', maximum: 5, required: true } } }), {})).toEqual(['rating']);
+    const dangling = pinTypeSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } });
+    expect(validateDocument(dangling, { a: 1 })).toEqual([{ field: 'schema', message: expect.stringContaining('change the type schema') }]);
+  });
+});
