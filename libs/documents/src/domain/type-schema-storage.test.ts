@@ -28,6 +28,19 @@ describe('type schema storage encoding', () => {
     expect(loadedTypeFields(stored)).toEqual({ schema: odd });
   });
 
+  it('copies only the parts of a schema that hold an escaped key, keeping the order of keys and items', () => {
+    const mixed = { ...schema, examples: [{ plain: 1 }, { $odd: 2 }, { plain: 3 }] };
+    const stored = storedTypeFields({ schema: mixed }).schema as Record<string, unknown> & { examples: object[]; properties: { tags: object } };
+    const loaded = loadedTypeFields({ schema: stored }).schema as typeof stored;
+    expect(loaded).toEqual(mixed);
+    expect(Object.keys(loaded)).toEqual(Object.keys(mixed));
+    expect(loaded.examples[0]).toBe(stored.examples[0]);
+    expect(loaded.examples[1]).not.toBe(stored.examples[1]);
+    expect(loaded.properties.tags).not.toBe(stored.properties.tags);
+    const plain = { type: 'object', properties: { n: { type: 'integer' } } };
+    expect(loadedTypeFields({ schema: plain }).schema).toBe(plain);
+  });
+
   it('reads a schema stored before the encoding (no escaped keys) unchanged', () => {
     const legacy = { fields: { rating: { type: 'integer', required: true } } };
     expect(loadedTypeFields({ id: 't', schema: legacy })).toEqual({ id: 't', schema: legacy });

@@ -24,10 +24,31 @@ function unescapeKey(key: string): string {
   return key.startsWith(ESCAPE) ? key.slice(1) : key;
 }
 
+/**
+ * The value with every key renamed. A part in which no key changes is the same object, not a copy:
+ * a type is read on every document write, and most of a schema holds no `$` key. Safe because
+ * the store hands out and takes in copies.
+ */
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => mapKeys(item, rename));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), mapKeys(inner, rename)]));
+  if (Array.isArray(value)) {
+    let items: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const mapped = mapKeys(item, rename);
+      if (!items && mapped !== item) items = value.slice(0, index);
+      items?.push(mapped);
+    });
+    return items ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  let entries: Array<[string, unknown]> | undefined;
+  Object.keys(record).forEach((key, index, keys) => {
+    const name = rename(key);
+    const inner = mapKeys(record[key], rename);
+    if (!entries && (name !== key || inner !== record[key])) entries = keys.slice(0, index).map((earlier) => [earlier, record[earlier]]);
+    entries?.push([name, inner]);
+  });
+  return entries ? Object.fromEntries(entries) : value;
 }
 
 /** A type record's fields as stored: its schema's `$` keys escaped. */
