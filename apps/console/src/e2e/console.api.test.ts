@@ -213,6 +213,47 @@ describe('the console in a real browser', () => {
     expect(await grid.getByRole('row').filter({ hasText: 'مرحبا بالعالم 👋🏽' }).textContent()).toContain('synced');
   }, 120_000);
 
+  it('an offline write the server refuses on sync shows its message beside the field it names, its row reads refused, and a fix saves', async () => {
+    const { context, page } = await newPage();
+    await signIn(page);
+    await openType(page);
+    const grid = page.getByRole('table', { name: 'Documents of notes' });
+    await page.getByRole('button', { name: 'New document' }).click();
+    await page.getByLabel('title', { exact: true }).fill('Refused on sync');
+    await page.getByLabel('priority', { exact: true }).fill('1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const row = grid.getByRole('row').filter({ hasText: 'Refused on sync' });
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('synced');
+    await row.getByRole('link').click();
+    const priority = page.getByLabel('priority', { exact: true });
+    await priority.waitFor();
+
+    // The schema wants an integer: the form sends 1.5 as it is, the SDK queues it offline, the server refuses it on sync.
+    await context.setOffline(true);
+    await priority.fill('1.5');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('pending').count()).toBeGreaterThan(0);
+    await context.setOffline(false);
+    await expect.poll(() => priority.getAttribute('aria-invalid'), { timeout: 15_000 }).toBe('true');
+    const message = page.locator(`[id="${await priority.getAttribute('aria-describedby')}"]`);
+    expect(await message.textContent()).toMatch(/priority.*integer/);
+    expect(await page.getByLabel('title', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    await screenshot(page, '08b-refused-field');
+    const token = (await context.cookies()).find((cookie) => cookie.name === 'session')!.value;
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const projectPath = new URL(page.url()).pathname.replace(/^\/console/, '/api').replace(/\/documents\/[^/]+$/, '');
+    expect((await platform.call('GET', `${projectPath}/data/${id}`, { token })).body).toMatchObject({ revision: 0, priority: 1 });
+
+    await page.getByRole('link', { name: 'notes' }).click();
+    await expect.poll(() => row.textContent()).toContain('refused');
+    await row.getByRole('link').click();
+    await priority.fill('2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('revision').textContent(), { timeout: 10_000 }).toBe('1');
+    expect(await priority.getAttribute('aria-invalid')).toBeNull();
+    expect((await platform.call('GET', `${projectPath}/data/${id}`, { token })).body).toMatchObject({ revision: 1, priority: 2 });
+  }, 120_000);
+
   it("a 400 shows the server's message beside the field it names and creates nothing; a 401 goes back to sign in", async () => {
     const { page } = await newPage();
     await page.goto('/console/sign-up');

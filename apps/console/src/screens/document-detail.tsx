@@ -4,8 +4,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
 import { AccessEditor } from '../components/access-editor';
 import { ConflictView } from '../components/conflict-view';
-import { DocumentEditor, editableFields } from '../components/document-editor';
-import { noErrors, type FormErrors } from '../components/form-errors';
+import { DocumentEditor, editableFields, formFieldsOf } from '../components/document-editor';
+import { noErrors, refusalErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
@@ -51,11 +51,17 @@ function AccessSummary({ access }: { access: unknown }) {
   );
 }
 
-/** A document only this browser has: its fields, and why the server has not taken it, with the ways out. */
+/**
+ * A document only this browser has: its fields in the editor (the server's refusal beside the field
+ * it names; saving a fix sends it again), and why the server has not taken it, with the ways out.
+ */
 function LocalOnly({ client, projectId, typeId, document, conflict }: { client: SyncClient; projectId: string; typeId: string; document: LocalDocument; conflict: SyncConflict | undefined }) {
   const collection = client.collection(typeId);
   const back = () => navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
   return (
+  const { schema } = useTypeSchema(projectId, typeId);
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const save = (fields: Record<string, unknown>) => void collection.update(document.id, changedFields(document, fields)).then(() => setErrors(noErrors));
     <main className="wide">
       <h1>Document {document.id}</h1>
       <p>Not on the server yet: only this browser has it.</p>
@@ -66,12 +72,21 @@ function LocalOnly({ client, projectId, typeId, document, conflict }: { client: 
           <button type="button" className="danger" onClick={() => void collection.remove(document.id).then(back)}>Delete</button>
         </section>
       )}
-      <pre className="json" dir="auto">{JSON.stringify(editableFields(document), null, 2)}</pre>
+      <DocumentEditor key={conflict?.at ?? 'queued'} schema={schema} initial={document} errors={errors === noErrors ? refusalErrors(conflict, formFieldsOf(schema)?.map(({ name }) => name)) : errors} onSave={save} onInvalid={setErrors} />
     </main>
   );
 }
 
 /** The server's 409 for a restore, and what the restore wanted to write. */
+/** Only what the editor changed, so the change records just that (undefined removes a field). */
+function changedFields(document: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+  const current = editableFields(document);
+  const update: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (JSON.stringify(current[key]) !== JSON.stringify(value)) update[key] = value;
+  for (const key of Object.keys(current)) if (!(key in fields)) update[key] = undefined;
+  return update;
+}
+
 interface RestoreConflict {
   fields: FieldConflict[];
   currentRevision: number;
@@ -104,12 +119,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const revisions = useMemo(() => changes.map((_, index) => index), [changes]);
 
   const save = async (fields: Record<string, unknown>) => {
-    // Only what the editor changed, so the change records just that (undefined removes a field).
-    const current = editableFields(live ?? {});
-    const update: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) if (JSON.stringify(current[key]) !== JSON.stringify(value)) update[key] = value;
-    for (const key of Object.keys(current)) if (!(key in fields)) update[key] = undefined;
-    await client.collection(typeId).update(id, update);
+    await client.collection(typeId).update(id, changedFields(live ?? {}, fields));
     setErrors(noErrors);
     setNotice('Saved');
   };
@@ -200,7 +210,14 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
           <h2>Current state</h2>
           {live ? (
             <>
-              <DocumentEditor key={`${live.revision}-${state}`} schema={schema} initial={live} errors={errors} onSave={(fields) => void save(fields)} onInvalid={setErrors} />
+              <DocumentEditor
+                key={`${live.revision}-${state}`}
+                schema={schema}
+                initial={live}
+                errors={errors === noErrors ? refusalErrors(conflict, formFieldsOf(schema)?.map(({ name }) => name)) : errors}
+                onSave={(fields) => void save(fields)}
+                onInvalid={setErrors}
+              />
               <button type="button" className="danger" onClick={() => void remove()}>Delete</button>
             </>
           ) : (

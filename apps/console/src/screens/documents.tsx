@@ -22,6 +22,12 @@ interface Row {
   deleted: boolean;
 }
 
+/** What a row's sync column says: `pending` for queued writes, `refused` for a write the server refused. */
+function syncLabel(client: SyncClient, typeId: string, id: string, state: string): string {
+  if (state === 'localChanges') return 'pending';
+  return state === 'conflict' && client.conflict(typeId, id)?.reason === 'rejected' ? 'refused' : state;
+}
+
 const cell = (value: unknown): string => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The columns: the schema's properties, else the fields of the first documents. */
@@ -90,7 +96,7 @@ function Grid({ client, projectId, typeId, rows, columns }: { client: SyncClient
                 ))}
                 <span role="cell">{cell(row.document.revision)}</span>
                 <span role="cell" className={`sync-${state}`}>
-                  {state === 'localChanges' ? 'pending' : state}
+                  {syncLabel(client, typeId, row.id, state)}
                 </span>
               </div>
             );
