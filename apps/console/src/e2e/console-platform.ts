@@ -27,6 +27,8 @@ export interface ConsolePlatform {
   url: string;
   call: ApiCall;
   browser: Browser;
+  /** The in-process gateway only: makes the user a platform owner as `promote-owner` does (its record) and answers a session token of it. */
+  promoteOwner?: (userId: string) => Promise<string>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,11 @@ export async function startConsolePlatform(options: { allInOne?: { env?: Record<
     url: gateway.url,
     call: gateway.call.bind(gateway),
     browser,
+    async promoteOwner(userId) {
+      // identity's users collection: the flag /api/me answers (the session carries it for the admin routes).
+      await gateway.context.store.collection('users').updateOne({ id: userId }, { $set: { platformOwner: true } });
+      return gateway.signIn(userId, { platformOwner: true });
+    },
     async close() {
       await browser.close();
       await gateway.close();

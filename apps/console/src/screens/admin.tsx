@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 
@@ -11,10 +11,14 @@ function Pager({ label, page, total, onPage }: { label: string; page: number; to
   return (
     <div className="toolbar">
       <span>
-        {total} {label} · page {page} of {pages}
+        {label}: {total} · page {page} of {pages}
       </span>
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous {label} page</button>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>Next {label} page</button>
+      <button type="button" aria-label={`Previous page of ${label}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <button type="button" aria-label={`Next page of ${label}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
     </div>
   );
 }
@@ -43,6 +47,15 @@ export function Admin() {
   const tenants = useLoad(() => unwrap(api.GET('/api/admin/tenants', { params: { query: { page: tenantPage, limit: PAGE_SIZE } } })), `tenants/${tenantPage}`);
   const projects = useLoad(() => unwrap(api.GET('/api/admin/projects', { params: { query: { page: projectPage, limit: PAGE_SIZE } } })), `projects/${projectPage}`);
 
+  // Everyone but platform owners gets the same refusal from both lists: say it once.
+  if (tenants.error instanceof ApiError && tenants.error.status === 403) {
+    return (
+      <main className="wide">
+        <h1>Administration</h1>
+        <LoadError error={tenants.error} />
+      </main>
+    );
+  }
   return (
     <main className="wide">
       <h1>Administration</h1>
@@ -61,7 +74,7 @@ export function Admin() {
               </tr>
             ))}
           </AdminTable>
-          <Pager label="tenants" page={tenantPage} total={tenants.value.total} onPage={setTenantPage} />
+          <Pager label="Tenants" page={tenantPage} total={tenants.value.total} onPage={setTenantPage} />
         </>
       )}
       <h2>Projects</h2>
@@ -80,7 +93,7 @@ export function Admin() {
               </tr>
             ))}
           </AdminTable>
-          <Pager label="projects" page={projectPage} total={projects.value.total} onPage={setProjectPage} />
+          <Pager label="Projects" page={projectPage} total={projects.value.total} onPage={setProjectPage} />
         </>
       )}
     </main>

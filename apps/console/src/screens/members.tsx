@@ -47,7 +47,7 @@ function MemberRow({ projectId, member, onChanged }: { projectId: string; member
     <tr>
       <th scope="row">
         {name}
-        {name !== member.userId && <small className="muted"> {member.userId}</small>}
+        {name !== member.userId && <small className="user-id"> {member.userId}</small>}
       </th>
       <td>{owner ? <span className="badge">Owner</span> : 'Member'}</td>
       <td>
@@ -58,7 +58,7 @@ function MemberRow({ projectId, member, onChanged }: { projectId: string; member
             <button type="button" className="danger" onClick={() => setMode('view')}>Cancel</button>
           </form>
         ) : (
-          shownPermissions(projectId, member.permissions) || <span className="muted">none</span>
+          (owner ? <span className="muted">every permission</span> : shownPermissions(projectId, member.permissions)) || <span className="muted">none</span>
         )}
         {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
       </td>
@@ -74,8 +74,12 @@ function MemberRow({ projectId, member, onChanged }: { projectId: string; member
         ) : (
           mode === 'view' && (
             <>
-              <button type="button" onClick={() => setMode('edit')}>Change permissions of {name}</button>
-              <button type="button" className="danger" onClick={() => setMode('remove')}>Remove {name}</button>
+              <button type="button" aria-label={`Change permissions of ${name}`} onClick={() => setMode('edit')}>
+                Change permissions
+              </button>
+              <button type="button" className="danger" aria-label={`Remove ${name}`} onClick={() => setMode('remove')}>
+                Remove
+              </button>
             </>
           )
         )}
@@ -103,7 +107,9 @@ function InvitationRow({ projectId, invitation, onWithdrawn }: { projectId: stri
         <time dateTime={new Date(invitation.expiresAt).toISOString()}>{new Date(invitation.expiresAt).toLocaleDateString()}</time>
       </td>
       <td>
-        <button type="button" className="danger" onClick={() => void withdraw()}>Withdraw invitation of {name}</button>
+        <button type="button" className="danger" aria-label={`Withdraw the invitation of ${name}`} onClick={() => void withdraw()}>
+          Withdraw
+        </button>
         <LoadError error={error} />
       </td>
     </tr>

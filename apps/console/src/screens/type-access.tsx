@@ -36,8 +36,9 @@ function requestOf(form: FormData): BatchRequest {
   return {
     action,
     ...(action === 'resetToDefault' ? {} : { operations: operations.filter((operation) => form.get(`operation-${operation}`) === 'on') }),
-    ...(needs === 'permission' ? { permission: text('permission') } : {}),
-    ...(needs === 'userId' ? { userId: text('userId') } : {}),
+    // Left out when empty, so the server says the action requires it.
+    ...(needs === 'permission' && text('permission') ? { permission: text('permission') } : {}),
+    ...(needs === 'userId' && text('userId') ? { userId: text('userId') } : {}),
     ...(Object.keys(filter).length ? { filter } : {}),
     ...(form.get('includeDeleted') === 'on' ? { includeDeleted: true } : {}),
   };
@@ -45,7 +46,7 @@ function requestOf(form: FormData): BatchRequest {
 
 function RuleCell({ projectId, rule }: { projectId: string; rule: { permission?: string; userIds?: string[] } | undefined }) {
   const parts = [rule?.permission && `permission ${plainPermission(projectId, rule.permission)}`, rule?.userIds?.length && `users ${rule.userIds.join(', ')}`].filter(Boolean);
-  return <td>{parts.length ? parts.join('; ') : <span className="muted">members</span>}</td>;
+  return <td>{parts.length ? parts.join('; ') : <span className="muted">all members</span>}</td>;
 }
 
 /** What a dry run found, or what applying did. */

@@ -1,0 +1,232 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+
+let platform: ConsolePlatform;
+const contexts: BrowserContext[] = [];
+const pages: Page[] = [];
+/** Uncaught errors in any page: none is expected, refusals included. */
+const pageErrors: string[] = [];
+
+interface Account {
+  id: string;
+  token: string;
+  name: string;
+}
+
+let owner: Account;
+let member: Account;
+let projectId: string;
+const documentIds: string[] = [];
+
+async function register(name: string): Promise<Account> {
+  const answer = await platform.call('POST', '/api/auth/register', { body: { email: `${name.toLowerCase()}-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: name } });
+  expect(answer.status).toBe(201);
+  return { id: answer.body.user.id, token: answer.body.token, name };
+}
+
+/** A browser context signed in with the account's session cookie (signing in through the form is part 1's test). */
+async function browserOf(token: string): Promise<Page> {
+  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
+  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  pages.push(page);
+  return page;
+}
+
+const projectPath = () => `/console/projects/${encodeURIComponent(projectId)}`;
+
+async function joinProject(account: Account, permissions: string[]): Promise<void> {
+  const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { userId: account.id, permissions } });
+  expect(invited.status).toBe(202);
+  expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: account.token })).status).toBe(200);
+}
+
+async function membersOf(): Promise<Array<{ userId: string; role: string; permissions: string[] }>> {
+  return (await platform.call('GET', `/api/projects/${projectId}/members`, { token: owner.token })).body.items;
+}
+
+async function revisions(): Promise<number[]> {
+  const answer = await platform.call('GET', `/api/projects/${projectId}/types/notes/data?updatedAt=0`, { token: owner.token });
+  return documentIds.map((id) => answer.body.items.find((item: { id: string }) => item.id === id).revision);
+}
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+  owner = await register('Olga');
+  member = await register('Bea');
+  const project = await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Access rehearsal' } });
+  projectId = project.body.id;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'notes', name: 'notes' } })).status).toBe(201);
+  for (const title of ['alpha', 'beta', 'gamma']) {
+    const created = await platform.call('POST', `/api/projects/${projectId}/types/notes/data`, { token: owner.token, body: { title } });
+    documentIds.push(created.body.id);
+  }
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await platform?.close();
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state !== 'fail') return;
+  for (const [index, page] of pages.entries()) await screenshot(page, `access-failed-${index}`).catch(() => undefined);
+});
+
+describe('administration screens in a real browser', () => {
+  it('members: the owner is marked and protected; add (an invitation, then a member), change permissions, remove; a bad permission is refused beside its field', async () => {
+    const page = await browserOf(owner.token);
+    await page.goto(`${projectPath()}/members`);
+    const table = page.getByRole('table', { name: 'Members' });
+    const ownerRow = table.getByRole('row').filter({ hasText: 'Olga' });
+    await expect.poll(() => ownerRow.textContent()).toContain('Owner');
+    expect(await ownerRow.getByRole('button').count()).toBe(0);
+    // The API protects the owner the same way.
+    expect((await platform.call('DELETE', `/api/projects/${projectId}/members/${owner.id}`, { token: owner.token })).status).toBe(409);
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByLabel('User id').fill(member.id);
+    await page.getByLabel('Permissions').fill('viewers');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('they become a member once they accept');
+    await expect.poll(() => page.getByRole('table', { name: 'Pending invitations' }).textContent()).toContain('viewers');
+    const invitation = (await platform.call('GET', '/api/me/invitations', { token: member.token })).body.items[0];
+    expect((await platform.call('POST', `/api/me/invitations/${invitation.id}/accept`, { token: member.token })).status).toBe(200);
+
+    await page.reload();
+    const memberRow = table.getByRole('row').filter({ hasText: 'Bea' });
+    await expect.poll(() => memberRow.textContent()).toContain('viewers');
+    await memberRow.getByRole('button', { name: 'Change permissions of Bea' }).click();
+    await memberRow.getByLabel('Permissions of Bea').fill('viewers, other::x');
+    await memberRow.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => memberRow.getByRole('alert').textContent()).toMatch(/other::x|another project/i);
+    await screenshot(page, 'access-01-members-refused');
+    expect((await membersOf()).find((entry) => entry.userId === member.id)?.permissions).toEqual([`${projectId}::viewers`]);
+
+    await memberRow.getByLabel('Permissions of Bea').fill('viewers, editors');
+    await memberRow.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => memberRow.textContent()).toContain('viewers, editors');
+    expect((await membersOf()).find((entry) => entry.userId === member.id)?.permissions).toEqual([`${projectId}::viewers`, `${projectId}::editors`]);
+    await screenshot(page, 'access-02-members');
+
+    const leaving = await register('Cyd');
+    await joinProject(leaving, []);
+    await page.reload();
+    const leavingRow = table.getByRole('row').filter({ hasText: 'Cyd' });
+    await leavingRow.getByRole('button', { name: 'Remove Cyd' }).click();
+    await leavingRow.getByRole('button', { name: 'Confirm removal' }).click();
+    await expect.poll(() => leavingRow.count()).toBe(0);
+    expect((await membersOf()).map((entry) => entry.userId).sort()).toEqual([owner.id, member.id].sort());
+  });
+
+  it("the AI switch is stored; a member without the project's update permission sees the server's refusal and changes nothing", async () => {
+    const page = await browserOf(owner.token);
+    await page.goto(`${projectPath()}/settings`);
+    const toggle = page.getByRole('switch', { name: 'AI features' });
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await toggle.click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('AI features are on');
+    await page.reload();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
+    await screenshot(page, 'access-03-settings');
+
+    const memberPage = await browserOf(member.token);
+    await memberPage.goto(`${projectPath()}/settings`);
+    const memberToggle = memberPage.getByRole('switch', { name: 'AI features' });
+    await expect.poll(() => memberToggle.isChecked()).toBe(true);
+    const refusal = await platform.call('PATCH', `/api/projects/${projectId}/ai-settings`, { token: member.token, body: { aiEnabled: false } });
+    expect(refusal.status).toBe(403);
+    await memberToggle.click();
+    await expect.poll(() => memberPage.getByRole('alert').textContent()).toBe(refusal.body.error);
+    await expect.poll(() => memberToggle.isChecked()).toBe(true);
+    await screenshot(memberPage, 'access-04-settings-refused');
+    expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
+  });
+
+  it("batch RLS: a dry run shows the count and a sample and changes nothing, Apply restricts reading, and the member's console no longer lists the documents", async () => {
+    const memberPage = await browserOf(member.token);
+    await memberPage.goto(`${projectPath()}/types/notes`);
+    const memberGrid = memberPage.getByRole('table', { name: 'Documents of notes' });
+    await expect.poll(() => memberGrid.getByRole('row').count()).toBe(4);
+
+    const page = await browserOf(owner.token);
+    await page.goto(`${projectPath()}/types/notes`);
+    await page.getByRole('link', { name: 'Batch access' }).click();
+    await page.waitForURL(/\/types\/notes\/access$/);
+
+    // Bad input: the permission the action needs is missing; refused beside it, nothing changed.
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/required/);
+    expect(await page.getByLabel('Permission', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('Permission', { exact: true }).fill('secret');
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await expect.poll(() => page.getByTestId('matching-count').textContent()).toBe('3');
+    const sample = page.getByRole('table', { name: 'Affected documents (sample)' });
+    expect(await sample.getByRole('row').count()).toBe(4);
+    for (const id of documentIds) expect(await sample.textContent()).toContain(id);
+    await screenshot(page, 'access-05-dry-run');
+    expect(await revisions()).toEqual([0, 0, 0]);
+
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.getByTestId('modified-count').textContent()).toBe('3');
+    await screenshot(page, 'access-06-applied');
+    expect(await revisions()).toEqual([1, 1, 1]);
+
+    await expect.poll(() => memberGrid.getByRole('row').count(), { timeout: 15_000 }).toBe(1);
+    await memberPage.reload();
+    await expect.poll(() => memberPage.getByText('0 documents').count()).toBe(1);
+    expect(await memberGrid.getByRole('row').count()).toBe(1);
+    await screenshot(memberPage, 'access-07-member-after');
+  });
+
+  it("a member without the project's update permission sees the server's refusal on Apply, and nothing changes", async () => {
+    const memberPage = await browserOf(member.token);
+    await memberPage.goto(`${projectPath()}/types/notes/access`);
+    await memberPage.getByLabel('Permission', { exact: true }).fill('open');
+    await memberPage.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => memberPage.getByRole('alert').textContent()).toBe('Batch RLS needs the update permission on the project');
+    await screenshot(memberPage, 'access-08-apply-refused');
+    expect(await revisions()).toEqual([1, 1, 1]);
+  });
+
+  it("a document's access editor writes its rules as one change; the summary shows them", async () => {
+    const page = await browserOf(owner.token);
+    const [first] = documentIds;
+    await page.goto(`${projectPath()}/types/notes/documents/${encodeURIComponent(first!)}`);
+    await page.getByRole('button', { name: 'Edit access' }).click();
+    expect(await page.getByLabel('Read permission').inputValue()).toBe('secret');
+    await page.getByLabel('Read users').fill(member.id);
+    await page.getByLabel('Delete users').fill(owner.id);
+    await page.getByRole('button', { name: 'Update access' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Access updated');
+    await expect.poll(() => page.getByLabel('Access', { exact: true }).textContent()).toContain(member.id);
+    await screenshot(page, 'access-09-document-access');
+    const stored = await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: owner.token });
+    expect(stored.body).toMatchObject({ revision: 2, access: { read: { permission: `${projectId}::secret`, userIds: [member.id] }, delete: { userIds: [owner.id] } } });
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: member.token })).status).toBe(200);
+  });
+
+  it('the admin screen: tenants and projects for platform owners (header link), the refusal for everyone else', async () => {
+    const memberPage = await browserOf(member.token);
+    await memberPage.goto('/console/projects');
+    await expect.poll(() => memberPage.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    expect(await memberPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await memberPage.goto('/console/admin');
+    await expect.poll(() => memberPage.getByRole('alert').first().textContent()).toMatch(/platform owner/i);
+
+    const ownerToken = await platform.promoteOwner!(owner.id);
+    const page = await browserOf(ownerToken);
+    await page.goto('/console/projects');
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL(/\/console\/admin$/);
+    await expect.poll(() => page.getByRole('table', { name: 'All projects' }).textContent()).toContain('Access rehearsal');
+    expect(await page.getByRole('table', { name: 'Tenants' }).getByRole('row').count()).toBeGreaterThan(1);
+    await screenshot(page, 'access-10-admin');
+    expect(pageErrors).toEqual([]);
+  });
+});
