@@ -34,6 +34,9 @@ export const dataService: ServiceDefinition = {
     // Not marked done when it fails: the next start tries again.
     await migratePlainPermissionNames(deps).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names failed'));
     drainer.startSweeping();
-    return async () => drainer.stopSweeping();
+    return async () => {
+      drainer.stopSweeping();
+      await drainer.settled();
+    };
   },
 };

@@ -10,13 +10,23 @@ import type { OutboxDrainer } from './outbox';
 import type { PullWatermarks } from './pull-watermarks';
 import type { UpdatedAtClock } from './updated-at-clock';
 
+/**
+ * Writes of other collections that belong to an entity write (a visitor's retention entry, a
+ * published version): run first, in the same atomic section, so on the embedded store they reach
+ * the disk with the entity or not at all. On MongoDB they simply go first. One that throws stops
+ * the entity write; they land even when the entity write then fails (a conflict, a duplicate id).
+ */
+export type PrecedingWrites = () => Promise<void>;
+
 /** How often a slow write is restamped at most (see settle). */
 const MAX_RESTAMPS = 3;
 
 /**
  * Every write to an entity collection: create, patch and soft delete. Each is one atomic store
- * step that also appends the change to the entity's outbox; the drain then moves it to history and
- * publishes the event. A write is acknowledged once the store has it, whatever the bus does.
+ * section: the entity with the change in its outbox, and the change's history record (so after a
+ * crash no entity lacks the history of its revision; on MongoDB the history insert follows, and
+ * the drain repeats it if it is missing). The drain then publishes the event and empties the
+ * outbox. A write is acknowledged once the store has it, whatever the bus does.
  */
 export class EntityWriter {
   constructor(
@@ -28,7 +38,7 @@ export class EntityWriter {
     private readonly watermarks?: PullWatermarks,
   ) {}
 
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access }): Promise<StoredEntity> {
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access; preceding?: PrecedingWrites }): Promise<StoredEntity> {
     await this.drainer.register(scope);
     const id = options.id ?? randomUUID();
     // Every write of an access rule stores plain permission names scoped to the project.
@@ -41,15 +51,21 @@ export class EntityWriter {
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
     const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
     try {
-      await this.store.collection<StoredEntity>(scope.collection).insertOne(entity);
-    } catch (error) {
-      if (error instanceof DuplicateKeyError) throw documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
-      throw error;
+      await this.store.atomically(async () => {
+        await options.preceding?.();
+        await this.store
+          .collection<StoredEntity>(scope.collection)
+          .insertOne(entity)
+          .catch((error: unknown) => {
+            throw error instanceof DuplicateKeyError ? documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } }) : error;
+          });
+        await this.history.append(scope.collection, id, change);
+      });
     } finally {
       stamp.end();
     }
     const stored = await this.settle(scope, entity, stamp.at);
-    await this.drainer.drain(scope, stored);
+    await this.drainer.drain(scope, stored, { inHistory: change.revision });
     return stored;
   }
 
@@ -58,7 +74,7 @@ export class EntityWriter {
    * Permission names it writes into access rules are scoped to the project (400 for operators that
    * could store them otherwise).
    */
-  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number }): Promise<StoredEntity> {
+  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites }): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
     if (unscopable.length) {
@@ -68,14 +84,14 @@ export class EntityWriter {
     const modifier = scopeAccessModifier(scope.projectId, given, accessFields);
     await this.drainer.register(scope);
     const stamp = this.timestamps.begin();
+    const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 };
     let result;
     try {
-      result = await guardedUpdate(this.store.collection<StoredEntity>(scope.collection), {
-        id,
-        expectedRevision: options.baseRevision,
-        modifier,
-        change: { ...storeChange({ userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 }) },
-        now: stamp.at,
+      result = await this.store.atomically(async () => {
+        await options.preceding?.();
+        const updated = await guardedUpdate(this.store.collection<StoredEntity>(scope.collection), { id, expectedRevision: options.baseRevision, modifier, change: { ...storeChange(change) }, now: stamp.at });
+        if (updated.status === 'updated') await this.history.append(scope.collection, id, change);
+        return updated;
       });
     } finally {
       stamp.end();
@@ -83,7 +99,7 @@ export class EntityWriter {
     if (result.status === 'not-found') throw documentError('DATA_ENTITY_NOT_FOUND');
     if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision);
     const stored = await this.settle(scope, result.document as StoredEntity, stamp.at);
-    await this.drainer.drain(scope, stored);
+    await this.drainer.drain(scope, stored, { inHistory: change.revision });
     return stored;
   }
 

@@ -66,10 +66,13 @@ export class History {
     const known = Math.min(cached.length, revision + 1);
     const records = known > revision ? [] : await this.newerRecords(collection, entityId, Math.max(afterRevision, known - 1), revision);
     if (cacheable) this.prefixes.extend(key, records);
+    const outbox = entity._outbox ?? [];
+    // A write's answer: the prefix holds every change, its own included (no outbox entry to parse).
+    if (records.length === 0 && outbox.every((stored) => stored.revision < known)) return cached.slice(Math.max(0, afterRevision + 1), known);
     const byRevision = new Map<number, EventSource>();
     for (let index = Math.max(0, afterRevision + 1); index < known; index += 1) byRevision.set(index, cached[index]!);
     for (const record of records) byRevision.set(record.revision, changeOf(record));
-    for (const entry of (entity._outbox ?? []).map(loadChange)) {
+    for (const entry of outbox.map(loadChange)) {
       if (entry.revision > afterRevision && !byRevision.has(entry.revision)) byRevision.set(entry.revision, changeOf(entry));
     }
     return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);

@@ -29,6 +29,7 @@ export function changeKindOf(entry: OutboxEntry): ChangeKind {
  */
 export class OutboxDrainer {
   private readonly registered = new Set<string>();
+  private readonly pulls = new Set<Promise<void>>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -57,22 +58,23 @@ export class OutboxDrainer {
 
   /**
    * Drains one entity; answers false when publishing failed (the entry stays for the sweeper). A
-   * span of the writer's trace, so each event published carries it to the consumers.
+   * span of the writer's trace, so each event published carries it to the consumers. `inHistory`
+   * names the revision whose history record the writer stored with the entity itself.
    */
-  async drain(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
+  async drain(scope: EntityScope, entity: StoredEntity, options: { inHistory?: number } = {}): Promise<boolean> {
     return tracer.startActiveSpan('outbox drain', { attributes: { 'platform.outbox.entries': entity._outbox?.length ?? 0 } }, async (span) => {
       try {
-        return await this.drainEntries(scope, entity);
+        return await this.drainEntries(scope, entity, options.inHistory);
       } finally {
         span.end();
       }
     });
   }
 
-  private async drainEntries(scope: EntityScope, entity: StoredEntity): Promise<boolean> {
+  private async drainEntries(scope: EntityScope, entity: StoredEntity, inHistory: number | undefined): Promise<boolean> {
     const entries = (entity._outbox ?? []).map((stored) => ({ stored, entry: loadChange(stored) })).sort((a, b) => a.entry.revision - b.entry.revision);
     for (const { stored, entry } of entries) {
-      await this.history.append(scope.collection, entity.id, entry);
+      if (entry.revision !== inHistory) await this.history.append(scope.collection, entity.id, entry);
       const kind = changeKindOf(entry);
       const event: DocumentEvent = {
         projectId: scope.projectId,
@@ -92,9 +94,28 @@ export class OutboxDrainer {
       }
       // The whole entry as stored: a pull by equality, which every adapter and MongoDB-compatible
       // server implements (FerretDB ignores a $pull condition on a sub-field, see docs/ports.md).
-      await this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: stored } });
+      this.pullInBackground(this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: stored } }), scope, entity.id);
     }
     return true;
+  }
+
+  /**
+   * The write was acknowledged before its event went out, and an entry whose pull is lost (a
+   * crash, a store error) is only published again by the sweeper under the same message id, so
+   * nobody waits for the pull to reach the disk.
+   */
+  private pullInBackground(pull: Promise<unknown>, scope: EntityScope, entityId: string): void {
+    const tracked = pull.then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ err: error, collection: scope.collection, id: entityId }, 'outbox entry not removed yet; the sweeper retries it'),
+    );
+    this.pulls.add(tracked);
+    void tracked.finally(() => this.pulls.delete(tracked));
+  }
+
+  /** Resolves once every outbox pull under way has landed (before the store closes). */
+  async settled(): Promise<void> {
+    while (this.pulls.size > 0) await Promise.all(this.pulls);
   }
 
   /** Every entity collection any process has written to. */

@@ -1,0 +1,70 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInProcessBus, type EventBus } from '@platform/bus';
+import { createLogger } from '@platform/kit';
+import { createEmbeddedStore, type EmbeddedDocumentStore } from '@platform/storage';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { historyCollection } from '../domain/collections';
+import type { EntityScope } from './entity';
+import { EntityWriter } from './entity-writer';
+import { History } from './history';
+import { OutboxDrainer } from './outbox';
+import { UpdatedAtClock } from './updated-at-clock';
+
+const scope: EntityScope = { projectId: 'p1', typeId: 'tasks', collection: 'tenant-p1-tasks' };
+
+type LogRecord = { c: string; put?: { id: string; revision?: number; _outbox?: Array<{ revision: number }> } };
+
+/** The store log's lines, each as the records it holds (a group's members, or the one record). */
+async function logLines(dataDir: string): Promise<LogRecord[][]> {
+  const text = await readFile(join(dataDir, 'store.wal'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LogRecord & { group?: LogRecord[] })
+    .map((line) => line.group ?? [line]);
+}
+
+describe('EntityWriter on the embedded store', () => {
+  let dataDir: string;
+  let store: EmbeddedDocumentStore;
+  let bus: EventBus;
+  let writer: EntityWriter;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'entity-writer-'));
+    store = await createEmbeddedStore({ dataDir });
+    bus = createInProcessBus();
+    const history = new History(store);
+    const drainer = new OutboxDrainer(store, bus, history, Date.now, createLogger({ level: 'silent' }));
+    writer = new EntityWriter(store, history, drainer, new UpdatedAtClock(Date.now), undefined);
+  });
+
+  afterEach(async () => {
+    await bus.close();
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes each revision of an entity, its outbox entry and its history record as one log line', async () => {
+    const created = await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'e1' });
+    await writer.patch(scope, created.id, { $set: { title: 'b' } }, { userId: 'u1', baseRevision: 0 });
+    await writer.patch(scope, created.id, { $set: { title: 'c' } }, { userId: 'u1', baseRevision: 1 });
+    await store.close();
+
+    const lines = await logLines(dataDir);
+    for (const revision of [0, 1, 2]) {
+      // The line that first holds the entity at this revision, with the change in its outbox.
+      const line = lines.find((records) => records.some((record) => record.c === scope.collection && record.put?.revision === revision && record.put._outbox?.some((entry) => entry.revision === revision)));
+      expect({ revision, history: line?.some((record) => record.c === historyCollection(scope.collection) && record.put?.id === `e1:${revision}`) }).toEqual({ revision, history: true });
+    }
+  });
+
+  it('writes the preceding writes in the same line as the entity', async () => {
+    await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'e2', preceding: () => store.collection('ledger').insertOne({ id: 'e2' }) });
+    await store.close();
+    const line = (await logLines(dataDir)).find((records) => records.some((record) => record.c === scope.collection && record.put?.id === 'e2'));
+    expect(line?.filter((record) => record.put).map((record) => record.c).sort()).toEqual(['ledger', historyCollection(scope.collection), scope.collection].sort());
+  });
+});
