@@ -26,7 +26,7 @@ export class TrailStore {
   readonly items: Collection<StoredTrailItem>;
   readonly entities: Collection<TrailEntityRecord>;
 
-  constructor(store: DocumentStore) {
+  constructor(private readonly store: DocumentStore) {
     this.items = store.collection<StoredTrailItem>(TRAIL_COLLECTION);
     this.entities = store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION);
   }
@@ -52,6 +52,11 @@ export class TrailStore {
    * a change whose earlier changes still follow the old access.
    */
   async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
+    // The entity record, the access spread and the item: one atomic section (embedded store).
+    await this.store.atomically(() => this.recordIn(entry, snapshot));
+  }
+
+  private async recordIn(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
     const { record: known, accessMoved } = await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
     // Items written before hold the record's access already unless this change moved it.
     if (accessMoved) await this.spreadAccess(entry.entityKey, known);
@@ -103,7 +108,9 @@ export class TrailStore {
 
   /** Removes a project's whole trail (before a rebuild). */
   async clearProject(projectId: string): Promise<void> {
-    await this.items.deleteMany({ projectId });
-    await this.entities.deleteMany({ projectId });
+    await this.store.atomically(async () => {
+      await this.items.deleteMany({ projectId });
+      await this.entities.deleteMany({ projectId });
+    });
   }
 }

@@ -20,7 +20,7 @@ export class ProjectRepository {
   private readonly members: Collection<StoredMember>;
 
   constructor(
-    store: DocumentStore,
+    private readonly store: DocumentStore,
     private readonly clock: Clock,
   ) {
     this.projects = store.collection<StoredProject>(PROJECTS_COLLECTION);
@@ -47,10 +47,13 @@ export class ProjectRepository {
       updatedAt: now,
       revision: 0,
     };
-    // The owner's membership first: a crash in between leaves a membership without a project,
-    // which ProjectAccess ignores, never a project nobody can reach.
-    await this.members.insertOne({ id: projectMemberId(id, input.ownerId), projectId: id, userId: input.ownerId, role: 'owner', permissions: [], createdAt: now });
-    await this.projects.insertOne(project);
+    // One atomic section (embedded store); on MongoDB the membership goes first, so a crash in
+    // between leaves a membership without a project, which ProjectAccess ignores, never a project
+    // nobody can reach.
+    await this.store.atomically(async () => {
+      await this.members.insertOne({ id: projectMemberId(id, input.ownerId), projectId: id, userId: input.ownerId, role: 'owner', permissions: [], createdAt: now });
+      await this.projects.insertOne(project);
+    });
     return project;
   }
 

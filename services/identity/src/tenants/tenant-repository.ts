@@ -35,7 +35,7 @@ export class TenantRepository {
   private readonly projectMembers: Collection<Stored<ProjectMember>>;
 
   constructor(
-    store: DocumentStore,
+    private readonly store: DocumentStore,
     private readonly clock: Clock,
   ) {
     this.tenants = store.collection(TENANTS_COLLECTION);
@@ -124,18 +124,21 @@ export class TenantRepository {
    * the tenant is left without an owner. Answers the ids of the projects the user was removed from.
    */
   async removeMember(tenantId: string, userId: string, successorId: string): Promise<string[]> {
-    const projectIds = (await this.projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
-    const now = this.clock();
-    for (const project of await this.projects.find({ tenantId, ownerId: userId })) {
-      await this.projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
-      const successorMembership = projectMemberId(project.id, successorId);
-      const promoted = await this.projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
-      if (!promoted) await this.projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
-    }
-    const memberships = await this.projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
-    await this.projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
-    await this.members.deleteMany({ id: tenantMemberId(tenantId, userId) });
-    return memberships.map((membership) => membership.projectId);
+    // Ownership handover and removal in one atomic section: never a project without its owner's membership.
+    return this.store.atomically(async () => {
+      const projectIds = (await this.projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
+      const now = this.clock();
+      for (const project of await this.projects.find({ tenantId, ownerId: userId })) {
+        await this.projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
+        const successorMembership = projectMemberId(project.id, successorId);
+        const promoted = await this.projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
+        if (!promoted) await this.projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
+      }
+      const memberships = await this.projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
+      await this.projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
+      await this.members.deleteMany({ id: tenantMemberId(tenantId, userId) });
+      return memberships.map((membership) => membership.projectId);
+    });
   }
 
   async projectsOf(tenantId: string): Promise<ProjectRecord[]> {

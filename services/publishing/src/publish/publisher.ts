@@ -38,18 +38,21 @@ export class Publisher {
     if (!rlsAllows(application.access, 'update', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'Publishing needs update permission on the application' });
 
     const version = snapshot(application, { publishedBy: caller.userId, now: this.clock(), attempt: randomUUID() });
-    const claimed = await this.versions.claim(projectId, version, async () => {
-      const current = await this.applications.live(projectId, applicationId);
-      return current !== null && (current.publishedVersionNumber ?? 0) < version.versionNumber;
-    });
-    if (!claimed) throw this.lost(version);
+    // The version row is claimed in the application patch's atomic section (before it on MongoDB).
+    const claim = async () => {
+      const claimed = await this.versions.claim(projectId, version, async () => {
+        const current = await this.applications.live(projectId, applicationId);
+        return current !== null && (current.publishedVersionNumber ?? 0) < version.versionNumber;
+      });
+      if (!claimed) throw this.lost(version);
+    };
 
     try {
       await this.writer.patch(
         ApplicationReader.scope(projectId),
         applicationId,
         { $set: { publishedVersionNumber: version.versionNumber, publishedVersionId: version.id, publishedAt: version.createdAt } },
-        { userId: caller.userId, baseRevision: application.revision },
+        { userId: caller.userId, baseRevision: application.revision, preceding: claim },
       );
     } catch (error) {
       // Only a definite refusal means the application did not take the number; after any other

@@ -93,15 +93,19 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
-      // Recorded before the document exists, so no visitor is ever created without its erasure date.
+      // The erasure date and the secret are written with the document (before it on MongoDB), so no
+      // visitor is ever created without its erasure date.
       const visitorId = randomUUID();
-      await deps.ledger.schedule(target.scope, visitorId, retention);
+      let secret = '';
       const visitor = await deps.records.create(target.scope, { ...fields, ...retention }, {
         id: visitorId,
         userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
         defaultAccess: target.type.defaultAccess,
+        preceding: async () => {
+          await deps.ledger.schedule(target.scope, visitorId, retention);
+          secret = await deps.secrets.issue(target.scope.collection, visitorId);
+        },
       });
-      const secret = await deps.secrets.issue(target.scope.collection, visitor.id);
       return reply.code(201).send({ id: visitor.id, secret });
     },
   );
@@ -193,14 +197,21 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const now = deps.clock();
       const preference = await deps.ledger.preferenceOf(found.scope, visitor.id);
       const eventId = randomUUID();
-      // Events of a visitor the service manages are erased with it; recorded before they exist.
-      if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id);
-      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, { id: eventId, userId, defaultAccess: target.type.defaultAccess });
+      // Events of a visitor the service manages are erased with it; recorded with (before) them.
+      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, {
+        id: eventId,
+        userId,
+        defaultAccess: target.type.defaultAccess,
+        preceding: async () => {
+          if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id);
+        },
+      });
       // A visit restarts the retention period the visitor chose (as the server recorded it).
       const retention = preference === undefined ? undefined : retentionFields(now, preference);
-      if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention);
       const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }));
+      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), async () => {
+        if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention);
+      });
       return reply.code(201).send({ id: event.id });
     },
   );

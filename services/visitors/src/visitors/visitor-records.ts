@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { documentsCollection, type DataDeps, type EntityScope, type StoredEntity } from '@platform/documents';
+import { documentsCollection, type DataDeps, type EntityScope, type PrecedingWrites, type StoredEntity } from '@platform/documents';
 import type { Access } from '@platform/contracts';
 import type { UpdateModifier } from '@platform/storage';
 import { visitorsError } from '../errors';
@@ -22,7 +22,8 @@ export class VisitorRecords {
     return this.data.store.collection<StoredEntity>(scope.collection).findById(id, { projection: { _outbox: 0 } });
   }
 
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { id: string; userId: string; defaultAccess?: Access }): Promise<StoredEntity> {
+  /** `preceding`: the writes that belong to the record (its retention entry, its secret), in its atomic section. */
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { id: string; userId: string; defaultAccess?: Access; preceding?: PrecedingWrites }): Promise<StoredEntity> {
     return this.data.writer.create(scope, fields, options);
   }
 
@@ -30,12 +31,12 @@ export class VisitorRecords {
    * Applies the modifier `change` builds from the current record. Kiosk clients do not track
    * revisions, so a concurrent change is answered by building the modifier again from the new state.
    */
-  async update(scope: EntityScope, id: string, userId: string, change: (current: StoredEntity) => UpdateModifier): Promise<StoredEntity> {
+  async update(scope: EntityScope, id: string, userId: string, change: (current: StoredEntity) => UpdateModifier, preceding?: PrecedingWrites): Promise<StoredEntity> {
     for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt += 1) {
       const current = await this.find(scope, id);
       if (!current) throw visitorsError('VISITORS_NOT_FOUND');
       try {
-        return await this.data.writer.patch(scope, id, change(current), { userId, baseRevision: current.revision });
+        return await this.data.writer.patch(scope, id, change(current), { userId, baseRevision: current.revision, preceding });
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'DATA_REVISION_CONFLICT')) throw error;
       }
