@@ -1,0 +1,243 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+
+/** A webhook receiver on loopback: what the action's call-webhook block sends. */
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: { triggerName?: string; data?: { documentId?: string; document?: Record<string, unknown> } };
+}
+
+let platform: ConsolePlatform;
+let receiver: Server;
+let hookUrl: string;
+const received: Received[] = [];
+const contexts: BrowserContext[] = [];
+const pages: Page[] = [];
+const pageErrors: string[] = [];
+
+const PASSWORD = 'correct horse battery';
+const OWNER = { email: `actions-owner-${RUN_ID}@example.org`, displayName: 'Grace Hopper' };
+const MEMBER = { email: `actions-member-${RUN_ID}@example.org`, displayName: 'Member Without Update' };
+let ownerToken: string;
+let memberToken: string;
+let projectId: string;
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: JSON.parse(text) });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/orders`;
+  // The SSRF guard refuses loopback unless the actions service's network settings allow it.
+  platform = await startConsolePlatform({ allInOne: { env: { ACTIONS_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', ACTIONS_WEBHOOK_SECRET: 'console-e2e-webhook-signing-key' } } });
+
+  const owner = await platform.call('POST', '/api/auth/register', { body: { ...OWNER, password: PASSWORD } });
+  ownerToken = owner.body.token;
+  const member = await platform.call('POST', '/api/auth/register', { body: { ...MEMBER, password: PASSWORD } });
+  memberToken = member.body.token;
+  projectId = (await platform.call('POST', '/api/projects', { token: ownerToken, body: { name: 'Order desk' } })).body.id;
+  const schema = { type: 'object', properties: { customer: { type: 'string' }, total: { type: 'number' } } };
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: ownerToken, body: { id: 'orders', name: 'orders', schema } })).status).toBe(201);
+  const invitation = await platform.call('POST', `/api/projects/${projectId}/members`, { token: ownerToken, body: { userId: member.body.user.id, permissions: [] } });
+  expect((await platform.call('POST', `/api/me/invitations/${invitation.body.id}/accept`, { token: memberToken })).status).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await platform?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state !== 'fail') return;
+  for (const [index, page] of pages.entries()) await screenshot(page, `actions-failed-${index}`).catch(() => undefined);
+});
+
+async function signedIn(account: { email: string }): Promise<Page> {
+  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && message.text().includes('Content Security Policy') && pageErrors.push(message.text()));
+  pages.push(page);
+  await page.goto('/console/sign-in');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/projects$/);
+  return page;
+}
+
+async function openActions(page: Page): Promise<void> {
+  await page.goto(`/console/projects/${projectId}`);
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Actions' }).click();
+  await page.getByRole('table', { name: 'Actions' }).waitFor();
+}
+
+async function addBlock(page: Page, blockName: string, id: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Add block' });
+  await form.getByLabel('Block', { exact: true }).selectOption(blockName);
+  await form.getByLabel('Block id').fill(id);
+  await form.getByRole('button', { name: 'Add block' }).click();
+  await page.getByRole('region', { name: `Configuration of ${id}` }).waitFor();
+}
+
+/** Draws a connection with the keyboard: the output, then the input. */
+async function connect(page: Page, from: string, to: string): Promise<void> {
+  await page.getByRole('button', { name: from.replace('.', ' output '), exact: true }).press('Enter');
+  await page.getByRole('button', { name: to.replace('.', ' input '), exact: true }).press('Enter');
+}
+
+describe('actions in the console', () => {
+  it('builds an action only through the editor (documentCreated, conditional-logic, call-webhook) that runs on a new document; its run shows each block', async () => {
+    const page = await signedIn(OWNER);
+    await openActions(page);
+    await page.getByRole('button', { name: 'New action' }).click();
+    await page.getByLabel('Title').fill('Forward big orders');
+
+    const trigger = page.getByRole('form', { name: 'Add trigger' });
+    await trigger.getByLabel('Trigger').selectOption('documentCreated');
+    await trigger.getByLabel('Of type').fill('orders');
+    await trigger.getByRole('button', { name: 'Add trigger' }).click();
+
+    await addBlock(page, 'conditional-logic', 'check');
+    const check = page.getByRole('region', { name: 'Configuration of check' });
+    await check.getByLabel('path').fill('data.document.total');
+    await check.getByLabel('operator').selectOption('greaterThan');
+    await check.getByLabel('value').fill('100');
+
+    await addBlock(page, 'call-webhook', 'notify');
+    await page.getByRole('region', { name: 'Configuration of notify' }).getByLabel('url').fill(hookUrl);
+    await connect(page, 'check.true', 'notify.body');
+    expect(await page.getByRole('list', { name: 'Connections' }).getByRole('listitem').allTextContents()).toEqual(['check.true → notify.body' + 'Remove']);
+    await screenshot(page, 'actions-01-editor');
+
+    await page.getByRole('button', { name: 'Save action' }).click();
+    await page.waitForURL(/\/actions\/[^/]+$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Action: Forward big orders');
+    // What the editor saved, read back: exactly the graph drawn.
+    const actionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const stored = (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}`, { token: ownerToken })).body;
+    expect(stored.triggers).toEqual([{ id: 't1', triggerName: 'documentCreated', configuration: { typeId: 'orders' } }]);
+    expect(stored.blocks).toEqual([
+      { id: 'check', blockName: 'conditional-logic', configuration: { path: 'data.document.total', operator: 'greaterThan', value: 100 } },
+      { id: 'notify', blockName: 'call-webhook', configuration: { url: hookUrl } },
+    ]);
+    expect(stored.connections).toEqual([{ sourceBlockId: 'check', sourceSocketName: 'true', targetBlockId: 'notify', targetSocketName: 'body' }]);
+
+    // A new document through the console's documents screen triggers it.
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Types' }).click();
+    await page.getByRole('link', { name: 'orders' }).click();
+    await page.getByRole('button', { name: 'New document' }).click();
+    await page.getByLabel('customer', { exact: true }).fill('Analytical Engines Ltd');
+    await page.getByLabel('total', { exact: true }).fill('250');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
+    expect(received[0]!.body.data?.document).toMatchObject({ customer: 'Analytical Engines Ltd', total: 250 });
+    expect(received[0]!.headers['x-platform-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+
+    await openActions(page);
+    await page.getByRole('link', { name: 'Runs of Forward big orders' }).click();
+    const runs = page.getByRole('table', { name: 'Runs' });
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return runs.getByRole('row').filter({ hasText: 'succeeded' }).count();
+      }, { timeout: 15_000 })
+      .toBe(1);
+    const run = runs.getByRole('row').nth(1);
+    const blocks = await run.getByRole('listitem').allTextContents();
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/^check \(conditional-logic\): succeeded, .* ms \{"result":true\}$/);
+    expect(blocks[1]).toMatch(new RegExp(`^notify \\(call-webhook\\): succeeded, .* ms .*"status":200`));
+    expect(await run.getByRole('cell').nth(2).textContent()).toMatch(/^\d+(\.\d)? ms$/);
+    await screenshot(page, 'actions-02-runs');
+
+    // The run links to the document that triggered it.
+    const documentId = received[0]!.body.data!.documentId!;
+    await run.getByRole('link', { name: `orders/${documentId}` }).click();
+    await page.waitForURL(new RegExp(`/types/orders/documents/${documentId}$`));
+    await expect.poll(() => page.getByTestId('revision').textContent()).toBe('0');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('refuses an incompatible connection while drawing, with the reason, and keeps none', async () => {
+    const page = await signedIn(OWNER);
+    await page.goto(`/console/projects/${projectId}/actions/new`);
+    await addBlock(page, 'call-webhook', 'hook');
+    await addBlock(page, 'update-database', 'stamp');
+    await page.getByRole('button', { name: 'hook output status', exact: true }).press('Enter');
+    // While drawing, the graph says which inputs refuse the output and why, before anything is chosen.
+    await page.getByRole('button', { name: 'stamp input documentId', exact: true }).focus();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('hook.status (number) cannot feed stamp.documentId (string)');
+    await screenshot(page, 'actions-03-drawing');
+    await page.getByRole('button', { name: 'stamp input documentId', exact: true }).press('Enter');
+    expect(await page.getByRole('alert').textContent()).toBe('Refused: hook.status (number) cannot feed stamp.documentId (string)');
+    expect(await page.getByRole('list', { name: 'Connections' }).count()).toBe(0);
+    await screenshot(page, 'actions-04-refused');
+    // The output stays chosen: a compatible input of the same block takes it.
+    await page.getByRole('button', { name: 'stamp input modifier', exact: true }).press('Enter');
+    expect(await page.getByRole('list', { name: 'Connections' }).getByRole('listitem').allTextContents()).toEqual(['hook.status → stamp.modifier' + 'Remove']);
+  }, 60_000);
+
+  it("shows the server's validation problems on the block and socket they name, and stores nothing", async () => {
+    const page = await signedIn(OWNER);
+    await page.goto(`/console/projects/${projectId}/actions/new`);
+    await page.getByLabel('Title').fill('Refused by the server');
+    await addBlock(page, 'update-database', 'stamp');
+    await addBlock(page, 'call-webhook', 'private');
+    await page.getByRole('region', { name: 'Configuration of private' }).getByLabel('url').fill('http://10.0.0.1/hook');
+
+    // First the graph: update-database needs a modifier (configured or connected).
+    await page.getByRole('button', { name: 'Save action' }).click();
+    const stamp = page.getByRole('region', { name: 'Block stamp' });
+    const modifierSocket = stamp.getByRole('list', { name: 'Sockets of stamp' }).getByRole('listitem').filter({ hasText: /^modifier/ });
+    await expect.poll(() => modifierSocket.textContent()).toContain('update-database block "stamp" needs "modifier" in its configuration or a connection into its "modifier" socket');
+    expect(await page.getByRole('alert').filter({ hasText: 'Not saved' }).textContent()).toContain('Invalid blocks.0.configuration.modifier');
+    await screenshot(page, 'actions-05-missing-input');
+
+    // Then, once the graph is sound, the webhook's private address, on its block and beside its url.
+    await page.getByRole('button', { name: 'Configure stamp' }).click();
+    await page.getByRole('region', { name: 'Configuration of stamp' }).getByLabel('modifier').fill('{"$set":{"reviewed":true}}');
+    await page.getByRole('button', { name: 'Save action' }).click();
+    const hook = page.getByRole('region', { name: 'Block private' });
+    await expect.poll(() => hook.getByRole('list', { name: 'Problems of private' }).textContent()).toContain('10.0.0.1');
+    expect(await hook.getByRole('list', { name: 'Problems of private' }).textContent()).toContain('private address');
+    expect(await stamp.textContent()).not.toContain('needs');
+    await page.getByRole('button', { name: 'Configure private' }).click();
+    expect(await page.getByRole('region', { name: 'Configuration of private' }).getByRole('alert').textContent()).toContain('private address');
+    await screenshot(page, 'actions-06-address-refused');
+
+    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: ownerToken })).body.items as Array<{ title: string }>;
+    expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
+  }, 60_000);
+
+  it("shows a member without the update permission the server's refusal, not a broken page", async () => {
+    const guarded = await platform.call('POST', `/api/projects/${projectId}/actions`, {
+      token: ownerToken,
+      body: { title: 'Editors only', access: { update: { permission: 'editors' } }, triggers: [{ id: 't1', triggerName: 'documentUpdated' }] },
+    });
+    expect(guarded.status).toBe(201);
+    const page = await signedIn(MEMBER);
+    await openActions(page);
+    await page.getByRole('link', { name: 'Editors only', exact: true }).click();
+    await page.getByLabel('Title').fill('Renamed by a member');
+    await page.getByRole('button', { name: 'Save action' }).click();
+    const refusal = (await platform.call('PUT', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: memberToken, body: { title: 'Renamed by a member' } })).body;
+    expect(refusal.code).toBe('ACTIONS_FORBIDDEN');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(`Not saved: ${refusal.error}`);
+    // The editor stays as it was, and the action is unchanged.
+    expect(await page.getByRole('region', { name: 'Trigger t1' }).textContent()).toContain('documentUpdated');
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: ownerToken })).body.title).toBe('Editors only');
+    await screenshot(page, 'actions-07-member-refused');
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});

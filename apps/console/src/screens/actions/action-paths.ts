@@ -1,0 +1,6 @@
+/** Console paths of a project's actions. */
+export function actionsPath(projectId: string, actionId?: string, view?: 'runs'): string {
+  const base = `/projects/${encodeURIComponent(projectId)}/actions`;
+  if (!actionId) return base;
+  return `${base}/${encodeURIComponent(actionId)}${view ? `/${view}` : ''}`;
+}

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import type { paths } from '../../api/openapi';
+import { LoadError } from '../../components/load-error';
+import { useLoad } from '../../components/use-load';
+import { Link } from '../../router';
+import { actionsPath } from './action-paths';
+
+type Run = paths['/api/projects/{projectId}/actions/{actionId}/runs']['get']['responses'][200]['content']['application/json']['items'][number];
+type BlockResult = Run['blocks'][number];
+
+const RUNS_PAGE = 20;
+
+const duration = (ms: number | undefined) => (ms === undefined ? '…' : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`);
+
+/** What a block did: its summary, its error, or why it was skipped. */
+function BlockOutcome({ result }: { result: BlockResult }) {
+  if (result.error) return <span className="run-error">{`${result.error.code}: ${result.error.message}`}</span>;
+  if (result.reason) return <span>{result.reason}</span>;
+  return <code>{JSON.stringify(result.summary ?? {})}</code>;
+}
+
+/** An action's runs, newest first: status, duration, each block's result or error, and the document that triggered it. */
+export function ActionRuns({ projectId, actionId }: { projectId: string; actionId: string }) {
+  const [page, setPage] = useState(1);
+  const action = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}', { params: { path: { projectId, actionId } } })), `${projectId}/${actionId}`);
+  const runs = useLoad(
+    () => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}/runs', { params: { path: { projectId, actionId }, query: { page, pageSize: RUNS_PAGE } } })),
+    `${projectId}/${actionId}/${page}`,
+  );
+  const pages = Math.max(1, Math.ceil((runs.value?.total ?? 0) / RUNS_PAGE));
+  return (
+    <main className="wide">
+      <p className="crumbs">
+        <Link to={actionsPath(projectId)}>Actions</Link> / <Link to={actionsPath(projectId, actionId)}>{action.value?.title ?? actionId}</Link>
+      </p>
+      <h1>Runs of {action.value?.title ?? actionId}</h1>
+      <LoadError error={action.error ?? runs.error} />
+      <div className="toolbar">
+        <button type="button" onClick={runs.reload}>
+          Refresh
+        </button>
+        <span role="status">{runs.value ? `${runs.value.total} runs, page ${page} of ${pages}` : 'Loading…'}</span>
+        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          Newer
+        </button>
+        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          Older
+        </button>
+      </div>
+      <table aria-label="Runs">
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Document</th>
+            <th scope="col">Blocks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(runs.value?.items ?? []).map((run) => (
+            <tr key={run.id}>
+              <td>{new Date(run.startedAt).toLocaleString()}</td>
+              <td className={`run-${run.status}`}>{run.status}</td>
+              <td>{duration(run.durationMs)}</td>
+              <td>
+                <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(run.typeId)}/documents/${encodeURIComponent(run.documentId)}`}>
+                  {run.typeId}/{run.documentId}
+                </Link>
+                <div className="run-note">{run.triggerName}</div>
+              </td>
+              <td>
+                {run.error && <p className="run-error">{`${run.error.code}: ${run.error.message}`}</p>}
+                <ul className="run-blocks" aria-label={`Blocks of run ${run.id}`}>
+                  {run.blocks.map((result) => (
+                    <li key={result.blockId}>
+                      <strong>{result.blockId}</strong> ({result.blockName}): <span className={`run-${result.status}`}>{result.status}</span>, {duration(result.durationMs)} <BlockOutcome result={result} />
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {runs.value?.items.length === 0 && <p>No run yet: the action runs when a document event matches one of its triggers.</p>}
+    </main>
+  );
+}
