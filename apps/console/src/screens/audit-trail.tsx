@@ -1,9 +1,101 @@
-/** Scaffold: issue 23 builds this screen. */
+import { useEffect, useState } from 'react';
+import { api, ApiError, unwrap } from '../api/client';
+import { changeInWords } from '../audit/change-words';
+import { itemLink } from '../audit/item-link';
+import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
+import { filtersFromSearch, filtersToSearch, pageCount, trailQuery, type TrailFilters } from '../audit/trail-filters';
+import { formErrors, noErrors } from '../components/form-errors';
+import { LoadError } from '../components/load-error';
+import { useLoad } from '../components/use-load';
+import { Link, navigate } from '../router';
+
+/**
+ * New items are polled for: the audit service records a change after the data service announces
+ * it, so the realtime channel's notification can come before the item exists (see docs/console.md).
+ */
+const POLL_MS = 2_000;
+
+const itemKey = (item: { entityTypeId: string; entityId: string; revision: number }) => `${item.entityTypeId}/${item.entityId}/${item.revision}`;
+
 export function AuditTrail({ projectId }: { projectId: string }) {
+  const [filters, setFilters] = useState<TrailFilters>(() => filtersFromSearch(window.location.search));
+  const search = filtersToSearch(filters);
+  const trail = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/audit-trail', { params: { path: { projectId }, query: trailQuery(filters) } })), `${projectId}${search}`);
+  const { reload } = trail;
+
+  // The URL keeps the filters, so a filtered trail can be bookmarked and shared.
+  useEffect(() => navigate(`/projects/${encodeURIComponent(projectId)}/audit-trail${search}`, { replace: true }), [projectId, search]);
+  useEffect(() => {
+    const timer = setInterval(() => document.visibilityState === 'visible' && reload(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  // Refused (a former member, a project that is gone): the server's message alone; polling brings the trail back if access returns.
+  if (trail.error instanceof ApiError && (trail.error.status === 403 || trail.error.status === 404)) {
+    return (
+      <main className="wide">
+        <h1>Audit trail</h1>
+        <LoadError error={trail.error} />
+      </main>
+    );
+  }
+  const errors = trail.error ? formErrors(trail.error, TRAIL_FIELDS) : noErrors;
+  const page = trail.value;
+  const pages = page ? pageCount(page.total, page.limit) : 1;
   return (
-    <main>
+    <main className="wide">
       <h1>Audit trail</h1>
-      <p data-project={projectId}>Not built yet.</p>
+      <TrailFilterForm projectId={projectId} filters={filters} errors={errors} onChange={setFilters} />
+      {errors.form && <LoadError error={trail.error} />}
+      {!page && !trail.error && <p className="loading">Loading the audit trail…</p>}
+      {page && (
+        <>
+          <p className="toolbar" role="status">
+            <span className="badge">{page.total === 1 ? '1 change' : `${page.total} changes`}</span>
+            <span>
+              Page {page.page} of {pages}
+            </span>
+            <span className="realtime realtime-live">live: new changes appear within {POLL_MS / 1000} s</span>
+          </p>
+          <table aria-label="Audit trail">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">User</th>
+                <th scope="col">Type</th>
+                <th scope="col">Change</th>
+                <th scope="col">Entity</th>
+                <th scope="col">Revision</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((item) => (
+                <tr key={itemKey(item)}>
+                  <td>
+                    <time dateTime={new Date(item.timestamp).toISOString()}>{new Date(item.timestamp).toLocaleString()}</time>
+                  </td>
+                  <td>{item.userDisplayName}</td>
+                  <td>{item.entityTypeName}</td>
+                  <td>{changeInWords(item.changeDescription)}</td>
+                  <td dir="auto">
+                    <Link to={itemLink(projectId, item)}>{item.entityTitle}</Link>
+                  </td>
+                  <td>{item.revision}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {page.items.length === 0 && <p>No change matches these filters.</p>}
+          <nav aria-label="Pages" className="toolbar">
+            <button type="button" disabled={page.page <= 1} onClick={() => setFilters({ ...filters, page: page.page - 1 })}>
+              Previous page
+            </button>
+            <button type="button" disabled={page.page >= pages} onClick={() => setFilters({ ...filters, page: page.page + 1 })}>
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
     </main>
   );
 }

@@ -1,6 +1,6 @@
 import type { FieldChoice, FieldConflict, LocalDocument, SyncClient, SyncConflict } from '@platform/sync-client';
 import { useConflicts, useDocument, useSyncState } from '@platform/sync-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
 import { AccessEditor } from '../components/access-editor';
 import { ConflictView } from '../components/conflict-view';
@@ -11,6 +11,7 @@ import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
 import { diffStates, restoringModifier, stateAt, type Modifier } from '../history/apply-modifier';
 import { authorName } from '../history/authors';
+import { linkedRevision } from '../history/linked-revision';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
@@ -106,13 +107,17 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const changes = (loaded.value?.changes ?? []) as Change[];
   const revision = loaded.value?.revision ?? 0;
   const [shown, setShown] = useState(HISTORY_PAGE);
-  const [selected, setSelected] = useState<number>();
-  const [compare, setCompare] = useState<{ from: number; to: number }>();
+  // A link to one revision (`?revision=N`, from the audit trail) opens the history with it selected and in view.
+  const [linked] = useState(linkedRevision);
+  const [selected, setSelected] = useState<number | undefined>(linked);
+  const scrollIntoView = useCallback((item: HTMLLIElement | null) => item?.scrollIntoView({ block: 'center' }), []);
+  // From the audit trail, the diff shows what the linked change did.
+  const [compare, setCompare] = useState<{ from: number; to: number } | undefined>(linked === undefined ? undefined : { from: Math.max(0, linked - 1), to: linked });
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [restoreConflict, setRestoreConflict] = useState<RestoreConflict>();
   const [notice, setNotice] = useState<string>();
 
-  const at = selected ?? revision;
+  const at = selected !== undefined && selected < changes.length ? selected : revision;
   const stateAtSelected = useMemo(() => stateAt(changes, at), [changes, at]);
   const comparison = compare ?? { from: Math.max(0, revision - 1), to: revision };
   const differences = useMemo(() => diffStates(stateAt(changes, comparison.from), stateAt(changes, comparison.to)), [changes, comparison.from, comparison.to]);
@@ -161,7 +166,9 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     if (live && loaded.error instanceof ApiError && loaded.error.status === 404) return <LocalOnly client={client} projectId={projectId} typeId={typeId} document={live} conflict={conflict} />;
     return loaded.error ? <LoadError error={loaded.error} /> : <p className="loading">Loading {id}…</p>;
   }
-  const newestFirst = [...changes.entries()].reverse().slice(0, shown);
+  // The linked revision is listed however old it is.
+  const visible = Math.max(shown, linked === undefined ? 0 : changes.length - linked);
+  const newestFirst = [...changes.entries()].reverse().slice(0, visible);
 
   return (
     <main className="wide">
@@ -229,7 +236,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
           <h2>History</h2>
           <ol className="history" aria-label="Changes">
             {newestFirst.map(([index, change]) => (
-              <li key={index} className={index === at ? 'selected' : undefined}>
+              <li key={index} className={index === at ? 'selected' : undefined} aria-current={index === at ? 'true' : undefined} ref={index === linked ? scrollIntoView : undefined}>
                 <button type="button" className="link" onClick={() => setSelected(index)} aria-label={`Revision ${index}`}>
                   r{index}
                 </button>{' '}
@@ -238,9 +245,9 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
               </li>
             ))}
           </ol>
-          {shown < changes.length && (
-            <button type="button" onClick={() => setShown(shown + HISTORY_PAGE)}>
-              Show older changes ({changes.length - shown} more)
+          {visible < changes.length && (
+            <button type="button" onClick={() => setShown(visible + HISTORY_PAGE)}>
+              Show older changes ({changes.length - visible} more)
             </button>
           )}
         </section>

@@ -1,0 +1,21 @@
+/** What an audit item names: its entity, where the entity lives, and the revision the change made. */
+export interface TrailItemTarget {
+  entityId: string;
+  entityTypeId: string;
+  revision: number;
+}
+
+/** The trail's `entityTypeId` for changes to the type records and to applications (not document types). */
+const TYPES_COLLECTION = 'types';
+const APPLICATIONS_COLLECTION = 'applications';
+
+/**
+ * Where an item leads in the console: a document's history with the item's revision selected
+ * (`?revision=N`, read by the document screen), a type's documents, or the applications.
+ */
+export function itemLink(projectId: string, item: TrailItemTarget): string {
+  const project = `/projects/${encodeURIComponent(projectId)}`;
+  if (item.entityTypeId === TYPES_COLLECTION) return `${project}/types/${encodeURIComponent(item.entityId)}`;
+  if (item.entityTypeId === APPLICATIONS_COLLECTION) return `${project}/applications`;
+  return `${project}/types/${encodeURIComponent(item.entityTypeId)}/documents/${encodeURIComponent(item.entityId)}?revision=${item.revision}`;
+}
