@@ -59,10 +59,10 @@ function AccessSummary({ access }: { access: unknown }) {
 function LocalOnly({ client, projectId, typeId, document, conflict }: { client: SyncClient; projectId: string; typeId: string; document: LocalDocument; conflict: SyncConflict | undefined }) {
   const collection = client.collection(typeId);
   const back = () => navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
-  return (
   const { schema } = useTypeSchema(projectId, typeId);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const save = (fields: Record<string, unknown>) => void collection.update(document.id, changedFields(document, fields)).then(() => setErrors(noErrors));
+  return (
     <main className="wide">
       <h1>Document {document.id}</h1>
       <p>Not on the server yet: only this browser has it.</p>
@@ -78,7 +78,6 @@ function LocalOnly({ client, projectId, typeId, document, conflict }: { client: 
   );
 }
 
-/** The server's 409 for a restore, and what the restore wanted to write. */
 /** Only what the editor changed, so the change records just that (undefined removes a field). */
 function changedFields(document: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
   const current = editableFields(document);
@@ -88,6 +87,7 @@ function changedFields(document: Record<string, unknown>, fields: Record<string,
   return update;
 }
 
+/** The server's 409 for a restore, and what the restore wanted to write. */
 interface RestoreConflict {
   fields: FieldConflict[];
   currentRevision: number;
