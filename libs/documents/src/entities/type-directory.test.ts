@@ -38,11 +38,23 @@ describe('TypeDirectory and the schemas it pins per type revision', () => {
 
   it('never validates a new revision with the schema of the one before', async () => {
     expect(await verdict(types, 6)).toEqual(['n']);
-    await collection().updateOne({ id: 'notes' }, { $set: { 'schema.$defs.n.maximum': 10, revision: 1, updatedAt: 1_001 } });
+    // Two writes within one millisecond: only the revision tells them apart.
+    await collection().updateOne({ id: 'notes' }, { $set: { 'schema.$defs.n.maximum': 10, revision: 1 } });
     expect(await verdict(types, 6)).toEqual([]);
     expect(await verdict(types, 11)).toEqual(['n']);
     await collection().updateOne({ id: 'notes' }, { $set: { schema: atMost(3), revision: 2, updatedAt: 1_002 } });
     expect(await verdict(types, 4)).toEqual(['n']);
+  });
+
+  it('validates with the schema a type without one is given in its next revision', async () => {
+    await collection().insertOne({ id: 'plain', name: 'Plain', revision: 0, createdAt: 1_000, updatedAt: 1_000 });
+    const schemaOfPlain = async () => (await types.require(PROJECT, 'plain')).schema;
+    expect(await schemaOfPlain()).toBeUndefined();
+    expect(await schemaOfPlain()).toBeUndefined();
+    await collection().updateOne({ id: 'plain' }, { $set: { schema: atMost(5), revision: 1, updatedAt: 1_001 } });
+    expect(validateDocument(await schemaOfPlain(), { n: 6 }).map((problem) => problem.field)).toEqual(['n']);
+    await collection().updateOne({ id: 'plain' }, { $unset: { schema: '' }, $set: { revision: 2, updatedAt: 1_002 } });
+    expect(await schemaOfPlain()).toBeUndefined();
   });
 
   it('tells a type created again from its earlier life at the same revision and time, and a rewrite of a revision from the one it replaced', async () => {

@@ -8,6 +8,8 @@ import { PinnedTypeSchemas } from './pinned-type-schemas';
 
 export type StoredType = StoredEntity & TypeRecord;
 
+const WITHOUT_SCHEMA = { ...READ_PROJECTION, schema: 0 } as const;
+
 /** Finds a project's types; a document route needs its type to exist and be readable (404 otherwise). */
 export class TypeDirectory {
   /** Each type's schema is shared by the reads of its revision: validation finds its compiled validator by identity. */
@@ -33,8 +35,14 @@ export class TypeDirectory {
 
   /** The stored record, deleted or not. Its schema is frozen: it is shared by every read of this revision. */
   async find(projectId: string, typeId: string): Promise<StoredType | null> {
-    const type = await this.store.collection<StoredType>(typesCollection(projectId)).findById(typeId, { projection: READ_PROJECTION });
-    return type && this.schemas.current(projectId, type);
+    const collection = this.store.collection<StoredType>(typesCollection(projectId));
+    // Most reads are of a revision already pinned: the schema, most of a type's bytes, is then neither copied nor unescaped again.
+    const stamped = await collection.findById(typeId, { projection: WITHOUT_SCHEMA });
+    if (!stamped) return null;
+    const pinned = this.schemas.of(projectId, stamped);
+    if (pinned) return pinned.schema === undefined ? stamped : { ...stamped, schema: pinned.schema as StoredType['schema'] };
+    const type = await collection.findById(typeId, { projection: READ_PROJECTION });
+    return type && this.schemas.pin(projectId, type);
   }
 
   static typesScope(projectId: string): EntityScope {
