@@ -96,6 +96,16 @@ async function connect(page: Page, from: string, to: string): Promise<void> {
   await page.getByRole('button', { name: to.replace('.', ' input '), exact: true }).press('Enter');
 }
 
+/** Draws a connection with the pointer: pressed on the output, moved, released over the input. */
+async function drag(page: Page, output: string, input: string): Promise<void> {
+  const from = (await page.getByRole('button', { name: output, exact: true }).boundingBox())!;
+  const to = (await page.getByRole('button', { name: input, exact: true }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
 describe('actions in the console', () => {
   it('builds an action only through the editor (documentCreated, conditional-logic, call-webhook) that runs on a new document; its run shows each block', async () => {
     const page = await signedIn(OWNER);
@@ -186,6 +196,14 @@ describe('actions in the console', () => {
     // The output stays chosen: a compatible input of the same block takes it.
     await page.getByRole('button', { name: 'stamp input modifier', exact: true }).press('Enter');
     expect(await page.getByRole('list', { name: 'Connections' }).getByRole('listitem').allTextContents()).toEqual(['hook.status → stamp.modifier' + 'Remove']);
+
+    // Dragging with the pointer follows the same rules: refused onto a string input, taken by an object one.
+    await drag(page, 'hook output status', 'stamp input documentId');
+    expect(await page.getByRole('alert').textContent()).toBe('Refused: hook.status (number) cannot feed stamp.documentId (string)');
+    await drag(page, 'hook output response', 'stamp input data');
+    expect(await page.getByRole('list', { name: 'Connections' }).getByRole('listitem').allTextContents()).toEqual(['hook.status → stamp.modifier' + 'Remove', 'hook.response → stamp.data' + 'Remove']);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'actions-04b-dragged');
   }, 60_000);
 
   it("shows the server's validation problems on the block and socket they name, and stores nothing", async () => {

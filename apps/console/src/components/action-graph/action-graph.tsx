@@ -123,16 +123,19 @@ export function ActionGraph({ graph, definitions, problems, selectedBlockId, onS
 
   return (
     <div className="graph">
-      <p className="graph-status" role="status">
-        {source
-          ? `Drawing from ${source.blockId}.${source.socketName}: choose an input${hint ? ` (${hint})` : ''}. Escape cancels.`
-          : 'To connect, choose an output (or drag from it), then an input.'}
-      </p>
-      {refusal && (
-        <p role="alert" className="form-error">
-          {refusal}
+      {/* Room for both lines is kept, so a refusal appearing or going never moves the sockets under the pointer. */}
+      <div className="graph-messages">
+        <p className="graph-status" role="status">
+          {source
+            ? `Drawing from ${source.blockId}.${source.socketName}: choose an input${hint ? ` (${hint})` : ''}. Escape cancels.`
+            : 'To connect, choose an output (or drag from it), then an input.'}
         </p>
-      )}
+        {refusal && (
+          <p role="alert" className="form-error">
+            {refusal}
+          </p>
+        )}
+      </div>
       <div className="graph-canvas" ref={canvas}>
         <svg className="graph-edges" aria-hidden="true">
           {graph.triggers.flatMap((trigger) =>
