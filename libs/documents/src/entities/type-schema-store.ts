@@ -65,13 +65,21 @@ class TypeSchemaCollection<T extends StoredDocument> implements Collection<T> {
  * plain JSON Schema while the store never holds a `$` key.
  */
 export function withTypeSchemaEncoding(store: DocumentStore): DocumentStore {
+  // Each collection is wrapped once: a store that instruments what it hands out (telemetry) made a
+  // new wrapper on every call, a measurable share of each write.
+  const collections = new Map<string, Collection<StoredDocument>>();
   return {
     get kind() {
       return store.kind;
     },
     collection: <T extends StoredDocument = StoredDocument>(name: string): Collection<T> => {
-      const collection = store.collection<T>(name);
-      return isTypesCollection(name) ? new TypeSchemaCollection(collection) : collection;
+      let collection = collections.get(name);
+      if (!collection) {
+        const inner = store.collection<StoredDocument>(name);
+        collection = isTypesCollection(name) ? new TypeSchemaCollection(inner) : inner;
+        collections.set(name, collection);
+      }
+      return collection as unknown as Collection<T>;
     },
     atomically: (work) => store.atomically(work),
     ping: () => store.ping(),
