@@ -147,7 +147,7 @@ export function ApplicationDomains({ projectId, appId, versions }: { projectId: 
       </table>
       {domains.value && mine.length === 0 && <p>No domain serves this application yet.</p>}
       {preview && (
-        <section aria-label={`Preview of ${preview.hostname}`} className="preview">
+        <section aria-label={`Preview of ${preview.hostname}`}>
           <h3>GET /api/public/domains/{preview.hostname}</h3>
           {preview.error ? (
             <p role="alert" className="form-error">

@@ -181,6 +181,20 @@ describe('the public check-in kiosk', () => {
     expect(await page.getByRole('list', { name: 'Checked in at this kiosk' }).count()).toBe(0);
   }, 60_000);
 
+  it('checks arrivals in without keeping anything when the widget names no event type', async () => {
+    const routes = [{ path: '/', widgetTree: { rootWidgetId: 'door', widgets: { door: { id: 'door', name: 'CheckIn', data: { visitorTypeId: 'guests' } } } } }];
+    expect((await api('POST', '/applications', { id: 'arrivals', title: { en: 'Arrivals' }, routes })).status).toBe(201);
+    const page = await kioskPage('en-US');
+    await page.goto(`/kiosk/${encodeURIComponent(projectId)}/arrivals`);
+    expect(await page.getByRole('radio', { name: '28 days' }).isChecked()).toBe(true);
+    await page.getByLabel('Your name').fill('Ari Arrival');
+    await page.getByRole('button', { name: 'Check in' }).click();
+    await eventually(() => page.getByRole('status').textContent()).toBe('Welcome, Ari Arrival: you are checked in.');
+    expect((await guests()).find((guest) => guest.name === 'Ari Arrival')).toMatchObject({ deleteOnPreference: 28 * DAY });
+    expect(await page.getByRole('button', { name: 'Check out' }).count()).toBe(0);
+    expect(await page.evaluate((key) => localStorage.getItem(key), `platform-kiosk:${projectId}:arrivals`)).toBeNull();
+  }, 60_000);
+
   it('says so when the application has no kiosk', async () => {
     const page = await kioskPage('en-US');
     await page.goto(`/kiosk/${encodeURIComponent(projectId)}/no-such-application`);

@@ -65,15 +65,15 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
     document.title = title;
   }, [language, title]);
 
-  const addEvent = (visitor: KioskVisitor, eventType: 'checkIn' | 'checkOut') =>
-    setup.eventCollectionName === undefined
-      ? Promise.resolve()
-      : unwrap(
-          api.POST('/api/projects/{projectId}/visitors/{visitorId}/events', {
-            params: { path: { projectId, visitorId: visitor.id }, header: { 'x-visitor-secret': visitor.secret } },
-            body: { collectionName: setup.eventCollectionName, data: { eventType } },
-          }),
-        );
+  // Without an event type the widget records arrivals only: nothing to check out, so nothing is kept.
+  const eventCollectionName = setup.eventCollectionName;
+  const addEvent = (collectionName: string, visitor: KioskVisitor, eventType: 'checkIn' | 'checkOut') =>
+    unwrap(
+      api.POST('/api/projects/{projectId}/visitors/{visitorId}/events', {
+        params: { path: { projectId, visitorId: visitor.id }, header: { 'x-visitor-secret': visitor.secret } },
+        body: { collectionName, data: { eventType } },
+      }),
+    );
 
   const checkIn = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,8 +94,10 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
         api.POST('/api/projects/{projectId}/visitors', { params: { path: { projectId } }, body: { collectionName: setup.visitorCollectionName, data: { name }, deletionPeriod: duration } }),
       );
       const visitor: KioskVisitor = { id: created.id, secret: created.secret, name, deleteOn: Date.now() + duration };
-      store.add(visitor);
-      await addEvent(visitor, 'checkIn');
+      if (eventCollectionName) {
+        store.add(visitor);
+        await addEvent(eventCollectionName, visitor, 'checkIn');
+      }
       setVisitors(store.list());
       setMessage(text(configuration.successSignInMessage) ?? words.checkedIn(name));
       form.reset();
@@ -109,11 +111,11 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
     }
   };
 
-  const checkOut = async (visitor: KioskVisitor) => {
+  const checkOut = async (collectionName: string, visitor: KioskVisitor) => {
     setFormError(undefined);
     setBusy(true);
     try {
-      await addEvent(visitor, 'checkOut');
+      await addEvent(collectionName, visitor, 'checkOut');
       setMessage(text(configuration.successSignOutMessage) ?? words.checkedOut(visitor.name));
       store.remove(visitor.id);
     } catch (error) {
@@ -156,23 +158,25 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
           {words.checkIn}
         </button>
       </form>
-      <section aria-labelledby="kiosk-checked-in" className="kiosk-visitors">
-        <h2 id="kiosk-checked-in">{words.checkedInHere}</h2>
-        {visitors.length === 0 ? (
-          <p>{words.nobodyCheckedIn}</p>
-        ) : (
-          <ul aria-labelledby="kiosk-checked-in">
-            {visitors.map((visitor) => (
-              <li key={visitor.id}>
-                <span>{visitor.name}</span>
-                <button type="button" disabled={busy} onClick={() => void checkOut(visitor)}>
-                  {words.checkOut}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {eventCollectionName && (
+        <section aria-labelledby="kiosk-checked-in" className="kiosk-visitors">
+          <h2 id="kiosk-checked-in">{words.checkedInHere}</h2>
+          {visitors.length === 0 ? (
+            <p>{words.nobodyCheckedIn}</p>
+          ) : (
+            <ul aria-labelledby="kiosk-checked-in">
+              {visitors.map((visitor) => (
+                <li key={visitor.id}>
+                  <span>{visitor.name}</span>
+                  <button type="button" disabled={busy} onClick={() => void checkOut(eventCollectionName, visitor)}>
+                    {words.checkOut}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       {configuration.smallPrint && <p className="kiosk-small-print">{text(configuration.smallPrint)}</p>}
     </main>
   );
