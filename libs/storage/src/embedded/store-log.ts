@@ -145,7 +145,12 @@ export class StoreLog {
       group.open -= 1;
       if (group.open === 0) this.commit(group);
       this.openSections -= 1;
-      if (this.openSections === 0) this.takeWaitingSnapshots();
+      if (this.openSections === 0) {
+        // While enabled, an AsyncLocalStorage makes every promise of the process pay for its
+        // hooks (in Node 20 about twice the cost of promise-heavy code): only while sections are open.
+        this.sections.disable();
+        this.takeWaitingSnapshots();
+      }
       await group.committed;
     }
   }
