@@ -28,8 +28,8 @@ const HEALTH_RETRY_MS = 2_000;
 
 /**
  * The signed-in user, from the gateway's HttpOnly `session` cookie (the console never sees the
- * token). A 401 anywhere signs out and goes to sign in; a 503 shows the banner and probes
- * /api/health until the platform answers again.
+ * token). A 401 anywhere signs out and goes to sign in; a 503 shows the banner and asks for the
+ * user every 2 s until the platform answers again.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<CurrentUser | null | undefined>(undefined);
@@ -58,9 +58,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!unavailable) return;
-    const timer = setInterval(() => void fetch('/api/health').then((response) => response.ok && setUnavailable(false), () => undefined), HEALTH_RETRY_MS);
+    // Asks for the user again rather than /api/health, which answers 200 while a service's
+    // database is down: the banner goes when the console's own calls answer (the typed client
+    // reports it), and a page that could not even load the user shows once it can.
+    const timer = setInterval(() => void refresh().catch(() => undefined), HEALTH_RETRY_MS);
     return () => clearInterval(timer);
-  }, [unavailable]);
+  }, [unavailable, refresh]);
 
   const signIn = useCallback(async (email: string, password: string) => {
     await unwrap(api.POST('/api/auth/login', { body: { email, password } }));

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
+import { ApiError, onApiHealth } from '../api/client';
 
-/** Loads with `load` whenever `key` changes; `reload` runs it again (after a write), keeping the last value meanwhile. */
+/**
+ * Loads with `load` whenever `key` changes; `reload` runs it again (after a write), keeping the last
+ * value meanwhile. A load refused with 503 runs again once the platform answers.
+ */
 export function useLoad<T>(load: () => Promise<T>, key: string): { value: T | undefined; error: unknown; reload: () => void } {
   const [state, setState] = useState<{ key: string; value?: T; error?: unknown }>({ key });
   const [round, setRound] = useState(0);
@@ -19,5 +23,11 @@ export function useLoad<T>(load: () => Promise<T>, key: string): { value: T | un
   }, [loader, key, round]);
 
   const reload = useCallback(() => setRound((count) => count + 1), []);
+  // A load the platform refused with 503 runs again as soon as a call answers again.
+  const unavailable = state.key === key && state.error instanceof ApiError && state.error.status === 503;
+  useEffect(() => {
+    if (!unavailable) return;
+    return onApiHealth((status) => status === 'ok' && reload());
+  }, [unavailable, reload]);
   return state.key === key ? { value: state.value, error: state.error, reload } : { value: undefined, error: undefined, reload };
 }

@@ -1,6 +1,11 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { identityService } from '@platform/identity';
+import { createMongoStore } from '@platform/storage';
+import { describeWithOwnServer } from '@platform/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { CONSOLE_DIST, RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 const contexts: BrowserContext[] = [];
@@ -280,4 +285,61 @@ describe('the console in a real browser', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');
   }, 60_000);
+});
+
+describeWithOwnServer('mongo', 'the console while the database is down', (database) => {
+  let outage: TestGateway;
+
+  beforeAll(async () => {
+    // Its own platform on a database this test stops: identity and data answer 503 while it is down.
+    const store = await createMongoStore({ url: database().url, database: `console_outage_${RUN_ID}`, serverSelectionTimeoutMs: 500 });
+    outage = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST, store });
+  }, 60_000);
+
+  afterAll(async () => {
+    await outage?.close();
+    await outage?.context.store.close();
+  });
+
+  it('shows that the service is unavailable while it is, and recovers by itself when it is back: the screen that failed loads, a page opened meanwhile shows', async () => {
+    const registered = await outage.call('POST', '/api/auth/register', { body: { email: `outage-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Outage' } });
+    const token: string = registered.body.token;
+    const projectId: string = (await outage.call('POST', '/api/projects', { token, body: { name: 'Outage' } })).body.id;
+    expect((await outage.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'notes', name: 'notes', schema: SCHEMA } })).status).toBe(201);
+    expect((await outage.call('POST', `/api/projects/${projectId}/types/notes/data`, { token, body: { title: 'Before the outage' } })).status).toBe(201);
+
+    const context = await platform.browser.newContext({ baseURL: outage.url, viewport: { width: 1400, height: 900 } });
+    contexts.push(context);
+    await context.addCookies([{ name: 'session', value: token, url: outage.url }]);
+    const page = await context.newPage();
+    pages.push(page);
+    await page.goto(`/console/projects/${projectId}/types/notes`);
+    await expect.poll(() => page.getByRole('table', { name: 'Documents of notes' }).textContent(), { timeout: 15_000 }).toContain('Before the outage');
+    const banner = page.getByText('The service is unavailable right now');
+    expect(await banner.count()).toBe(0);
+
+    // Down: the next screen's load answers 503, and the banner stays while the database is down
+    // (the gateway's /api/health answers 200 all along, so it cannot tell).
+    await database().stop({ kill: true });
+    await page.getByRole('link', { name: 'Types', exact: true }).first().click();
+    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    await screenshot(page, '13-unavailable');
+    await page.waitForTimeout(3_000);
+    expect(await banner.isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'notes', exact: true }).count()).toBe(0);
+
+    // Back: the banner goes and the types load, with nobody touching the page.
+    await database().restart();
+    await expect.poll(() => page.getByRole('link', { name: 'notes', exact: true }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await banner.count()).toBe(0);
+
+    // A page opened while it is down (it cannot even load the user) shows once it is back.
+    await database().stop({ kill: true });
+    await page.reload();
+    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    await database().restart();
+    await expect.poll(() => page.getByRole('link', { name: 'notes', exact: true }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await banner.count()).toBe(0);
+    await screenshot(page, '14-recovered');
+  }, 120_000);
 });
