@@ -9,6 +9,8 @@ import { serviceForPath } from './route-table';
 const serviceDocumentSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
 
 const FETCH_TIMEOUT_MS = 2_000;
+/** How soon a service that has never answered is asked again (a slow start should not hide its routes for a whole refresh). */
+const FIRST_ANSWER_RETRY_MS = 2_000;
 
 /** `/api/projects/{projectId}/types` as the route table matches it: a parameter is any one segment. */
 function routedPath(openapiPath: string): string {
@@ -20,13 +22,15 @@ function routedPath(openapiPath: string): string {
  * serves its own document, built from its route schemas; the gateway fetches them at start and
  * every `refreshMs`, keeps the paths its route table sends to that service, and adds them to its
  * own document, so `/api/openapi.json` and `/api/docs` describe the same routes as the all-in-one
- * shape's. A service that cannot be reached keeps the paths it last described (none before its
- * first answer) and is asked again at the next refresh.
+ * shape's. A service that cannot be reached keeps the paths it last described and is asked again at
+ * the next refresh; one that has not answered yet is asked again every couple of seconds until it does.
  */
 export class RemoteApiDocs {
   private readonly paths = new Map<BackendServiceName, OpenAPIV3.PathsObject>();
   private readonly sign: ReturnType<typeof cachingPrincipalSigner>;
   private timer: NodeJS.Timeout | undefined;
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(
     private readonly options: { remotes: ReadonlyMap<BackendServiceName, string>; principalSecret: string; refreshMs: number; logger: Logger },
@@ -41,7 +45,10 @@ export class RemoteApiDocs {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
+    for (const retry of this.retries) clearTimeout(retry);
+    this.retries.clear();
   }
 
   /** The gateway's own document with every remote service's routed paths added. */
@@ -64,7 +71,17 @@ export class RemoteApiDocs {
       const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
       this.paths.set(service, Object.fromEntries(routed) as OpenAPIV3.PathsObject);
     } catch (error) {
-      this.options.logger.warn({ service, err: error }, 'could not read the service OpenAPI document; /api/openapi.json lacks its new paths until the next refresh');
+      this.options.logger.warn({ service, err: error }, 'could not read the service OpenAPI document; /api/openapi.json lacks its new paths until it answers');
+      if (!this.paths.has(service) && !this.stopped) this.retrySoon(service, url);
     }
+  }
+
+  private retrySoon(service: BackendServiceName, url: string): void {
+    const retry = setTimeout(() => {
+      this.retries.delete(retry);
+      void this.fetchPaths(service, url);
+    }, Math.min(FIRST_ANSWER_RETRY_MS, this.options.refreshMs));
+    retry.unref();
+    this.retries.add(retry);
   }
 }
