@@ -258,4 +258,16 @@ describe('actions in the console', () => {
     await screenshot(page, 'actions-07-member-refused');
     expect(pageErrors).toEqual([]);
   }, 60_000);
+
+  it('deletes an action after asking, and the list no longer shows it', async () => {
+    const page = await signedIn(OWNER);
+    await openActions(page);
+    await page.getByRole('link', { name: 'Editors only', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete action' }).click();
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await page.waitForURL(/\/actions$/);
+    await expect.poll(() => page.getByRole('table', { name: 'Actions' }).getByRole('link', { name: 'Editors only', exact: true }).count()).toBe(0);
+    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: ownerToken })).body.items as Array<{ title: string }>;
+    expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
+  }, 60_000);
 });

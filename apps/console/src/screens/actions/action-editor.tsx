@@ -11,6 +11,7 @@ import { LoadError } from '../../components/load-error';
 import { useLoad } from '../../components/use-load';
 import { Link, navigate } from '../../router';
 import { actionsPath } from './action-paths';
+import { DeleteAction } from './delete-action';
 
 type Action = paths['/api/projects/{projectId}/actions/{actionId}']['get']['responses'][200]['content']['application/json'];
 
@@ -190,6 +191,7 @@ function Editor({ projectId, action, definitions }: { projectId: string; action:
           Save action
         </button>
         {saved && <span role="status">{saved}</span>}
+        {stored && <DeleteAction projectId={projectId} action={stored} />}
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/openapi';
 import { LoadError } from '../../components/load-error';
@@ -10,6 +10,7 @@ type Run = paths['/api/projects/{projectId}/actions/{actionId}/runs']['get']['re
 type BlockResult = Run['blocks'][number];
 
 const RUNS_PAGE = 20;
+const RUNS_REFRESH_MS = 3_000;
 
 const duration = (ms: number | undefined) => (ms === undefined ? '…' : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`);
 
@@ -29,6 +30,13 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
     `${projectId}/${actionId}/${page}`,
   );
   const pages = Math.max(1, Math.ceil((runs.value?.total ?? 0) / RUNS_PAGE));
+  const reload = runs.reload;
+
+  // New runs appear by themselves while the tab is visible (one small paged read each time).
+  useEffect(() => {
+    const timer = window.setInterval(() => document.visibilityState === 'visible' && reload(), RUNS_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [reload]);
   return (
     <main className="wide">
       <p className="crumbs">
