@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { accessModifier, operations, type Access, type Operation, type Rule } from '../access/access-modifier';
 import { listOf, plainPermission } from '../access/permission-names';
 import { Field } from './field';
@@ -14,6 +14,14 @@ function ruleOf(form: FormData, operation: Operation): Rule | undefined {
   const userIds = listOf(String(form.get(`${operation}.userIds`) ?? ''));
   if (!permission && userIds.length === 0) return undefined;
   return { ...(permission ? { permission } : {}), ...(userIds.length ? { userIds } : {}) };
+}
+
+/** The operation whose rule a 400 names (`details.problems[].path` such as `modifier.$set.access.read`), if any. */
+function refusedOperation(error: unknown): Operation | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const problems = (error.details?.problems ?? []) as Array<{ path?: unknown }>;
+  const paths = [error.field, ...(Array.isArray(problems) ? problems.map((problem) => problem.path) : [])].filter((path): path is string => typeof path === 'string');
+  return operations.find((operation) => paths.some((path) => path.includes(`access.${operation}`)));
 }
 
 /**
@@ -48,7 +56,8 @@ export function AccessEditor(props: { projectId: string; typeId: string; id: str
       setOpen(false);
       props.onSaved();
     } catch (error) {
-      setErrors(formErrors(error, []));
+      const operation = refusedOperation(error);
+      setErrors(operation ? { fields: { [operation]: (error as ApiError).message } } : formErrors(error, []));
     }
   };
 
@@ -66,6 +75,7 @@ export function AccessEditor(props: { projectId: string; typeId: string; id: str
                 <legend>{capitalized(operation)}</legend>
                 <Field label={`${capitalized(operation)} permission`} name={`${operation}.permission`} defaultValue={current[operation]?.permission ? plainPermission(props.projectId, current[operation].permission) : ''} />
                 <Field label={`${capitalized(operation)} users`} name={`${operation}.userIds`} defaultValue={(current[operation]?.userIds ?? []).join(', ')} />
+                {errors.fields[operation] && <p role="alert" className="field-error">{errors.fields[operation]}</p>}
               </fieldset>
             ))}
           </div>

@@ -2,6 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
+/** Loads and syncs in the browser share the machine with the other tests: give them time. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+
 let platform: ConsolePlatform;
 const contexts: BrowserContext[] = [];
 const pages: Page[] = [];
@@ -76,13 +79,13 @@ afterEach(async (test) => {
   for (const [index, page] of pages.entries()) await screenshot(page, `access-failed-${index}`).catch(() => undefined);
 });
 
-describe('administration screens in a real browser', () => {
+describe('administration screens in a real browser', { timeout: 90_000 }, () => {
   it('members: the owner is marked and protected; add (an invitation, then a member), change permissions, remove; a bad permission is refused beside its field', async () => {
     const page = await browserOf(owner.token);
     await page.goto(`${projectPath()}/members`);
     const table = page.getByRole('table', { name: 'Members' });
     const ownerRow = table.getByRole('row').filter({ hasText: 'Olga' });
-    await expect.poll(() => ownerRow.textContent()).toContain('Owner');
+    await poll(() => ownerRow.textContent()).toContain('Owner');
     expect(await ownerRow.getByRole('button').count()).toBe(0);
     // The API protects the owner the same way.
     expect((await platform.call('DELETE', `/api/projects/${projectId}/members/${owner.id}`, { token: owner.token })).status).toBe(409);
@@ -91,24 +94,24 @@ describe('administration screens in a real browser', () => {
     await page.getByLabel('User id').fill(member.id);
     await page.getByLabel('Permissions').fill('viewers');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('they become a member once they accept');
-    await expect.poll(() => page.getByRole('table', { name: 'Pending invitations' }).textContent()).toContain('viewers');
+    await poll(() => page.getByRole('status').textContent()).toContain('they become a member once they accept');
+    await poll(() => page.getByRole('table', { name: 'Pending invitations' }).textContent()).toContain('viewers');
     const invitation = (await platform.call('GET', '/api/me/invitations', { token: member.token })).body.items[0];
     expect((await platform.call('POST', `/api/me/invitations/${invitation.id}/accept`, { token: member.token })).status).toBe(200);
 
     await page.reload();
     const memberRow = table.getByRole('row').filter({ hasText: 'Bea' });
-    await expect.poll(() => memberRow.textContent()).toContain('viewers');
+    await poll(() => memberRow.textContent()).toContain('viewers');
     await memberRow.getByRole('button', { name: 'Change permissions of Bea' }).click();
     await memberRow.getByLabel('Permissions of Bea').fill('viewers, other::x');
     await memberRow.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => memberRow.getByRole('alert').textContent()).toMatch(/other::x|another project/i);
+    await poll(() => memberRow.getByRole('alert').textContent()).toMatch(/other::x|another project/i);
     await screenshot(page, 'access-01-members-refused');
     expect((await membersOf()).find((entry) => entry.userId === member.id)?.permissions).toEqual([`${projectId}::viewers`]);
 
     await memberRow.getByLabel('Permissions of Bea').fill('viewers, editors');
     await memberRow.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => memberRow.textContent()).toContain('viewers, editors');
+    await poll(() => memberRow.textContent()).toContain('viewers, editors');
     expect((await membersOf()).find((entry) => entry.userId === member.id)?.permissions).toEqual([`${projectId}::viewers`, `${projectId}::editors`]);
     await screenshot(page, 'access-02-members');
 
@@ -118,7 +121,7 @@ describe('administration screens in a real browser', () => {
     const leavingRow = table.getByRole('row').filter({ hasText: 'Cyd' });
     await leavingRow.getByRole('button', { name: 'Remove Cyd' }).click();
     await leavingRow.getByRole('button', { name: 'Confirm removal' }).click();
-    await expect.poll(() => leavingRow.count()).toBe(0);
+    await poll(() => leavingRow.count()).toBe(0);
     expect((await membersOf()).map((entry) => entry.userId).sort()).toEqual([owner.id, member.id].sort());
   });
 
@@ -126,23 +129,23 @@ describe('administration screens in a real browser', () => {
     const page = await browserOf(owner.token);
     await page.goto(`${projectPath()}/settings`);
     const toggle = page.getByRole('switch', { name: 'AI features' });
-    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await poll(() => toggle.isChecked()).toBe(false);
     await toggle.click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('AI features are on');
+    await poll(() => page.getByRole('status').textContent()).toBe('AI features are on');
     await page.reload();
-    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await poll(() => toggle.isChecked()).toBe(true);
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
     await screenshot(page, 'access-03-settings');
 
     const memberPage = await browserOf(member.token);
     await memberPage.goto(`${projectPath()}/settings`);
     const memberToggle = memberPage.getByRole('switch', { name: 'AI features' });
-    await expect.poll(() => memberToggle.isChecked()).toBe(true);
+    await poll(() => memberToggle.isChecked()).toBe(true);
     const refusal = await platform.call('PATCH', `/api/projects/${projectId}/ai-settings`, { token: member.token, body: { aiEnabled: false } });
     expect(refusal.status).toBe(403);
     await memberToggle.click();
-    await expect.poll(() => memberPage.getByRole('alert').textContent()).toBe(refusal.body.error);
-    await expect.poll(() => memberToggle.isChecked()).toBe(true);
+    await poll(() => memberPage.getByRole('alert').textContent()).toBe(refusal.body.error);
+    await poll(() => memberToggle.isChecked()).toBe(true);
     await screenshot(memberPage, 'access-04-settings-refused');
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
   });
@@ -151,7 +154,7 @@ describe('administration screens in a real browser', () => {
     const memberPage = await browserOf(member.token);
     await memberPage.goto(`${projectPath()}/types/notes`);
     const memberGrid = memberPage.getByRole('table', { name: 'Documents of notes' });
-    await expect.poll(() => memberGrid.getByRole('row').count()).toBe(4);
+    await poll(() => memberGrid.getByRole('row').count()).toBe(4);
 
     const page = await browserOf(owner.token);
     await page.goto(`${projectPath()}/types/notes`);
@@ -160,12 +163,12 @@ describe('administration screens in a real browser', () => {
 
     // Bad input: the permission the action needs is missing; refused beside it, nothing changed.
     await page.getByRole('button', { name: 'Dry run' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/required/);
+    await poll(() => page.getByRole('alert').first().textContent()).toMatch(/required/);
     expect(await page.getByLabel('Permission', { exact: true }).getAttribute('aria-invalid')).toBe('true');
 
     await page.getByLabel('Permission', { exact: true }).fill('secret');
     await page.getByRole('button', { name: 'Dry run' }).click();
-    await expect.poll(() => page.getByTestId('matching-count').textContent()).toBe('3');
+    await poll(() => page.getByTestId('matching-count').textContent()).toBe('3');
     const sample = page.getByRole('table', { name: 'Affected documents (sample)' });
     expect(await sample.getByRole('row').count()).toBe(4);
     for (const id of documentIds) expect(await sample.textContent()).toContain(id);
@@ -173,13 +176,13 @@ describe('administration screens in a real browser', () => {
     expect(await revisions()).toEqual([0, 0, 0]);
 
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.getByTestId('modified-count').textContent()).toBe('3');
+    await poll(() => page.getByTestId('modified-count').textContent()).toBe('3');
     await screenshot(page, 'access-06-applied');
     expect(await revisions()).toEqual([1, 1, 1]);
 
-    await expect.poll(() => memberGrid.getByRole('row').count(), { timeout: 15_000 }).toBe(1);
+    await poll(() => memberGrid.getByRole('row').count()).toBe(1);
     await memberPage.reload();
-    await expect.poll(() => memberPage.getByText('0 documents').count()).toBe(1);
+    await poll(() => memberPage.getByText('0 documents').count()).toBe(1);
     expect(await memberGrid.getByRole('row').count()).toBe(1);
     await screenshot(memberPage, 'access-07-member-after');
   });
@@ -189,7 +192,7 @@ describe('administration screens in a real browser', () => {
     await memberPage.goto(`${projectPath()}/types/notes/access`);
     await memberPage.getByLabel('Permission', { exact: true }).fill('open');
     await memberPage.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => memberPage.getByRole('alert').textContent()).toBe('Batch RLS needs the update permission on the project');
+    await poll(() => memberPage.getByRole('alert').textContent()).toBe('Batch RLS needs the update permission on the project');
     await screenshot(memberPage, 'access-08-apply-refused');
     expect(await revisions()).toEqual([1, 1, 1]);
   });
@@ -203,30 +206,40 @@ describe('administration screens in a real browser', () => {
     await page.getByLabel('Read users').fill(member.id);
     await page.getByLabel('Delete users').fill(owner.id);
     await page.getByRole('button', { name: 'Update access' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Access updated');
-    await expect.poll(() => page.getByLabel('Access', { exact: true }).textContent()).toContain(member.id);
+    await poll(() => page.getByRole('status').first().textContent()).toBe('Access updated');
+    await poll(() => page.getByLabel('Access', { exact: true }).textContent()).toContain(member.id);
     await screenshot(page, 'access-09-document-access');
     const stored = await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: owner.token });
     expect(stored.body).toMatchObject({ revision: 2, access: { read: { permission: `${projectId}::secret`, userIds: [member.id] }, delete: { userIds: [owner.id] } } });
     expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: member.token })).status).toBe(200);
+
+    // The member may now read it, but changing access needs the project's update permission.
+    const memberPage = await browserOf(member.token);
+    await memberPage.goto(`${projectPath()}/types/notes/documents/${encodeURIComponent(first!)}`);
+    await memberPage.getByRole('button', { name: 'Edit access' }).click();
+    await memberPage.getByLabel('Read users').fill('');
+    await memberPage.getByRole('button', { name: 'Update access' }).click();
+    await poll(() => memberPage.getByRole('group', { name: 'Read' }).getByRole('alert').textContent()).toMatch(/needs update permission on the project/);
+    await screenshot(memberPage, 'access-10-document-access-refused');
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: owner.token })).body.revision).toBe(2);
   });
 
   it('the admin screen: tenants and projects for platform owners (header link), the refusal for everyone else', async () => {
     const memberPage = await browserOf(member.token);
     await memberPage.goto('/console/projects');
-    await expect.poll(() => memberPage.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    await poll(() => memberPage.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     expect(await memberPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await memberPage.goto('/console/admin');
-    await expect.poll(() => memberPage.getByRole('alert').first().textContent()).toMatch(/platform owner/i);
+    await poll(() => memberPage.getByRole('alert').first().textContent()).toMatch(/platform owner/i);
 
     const ownerToken = await platform.promoteOwner!(owner.id);
     const page = await browserOf(ownerToken);
     await page.goto('/console/projects');
     await page.getByRole('link', { name: 'Admin' }).click();
     await page.waitForURL(/\/console\/admin$/);
-    await expect.poll(() => page.getByRole('table', { name: 'All projects' }).textContent()).toContain('Access rehearsal');
+    await poll(() => page.getByRole('table', { name: 'All projects' }).textContent()).toContain('Access rehearsal');
     expect(await page.getByRole('table', { name: 'Tenants' }).getByRole('row').count()).toBeGreaterThan(1);
-    await screenshot(page, 'access-10-admin');
+    await screenshot(page, 'access-11-admin');
     expect(pageErrors).toEqual([]);
   });
 });
