@@ -20,7 +20,7 @@ export * from './domain/type-record';
 export * from './domain/type-schema-input';
 export * from './domain/type-schema-storage';
 export * from './domain/type-schema';
-export * from './domain/validation-budget';
+export { ValidationBudgetExceededError, type ValidationOptions } from './domain/validation-budget';
 export * from './entities/entity-kind';
 export * from './entities/entity-kinds';
 export * from './entities/entity-patch';
