@@ -21,21 +21,21 @@ export function instrumentBus(bus: EventBus): EventBus {
     kind: bus.kind,
     async publish(subject, data, options) {
       const family = subjectFamily(subject);
-      return tracer.startActiveSpan(`publish ${family}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': bus.kind, 'messaging.destination.name': subject, 'messaging.message.id': options.msgId } }, async (span) => {
-        const headers = { ...options.headers };
-        propagation.inject(context.active(), headers);
-        try {
-          const result = await bus.publish(subject, data, { ...options, headers });
-          busPublished.inc({ subject: family, result: result.duplicate ? 'duplicate' : 'stored' });
-          return result;
-        } catch (error) {
-          busPublished.inc({ subject: family, result: 'failed' });
-          failed(span, error);
-          throw error;
-        } finally {
-          span.end();
-        }
-      });
+      // Not made active: the adapter starts no spans; the consumers' parent travels in the headers.
+      const span = tracer.startSpan(`publish ${family}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': bus.kind, 'messaging.destination.name': subject, 'messaging.message.id': options.msgId } });
+      const headers = { ...options.headers };
+      propagation.inject(trace.setSpan(context.active(), span), headers);
+      try {
+        const result = await bus.publish(subject, data, { ...options, headers });
+        busPublished.inc({ subject: family, result: result.duplicate ? 'duplicate' : 'stored' });
+        return result;
+      } catch (error) {
+        busPublished.inc({ subject: family, result: 'failed' });
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
     },
     async subscribe<T>(options: SubscribeOptions<T>) {
       const { durable } = options;

@@ -6,31 +6,26 @@ const tracer = trace.getTracer('store');
 
 /**
  * Times one store operation into the histogram (label: the operation only; collection names hold
- * project ids). Inside a trace it is also a client span; outside one (the outbox sweeper's timer,
- * start-up) no span is started, so background polling does not fill the trace backend.
+ * project ids). Inside a trace this process records it is also a client span; outside one (the
+ * outbox sweeper's timer, start-up, a trace sampled out) no span is started, so background polling
+ * does not fill the trace backend. The span is never made active: nothing below a store call
+ * starts spans, so switching the async context for every operation would buy nothing.
  */
 async function measured<R>(kind: string, collection: string, operation: string, work: () => Promise<R>): Promise<R> {
   const stopTimer = storeOperationDuration.startTimer({ operation });
-  if (!trace.getActiveSpan()) {
-    try {
-      return await work();
-    } finally {
-      stopTimer();
-    }
+  const span = trace.getActiveSpan()?.isRecording()
+    ? tracer.startSpan(`store ${operation}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': kind, 'db.operation.name': operation, 'db.collection.name': collection } })
+    : undefined;
+  try {
+    return await work();
+  } catch (error) {
+    span?.recordException(error as Error);
+    span?.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    stopTimer();
+    span?.end();
   }
-  const attributes = { 'db.system.name': kind, 'db.operation.name': operation, 'db.collection.name': collection };
-  return tracer.startActiveSpan(`store ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      stopTimer();
-      span.end();
-    }
-  });
 }
 
 function instrumentCollection<T extends StoredDocument>(kind: string, collection: Collection<T>): Collection<T> {

@@ -1,4 +1,6 @@
-import { trace } from '@opentelemetry/api';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { startTracingFromEnv, tracesRequested, tracingEnvSchema } from './tracing';
 
@@ -17,6 +19,9 @@ describe('tracing from OTEL_* variables', () => {
   it('refuses a malformed endpoint or exporter by name', () => {
     expect(tracingEnvSchema.safeParse({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' }).error?.issues[0]?.path).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
     expect(tracingEnvSchema.safeParse({ OTEL_TRACES_EXPORTER: 'zipkin' }).error?.issues[0]?.path).toEqual(['OTEL_TRACES_EXPORTER']);
+    expect(tracingEnvSchema.safeParse({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).error?.issues[0]?.path).toEqual(['OTEL_EXPORTER_OTLP_PROTOCOL']);
+    expect(tracingEnvSchema.safeParse({ OTEL_TRACES_SAMPLER: 'sometimes' }).error?.issues[0]?.path).toEqual(['OTEL_TRACES_SAMPLER']);
+    expect(tracingEnvSchema.safeParse({ OTEL_TRACES_SAMPLER_ARG: '1.5' }).error?.issues[0]?.path).toEqual(['OTEL_TRACES_SAMPLER_ARG']);
   });
 
   it('registers nothing when none is configured: spans are the no-op ones and record nothing', () => {
@@ -33,5 +38,45 @@ describe('tracing from OTEL_* variables', () => {
     expect(trace.getTracer('test').startSpan('work').isRecording()).toBe(true);
     await tracing?.shutdown();
     expect(trace.getTracer('test').startSpan('work').isRecording()).toBe(false);
+  });
+
+  it('exports protobuf to <endpoint>/v1/traces by default, and JSON when the protocol variables ask for it (the traces one first)', async () => {
+    const posts: string[] = [];
+    const receiver = createServer((request, response) => {
+      posts.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const exportOneSpan = async (variables: Record<string, string>) => {
+      const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, ...variables }), 'platform');
+      trace.getTracer('test').startSpan('work').end();
+      await tracing?.shutdown();
+    };
+    try {
+      await exportOneSpan({});
+      await exportOneSpan({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+      await exportOneSpan({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' });
+    } finally {
+      receiver.close();
+    }
+    expect(posts).toEqual(['POST /v1/traces application/x-protobuf', 'POST /v1/traces application/json', 'POST /v1/traces application/x-protobuf']);
+  });
+
+  it('samples as OTEL_TRACES_SAMPLER says: every trace by default, and a caller\'s sampled trace under a parent-based ratio of 0', async () => {
+    const sampledParent = trace.setSpanContext(context.active(), { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    const recorded = (variables: Record<string, string>) => {
+      const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', ...variables }), 'platform');
+      const tracer = trace.getTracer('test');
+      const result = { newTrace: tracer.startSpan('work').isRecording(), callersTrace: tracer.startSpan('work', {}, sampledParent).isRecording() };
+      return { result, shutdown: () => tracing?.shutdown() };
+    };
+    const defaults = recorded({});
+    await defaults.shutdown();
+    expect(defaults.result).toEqual({ newTrace: true, callersTrace: true });
+    const none = recorded({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+    await none.shutdown();
+    expect(none.result).toEqual({ newTrace: false, callersTrace: true });
   });
 });

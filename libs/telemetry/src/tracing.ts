@@ -1,23 +1,29 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { z } from 'zod';
+import { otlpProtocolSchema, otlpTraceExporter, tracesEndpoint } from './trace-exporter';
+import { samplerFor, samplerNameSchema } from './trace-sampler';
 
 /**
  * The standard OpenTelemetry variables this process reads. Traces are exported over OTLP/HTTP
- * when an endpoint is given or `OTEL_TRACES_EXPORTER=otlp`; the exporter itself reads the
- * endpoint, headers and timeout variables (OTEL_EXPORTER_OTLP_*).
+ * (protobuf unless the protocol variables say `http/json`) to the endpoint given here, or to
+ * the exporter's default with `OTEL_TRACES_EXPORTER=otlp` alone; the exporter itself reads the
+ * headers and timeout variables (OTEL_EXPORTER_OTLP_*).
  */
 export const tracingEnvSchema = z.object({
   OTEL_SDK_DISABLED: z.enum(['true', 'false']).default('false'),
   OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocolSchema.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocolSchema.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_TRACES_SAMPLER: samplerNameSchema.default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
 export type TracingEnv = z.output<typeof tracingEnvSchema>;
@@ -35,13 +41,14 @@ export interface Tracing {
 
 /**
  * Registers the process-wide tracer provider, the AsyncLocalStorage context manager and the W3C
- * trace-context propagator, feeding finished spans to `processor`. Until this runs, the API's
- * tracers are no-ops: spans cost a function call and nothing is propagated.
+ * trace-context propagator, feeding the spans `sampler` records to `processor`. Until this runs,
+ * the API's tracers are no-ops: spans cost a function call and nothing is propagated.
  */
-export function startTracing(options: { serviceName: string; processor: SpanProcessor }): Tracing {
+export function startTracing(options: { serviceName: string; processor: SpanProcessor; sampler: Sampler }): Tracing {
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
     spanProcessors: [options.processor],
+    sampler: options.sampler,
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
@@ -60,5 +67,10 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
 /** Starts tracing with the OTLP exporter when the environment asks for it; otherwise nothing. */
 export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string): Tracing | undefined {
   if (!tracesRequested(env)) return undefined;
-  return startTracing({ serviceName: env.OTEL_SERVICE_NAME ?? defaultServiceName, processor: new BatchSpanProcessor(new OTLPTraceExporter()) });
+  const exporter = otlpTraceExporter(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env));
+  return startTracing({
+    serviceName: env.OTEL_SERVICE_NAME ?? defaultServiceName,
+    processor: new BatchSpanProcessor(exporter),
+    sampler: samplerFor(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
+  });
 }
