@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer } from './local-servers';
+import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer, type MongoCompatStorage } from './local-servers';
 
 export interface BackendServers {
   urls: { mongo: string; nats: string; redis: string };
@@ -13,6 +13,8 @@ export interface BackendServerOptions {
    * append-only file) across runs; without it every run starts empty and leaves nothing behind.
    */
   dataDir?: string;
+  /** What the local MongoDB-compatible server stores in (SQLite unless given); ignored with `MONGO_URL`. */
+  mongoStorage?: MongoCompatStorage;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, 
   };
   const stop = async () => void (await Promise.all(owned.map((server) => server.dispose())));
   const started = await Promise.allSettled([
-    pick(env.MONGO_URL, () => startMongoCompatServer({ dataDir: dataDirOf('mongo') })),
+    pick(env.MONGO_URL, () => startMongoCompatServer({ dataDir: dataDirOf('mongo'), storage: options.mongoStorage })),
     pick(env.NATS_URL, () => startNatsServer({ dataDir: dataDirOf('nats') })),
     pick(env.REDIS_URL, () => startRedisServer({ dataDir: dataDirOf('redis'), appendOnly: options.dataDir !== undefined })),
   ]);

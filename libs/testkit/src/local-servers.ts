@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureMongoCompatBinary } from './mongo-compat-build';
+import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 import { freePort, recentOutput, startProcess, waitForPort, type ManagedProcess } from './processes';
 
 /** A throwaway server on a loopback port that keeps its port and data across `restart()`. */
@@ -85,14 +86,37 @@ export function startRedisServer(options: LocalServerOptions & { appendOnly?: bo
   }, options);
 }
 
-/** FerretDB (SQLite backend) speaking the MongoDB wire protocol on a free loopback port. */
-export function startMongoCompatServer(options: LocalServerOptions = {}): Promise<LocalServer> {
-  return startLocalServer({
+/** Where FerretDB keeps the documents: SQLite files (starts in a moment) or a private PostgreSQL cluster. */
+export type MongoCompatStorage = 'sqlite' | 'postgresql';
+
+/**
+ * FerretDB speaking the MongoDB wire protocol on a free loopback port. SQLite by default (tests:
+ * it starts fastest); `storage: 'postgresql'` runs it on its own PostgreSQL cluster in the data
+ * directory, which takes concurrent writers and filters in the database, as MongoDB does.
+ */
+export async function startMongoCompatServer(options: LocalServerOptions & { storage?: MongoCompatStorage } = {}): Promise<LocalServer> {
+  let cluster: PostgresCluster | undefined;
+  const server = await startLocalServer({
     name: 'mongo-compat',
     urlFor: (port) => `mongodb://127.0.0.1:${port}/`,
     launch: async (port, dataDir) => {
       const binary = await ensureMongoCompatBinary();
-      return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-dir', dataDir]);
+      if (options.storage !== 'postgresql') return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-dir', dataDir]);
+      cluster ??= await startPostgresCluster(dataDir);
+      return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-postgresql-url', cluster.url]);
     },
-  }, options);
+  }, options).catch(async (error: unknown) => {
+    await cluster?.stop();
+    throw error;
+  });
+  if (!cluster) return server;
+  const startedCluster = cluster;
+  return {
+    ...server,
+    async dispose() {
+      await server.stop();
+      await startedCluster.stop();
+      await server.dispose();
+    },
+  };
 }

@@ -2,7 +2,8 @@
  * Local backend servers and process helpers without any test-runner import, for programs that
  * are not tests (`pnpm start:services`, the local topology, `pnpm bench`).
  */
-export { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer, type LocalServerOptions } from './local-servers';
+export { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer, type LocalServerOptions, type MongoCompatStorage } from './local-servers';
+export { hasPostgresServer } from './postgres-cluster';
 export { ensureMongoCompatBinary, mongoCompatBinaryPath } from './mongo-compat-build';
 export { freePort, waitForPort, startProcess, hasExecutableSync, type ManagedProcess } from './processes';
 export { startBackendServers, type BackendServers, type BackendServerOptions } from './backend-servers';
