@@ -1,3 +1,4 @@
+import { startRunConditions } from './src/run-conditions';
 import { accessRevocation } from './src/suites/access-revocation';
 import { actionsLatency } from './src/suites/actions-latency';
 import { auditTrail } from './src/suites/audit-trail';
@@ -37,6 +38,7 @@ if (unknown.length) {
 }
 for (const name of requested.length ? requested : Object.keys(suites)) {
   console.log(`== ${name}`);
+  startRunConditions();
   await suites[name]!();
 }
 process.exit(0);

@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from './load';
 import { repositoryRoot } from './processes';
+import { runConditionsText } from './run-conditions';
 
 const file = join(repositoryRoot, 'BENCHMARKS.md');
 
@@ -28,7 +29,7 @@ export async function writeSection(suite: string, markdown: string): Promise<voi
   }
   const start = `<!-- bench:${suite} -->`;
   const end = `<!-- /bench:${suite} -->`;
-  const section = `${start}\n${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}.\n${end}`;
+  const section = `${start}\n${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; ${runConditionsText()}.\n${end}`;
   const pattern = new RegExp(`${start}[\\s\\S]*?${end}`);
   // A function, so `$` in the section is not read as a replacement pattern.
   const next = pattern.test(current) ? current.replace(pattern, () => section) : `${current.trimEnd()}\n\n${section}\n`;

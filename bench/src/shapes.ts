@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startLocalTopology } from '@platform/platform';
 import { startBackendServers, type BackendServers } from '@platform/testkit/servers';
+import { benchMongoStorage, describeMongoStandIn } from './mongo-stand-in';
 import { startPlatformProcess, type PlatformProcess } from './processes';
+import { noteMongoStandIn } from './run-conditions';
 
 type BackendUrls = BackendServers['urls'];
 
@@ -25,9 +27,14 @@ export async function withPlatformProcess<T>(environment: Record<string, string>
   }
 }
 
-/** MongoDB-compatible server, NATS and Redis (local ones unless MONGO_URL, NATS_URL, REDIS_URL name them) for the length of `run`. */
+/**
+ * MongoDB-compatible server, NATS and Redis (local ones unless MONGO_URL, NATS_URL, REDIS_URL name
+ * them) for the length of `run`. The local MongoDB stand-in stores in PostgreSQL unless
+ * `BENCH_MONGO_STORAGE=sqlite`; the section of the figures names it.
+ */
 export async function withBackends<T>(run: (urls: BackendUrls) => Promise<T>): Promise<T> {
-  const backends = await startBackendServers();
+  const backends = await startBackendServers(process.env, { mongoStorage: benchMongoStorage() });
+  noteMongoStandIn(describeMongoStandIn());
   try {
     return await run(backends.urls);
   } finally {

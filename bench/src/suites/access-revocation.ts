@@ -100,7 +100,7 @@ success (0 when there is none). Cached standing expires after \`PROJECT_ACCESS_C
 60,000 ms here, so nothing but the announced change can end access sooner. All-in-one: one
 process (every service forgets before identity answers). Microservices: every service its own
 process; identity broadcasts the change over NATS and every process forgets on receipt, on the
-MongoDB-compatible test server, all sharing the machine's 2 cores with the benchmark.
+MongoDB stand-in named below, all sharing the machine's 2 cores with the benchmark.
 
 | shape | removals | requests after the answer | stale successes | lag p50 ms | lag p99 ms | lag max ms | target |
 |---|---|---|---|---|---|---|---|

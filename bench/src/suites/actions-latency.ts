@@ -130,7 +130,7 @@ time, each timed from just before its \`POST .../data\` to the webhook's arrival
 the median over the ${RUNS} runs of that run's figure. All-in-one: one process on the embedded store
 and in-process bus. Microservices: the write goes through the gateway to the data process, its
 event over NATS JetStream to the actions process, which updates the document with the data
-service's write path on the shared MongoDB-compatible test server and calls the webhook; each
+service's write path on the shared MongoDB stand-in named below and calls the webhook; each
 service its own process, with Redis, all sharing the same 2 cores with the benchmark.
 
 | shape | writes per run | p50 ms | p99 ms | min ms | max ms |

@@ -154,13 +154,13 @@ export async function auditTrail(): Promise<void> {
     `## Audit trail (issue 5)
 
 Command: \`pnpm bench audit-trail\`. Microservice shape (local processes per docker-compose.yml;
-MongoDB-compatible server, NATS JetStream, Redis).
+the MongoDB stand-in named below, NATS JetStream, Redis).
 
 Write-to-visible: ${RUNS} runs per shape of ${WRITES} sequential \`POST .../data\`, each followed by
 polling \`GET .../audit-trail?typeId=orders&limit=1\` until the new change is the newest item;
 measured from sending the write; each figure is the median of the ${RUNS} runs' figures.
 Microservices: the event crosses NATS JetStream to the audit process, which writes the item to
-the shared MongoDB-compatible test server. All-in-one: one process, in-process bus, embedded store.
+the shared MongoDB stand-in. All-in-one: one process, in-process bus, embedded store.
 
 | shape | writes per run | p50 ms | p99 ms | target |
 |---|---|---|---|---|

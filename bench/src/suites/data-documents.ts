@@ -261,10 +261,10 @@ access on every access change, which would dominate), microservices seeds it int
 data service's history format; throughput at ${CONNECTIONS} connections, and latency with one client
 (${LATENCY_ROUNDS} rounds of ${LATENCY_REQUESTS} sequential GETs per document, the documents taking turns),
 timed to the microsecond. Microservices also insert the PATCH and pull fixtures straight
-into MongoDB as the data service stores new documents: the MongoDB-compatible test server takes
+into MongoDB as the data service stores new documents: a FerretDB stand-in takes
 tens of milliseconds per sequential write and stalls under concurrent ones. Microservices:
-gateway, data and the other services as separate processes on the MongoDB-compatible test
-server, NATS and Redis, all sharing the same 2 cores with the load generator.
+gateway, data and the other services as separate processes on the MongoDB stand-in named
+below, NATS and Redis, all sharing the same 2 cores with the load generator.
 
 | shape | target | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|---|

@@ -29,7 +29,7 @@ export async function identityMe(): Promise<void> {
 Command: \`pnpm bench identity-me\`. 32 connections, bearer token, sessions in Redis in both
 shapes, so every request reads its session from Redis. All-in-one: one process on the embedded
 store with \`REDIS_URL\` set. Microservices: the gateway (session read) proxies to the identity
-process (user read from the MongoDB-compatible test server), each its own process, with NATS and
+process (user read from the MongoDB stand-in named below), each its own process, with NATS and
 Redis, all sharing the same 2 cores with the load generator. \`/api/health\` is answered by the
 gateway itself without a session, the baseline of each shape.
 

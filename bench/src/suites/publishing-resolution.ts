@@ -50,7 +50,7 @@ export async function publishingResolution(): Promise<void> {
 Command: \`pnpm bench publishing-resolution\`. 32 connections, anonymous callers (no session), one
 published application of 10 routes behind one domain. All-in-one: one process on the embedded
 store. Microservices: the gateway proxies to the publishing process (its resolution cache, 1 s
-TTL, in front of the MongoDB-compatible test server), each its own process, with NATS and Redis,
+TTL, in front of the MongoDB stand-in named below), each its own process, with NATS and Redis,
 all sharing the same 2 cores with the load generator. \`/api/health\` is answered by the gateway
 itself, the baseline of each shape.
 

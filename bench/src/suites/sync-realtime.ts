@@ -119,9 +119,9 @@ same process; p50 and p99 are the median over the runs of each run's p50 and p99
 sync the median of its ${RUNS} times. All-in-one: one process on the embedded store and in-process
 bus; the documents the initial sync reads are written through the API. Microservices: writes go
 through the gateway to the data process, notifications over NATS to the gateway; each service its
-own process on the MongoDB-compatible test server, with Redis, all sharing the same 2 cores with
+own process on the MongoDB stand-in named below, with Redis, all sharing the same 2 cores with
 the benchmark; the documents the initial sync reads, beyond those the timed writes made, are
-inserted straight into MongoDB as the data service stores new ones (the test server takes tens of
+inserted straight into MongoDB as the data service stores new ones (a FerretDB stand-in takes milliseconds to tens of
 milliseconds per sequential write).
 
 | shape | measure | p50 ms | p99 ms | target |
