@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
-import { subjectMatches } from './subject-filter';
+import { subjectMatcher, subjectMatches } from './subject-filter';
 
 interface StoredMessage {
   seq: number;
@@ -26,11 +26,14 @@ class Durable {
   private readonly ready: number[] = [];
   private readonly subscribers: Subscriber[] = [];
   private pumping = false;
+  private readonly matches: (subject: string) => boolean;
 
   constructor(
     private readonly bus: InProcessLog,
     private readonly options: { filter: string; ackWaitMs: number; retryDelayMs: number },
-  ) {}
+  ) {
+    this.matches = subjectMatcher(options.filter);
+  }
 
   add(subscriber: Subscriber): void {
     this.subscribers.push(subscriber);
@@ -74,7 +77,7 @@ class Durable {
       const message = this.bus.after(this.cursor);
       if (!message) return undefined;
       this.cursor = message.seq;
-      if (subjectMatches(this.options.filter, message.subject)) return message.seq;
+      if (this.matches(message.subject)) return message.seq;
     }
   }
 

@@ -1,12 +1,27 @@
-/** NATS subject matching: `*` matches one token, a final `>` matches one or more tokens. */
-export function subjectMatches(filter: string, subject: string): boolean {
+/**
+ * NATS subject matching, compiled once per filter: `*` matches one token, a final `>` matches one
+ * or more tokens (a `>` anywhere else matches nothing). A durable tests every message of the bus
+ * against its filter, so the subject is walked in place rather than split.
+ */
+export function subjectMatcher(filter: string): (subject: string) => boolean {
   const wanted = filter.split('.');
-  const tokens = subject.split('.');
-  for (let i = 0; i < wanted.length; i += 1) {
-    const token = wanted[i];
-    if (token === '>') return i === wanted.length - 1 && tokens.length > i;
-    if (i >= tokens.length) return false;
-    if (token !== '*' && token !== tokens[i]) return false;
-  }
-  return tokens.length === wanted.length;
+  const tail = wanted.at(-1) === '>';
+  const fixed = tail ? wanted.slice(0, -1) : wanted;
+  if (fixed.includes('>')) return () => false;
+  return (subject) => {
+    // Where the next token starts; past the end once the last one was read.
+    let start = 0;
+    for (const token of fixed) {
+      if (start > subject.length) return false;
+      const dot = subject.indexOf('.', start);
+      const end = dot === -1 ? subject.length : dot;
+      if (token !== '*' && (end - start !== token.length || !subject.startsWith(token, start))) return false;
+      start = end + 1;
+    }
+    return tail ? start <= subject.length : start === subject.length + 1;
+  };
+}
+
+export function subjectMatches(filter: string, subject: string): boolean {
+  return subjectMatcher(filter)(subject);
 }
