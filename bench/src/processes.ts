@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -6,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@platform/testkit/servers';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One secret for every platform process of a run: a process that hosts only some services refuses to start without it. */
+const runPrincipalSecret = randomBytes(32).toString('hex');
 
 export interface PlatformProcess {
   url: string;
@@ -22,7 +26,7 @@ export async function startPlatformProcess(environment: Record<string, string>):
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/main.ts'], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...environment },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PRINCIPAL_SECRET: runPrincipalSecret, ...environment },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
