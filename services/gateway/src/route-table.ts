@@ -11,6 +11,7 @@ import type { BackendServiceName } from '@platform/contracts';
 export const routeTable: ReadonlyArray<{ prefix: string; service: BackendServiceName }> = [
   { prefix: '/api/auth', service: 'identity' },
   { prefix: '/api/me', service: 'identity' },
+  { prefix: '/api/invitations', service: 'identity' },
   { prefix: '/api/users', service: 'identity' },
   { prefix: '/api/tenants', service: 'identity' },
   { prefix: '/api/admin', service: 'identity' },

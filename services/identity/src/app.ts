@@ -5,6 +5,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBackupRoutes } from './routes/backups';
 import { registerDevPromotionRoute } from './routes/dev-promotion';
+import { registerInvitationLinkRoutes } from './routes/invitation-links';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
 import { registerProjectRoutes } from './routes/projects';
@@ -26,6 +27,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerAuthRoutes(app, deps);
       registerMeRoutes(app, deps);
       registerInvitationRoutes(app, deps);
+      registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);
       registerProjectRoutes(app, deps);
       registerTenantRoutes(app, deps);
@@ -35,7 +37,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
     },
     start: async (context) => {
       const deps = identityDeps(context, configuration());
-      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes()]);
+      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
       return async () => undefined;

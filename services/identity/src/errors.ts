@@ -19,6 +19,8 @@ export const identityError = errorCatalogue({
   IDENTITY_LAST_TENANT_ADMIN: [409, 'A tenant keeps at least one admin: make someone else admin first'],
   IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
   IDENTITY_INVITATION_NOT_FOUND: [404, 'Invitation not found'],
+  IDENTITY_TOO_MANY_INVITATIONS: [429, 'Too many invitation mails sent from this project or by you; try again later'],
+  IDENTITY_ALREADY_MEMBER: [409, 'You are already a member of this project'],
   IDENTITY_PLATFORM_OWNER_ONLY: [403, 'Only platform owners may do this'],
   IDENTITY_BACKUP_UNSUPPORTED: [409, 'This store is not backed up by the platform: back up MongoDB with its own tools (mongodump)'],
 });

@@ -3,6 +3,8 @@ import { LoginThrottle } from './auth/login-throttle';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
 import type { IdentityConfig } from './config';
+import { EmailInvitationRepository } from './invitations/email-invitation-repository';
+import { InvitationMailThrottle } from './invitations/invitation-mail-throttle';
 import { InvitationRepository } from './invitations/invitation-repository';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
@@ -19,6 +21,8 @@ export interface IdentityDeps {
   projects: ProjectRepository;
   tenants: TenantRepository;
   invitations: InvitationRepository;
+  emailInvitations: EmailInvitationRepository;
+  invitationMails: InvitationMailThrottle;
   access: ProjectAccess;
   /** Membership, permission, ownership and settings changes go through here, so every process forgets them at once. */
   accessChanges: AccessChanges;
@@ -26,7 +30,7 @@ export interface IdentityDeps {
   throttle: LoginThrottle;
   registrations: RegistrationThrottle;
   promotions: PromotionTokens;
-  /** Where people open the platform, for the links identity writes to the log. */
+  /** Where people open the platform, for the links identity writes to the log and mails. */
   publicUrl: () => string;
 }
 
@@ -45,6 +49,8 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     projects: new ProjectRepository(store, clock),
     tenants: new TenantRepository(store, clock),
     invitations: new InvitationRepository(store, clock),
+    emailInvitations: new EmailInvitationRepository(store, clock),
+    invitationMails: new InvitationMailThrottle(kv, config.invitationMailLimit),
     access: context.projectAccess,
     accessChanges: context.accessChanges,
     sessions: new Sessions(kv, clock, context.bus),

@@ -24,10 +24,24 @@ export const createProjectBody = z.object({
 /** A permission name as members hold it: plain (`editors`) or already scoped (`{projectId}::editors`). */
 export const permissionName = z.string().regex(/^([A-Za-z0-9_-]{1,100}::)?[A-Za-z0-9_.-]{1,100}$/, 'letters, digits, _ . - (optionally scoped {projectId}::name)');
 
-export const addMemberBody = z.object({
-  userId: z.string().min(1).max(100),
-  permissions: z.array(permissionName).max(200).default([]),
-});
+/** Who to add: a user id, or an email address that gets an invitation link; exactly one of the two. */
+export const addMemberBody = z
+  .object({
+    userId: z.string().min(1).max(100).optional().describe('A user id: a member gets its permissions replaced, anyone else an invitation'),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email('a valid email address'))
+      .pipe(z.string().max(320))
+      .optional()
+      .describe('An email address: it is mailed an invitation link that any signed-in account may accept'),
+    permissions: z.array(permissionName).max(200).default([]),
+  })
+  .superRefine((body, context) => {
+    if (body.userId !== undefined && body.email !== undefined) context.addIssue({ code: 'custom', path: ['email'], message: 'give either userId or email, not both' });
+    if (body.userId === undefined && body.email === undefined) context.addIssue({ code: 'custom', path: ['userId'], message: 'give userId or email' });
+  });
 
 export const memberSchema = z.object({
   projectId: z.string(),

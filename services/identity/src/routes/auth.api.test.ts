@@ -177,7 +177,7 @@ describe('sign-in throttling under parallel attempts', () => {
 
 describe('registration throttling', () => {
   it('answers 429 with Retry-After past the per-address limit, also in parallel, and creates nothing more', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 3, windowMs: 60 * 60_000 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 3, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 20 } } });
     try {
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, index) => limited.call('POST', '/api/auth/register', { body: { email: `burst${index}@example.org`, password: 'burst password' } })),

@@ -45,9 +45,10 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: IdentityDep
       },
     },
     async (request) => {
-      const invitation = await deps.invitations.take(requireUser(request).userId, request.params.invitationId);
+      const { userId } = requireUser(request);
+      const invitation = await deps.invitations.take(userId, request.params.invitationId);
       if (!invitation) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
-      return joinByInvitation(deps, invitation);
+      return joinByInvitation(deps, invitation, userId);
     },
   );
 

@@ -5,7 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
-import { invitationIdParams, projectInvitationSchema, type ProjectInvitation } from '../invitations/invitation-schemas';
+import { sendInvitationMail } from '../invitations/invitation-mail';
+import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
 
 const tags = ['projects'];
@@ -65,27 +66,37 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       preHandler: userGuard,
       schema: {
         tags,
-        summary: "Invite a user to the project, or replace a member's permissions",
+        summary: "Invite a user (by id or email) to the project, or replace a member's permissions",
         description:
-          "Needs the project's RLS update permission. A user who is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member's permissions are replaced (200). Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.",
+          "Needs the project's RLS update permission. Give exactly one of `userId` and `email`. A user id that is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member's permissions are replaced (200). An email address always gets a pending invitation (202, carrying `email`, the same whether or not an account has the address) and a mail with a one-time link, answered at `POST /api/invitations/{token}/accept` by any signed-in account; inviting the address again replaces the link and mails it again. Invitation mails are limited per project and per inviter (429 `IDENTITY_TOO_MANY_INVITATIONS`). Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.",
         params: projectIdParams,
         body: addMemberBody,
-        response: { 200: memberSchema, 202: projectInvitationSchema },
+        response: { 200: memberSchema, 202: pendingProjectInvitationSchema },
       },
     },
     async (request, reply) => {
       const caller = requireUser(request);
       const { project } = await requireUpdate(request.params.projectId, caller);
-      const { userId, permissions } = request.body;
+      const { email, permissions } = request.body;
+      // The body schema requires exactly one of userId and email.
+      const userId = request.body.userId!;
       const foreign = permissions.find((permission) => permission.includes('::') && !permission.startsWith(`${project.id}::`));
       if (foreign) throw identityError('IDENTITY_INVALID_PERMISSION', { message: `Invalid permission ${foreign}: scoped to another project` });
+      const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
+      if (email !== undefined) {
+        // Counted before anything is stored or sent, so a refused invitation changes nothing.
+        await deps.invitationMails.takeMail(project.id, caller.userId);
+        const { invitation, token } = await deps.emailInvitations.invite(project.id, email, caller.userId, scoped);
+        const inviter = await deps.users.require(caller.userId);
+        await sendInvitationMail(deps, { to: email, token, projectName: project.name, inviterName: inviter.displayName });
+        return reply.code(202).send(invitation);
+      }
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (await deps.projects.findMember(project.id, userId)) {
         const { member } = await deps.projects.putMember(project.id, userId, permissions);
         await deps.accessChanges.announce({ projectId: project.id });
         return reply.code(200).send(member);
       }
-      const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
       const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
       return reply.code(202).send(invitation);
     },
@@ -95,11 +106,19 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
     '/api/projects/:projectId/invitations',
     {
       preHandler: userGuard,
-      schema: { tags, summary: "The project's pending invitations", description: "Needs the project's RLS update permission.", params: projectIdParams, response: { 200: z.object({ items: z.array(projectInvitationSchema) }) } },
+      schema: {
+        tags,
+        summary: "The project's pending invitations, by user id and by email",
+        description: "Needs the project's RLS update permission.",
+        params: projectIdParams,
+        response: { 200: z.object({ items: z.array(pendingProjectInvitationSchema) }) },
+      },
     },
     async (request) => {
       const { project } = await requireUpdate(request.params.projectId, requireUser(request));
-      return { items: (await deps.invitations.pendingFor({ kind: 'project', projectId: project.id })) as ProjectInvitation[] };
+      const [byUserId, byEmail] = await Promise.all([deps.invitations.pendingFor({ kind: 'project', projectId: project.id }), deps.emailInvitations.pendingFor(project.id)]);
+      const items: PendingProjectInvitation[] = [...(byUserId as ProjectInvitation[]), ...byEmail];
+      return { items: items.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)) };
     },
   );
 
@@ -111,7 +130,9 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
     },
     async (request, reply) => {
       const { project } = await requireUpdate(request.params.projectId, requireUser(request));
-      if (!(await deps.invitations.cancel({ kind: 'project', projectId: project.id }, request.params.invitationId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      const { invitationId } = request.params;
+      const withdrawn = (await deps.invitations.cancel({ kind: 'project', projectId: project.id }, invitationId)) || (await deps.emailInvitations.cancel(project.id, invitationId));
+      if (!withdrawn) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       return reply.code(204).send();
     },
   );

@@ -17,8 +17,8 @@ export interface IdentityTestPlatform extends TestGateway {
   addTenantMember(tenantId: string, adminToken: string, member: { token: string; user: { id: string } }, role: 'admin' | 'member'): Promise<any>;
 }
 
-/** Tests register many users from one address; the registration limit has its own test. */
-const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 } };
+/** Tests register many users from one address and send many invitations; the limits have their own tests. */
+const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1000 } };
 
 /**
  * Identity behind the gateway with its log captured, so tests read what the server wrote there

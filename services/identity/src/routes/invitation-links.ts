@@ -1,0 +1,67 @@
+import { requireUser, userGuard } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { invitationTokenParams, linkedInvitationSchema } from '../invitations/invitation-schemas';
+import { joinByInvitation } from '../invitations/join-by-invitation';
+import { memberSchema } from '../projects/project-schemas';
+
+const tags = ['identity'];
+const notFound = 'An unknown, answered, withdrawn, replaced or lapsed link is 404 `IDENTITY_INVITATION_NOT_FOUND` (the same answer for each).';
+
+/**
+ * Email invitations, answered through the link they mailed. Any signed-in account may answer:
+ * holding the link is the proof, so the invited address need not have an account beforehand.
+ */
+export function registerInvitationLinkRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/api/invitations/:token',
+    {
+      preHandler: userGuard,
+      schema: { tags, summary: "What an invitation link is for: the project's name and the inviter's", description: notFound, params: invitationTokenParams, response: { 200: linkedInvitationSchema } },
+    },
+    async (request) => {
+      const invitation = await deps.emailInvitations.findByToken(request.params.token);
+      const project = invitation && (await deps.projects.find(invitation.projectId));
+      if (!invitation || !project) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      const inviter = await deps.users.findById(invitation.invitedBy);
+      return { projectName: project.name, inviterName: inviter?.displayName ?? 'A former user' };
+    },
+  );
+
+  routes.post(
+    '/api/invitations/:token/accept',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Accept an invitation link: the caller becomes a member of the project',
+        description: `Answers the new membership; the link stops working. A caller who is already a member gets 409 \`IDENTITY_ALREADY_MEMBER\` and the link keeps working. ${notFound}`,
+        params: invitationTokenParams,
+        response: { 200: memberSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const pending = await deps.emailInvitations.findByToken(request.params.token);
+      if (!pending) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      if (await deps.projects.findMember(pending.projectId, userId)) throw identityError('IDENTITY_ALREADY_MEMBER');
+      const invitation = await deps.emailInvitations.take(request.params.token);
+      if (!invitation) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      return joinByInvitation(deps, invitation, userId);
+    },
+  );
+
+  routes.post(
+    '/api/invitations/:token/decline',
+    { preHandler: userGuard, schema: { tags, summary: 'Decline an invitation link; the link stops working', description: notFound, params: invitationTokenParams, response: { 204: z.undefined().describe('Declined') } } },
+    async (request, reply) => {
+      if (!(await deps.emailInvitations.take(request.params.token))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      return reply.code(204).send();
+    },
+  );
+}
