@@ -81,7 +81,9 @@ describe('traces (all-in-one)', () => {
     const named = (name: string) => inTrace().find((span) => span.name === name);
     const byId = (id: string | undefined) => inTrace().find((span) => span.spanContext().spanId === id);
     const parentOf = (span: ReadableSpan) => byId(span.parentSpanContext?.spanId);
-    await until(() => (named('block send-mail') && named('consume audit-trail') && named('consume gateway-sync-notifier') ? true : undefined), 'the consumers\' spans');
+    // The consumers may finish before the drain and the request end (and with them their spans): wait for every one.
+    const waited = ['POST /api/projects/:projectId/types/:typeId/data', 'outbox drain', 'publish platform.docs.created', 'consume audit-trail', 'consume gateway-sync-notifier', 'action run', 'block send-mail'];
+    await until(() => (waited.every((name) => named(name)) ? true : undefined), 'the request\'s and the consumers\' spans');
 
     const server = named('POST /api/projects/:projectId/types/:typeId/data') as ReadableSpan;
     expect(server.kind).toBe(SpanKind.SERVER);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { createEmbeddedStore, isEmbeddedStore, type DocumentStore } from '@platform/storage';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { storeOperationDuration } from './metrics';
 import { instrumentStore } from './store-instrumentation';
 import { startMemoryTracing } from './testing';
@@ -16,15 +16,21 @@ async function timedCount(operation: string): Promise<number> {
 describe('instrumentStore', () => {
   let dataDir: string;
   let store: DocumentStore;
-  let tracing: ReturnType<typeof startMemoryTracing> | undefined;
+  // One tracer provider for the file: the API's tracers keep the first provider they were used with.
+  let tracing: ReturnType<typeof startMemoryTracing>;
+  beforeAll(() => {
+    tracing = startMemoryTracing();
+  });
+  afterAll(async () => {
+    await tracing.shutdown();
+  });
   beforeEach(async () => {
+    tracing.reset();
     dataDir = await mkdtemp(join(tmpdir(), 'store-instrumentation-'));
     store = instrumentStore(await createEmbeddedStore({ dataDir }));
   });
   afterEach(async () => {
     await store.close();
-    await tracing?.shutdown();
-    tracing = undefined;
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -40,8 +46,7 @@ describe('instrumentStore', () => {
     expect(store.kind).toBe('embedded');
   });
 
-  it('makes a span per operation only inside a trace, under the active span', async () => {
-    tracing = startMemoryTracing();
+  it('makes a span per write only inside a trace, under the active span', async () => {
     const things = store.collection('things');
     await things.insertOne({ id: 'outside' });
     expect(tracing.spans()).toHaveLength(0);
@@ -53,5 +58,18 @@ describe('instrumentStore', () => {
     const update = tracing.spans().find((span) => span.name === 'store updateOne');
     expect(update?.parentSpanContext?.spanId).toBe(parent);
     expect(update?.attributes).toMatchObject({ 'db.system.name': 'embedded', 'db.operation.name': 'updateOne', 'db.collection.name': 'things' });
+  });
+
+  it('times reads inside a trace without a span each', async () => {
+    const things = store.collection('things');
+    await things.insertOne({ id: 'read-me' });
+    const before = await timedCount('findById');
+    await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      expect(await things.findById('read-me')).toMatchObject({ id: 'read-me' });
+      expect(await things.find({})).toHaveLength(1);
+      span.end();
+    });
+    expect(await timedCount('findById')).toBe(before + 1);
+    expect(tracing.spans().map((span) => span.name)).toEqual(['request']);
   });
 });
