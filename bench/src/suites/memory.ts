@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { documentsCollection, historyCollection, storeChange } from '@platform/documents';
 import { createEmbeddedStore, type EmbeddedStoreStats } from '@platform/storage';
 import { MemoryStore, SyncClient } from '@platform/sync-client';
 import { forEachConcurrently, signedInClient } from '../api-client';
@@ -62,18 +63,26 @@ function measureOnce(): Promise<MemoryRun> {
   });
 }
 
-/** Writes `STORE_DOCUMENTS` documents (half entities, half their history entries) to a fresh embedded store. */
+/**
+ * Writes `STORE_DOCUMENTS` documents to a fresh embedded store: half entities, half their history
+ * records, in the data service's own stored shapes (a created entity with its emptied outbox, and
+ * its creation's history record).
+ */
 async function fillStore(dataDir: string): Promise<void> {
   const store = await createEmbeddedStore({ dataDir, fsync: false });
-  const entities = store.collection('p1.items');
-  const history = store.collection('p1.items.history');
+  const collection = documentsCollection('p1', 'items');
+  const entities = store.collection(collection);
+  const history = store.collection(historyCollection(collection));
   const pairs = STORE_DOCUMENTS / 2;
   for (let start = 0; start < pairs; start += 1000) {
     const batch = Array.from({ length: Math.min(1000, pairs - start) }, (_, k) => start + k);
     const now = Date.now();
+    const fields = (n: number) => ({ title: `item ${n}`, n, tags: ['a', 'b'] });
     await store.atomically(async () => {
-      await entities.insertMany(batch.map((n) => ({ id: `item-${n}`, revision: 1, createdAt: now, updatedAt: now, createdBy: 'u1', title: `item ${n}`, n, tags: ['a', 'b'] })));
-      await history.insertMany(batch.map((n) => ({ id: `item-${n}@1`, entityId: `item-${n}`, revision: 1, at: now, by: 'u1', change: { title: `item ${n}`, n } })));
+      await entities.insertMany(batch.map((n) => ({ id: `item-${n}`, ...fields(n), revision: 0, createdAt: now, updatedAt: now, _outbox: [] })));
+      await history.insertMany(
+        batch.map((n) => ({ id: `item-${n}:0`, entityId: `item-${n}`, ...storeChange({ userId: 'u1', timestamp: now, baseRevision: -1, modifier: { $set: fields(n) }, revision: 0 }) })),
+      );
     });
   }
   await store.close();
@@ -106,9 +115,11 @@ async function storeCeiling(): Promise<void> {
       `## The embedded store's ceiling (issue 26)
 
 Command: \`pnpm bench memory\` (\`BENCH_STORE_DOCUMENTS\`, default 300,000). A fresh embedded store
-is filled with ${STORE_DOCUMENTS.toLocaleString('en-US')} documents, half entities and half their history entries
-(about 200 bytes of JSON each), then opened in a fresh process ${RUNS} times: the resident memory the
-open adds (after garbage collection) and the open's time, median of the runs.
+is filled with ${STORE_DOCUMENTS.toLocaleString('en-US')} documents, half entities and half their history records as the
+data service stores them (about 150 to 200 bytes of JSON each), then opened in a fresh process
+${RUNS} times: the resident memory the open adds (after garbage collection) and the open's time,
+median of the runs. The open replays the log and is CPU-bound, so its time grows with the
+machine's load; the README's "When to move to the microservice shape" reads these figures.
 
 | measure | value |
 |---|---|
