@@ -96,6 +96,7 @@ export class TabCoordinator {
       const unsent: TabStoreChange[] = [];
       this.unsent = unsent;
       queueMicrotask(() => {
+        if (this.unsent !== unsent) return;
         this.unsent = undefined;
         if (!this.closed) this.channel.postMessage(unsent);
       });
@@ -111,8 +112,10 @@ export class TabCoordinator {
     });
   }
 
-  /** Gives up the lead (the next tab in line takes over) and stops listening. */
+  /** Gives up the lead (the next tab in line takes over) and stops listening; what was announced goes first. */
   close(): void {
+    if (this.unsent && !this.closed) this.channel.postMessage(this.unsent);
+    this.unsent = undefined;
     this.closed = true;
     this.releaseLock?.();
     this.channel.close();
