@@ -5,7 +5,7 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store';
-import { SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
+import { MemoryStore, SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
 import { comparable, flakyNetwork as networkTo, runRandomizedSession } from './testing';
 
 let platform: TestGateway;
@@ -344,5 +344,39 @@ describe('localOnly types', () => {
     expect(alice.collection(typeId).get(draft.id)).toMatchObject({ title: 'draft' });
     await alice.push();
     expect(await serverDocuments(typeId)).toEqual([]);
+  });
+});
+
+describe('pull', () => {
+  it('stores each page while it fetches the next, and saves the cursor only once every page is stored', async () => {
+    const typeId = await freshType();
+    for (let seed = 0; seed < 3; seed += 1) {
+      expect((await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/sample-data`, { token: tokens.owner, body: { count: 100, seed } })).status).toBe(201);
+    }
+    // What the client asked of the server and of its store, in order.
+    const steps: string[] = [];
+    const store = new MemoryStore();
+    const put = store.put.bind(store);
+    store.put = (storeName, key, value) => {
+      steps.push(storeName === 'meta' ? `put ${key}` : 'put record');
+      return put(storeName, key, value);
+    };
+    const fetchLogged: typeof fetch = (input, init) => {
+      if (String(input).includes(`/types/${typeId}/data?`)) steps.push('get page');
+      return fetch(input, init);
+    };
+    const reader = client(tokens.owner, [typeId], { store, fetch: fetchLogged, pageSize: 100 });
+    const pulled = await reader.pull(typeId);
+    expect(pulled.added).toHaveLength(300);
+
+    const pages = steps.flatMap((step, index) => (step === 'get page' ? [index] : []));
+    expect(pages).toHaveLength(3);
+    // The first page's 100 records are stored before the second page is asked for...
+    expect(steps.slice(pages[0]! + 1, pages[1]).filter((step) => step === 'put record')).toHaveLength(100);
+    expect(steps.slice(pages[1]! + 1, pages[2]).filter((step) => step === 'put record')).toHaveLength(100);
+    // ...and the cursor comes last, after the last page's records.
+    expect(steps.filter((step) => step === 'put record')).toHaveLength(300);
+    expect(steps.at(-1)).toBe(`put cursor:${typeId}`);
+    expect(await store.get('meta', `cursor:${typeId}`)).toBe(Math.max(...pulled.added.map((document) => document.updatedAt)));
   });
 });
