@@ -12,7 +12,7 @@ import {
   type Access,
   type SessionRecord,
 } from '@platform/contracts';
-import { createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, type Logger, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
@@ -51,6 +51,8 @@ export async function startTestGateway(options: {
   kv?: KeyValue;
   /** Where the services log (silent by default); tests read mails and promotion URLs from it. */
   logger?: Logger;
+  /** Where the services send mails (to the log by default), for tests that read them without the log. */
+  mailer?: Mailer;
   /** Serve the realtime sync channel (off by default: the token route answers 503). */
   realtime?: boolean;
   /** A built console directory to serve at /console (none by default). */
@@ -70,7 +72,7 @@ export async function startTestGateway(options: {
     store,
     bus,
     kv: options.kv ?? createMemoryKeyValue({ now: clock }),
-    mailer: createLogMailer(logger),
+    mailer: options.mailer ?? createLogMailer(logger),
     ...sharedProjectAccess({ store, bus, clock, logger }),
     publicUrl: () => url,
   };

@@ -29,8 +29,12 @@ export interface ConsolePlatform {
   browser: Browser;
   /** The in-process gateway only: makes the user a platform owner as `promote-owner` does (its record) and answers a session token of it. */
   promoteOwner?: (userId: string) => Promise<string>;
+  /** The in-process gateway only: every mail the services sent, oldest first. */
+  mails?: SentMail[];
   close(): Promise<void>;
 }
+
+type SentMail = Parameters<NonNullable<Parameters<typeof startTestGateway>[0]['mailer']>['send']>[0];
 
 function callAt(url: string): ApiCall {
   return async (method, path, options = {}) => {
@@ -55,11 +59,14 @@ export async function startConsolePlatform(options: { allInOne?: { env?: Record<
   if (external) return { url: external, call: callAt(external), browser, close: () => browser.close() };
   if (!existsSync(`${CONSOLE_DIST}/index.html`)) throw new Error(`${CONSOLE_DIST} has no build: run pnpm --filter @platform/console build`);
   if (options.allInOne) return startAllInOne(browser, options.allInOne.env ?? {});
-  const gateway: TestGateway = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST });
+  const mails: SentMail[] = [];
+  const mailer = { kind: 'log' as const, send: async (mail: SentMail) => void mails.push(mail) };
+  const gateway: TestGateway = await startTestGateway({ services: [identityService, dataService], realtime: true, consoleRoot: CONSOLE_DIST, mailer });
   return {
     url: gateway.url,
     call: gateway.call.bind(gateway),
     browser,
+    mails,
     async promoteOwner(userId) {
       // identity's users collection: the flag /api/me answers (the session carries it for the admin routes).
       await gateway.context.store.collection('users').updateOne({ id: userId }, { $set: { platformOwner: true } });
