@@ -12,6 +12,7 @@ import { Visitors } from './screens/visitors';
 import { ProjectSettings } from './screens/project-settings';
 import { TypeAccess } from './screens/type-access';
 import { Admin } from './screens/admin';
+import { InvitationScreen } from './screens/invitation';
 import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
@@ -57,6 +58,8 @@ function Screen() {
     return <SignIn />;
   }
   if (path === '/admin') return <Admin />;
+  const invitationToken = match('/invitations/:token', path)?.token;
+  if (invitationToken) return <InvitationScreen token={invitationToken} key={invitationToken} />;
   const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;
   if (!projectId) return <Projects />;
   return (

@@ -88,8 +88,14 @@ function MemberRow({ projectId, member, onChanged }: { projectId: string; member
   );
 }
 
-function InvitationRow({ projectId, invitation, onWithdrawn }: { projectId: string; invitation: Invitation; onWithdrawn: () => void }) {
-  const name = useUserName(invitation.userId);
+/** Who an invitation is for: the email address it was mailed to, else the invited user's name. */
+const invitedLabel = (invitation: Invitation): string => ('email' in invitation ? invitation.email : invitation.userId);
+
+function UserInvitationRow({ userId, ...props }: { userId: string; projectId: string; invitation: Invitation; onWithdrawn: () => void }) {
+  return <InvitationRow name={useUserName(userId)} {...props} />;
+}
+
+function InvitationRow({ projectId, invitation, name, onWithdrawn }: { projectId: string; invitation: Invitation; name: string; onWithdrawn: () => void }) {
   const [error, setError] = useState<unknown>();
   const withdraw = async () => {
     try {
@@ -139,18 +145,23 @@ export function Members({ projectId }: { projectId: string }) {
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const userId = String(form.get('userId') ?? '').trim();
+    const member = String(form.get('member') ?? '').trim();
     const permissions = listOf(String(form.get('permissions') ?? ''));
+    // An @ means an email address: it is mailed a link that any signed-in account may accept.
+    const byEmail = member.includes('@');
     try {
-      const call = api.POST('/api/projects/{projectId}/members', { params: { path }, body: { userId, permissions } });
+      const call = api.POST('/api/projects/{projectId}/members', { params: { path }, body: byEmail ? { email: member, permissions } : { userId: member, permissions } });
       await unwrap(call);
       // 202: not a member yet, so an invitation; 200: a member whose permissions were replaced.
       const { response } = await call;
       setErrors(noErrors);
       setAdding(false);
-      changed(response.status === 202 ? `Invited ${userId}: they become a member once they accept` : `Permissions of ${userId} changed`);
+      if (byEmail) changed(`Invited ${member}: a mail with a link to accept is on its way`);
+      else changed(response.status === 202 ? `Invited ${member}: they become a member once they accept` : `Permissions of ${member} changed`);
     } catch (error) {
-      setErrors(formErrors(error, ['userId', 'permissions']));
+      const found = formErrors(error, ['userId', 'email', 'permissions']);
+      const memberError = found.fields.userId ?? found.fields.email;
+      setErrors(memberError ? { fields: { member: memberError } } : found);
     }
   };
 
@@ -160,7 +171,7 @@ export function Members({ projectId }: { projectId: string }) {
       <button type="button" onClick={() => setAdding(true)}>Add member</button>
       {adding && (
         <form onSubmit={add} className="inline-form" noValidate aria-label="Add member">
-          <Field label="User id" name="userId" autoFocus error={errors.fields.userId} />
+          <Field label="Email or user id" name="member" autoFocus error={errors.fields.member} />
           <Field label="Permissions" name="permissions" placeholder="editors, viewers" error={errors.fields.permissions} />
           {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
           <button type="submit">Save</button>
@@ -198,9 +209,14 @@ export function Members({ projectId }: { projectId: string }) {
             </tr>
           </thead>
           <tbody>
-            {invitations.value.map((invitation) => (
-              <InvitationRow key={invitation.id} projectId={projectId} invitation={invitation} onWithdrawn={() => changed(`Invitation of ${invitation.userId} withdrawn`)} />
-            ))}
+            {invitations.value.map((invitation) => {
+              const onWithdrawn = () => changed(`Invitation of ${invitedLabel(invitation)} withdrawn`);
+              return 'email' in invitation ? (
+                <InvitationRow key={invitation.id} projectId={projectId} invitation={invitation} name={invitation.email} onWithdrawn={onWithdrawn} />
+              ) : (
+                <UserInvitationRow key={invitation.id} userId={invitation.userId} projectId={projectId} invitation={invitation} onWithdrawn={onWithdrawn} />
+              );
+            })}
           </tbody>
         </table>
       )}
