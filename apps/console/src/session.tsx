@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { api, ApiError, onApiHealth, unwrap } from './api/client';
 import type { paths } from './api/openapi';
-import { navigate } from './router';
+import { BASE, navigate } from './router';
 
 export type CurrentUser = paths['/api/me']['get']['responses'][200]['content']['application/json'];
 
@@ -51,7 +51,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       else setUnavailable(false);
       if (status === 401) {
         setUser(null);
-        if (!window.location.pathname.endsWith('/sign-up')) navigate('/sign-in', { replace: true });
+        const from = window.location.pathname.slice(BASE.length);
+        // Signing in leads back to the page asked for (an invitation link, a project's page).
+        const next = from && !['/', '/sign-in', '/projects'].includes(from) ? `?next=${encodeURIComponent(from)}` : '';
+        if (!window.location.pathname.endsWith('/sign-up')) navigate(`/sign-in${next}`, { replace: true });
       }
     });
   }, [refresh]);

@@ -16,7 +16,9 @@ export function SignIn() {
     try {
       await signIn(String(form.get('email')), String(form.get('password')));
       setErrors(noErrors);
-      navigate('/projects');
+      // Back to the page that asked for a session (always a path within the console), else the projects.
+      const next = new URLSearchParams(window.location.search).get('next');
+      navigate(next?.startsWith('/') ? next : '/projects');
     } catch (error) {
       setErrors(formErrors(error, ['email', 'password']));
     } finally {
