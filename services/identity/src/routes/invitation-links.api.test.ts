@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../config';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
@@ -90,6 +91,11 @@ describe('project invitations by email', () => {
     const projectName = `Project ${counter}`;
     const invited = await inviteByEmail(projectId, owner, `ivan-at-home-${counter}@example.org`, ['editors']);
     const token = linkTokenIn(`ivan-at-home-${counter}@example.org`);
+
+    // The store keeps the token's SHA-256 only: a copy of the database holds no working link.
+    const [stored] = await platform.context.store.collection('email-invitations').find({ id: invited.body.id });
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored).toMatchObject({ tokenHash: createHash('sha256').update(token).digest('hex') });
 
     expect((await platform.call('GET', `/api/invitations/${token}`)).status).toBe(401);
     const shown = await platform.call('GET', `/api/invitations/${token}`, { token: invitee.token });
