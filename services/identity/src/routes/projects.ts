@@ -78,8 +78,6 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       const caller = requireUser(request);
       const { project } = await requireUpdate(request.params.projectId, caller);
       const { email, permissions } = request.body;
-      // The body schema requires exactly one of userId and email.
-      const userId = request.body.userId!;
       const foreign = permissions.find((permission) => permission.includes('::') && !permission.startsWith(`${project.id}::`));
       if (foreign) throw identityError('IDENTITY_INVALID_PERMISSION', { message: `Invalid permission ${foreign}: scoped to another project` });
       const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
@@ -91,6 +89,8 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         await sendInvitationMail(deps, { to: email, token, projectName: project.name, inviterName: inviter.displayName });
         return reply.code(202).send(invitation);
       }
+      // The body schema requires exactly one of userId and email.
+      const userId = request.body.userId!;
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (await deps.projects.findMember(project.id, userId)) {
         const { member } = await deps.projects.putMember(project.id, userId, permissions);
