@@ -46,3 +46,18 @@ export function match(pattern: string, path: string): Record<string, string> | u
   }
   return params;
 }
+
+/**
+ * Where sign-in or sign-up goes once done: the console path that asked for a session (`?next=`),
+ * else the projects. Only a path within the console is taken (navigate keeps it below /console).
+ */
+export function returnPath(): string {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next?.startsWith('/') ? next : '/projects';
+}
+
+/** `path` carrying on the current `?next=`, for links between sign-in and sign-up. */
+export function keepingReturnPath(path: string): string {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+}

@@ -109,4 +109,30 @@ describe('invitation by email in a real browser', { timeout: 90_000 }, () => {
     await poll(() => ownerPage.getByText('No pending invitation.').count()).toBe(1);
     expect(pageErrors).toEqual([]);
   });
+
+  it('someone without an account opens the link, creates one, and comes back to the invitation', async () => {
+    const mails = platform.mails;
+    if (!mails) throw new Error('this test reads the mails of the in-process platform: run it without CONSOLE_E2E_URL');
+    const owner = await register('Nora');
+    const project = await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Tide tables' } });
+    const projectId: string = project.body.id;
+    const email = `newcomer-${RUN_ID}@example.org`;
+    expect((await platform.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { email, permissions: [] } })).status).toBe(202);
+    await poll(() => mails.filter((mail) => mail.to === email).length).toBe(1);
+    const link = /https?:\/\/\S+\/console\/invitations\/[A-Za-z0-9_-]+/.exec(mails.find((mail) => mail.to === email)!.text)![0];
+
+    const page = await browserOf();
+    await page.goto(link);
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Display name').fill('Newcomer');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    const invitation = page.getByRole('region', { name: 'Invitation' });
+    await poll(() => invitation.textContent()).toContain('Nora invited you to the project Tide tables');
+    expect(new URL(page.url()).pathname).toBe(new URL(link).pathname);
+    await invitation.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL(new RegExp(`/console/projects/${projectId}$`));
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
-import { Link, navigate } from '../router';
+import { keepingReturnPath, Link, navigate, returnPath } from '../router';
 import { useSession } from '../session';
 
 export function SignIn() {
@@ -16,9 +16,7 @@ export function SignIn() {
     try {
       await signIn(String(form.get('email')), String(form.get('password')));
       setErrors(noErrors);
-      // Back to the page that asked for a session (always a path within the console), else the projects.
-      const next = new URLSearchParams(window.location.search).get('next');
-      navigate(next?.startsWith('/') ? next : '/projects');
+      navigate(returnPath());
     } catch (error) {
       setErrors(formErrors(error, ['email', 'password']));
     } finally {
@@ -36,7 +34,7 @@ export function SignIn() {
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
       <p>
-        No account? <Link to="/sign-up">Create one</Link>
+        No account? <Link to={keepingReturnPath('/sign-up')}>Create one</Link>
       </p>
     </main>
   );

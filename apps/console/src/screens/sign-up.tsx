@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
-import { Link, navigate } from '../router';
+import { keepingReturnPath, Link, navigate, returnPath } from '../router';
 import { useSession } from '../session';
 
 export function SignUp() {
@@ -16,7 +16,7 @@ export function SignUp() {
     try {
       await signUp(String(form.get('email')), String(form.get('password')), String(form.get('displayName')));
       setErrors(noErrors);
-      navigate('/projects');
+      navigate(returnPath());
     } catch (error) {
       setErrors(formErrors(error, ['email', 'password', 'displayName']));
     } finally {
@@ -35,7 +35,7 @@ export function SignUp() {
         <button type="submit" disabled={busy}>Sign up</button>
       </form>
       <p>
-        Have an account? <Link to="/sign-in">Sign in</Link>
+        Have an account? <Link to={keepingReturnPath('/sign-in')}>Sign in</Link>
       </p>
     </main>
   );
