@@ -26,6 +26,15 @@ describe('pinned type schemas', () => {
     }
   });
 
+  it('keep their validator, references included, after the cache by schema text has dropped it', () => {
+    const schema = pinTypeSchema({ type: 'object', $defs: { code: { type: 'string', pattern: '^x+$' } }, properties: { n: { type: 'integer', maximum: 5 }, code: { $ref: '#/$defs/code' } } });
+    expect(fieldsOf(schema, { n: 6 })).toEqual(['n']);
+    for (let index = 0; index < 600; index += 1) validateDocument({ type: 'object', properties: { [`field${index}`]: { type: 'integer' } } }, {});
+    expect(fieldsOf(schema, { n: 6 })).toEqual(['n']);
+    expect(fieldsOf(schema, { n: 1, code: 'y' })).toEqual(['code']);
+    expect(fieldsOf(schema, { n: 1, code: 'xx' })).toEqual([]);
+  });
+
   it('read an old-dialect schema as its JSON Schema, and fail closed on one Ajv cannot compile', () => {
     expect(fieldsOf(pinTypeSchema({ fields: { rating: { type: 'integer', maximum: 5, required: true } } }), {})).toEqual(['rating']);
     const dangling = pinTypeSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } });
