@@ -17,6 +17,8 @@ Written by \`pnpm bench\` (all suites) or \`pnpm bench <suite>\` (one suite; the
 last figures). Each figure is the median of 3 interleaved autocannon runs of 5 s after a 1 s
 warm-up, with the load generator in its own process. Ratios compare targets measured in the same
 run, which is what stays meaningful on a shared 2-core machine; absolute numbers vary by machine.
+Under each section: the 1-min load average during its run and the server that stood in for
+MongoDB in its microservice runs (docs/quality.md, "Benchmarks").
 `;
 
 /** Replaces (or appends) one suite's section, between markers, leaving the other suites' figures. */
