@@ -10,8 +10,6 @@ const CONNECTIONS = 32;
 const PATCH_DOCUMENTS = 3_200;
 /** The issue's bar: PATCH throughput with tracing on at least this share of off. */
 const TARGET_RATIO = 0.9;
-/** The share of new traces the sampled target records (OTEL_TRACES_SAMPLER_ARG). */
-const SAMPLED_RATIO = '0.1';
 
 /** An OTLP/HTTP collector stand-in: accepts every export and counts the requests, so exporting costs what it costs without a backend. */
 async function startCollectorStub(): Promise<{ url: string; exports: () => number; close(): Promise<void> }> {
@@ -43,22 +41,17 @@ async function patchLoad(baseUrl: string): Promise<LoadOptions> {
 }
 
 /**
- * `pnpm bench tracing-overhead`: all-in-one processes side by side under the same PATCH load as
- * data-documents, measured interleaved: one with no OTEL_* variable, one exporting over OTLP/HTTP
- * to a local collector stub with the default configuration (every trace recorded), and one that
- * records a share of new traces (a parent-based ratio sampler).
+ * `pnpm bench tracing-overhead`: two all-in-one processes side by side under the same PATCH load
+ * as data-documents, measured interleaved: one with no OTEL_* variable, one exporting over
+ * OTLP/HTTP to a local collector stub with the default configuration (every trace recorded).
  */
 export async function tracingOverhead(): Promise<void> {
   const collector = await startCollectorStub();
   try {
-    const sampler = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: SAMPLED_RATIO };
     const results = await withPlatformProcess({}, async (off) =>
-      withPlatformProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, async (on) =>
-        withPlatformProcess(sampler, async (sampled) => compareLoads({ off: await patchLoad(off.url), on: await patchLoad(on.url), sampled: await patchLoad(sampled.url) })),
-      ),
+      withPlatformProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, async (on) => compareLoads({ off: await patchLoad(off.url), on: await patchLoad(on.url) })),
     );
     const ratio = results.on!.requestsPerSecond / results.off!.requestsPerSecond;
-    const sampledRatio = results.sampled!.requestsPerSecond / results.off!.requestsPerSecond;
     if (collector.exports() === 0) throw new Error('the traced process exported no spans: the comparison would measure nothing');
     await writeSection(
       'tracing-overhead',
@@ -69,20 +62,17 @@ data-documents (${PATCH_DOCUMENTS.toLocaleString('en-US')} documents, each reque
 audit, actions and the realtime notifier consume). *off*: no \`OTEL_*\` variable (no tracer
 provider). *on*: only \`OTEL_EXPORTER_OTLP_ENDPOINT\` set, to a local OTLP/HTTP stub: the default
 configuration, every trace recorded (\`parentbased_always_on\`), its spans (the request, store
-writes, outbox drain, publish, the three consumers) exported in protobuf batches. *sampled*: the
-same with \`OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=${SAMPLED_RATIO}\`,
-1 in ${Math.round(1 / Number(SAMPLED_RATIO))} new traces recorded, context still propagated. ${collector.exports()} export requests in all.
-Target: on ≥ ${TARGET_RATIO}× off.
+writes, outbox drain, publish, the three consumers) exported in protobuf batches
+(${collector.exports()} export requests). Target: on ≥ ${TARGET_RATIO}× off.
 
 | shape | tracing | req/s | p50 ms | p99 ms | non-2xx + errors |
 |---|---|---|---|---|---|
 ${loadRow('all-in-one', 'off', results.off!)}
 ${loadRow('all-in-one', 'on (OTLP export)', results.on!)}
-${loadRow('all-in-one', `sampled (${SAMPLED_RATIO})`, results.sampled!)}
 
-On/off throughput: **${ratio.toFixed(2)}×** (target ≥ ${TARGET_RATIO}×); sampled/off: ${sampledRatio.toFixed(2)}×.`,
+On/off throughput: **${ratio.toFixed(2)}×** (target ≥ ${TARGET_RATIO}×).`,
     );
-    console.log(`tracing on/off PATCH throughput: ${ratio.toFixed(2)}x; sampled/off: ${sampledRatio.toFixed(2)}x`);
+    console.log(`tracing on/off PATCH throughput: ${ratio.toFixed(2)}x`);
   } finally {
     await collector.close();
   }
