@@ -46,6 +46,15 @@ describe('instrumentStore', () => {
     expect(store.kind).toBe('embedded');
   });
 
+  it('answers one wrapper per collection name, still timing each call', async () => {
+    expect(store.collection('things')).toBe(store.collection('things'));
+    expect(store.collection('others')).not.toBe(store.collection('things'));
+    const before = await timedCount('count');
+    await store.collection('things').count({});
+    await store.collection('things').count({});
+    expect(await timedCount('count')).toBe(before + 2);
+  });
+
   it('makes a span per write only inside a trace, under the active span', async () => {
     const things = store.collection('things');
     await things.insertOne({ id: 'outside' });

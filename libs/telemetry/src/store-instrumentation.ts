@@ -4,6 +4,18 @@ import { storeOperationDuration } from './metrics';
 
 const tracer = trace.getTracer('store');
 
+/** The histogram's child per operation, resolved once: labelled startTimer hashes its labels on every call. */
+const operationTimers = new Map<string, ReturnType<typeof storeOperationDuration.labels>>();
+
+function operationTimer(operation: string): ReturnType<typeof storeOperationDuration.labels> {
+  let timer = operationTimers.get(operation);
+  if (!timer) {
+    timer = storeOperationDuration.labels({ operation });
+    operationTimers.set(operation, timer);
+  }
+  return timer;
+}
+
 /**
  * Times one store operation into the histogram (label: the operation only; collection names hold
  * project ids). A write inside a trace this process records is also a client span; reads, several
@@ -14,7 +26,7 @@ const tracer = trace.getTracer('store');
  * switching the async context for every operation would buy nothing.
  */
 async function measured<R>(kind: string, collection: string, operation: string, traced: boolean, work: () => Promise<R>): Promise<R> {
-  const stopTimer = storeOperationDuration.startTimer({ operation });
+  const stopTimer = operationTimer(operation).startTimer();
   const span =
     traced && trace.getActiveSpan()?.isRecording()
       ? tracer.startSpan(`store ${operation}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': kind, 'db.operation.name': operation, 'db.collection.name': collection } })
@@ -55,7 +67,17 @@ function instrumentCollection<T extends StoredDocument>(kind: string, collection
  * as the embedded store's stats) is the store's own, so checks like `isEmbeddedStore` still hold.
  */
 export function instrumentStore(store: DocumentStore): DocumentStore {
-  const collection = <T extends StoredDocument>(name: string): Collection<T> => instrumentCollection(store.kind, store.collection<T>(name));
+  // One wrapper per collection name: callers ask for their collections on every request, and
+  // building a wrapper each time was about 4% of a PATCH's CPU.
+  const wrappers = new Map<string, Collection<StoredDocument>>();
+  const collection = <T extends StoredDocument>(name: string): Collection<T> => {
+    let wrapper = wrappers.get(name);
+    if (!wrapper) {
+      wrapper = instrumentCollection(store.kind, store.collection<StoredDocument>(name));
+      wrappers.set(name, wrapper);
+    }
+    return wrapper as unknown as Collection<T>;
+  };
   return new Proxy(store, {
     get(target, property) {
       if (property === 'collection') return collection;
