@@ -31,9 +31,22 @@ it('asks a service that has not answered yet again within seconds, not at the ne
   docs = new RemoteApiDocs({ remotes: new Map([['identity', identity.url]]), principalSecret: 'x'.repeat(32), refreshMs: 600_000, logger: createLogger({ level: 'silent' }) });
   await docs.start();
   expect(Object.keys(docs.extend(emptyDocument).paths)).toEqual([]);
-  await expect.poll(() => Object.keys(docs!.extend(emptyDocument).paths), { timeout: 8_000, interval: 100 }).toEqual(['/api/auth/register']);
+  await expect.poll(() => Object.keys(docs!.extend(emptyDocument).paths), { timeout: 12_000, interval: 100 }).toEqual(['/api/auth/register']);
   expect(identity.requests()).toBe(3);
 });
+
+it('asks a service that never answers less and less often, warning once', async () => {
+  const identity = await identityStartingSlowly(Number.POSITIVE_INFINITY);
+  const warnings: string[] = [];
+  const logger = createLogger({ level: 'silent' });
+  logger.warn = ((_details: unknown, message: string) => void warnings.push(message)) as typeof logger.warn;
+  docs = new RemoteApiDocs({ remotes: new Map([['identity', identity.url]]), principalSecret: 'x'.repeat(32), refreshMs: 600_000, logger });
+  await docs.start();
+  // Asked at 0 s, 2 s and 6 s (2 s, then 4 s later): three requests within 7 s, not one every 2 s.
+  await new Promise((resolve) => setTimeout(resolve, 7_000));
+  expect(identity.requests()).toBe(3);
+  expect(warnings).toHaveLength(1);
+}, 15_000);
 
 it('stops asking once stopped', async () => {
   const identity = await identityStartingSlowly(Number.POSITIVE_INFINITY);

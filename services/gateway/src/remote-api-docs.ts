@@ -9,7 +9,7 @@ import { serviceForPath } from './route-table';
 const serviceDocumentSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
 
 const FETCH_TIMEOUT_MS = 2_000;
-/** How soon a service that has never answered is asked again (a slow start should not hide its routes for a whole refresh). */
+/** How soon a service that has never answered is asked again first (a slow start should not hide its routes for a whole refresh). */
 const FIRST_ANSWER_RETRY_MS = 2_000;
 
 /** `/api/projects/{projectId}/types` as the route table matches it: a parameter is any one segment. */
@@ -23,13 +23,16 @@ function routedPath(openapiPath: string): string {
  * every `refreshMs`, keeps the paths its route table sends to that service, and adds them to its
  * own document, so `/api/openapi.json` and `/api/docs` describe the same routes as the all-in-one
  * shape's. A service that cannot be reached keeps the paths it last described and is asked again at
- * the next refresh; one that has not answered yet is asked again every couple of seconds until it does.
+ * the next refresh; one that has not answered yet is asked again after 2 s, then less often (doubling up to
+ * the refresh interval) until it does.
  */
 export class RemoteApiDocs {
   private readonly paths = new Map<BackendServiceName, OpenAPIV3.PathsObject>();
   private readonly sign: ReturnType<typeof cachingPrincipalSigner>;
   private timer: NodeJS.Timeout | undefined;
-  private readonly retries = new Set<NodeJS.Timeout>();
+  /** A pending early retry per service that has not answered yet, and its failures in a row. */
+  private readonly retries = new Map<BackendServiceName, NodeJS.Timeout>();
+  private readonly failures = new Map<BackendServiceName, number>();
   private stopped = false;
 
   constructor(
@@ -47,7 +50,7 @@ export class RemoteApiDocs {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const retry of this.retries) clearTimeout(retry);
+    for (const retry of this.retries.values()) clearTimeout(retry);
     this.retries.clear();
   }
 
@@ -70,18 +73,25 @@ export class RemoteApiDocs {
       const { paths } = serviceDocumentSchema.parse(await response.json());
       const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
       this.paths.set(service, Object.fromEntries(routed) as OpenAPIV3.PathsObject);
+      this.failures.delete(service);
     } catch (error) {
-      this.options.logger.warn({ service, err: error }, 'could not read the service OpenAPI document; /api/openapi.json lacks its new paths until it answers');
-      if (!this.paths.has(service) && !this.stopped) this.retrySoon(service, url);
+      const failures = (this.failures.get(service) ?? 0) + 1;
+      this.failures.set(service, failures);
+      // Said once per outage; the retries that follow log at debug.
+      this.options.logger[failures === 1 ? 'warn' : 'debug']({ service, err: error }, 'could not read the service OpenAPI document; /api/openapi.json lacks its new paths until it answers');
+      if (!this.paths.has(service) && !this.stopped) this.retrySoon(service, url, failures);
     }
   }
 
-  private retrySoon(service: BackendServiceName, url: string): void {
+  /** One pending retry per service, 2 s after the first failure and doubling up to the refresh interval. */
+  private retrySoon(service: BackendServiceName, url: string, failures: number): void {
+    if (this.retries.has(service)) return;
+    const delayMs = Math.min(FIRST_ANSWER_RETRY_MS * 2 ** (failures - 1), this.options.refreshMs);
     const retry = setTimeout(() => {
-      this.retries.delete(retry);
+      this.retries.delete(service);
       void this.fetchPaths(service, url);
-    }, Math.min(FIRST_ANSWER_RETRY_MS, this.options.refreshMs));
+    }, delayMs);
     retry.unref();
-    this.retries.add(retry);
+    this.retries.set(service, retry);
   }
 }
