@@ -83,6 +83,9 @@ describe('documents', () => {
     expect(plain.body.changes).toBeUndefined();
     const withChanges = await platform.call('GET', `${path()}/${created.id}?includeChanges=true`, { token: tokens.bob });
     expect(withChanges.body.changes).toHaveLength(2);
+    // The PATCH answer skips zod's re-encoding: it must read exactly as the zod-encoded GET, internals left out.
+    expect(patched.body).toEqual(withChanges.body);
+    expect(Object.keys(patched.body).filter((key) => key.startsWith('_'))).toEqual([]);
   });
 
   it('answers 409 with field-by-field conflict details when baseRevision is stale', async () => {
