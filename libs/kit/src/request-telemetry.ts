@@ -62,12 +62,13 @@ export function instrumentRequests(app: FastifyInstance): void {
     metrics.duration.observe(reply.elapsedTime / 1000);
     const active = requestTraceContext(request);
     const span = trace.getSpan(active);
-    if (span) {
+    // Without a tracer (or outside a sampled trace) the span records nothing: no name or attributes to build.
+    if (span?.isRecording()) {
       span.updateName(`${request.method} ${route}`);
       span.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode });
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
     }
+    span?.end();
     context.with(active, done);
   });
 }
