@@ -12,16 +12,20 @@ import type { SessionLoader } from './session-loader';
  * the local cache gets 503 rather than silently signing the user out.
  */
 export function registerSessionHook(app: FastifyInstance, loader: SessionLoader): void {
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
+  // without the promise and microtask of an async hook.
+  app.addHook('onRequest', (request, _reply, done) => {
     const path = request.url.split('?')[0] ?? '';
     // The console's static files need no caller, and must load while the session store is down.
-    if (sessionBypassList.has(path) || isConsolePath(path)) return;
+    if (sessionBypassList.has(path) || isConsolePath(path)) return done();
     const token = sessionToken(request);
-    if (!token) return;
-    const lookup = await loader.load(token);
-    if (lookup.status === 'store-unavailable') {
-      throw new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly');
-    }
-    if (lookup.status === 'found') request.principal = principalOfSession(lookup.session);
+    if (!token) return done();
+    loader.load(token).then((lookup) => {
+      if (lookup.status === 'store-unavailable') {
+        return done(new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly'));
+      }
+      if (lookup.status === 'found') request.principal = principalOfSession(lookup.session);
+      done();
+    }, done);
   });
 }
