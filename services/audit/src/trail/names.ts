@@ -44,7 +44,8 @@ export class Names {
     const builtIn = BUILT_IN_TYPE_NAMES[typeId];
     if (builtIn) return builtIn;
     const collection = typesCollection(projectId);
-    const type = await this.store.collection<StoredEntity>(collection).findById(typeId);
+    // The schema, most of a type's bytes, is not needed for its name (read for every change recorded).
+    const type = await this.store.collection<StoredEntity>(collection).findById(typeId, { projection: { schema: 0 } });
     if (!type) return typeId;
     if (type.updatedAt <= timestamp) return nameOf(type) ?? typeId;
     let state: Record<string, unknown> | undefined;
