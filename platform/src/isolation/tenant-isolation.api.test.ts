@@ -32,6 +32,8 @@ const validBodies: Record<string, unknown> = {
   'POST /api/projects/{projectId}/types/{typeId}/batch-rls': { action: 'resetToDefault' },
   'POST /api/projects/{projectId}/domains': { hostname: 'taken-over.example.org' },
   'PATCH /api/projects/{projectId}/domains/{domainId}': { hostname: 'taken-over.example.org' },
+  // Either an email or a user id: a sample with both is refused before any access check.
+  'POST /api/projects/{projectId}/members': { email: 'taken-over@example.org', permissions: [] },
 };
 
 let dataDir: string;
