@@ -27,7 +27,7 @@ export async function openAdapters(config: PlatformConfig, options: { withStore:
       ? namingBackend('MONGO_URL', config.MONGO_URL, openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR }))
       : undefined,
     namingBackend('NATS_URL', config.NATS_URL, openEventBus({ natsUrl: config.NATS_URL, natsNamespace: config.NATS_NAMESPACE })),
-    namingBackend('REDIS_URL', config.REDIS_URL, openKeyValue({ redisUrl: config.REDIS_URL, dataDir: config.DATA_DIR })),
+    namingBackend('REDIS_URL', config.REDIS_URL, openKeyValue({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, dataDir: config.DATA_DIR })),
   ]);
   return store ? { store, bus, kv } : { bus, kv };
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { NATS_NAMESPACE_PATTERN } from '@platform/bus';
+import { REDIS_KEY_PREFIX_PATTERN } from '@platform/kv';
 import { serviceNames, type ServiceName } from '@platform/contracts';
 import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
 import { tracingEnvSchema } from '@platform/telemetry';
@@ -23,6 +24,8 @@ export const platformEnvSchema = z.object({
   /** Keeps this deployment's events apart from others sharing the NATS server (subjects `<namespace>.platform.>`, stream PLATFORM_<namespace>). */
   NATS_NAMESPACE: z.string().regex(NATS_NAMESPACE_PATTERN, 'must be 1 to 32 letters, digits, _ or -').optional(),
   REDIS_URL: url.optional(),
+  /** Prepended to every Redis key, so deployments (or test platforms) sharing one Redis keep their sessions and counters apart. */
+  REDIS_KEY_PREFIX: z.string().regex(REDIS_KEY_PREFIX_PATTERN, 'must be 1 to 64 letters, digits or _ - : .').optional(),
   PRINCIPAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,9 +67,11 @@ describe('a development all-in-one without PRINCIPAL_SECRET', () => {
 describeWithBackend('redis', 'the generated secret across a restart (sessions in Redis)', ({ url }) => {
   const dataDirs: string[] = [];
   const running: RunningPlatform[] = [];
+  // Its own keys on the Redis other test files share (registration counters are per address).
+  const keyPrefix = `secret-${randomBytes(4).toString('hex')}:`;
 
   async function start(dataDir: string): Promise<RunningPlatform> {
-    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, REDIS_URL: url, LOG_LEVEL: 'silent' }));
+    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, REDIS_URL: url, REDIS_KEY_PREFIX: keyPrefix, LOG_LEVEL: 'silent' }));
     running.push(platform);
     return platform;
   }

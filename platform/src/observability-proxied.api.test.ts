@@ -17,7 +17,7 @@ describeWithBackend('redis', 'traces across the proxy hop (a gateway process and
   beforeAll(async () => {
     tracing = startMemoryTracing('platform');
     dataDir = await mkdtemp(join(tmpdir(), 'observability-proxied-'));
-    const shared = { PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, PRINCIPAL_SECRET: randomBytes(32).toString('hex') };
+    const shared = { PORT: '0', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `observability-${randomBytes(4).toString('hex')}:`, PRINCIPAL_SECRET: randomBytes(32).toString('hex') };
     services = await startPlatform(loadPlatformConfig({ ...shared, SERVICES: 'identity,data,audit,publishing,actions,visitors', DATA_DIR: join(dataDir, 'services') }));
     const urls = Object.fromEntries(['IDENTITY_URL', 'DATA_URL', 'AUDIT_URL', 'PUBLISHING_URL', 'ACTIONS_URL', 'VISITORS_URL'].map((name) => [name, services.url]));
     gateway = await startPlatform(loadPlatformConfig({ ...shared, ...urls, SERVICES: 'gateway', DATA_DIR: join(dataDir, 'gateway') }));

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       gatewayPort: config.gatewayPort,
       // The configured namespace (none by default), the same on every start so durables resume.
       natsNamespace: process.env.NATS_NAMESPACE ?? '',
+      redisKeyPrefix: process.env.REDIS_KEY_PREFIX ?? '',
       onLine: (service, line) => {
         write(service, line);
         const promotionPath = /"promotionPath":"([^"]+)"/.exec(line)?.[1];

@@ -8,7 +8,7 @@ import { createRedisKeyValue } from './redis';
  * Redis when a URL is configured; otherwise the embedded store under `dataDir/kv` when a data
  * directory is given (its keys outlive a restart), else the in-process memory store.
  */
-export async function openKeyValue(options: { redisUrl?: string; keyPrefix?: string; dataDir?: string }): Promise<KeyValue> {
+export async function openKeyValue(options: { redisUrl?: string; keyPrefix?: string | undefined; dataDir?: string }): Promise<KeyValue> {
   if (options.redisUrl) return createRedisKeyValue({ url: options.redisUrl, ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}) });
   if (options.dataDir !== undefined) return createEmbeddedKeyValue({ directory: join(options.dataDir, 'kv') });
   return createMemoryKeyValue();

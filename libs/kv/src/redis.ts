@@ -7,6 +7,9 @@ export interface RedisKeyValueOptions {
   keyPrefix?: string;
 }
 
+/** A key prefix (REDIS_KEY_PREFIX): printable, no spaces or glob characters, so SCAN matches it literally. */
+export const REDIS_KEY_PREFIX_PATTERN = /^[A-Za-z0-9_:.-]{1,64}$/;
+
 /** Escapes Redis glob characters so a prefix matches literally in SCAN. */
 function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);

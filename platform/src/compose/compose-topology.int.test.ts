@@ -27,7 +27,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
     // An owner's session written to the shared Redis as identity writes one.
     const token = randomBytes(32).toString('base64url');
     const owner: SessionRecord = { id: 'owner-session', userId: 'owner', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: true };
-    const kv = await createRedisKeyValue({ url: urls.redis });
+    const kv = await createRedisKeyValue({ url: urls.redis, keyPrefix: topology.redisKeyPrefix });
     await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(owner), { ttlMs: 60_000 });
     await kv.close();
     const response = await fetch(`${topology.gatewayUrl}/api/health`, { headers: { authorization: `Bearer ${token}` } });

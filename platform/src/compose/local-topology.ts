@@ -16,6 +16,8 @@ export interface LocalTopology {
   instanceUrls: Map<string, string>;
   /** The running processes by instance name (each restarted after a crash). */
   processes: Map<string, SupervisedProcess>;
+  /** The REDIS_KEY_PREFIX every process uses ('' for none), for a test that reads or writes their keys. */
+  redisKeyPrefix: string;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,8 @@ export async function startLocalTopology(options: {
    * server (test files running in parallel) never take each other's events from a shared durable.
    */
   natsNamespace?: string;
+  /** Every process's REDIS_KEY_PREFIX ('' for none). Unset: a fresh one, for the same reason (sessions, rate-limit counters, locks). */
+  redisKeyPrefix?: string;
   /** Added to every service's environment (for example LOG_LEVEL or MONGO_DATABASE). */
   extraEnvironment?: Record<string, string>;
   /** The gateway's port (a free one when unset); the other services always get free ones. */
@@ -73,6 +77,7 @@ export async function startLocalTopology(options: {
     instances.set(service.name, await Promise.all(names.map(async (name) => ({ name, port: count === 1 ? ports.get(service.name)! : await freePort() }))));
   }
   const busNamespace = options.natsNamespace ?? `topology_${randomBytes(6).toString('hex')}`;
+  const redisKeyPrefix = options.redisKeyPrefix ?? `topology_${randomBytes(6).toString('hex')}:`;
   const processes = new Map<string, SupervisedProcess>();
   const balanced: BalancedService[] = [...instances].filter(([, replicas]) => replicas.length > 1).map(([name, replicas]) => ({ name, port: ports.get(name)!, replicaPorts: replicas.map((replica) => replica.port) }));
   const loadBalancer = balanced.length
@@ -91,7 +96,7 @@ export async function startLocalTopology(options: {
       await Promise.all(
         level.flatMap((service) =>
           instances.get(service.name)!.map(async (instance) => {
-            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), NATS_NAMESPACE: busNamespace, ...options.extraEnvironment };
+            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), NATS_NAMESPACE: busNamespace, REDIS_KEY_PREFIX: redisKeyPrefix, ...options.extraEnvironment };
             const supervised = superviseProcess({
               name: instance.name,
               command: command.executable,
@@ -113,5 +118,5 @@ export async function startLocalTopology(options: {
     await stop();
     throw error;
   }
-  return { gatewayUrl, serviceUrls, instanceUrls, processes, stop };
+  return { gatewayUrl, serviceUrls, instanceUrls, processes, redisKeyPrefix, stop };
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, parseEnv } from '@platform/kit';
-import { openKeyValue } from '@platform/kv';
+import { openKeyValue, REDIS_KEY_PREFIX_PATTERN } from '@platform/kv';
 import { openDocumentStore } from '@platform/storage';
 import { z } from 'zod';
 import { Sessions } from '../auth/sessions';
@@ -18,6 +18,7 @@ const environment = z.object({
   MONGO_URL: z.url().optional(),
   MONGO_DATABASE: z.string().default('platform'),
   REDIS_URL: z.url().optional(),
+  REDIS_KEY_PREFIX: z.string().regex(REDIS_KEY_PREFIX_PATTERN).optional(),
 });
 
 async function main(email: string | undefined): Promise<number> {
@@ -28,7 +29,7 @@ async function main(email: string | undefined): Promise<number> {
   const config = parseEnv(environment);
   // pnpm runs the script in services/identity; a relative DATA_DIR means the caller's directory.
   const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), config.DATA_DIR);
-  const [store, kv] = await Promise.all([openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir }), openKeyValue({ redisUrl: config.REDIS_URL, dataDir })]);
+  const [store, kv] = await Promise.all([openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir }), openKeyValue({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, dataDir })]);
   try {
     const user = await promoteOwner({ users: new UserRepository(store, Date.now), sessions: new Sessions(kv, Date.now) }, email);
     if (!user) {
