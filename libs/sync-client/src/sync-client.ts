@@ -985,10 +985,11 @@ export class SyncClient {
     // Each page is saved while the next one is fetched: saving 10,000 records only after the last
     // page made a first pull wait for all their store writes at the end.
     const saves: Array<Promise<void>> = [];
+    let retryAfterMs: number | undefined;
     try {
       do {
         const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
-        const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string } & ErrorBody>('GET', `${path}?${query}`);
+        const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string; retryAfterMs?: number } & ErrorBody>('GET', `${path}?${query}`);
         if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
         if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
           await this.loseProject();
@@ -1008,6 +1009,7 @@ export class SyncClient {
         }
         saves.push(Promise.all(pageRecords.map((record) => this.save(typeId, record))).then(() => undefined));
         page = answer.body.cursor;
+        retryAfterMs = answer.body.retryAfterMs;
       } while (page);
     } finally {
       // The cursor moves only once every page is stored; a failed page leaves the saves of the
@@ -1023,7 +1025,27 @@ export class SyncClient {
     }
     for (const record of touched.values()) this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
     if (result.added.length + result.modified.length + result.removed.length > 0) this.events.emit('change', result);
+    if (typeof retryAfterMs === 'number') this.changesSettling(collection, retryAfterMs);
     return result;
+  }
+
+  /**
+   * The server wrote changes this pull could not read yet (still settling): pull again once they
+   * have, as a notification would (a realtime collection pulls, another one hears changesAvailable).
+   * A write made just before the first pull has no notification to come.
+   */
+  private changesSettling(collection: Collection, retryAfterMs: number): void {
+    if (!this.running || collection.pullTimer !== undefined) return;
+    const { typeId } = collection.options;
+    collection.pullTimer = this.timers.setTimeout(() => {
+      collection.pullTimer = undefined;
+      if (!this.running) return;
+      if (collection.options.realtime) this.pull(typeId).catch((error: unknown) => this.backgroundFailure(error));
+      else if (!collection.changesAvailable) {
+        collection.changesAvailable = true;
+        this.events.emit('changesAvailable', { typeId, available: true });
+      }
+    }, Math.min(Math.max(retryAfterMs, 0), 10_000));
   }
 
   /** Pulls every collection, each on its own; rejects with the first failure once all are done. */

@@ -29,9 +29,11 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the local topology in developm
   const post = (path: string, body: unknown, token?: string) =>
     fetch(`${topology.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
 
-  it("streams each service's own log lines under its name", () => {
+  it("streams each service's own log lines under its name", async () => {
+    // A process answers its health check as it logs "platform started"; the line may reach us a little later.
+    const started = (service: string) => ({ service, started: (lines.get(service) ?? []).some((line) => line.includes('"msg":"platform started"') && line.includes(`"services":["${service}"]`)) });
     for (const service of ['gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors']) {
-      expect({ service, started: (lines.get(service) ?? []).some((line) => line.includes('"msg":"platform started"') && line.includes(`"services":["${service}"]`)) }).toEqual({ service, started: true });
+      await expect.poll(() => started(service), { timeout: 10_000 }).toEqual({ service, started: true });
     }
     expect(topology.gatewayUrl).toBe(`http://127.0.0.1:${gatewayPort}`);
     expect(events).toContain(`gateway up at ${topology.gatewayUrl}`);

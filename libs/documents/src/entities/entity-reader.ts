@@ -11,7 +11,12 @@ export interface PullPage {
   items: StoredEntity[];
   /** Present when more items follow: pass it back as `cursor` for the next page (an optimisation: pulling from the largest `updatedAt` is as safe). */
   cursor?: string;
+  /** A pull's last page only: readable changes newer than the pull's bound exist; pull again after this long. */
+  retryAfterMs?: number;
 }
+
+/** A little over the settle margin, so the next pull's bound has passed the changes it was told of. */
+const RETRY_MARGIN_MS = 50;
 
 interface PullCursor {
   updatedAt: number;
@@ -74,7 +79,22 @@ export class EntityReader {
     const after: Filter = options.cursor
       ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
       : { updatedAt: { $gt: options.since } };
-    return this.page(scope, caller, { $and: [after, { updatedAt: { $lte: until } }] }, options.limit, until);
+    const page = await this.page(scope, caller, { $and: [after, { updatedAt: { $lte: until } }] }, options.limit, until);
+    if (page.cursor || !(await this.newerThan(scope, caller, Math.max(until, options.since)))) return page;
+    return { ...page, retryAfterMs: this.timestamps.settleMs + RETRY_MARGIN_MS };
+  }
+
+  /**
+   * Whether the caller may read a change stamped after `bound`: one the pull could not return yet
+   * (written in the last moment, or still in flight). Without telling, a client whose pull came
+   * right after a write, with no notification to follow (it subscribed later), would wait for the
+   * next change to see it.
+   */
+  private async newerThan(scope: EntityScope, caller: ProjectCaller, bound: number): Promise<boolean> {
+    const readable = rlsFilter('read', caller);
+    const newer: Filter = { updatedAt: { $gt: bound } };
+    const query = Object.keys(readable).length ? { $and: [newer, readable] } : newer;
+    return (await this.store.collection<StoredEntity>(scope.collection).find(query, { sort: PAGE_ORDER, limit: 1, projection: { id: 1 } })).length > 0;
   }
 
   /** The live (not deleted) entities, in (updatedAt, id) order, `limit` per page. */

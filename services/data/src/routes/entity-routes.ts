@@ -59,7 +59,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const items = includeChanges
         ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : deps.reader.withChanges(resolved.scope, item))))
         : page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : publicView(item)));
-      return { items, ...(page.cursor ? { cursor: page.cursor } : {}) } as z.infer<typeof pageSchema>;
+      return { items, ...(page.cursor ? { cursor: page.cursor } : {}), ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}) } as z.infer<typeof pageSchema>;
     },
   );
 

@@ -41,6 +41,13 @@ export const pageSchema = z.object({
     .string()
     .optional()
     .describe('Present when more items follow; pass it back to continue. An optimisation: pulling again from the largest updatedAt of the page misses nothing either'),
+  retryAfterMs: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Pulls only (with updatedAt), on the last page: changes newer than this pull could read exist (written within the last moment, still settling); pull again from the largest updatedAt seen after this many milliseconds to get them',
+    ),
 });
 
 /** One path a conflicting modifier touches: the value at the client's base, on the server now, and what the client wanted. */
