@@ -36,10 +36,12 @@ async function main(): Promise<string[]> {
       onLine: (service, line) => lines.push(`${service} | ${line}`),
     });
     const { mongo, redis } = backends.urls;
+    // promote-owner revokes the account's sessions where the services keep them.
+    const { redisKeyPrefix } = topology;
     const cwd = appDir;
     return await runSmokeRequests(topology.gatewayUrl, {
       promoteOwner: async (email) => {
-        await run(process.execPath, ['dist/promote-owner.mjs', email], { cwd, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', MONGO_URL: mongo, REDIS_URL: redis }, timeout: 30_000 });
+        await run(process.execPath, ['dist/promote-owner.mjs', email], { cwd, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', MONGO_URL: mongo, REDIS_URL: redis, REDIS_KEY_PREFIX: redisKeyPrefix }, timeout: 30_000 });
       },
     });
   } catch (error) {
