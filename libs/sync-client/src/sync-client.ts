@@ -1030,21 +1030,17 @@ export class SyncClient {
   }
 
   /**
-   * The server wrote changes this pull could not read yet (still settling): pull again once they
-   * have, as a notification would (a realtime collection pulls, another one hears changesAvailable).
-   * A write made just before the first pull has no notification to come.
+   * The server wrote changes this pull could not read yet (still settling): a realtime collection
+   * pulls again once they have, since a write made just before its first pull has no notification
+   * to come. Another collection pulls when its owner asks; the settling change may be the client's
+   * own write, so it is not announced as available.
    */
   private changesSettling(collection: Collection, retryAfterMs: number): void {
-    if (!this.running || collection.pullTimer !== undefined) return;
+    if (!this.running || !collection.options.realtime || collection.pullTimer !== undefined) return;
     const { typeId } = collection.options;
     collection.pullTimer = this.timers.setTimeout(() => {
       collection.pullTimer = undefined;
-      if (!this.running) return;
-      if (collection.options.realtime) this.pull(typeId).catch((error: unknown) => this.backgroundFailure(error));
-      else if (!collection.changesAvailable) {
-        collection.changesAvailable = true;
-        this.events.emit('changesAvailable', { typeId, available: true });
-      }
+      if (this.running) this.pull(typeId).catch((error: unknown) => this.backgroundFailure(error));
     }, Math.min(Math.max(retryAfterMs, 0), 10_000));
   }
 
