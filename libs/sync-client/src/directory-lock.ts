@@ -1,4 +1,5 @@
-import { open, readFile, realpath, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Directories this process holds, so a second opener in the same process is refused too. */
@@ -25,6 +26,21 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * Creates `file` holding this process's pid, or fails with EEXIST. The pid is written to a
+ * private file first and hard-linked into place, so another opener never reads a lock that exists
+ * but is still empty (and would take it for a dead one).
+ */
+async function createLockFile(file: string): Promise<void> {
+  const draft = `${file}.${process.pid}.${randomUUID()}`;
+  await writeFile(draft, String(process.pid));
+  try {
+    await link(draft, file);
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+/**
  * Takes `directory/LOCK` (created exclusively, holding the pid), as the server does for its data
  * directory: two writers would each rewrite the files from their own copy and lose the other's
  * writes. A lock left by a process that died is taken over. Answers the function that releases it.
@@ -32,21 +48,25 @@ function isAlive(pid: number): boolean {
 export async function lockDirectory(directory: string): Promise<() => Promise<void>> {
   const resolved = await realpath(directory);
   const file = join(resolved, 'LOCK');
+  // Claimed before the next await: of two opens started together in this process, one is refused.
   if (heldInThisProcess.has(resolved)) throw new StoreLockedError(directory, process.pid);
-  for (;;) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) throw new StoreLockedError(directory, holder);
-      await rm(file, { force: true });
-    }
-  }
   heldInThisProcess.add(resolved);
+  try {
+    for (;;) {
+      try {
+        await createLockFile(file);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) throw new StoreLockedError(directory, holder);
+        await rm(file, { force: true });
+      }
+    }
+  } catch (error) {
+    heldInThisProcess.delete(resolved);
+    throw error;
+  }
   return async () => {
     heldInThisProcess.delete(resolved);
     await rm(file, { force: true });

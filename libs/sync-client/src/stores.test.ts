@@ -111,6 +111,19 @@ describe('FileStore: one writer per directory', () => {
     await second.close();
   });
 
+  it('refuses the second of two opens started together, so two clients of one process never share it', async () => {
+    const directory = await freshDirectory();
+    const opened = await Promise.allSettled([FileStore.open(directory), FileStore.open(directory), FileStore.open(directory)]);
+    const stores = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const refusals = opened.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+    expect(stores).toHaveLength(1);
+    expect(refusals).toHaveLength(2);
+    for (const refusal of refusals) expect(refusal).toBeInstanceOf(StoreLockedError);
+    await stores[0]?.close();
+    const again = await FileStore.open(directory);
+    await again.close();
+  });
+
   it('refuses a directory another live process holds, and takes over the lock of one that died', async () => {
     const directory = await freshDirectory();
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
