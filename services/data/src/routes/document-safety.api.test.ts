@@ -221,6 +221,27 @@ describe('reserved fields', () => {
     }
     expect((await platform.call('GET', dataPath('legacy-reserved'), { token })).body.items).toEqual([]);
   });
+
+  const memberOnly = { read: { userIds: ['member'] } };
+  it.each([
+    ['requires it through additionalProperties', { type: 'object', properties: { name: { type: 'string' } }, required: ['name', 'access'], additionalProperties: { const: memberOnly } }],
+    ['declares it behind the root $ref', { type: 'object', $ref: '#/$defs/doc', $defs: { doc: { type: 'object', properties: { access: { const: memberOnly } }, required: ['access'] } } }],
+    ['enumerates the whole document', { type: 'object', enum: [{ name: 'x', access: memberOnly }] }],
+  ])('refuses sample data that would carry access when a type updater\'s schema %s, and stores nothing', async (_how, schema) => {
+    const member = await platform.signIn('member');
+    const typeId = await createType({ name: 'Ledger', schema: { type: 'object', properties: { name: { type: 'string' } } }, access: { update: { userIds: ['member'] } } });
+    const patched = await platform.call('PATCH', `${typesPath()}/${typeId}`, { token: member, body: { modifier: { $set: { schema } }, baseRevision: 0 } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const direct = await platform.call('POST', dataPath(typeId), { token: member, body: { name: 'x', access: memberOnly } });
+    expect(direct.status).toBe(400);
+
+    for (const method of ['POST', 'GET'] as const) {
+      const response = await platform.call(method, `/api/projects/${projectId}/types/${typeId}/sample-data`, { token: member, ...(method === 'POST' ? { body: { count: 2 } } : {}) });
+      expect({ method, status: response.status }).toEqual({ method, status: 400 });
+      expect(response.body).toMatchObject({ code: 'DATA_TYPE_SCHEMA_INVALID', error: expect.stringContaining('access'), details: { field: 'schema' } });
+    }
+    expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
+  });
 });
 
 describe('schema bounds and sample data', () => {

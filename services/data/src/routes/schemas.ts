@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, type DataDeps } from '@platform/documents';
+import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
 import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
 import { checkedTypeSchema } from './checked-type-schema';
@@ -25,16 +25,32 @@ function refuseAnonymous(request: FastifyRequest, reply: FastifyReply): boolean 
   return true;
 }
 
-/** Sample documents from a type's stored schema, re-checked first; refused when the answer would pass its cap. */
+/**
+ * Refuses samples that carry a reserved field (access, server-owned or visitor fields). The schema
+ * rules refuse declaring one, but a schema can still produce it (through `required` with
+ * additionalProperties, a root `$ref`, a whole-document enum): sample documents are written
+ * without the client checks of POST .../data, so they may never set what only the server or the
+ * project's updaters set.
+ */
+function refuseReservedFields(samples: Array<Record<string, unknown>>): void {
+  const reserved = samples.flatMap((sample) => Object.keys(sample)).find((name) => RESERVED_SCHEMA_FIELD_NAMES.has(name));
+  if (reserved === undefined) return;
+  throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid schema: its documents would carry ${reserved}, which is reserved for the server and row-level security`, details: { field: 'schema' } });
+}
+
+/** Sample documents from a type's stored schema, re-checked first; refused when the answer would pass its cap or carry a reserved field. */
 function samplesFor(deps: DataDeps, stored: unknown, count: number, seed: number | undefined): Array<Record<string, unknown>> {
   const schema = checkedTypeSchema(stored ?? ANY_DOCUMENT, 'schema');
   const limitBytes = deps.limits.maxSampleDataBytes;
+  let samples: Array<Record<string, unknown>>;
   try {
-    return generateSamples(schema, { count, seed: seed ?? deps.clock(), limitBytes });
+    samples = generateSamples(schema, { count, seed: seed ?? deps.clock(), limitBytes });
   } catch (error) {
     if (!(error instanceof SampleDataTooLargeError)) throw error;
     throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
   }
+  refuseReservedFields(samples);
+  return samples;
 }
 
 /**
