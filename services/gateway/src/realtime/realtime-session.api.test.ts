@@ -111,6 +111,17 @@ describe('open streams end with their session', () => {
     expect(Date.now() - loggedOutAt).toBeLessThanOrEqual(SESSION_CHECK_MS + 1_000);
     expect(otherSession.state.ended).toBe(false);
   }, 20_000);
+
+  it(`within ${SESSION_CHECK_MS / 1000} s of the session's expiry, which no notice announces`, async () => {
+    const [expiring, lasting] = [await gateway.signIn('alice'), await gateway.signIn('alice')];
+    const expired = await openStream({ token: await realtimeToken(expiring) });
+    const live = await openStream({ token: await realtimeToken(lasting) });
+    const key = sessionKey(hashSessionToken(expiring));
+    const record = JSON.parse((await gateway.context.kv.get(key)) as string) as SessionRecord;
+    await gateway.context.kv.set(key, JSON.stringify({ ...record, expiresAt: Date.now() }));
+    await expect.poll(() => expired.state.ended, { timeout: SESSION_CHECK_MS + 2_000, interval: 50 }).toBe(true);
+    expect(live.state.ended).toBe(false);
+  }, 20_000);
 });
 
 describe('the access log', () => {
