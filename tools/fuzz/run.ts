@@ -164,9 +164,11 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
   await join(await call<{ id: string }>('POST', `${p}/members`, { token, body: { userId: member.user.id, permissions: ['read'] }, status: 202 }));
 
   const type = { id: 'notes', name: 'Notes', schema: { fields: { title: { type: 'string', maxLength: 200 }, count: { type: 'integer', minimum: 0 } } } };
-  for (const body of [type, { id: 'spare', name: 'Spare' }, { id: 'guests', name: 'Guests' }, { id: 'guest-events', name: 'Guest events' }, { id: 'contacts', name: 'Contacts' }]) {
+  for (const body of [type, { id: 'spare', name: 'Spare' }, { id: 'deleted', name: 'Deleted' }, { id: 'guests', name: 'Guests' }, { id: 'guest-events', name: 'Guest events' }, { id: 'contacts', name: 'Contacts' }]) {
     await call('POST', `${p}/types`, { token, body });
   }
+  // Soft-deleted, so the restore route reaches its restoring path (a live type answers 409).
+  await call('DELETE', `${p}/types/deleted`, { token });
   const document = await call<{ id: string }>('POST', `${p}/types/notes/data`, { token, body: { title: 'First', count: 1 } });
   const spareDocument = await call<{ id: string }>('POST', `${p}/types/notes/data`, { token, body: { title: 'Spare', count: 2 } });
 
@@ -196,6 +198,7 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
     FUZZ_PROJECT_ID: project.id,
     FUZZ_TYPE_ID: type.id,
     FUZZ_SPARE_TYPE_ID: 'spare',
+    FUZZ_DELETED_TYPE_ID: 'deleted',
     FUZZ_DOCUMENT_ID: document.id,
     FUZZ_SPARE_DOCUMENT_ID: spareDocument.id,
     FUZZ_APP_ID: app.id,
