@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dataService } from '@platform/data';
 import { startTestGateway } from '@platform/gateway/testing';
-import { createEmbeddedStore } from '@platform/storage';
+import { createEmbeddedStore, createMongoStore, type DocumentStore } from '@platform/storage';
+import { describeWithBackend } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsService } from '../app';
 import { ACTIONS_COLLECTION } from '../executor/action-repository';
@@ -43,24 +45,49 @@ describe('permission names in action access rules', () => {
     expect(resent.status).toBe(200);
     expect(resent.body.title).toBe('Renamed');
   });
+});
 
+/** The same stored action, migrated by the same two starts, on either store. */
+function migrationSuite(open: () => Promise<{ store: DocumentStore; dispose(): Promise<void> }>): void {
   it('scopes actions stored with plain names at start, once', async () => {
+    const { store, dispose } = await open();
+    try {
+      const now = Date.now();
+      await store.collection(ACTIONS_COLLECTION).insertOne({ id: 'legacy', projectId: 'legacy', ...action, blocksJson: '[]', ownerId: 'owner', access: { read: { permission: 'editors' } }, revision: 0, createdAt: now, updatedAt: now });
+      for (let start = 1; start <= 2; start += 1) {
+        const gateway = await startTestGateway({ services: [dataService, createActionsService()], store });
+        try {
+          if (start === 1) await gateway.seedProject({ id: 'legacy', ownerId: 'owner', members: [{ userId: 'editor', permissions: ['editors'] }] });
+          const read = await gateway.call('GET', '/api/projects/legacy/actions/legacy', { token: await gateway.signIn('editor') });
+          expect(read.status).toBe(200);
+          expect(read.body).toMatchObject({ revision: 1, access: { read: { permission: 'legacy::editors' } } });
+        } finally {
+          await gateway.close();
+        }
+      }
+    } finally {
+      await dispose();
+    }
+  });
+}
+
+describe('migration of action permission names (embedded store)', () => {
+  migrationSuite(async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'actions-permission-migration-'));
     const store = await createEmbeddedStore({ dataDir });
-    const now = Date.now();
-    await store.collection(ACTIONS_COLLECTION).insertOne({ id: 'legacy', projectId: 'legacy', ...action, blocksJson: '[]', ownerId: 'owner', access: { read: { permission: 'editors' } }, revision: 0, createdAt: now, updatedAt: now });
-    for (let start = 1; start <= 2; start += 1) {
-      const gateway = await startTestGateway({ services: [dataService, createActionsService()], store });
-      try {
-        if (start === 1) await gateway.seedProject({ id: 'legacy', ownerId: 'owner', members: [{ userId: 'editor', permissions: ['editors'] }] });
-        const read = await gateway.call('GET', '/api/projects/legacy/actions/legacy', { token: await gateway.signIn('editor') });
-        expect(read.status).toBe(200);
-        expect(read.body).toMatchObject({ revision: 1, access: { read: { permission: 'legacy::editors' } } });
-      } finally {
-        await gateway.close();
-      }
-    }
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+describeWithBackend('mongo', 'migration of action permission names (MongoDB)', ({ url }) => {
+  migrationSuite(async () => {
+    const store = await createMongoStore({ url, database: `actions_migration_${randomUUID().slice(0, 8)}` });
+    return { store, dispose: () => store.close() };
   });
 });

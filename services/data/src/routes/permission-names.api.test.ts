@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createEmbeddedStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
-import { MIGRATION_USER_ID } from '../entities/permission-migration';
 
 let platform: TestGateway;
 let projectId: string;
@@ -118,56 +113,5 @@ describe('permission names in access rules', () => {
     const patched = await patch(`${base()}/applications/${created.body.id}`, { $set: { 'access.update': { permission: 'viewers' } } }, 0);
     expect(patched.body.access.update).toEqual({ permission: `${projectId}::viewers` });
     expect((await platform.call('GET', `${base()}/applications/${created.body.id}`, { token: viewer })).status).toBe(200);
-  });
-});
-
-describe('migration of stored plain names', () => {
-  it('scopes entities stored with plain names once at start, as a revision by the migration, and leaves scoped ones alone', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'permission-migration-'));
-    const store = await createEmbeddedStore({ dataDir });
-    const project = 'legacy';
-    const stamp = Date.now() - 60_000;
-    const entity = (id: string, fields: Record<string, unknown>) => ({ id, revision: 0, createdAt: stamp, updatedAt: stamp, ...fields });
-    // Records as data stored them before every write scoped names, and the registry that lists their collections.
-    await store.collection(`tenant-${project}-types`).insertOne(entity('notes', { name: 'Notes', access: { read: { permission: 'viewers' } }, defaultAccess: { read: { permission: 'viewers' }, update: { permission: `${project}::editors` } } }));
-    await store.collection(`tenant-${project}-notes`).insertOne(entity('plain', { title: 'plain', access: { read: { permission: 'viewers' } } }));
-    await store.collection(`tenant-${project}-notes`).insertOne(entity('scoped', { title: 'scoped', access: { read: { permission: `${project}::viewers` } } }));
-    await store.collection(`tenant-${project}-applications`).insertOne(entity('app', { name: 'App', access: { update: { permission: 'viewers', userIds: ['owner'] } } }));
-    for (const [typeId, collection] of [['types', 'types'], ['notes', 'notes'], ['applications', 'applications']]) {
-      await store.collection('outbox-collections').insertOne({ id: `tenant-${project}-${collection}`, projectId: project, typeId });
-    }
-
-    const started = async () => {
-      const gateway = await startTestGateway({ services: [dataService], store });
-      const token = await gateway.signIn('viewer');
-      return { gateway, token, read: async (path: string) => gateway.call('GET', `/api/projects/${project}${path}?includeChanges=true`, { token }) };
-    };
-    const first = await started();
-    try {
-      await first.gateway.seedProject({ id: project, ownerId: 'owner', members: [{ userId: 'viewer', permissions: ['viewers'] }] });
-      const type = await first.read('/types/notes');
-      expect(type.body).toMatchObject({ revision: 1, access: { read: { permission: `${project}::viewers` } } });
-      expect(type.body.defaultAccess).toEqual({ read: { permission: `${project}::viewers` }, update: { permission: `${project}::editors` } });
-      const plain = await first.read('/types/notes/data/plain');
-      expect(plain.status).toBe(200);
-      expect(plain.body).toMatchObject({ revision: 1, access: { read: { permission: `${project}::viewers` } } });
-      expect(plain.body.changes.at(-1)).toMatchObject({ userId: MIGRATION_USER_ID, baseRevision: 0, modifier: { $set: { 'access.read.permission': `${project}::viewers` } } });
-      expect((await first.read('/types/notes/data/scoped')).body.revision).toBe(0);
-      expect((await first.read('/applications/app')).body.access).toEqual({ update: { permission: `${project}::viewers`, userIds: ['owner'] } });
-      const pulled = await first.gateway.call('GET', `/api/projects/${project}/types/notes/data?updatedAt=${stamp}`, { token: first.token });
-      expect(pulled.body.items.map((item: { id: string }) => item.id)).toEqual(['plain']);
-    } finally {
-      await first.gateway.close();
-    }
-
-    const second = await started();
-    try {
-      expect((await second.read('/types/notes/data/plain')).body.revision).toBe(1);
-      expect((await second.read('/types/notes')).body.revision).toBe(1);
-    } finally {
-      await second.gateway.close();
-      await store.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
   });
 });

@@ -91,6 +91,17 @@ describe('agent RLS', () => {
     if (status === 404) expect(response.body.code).toBe('DATA_ENTITY_NOT_FOUND');
   });
 
+  it('stores a plain permission name scoped to the project on POST and PATCH, so members holding it read the agent', async () => {
+    const created = await ai.platform.call('POST', `/api/projects/${projectId}/ai-agents`, { token: tokens.owner, body: { name: 'Plain rule', access: { read: { permission: 'support' } } } });
+    expect(created.status).toBe(201);
+    expect(created.body.access).toEqual({ read: { permission: `${projectId}::support` } });
+    const path = `/api/projects/${projectId}/ai-agents/${created.body.id}`;
+    expect((await ai.platform.call('GET', path, { token: tokens.alice })).status).toBe(200);
+    expect((await ai.platform.call('GET', path, { token: tokens.bob })).status).toBe(404);
+    const patched = await ai.platform.call('PATCH', path, { token: tokens.owner, body: { modifier: { $set: { 'access.update.permission': 'support' } }, baseRevision: 0 } });
+    expect(patched.body.access).toEqual({ read: { permission: `${projectId}::support` }, update: { permission: `${projectId}::support` } });
+  });
+
   it('a deleted agent cannot be chatted with', async () => {
     const created = await ai.platform.call('POST', `/api/projects/${projectId}/ai-agents`, { token: tokens.owner, body: { name: 'Gone soon' } });
     expect((await ai.platform.call('DELETE', `/api/projects/${projectId}/ai-agents/${created.body.id}`, { token: tokens.owner })).status).toBe(200);
