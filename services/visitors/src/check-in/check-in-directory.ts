@@ -31,10 +31,15 @@ export class CheckInDirectory {
     private readonly cacheMs = 2_000,
   ) {}
 
-  async forProject(projectId: string): Promise<ProjectCheckIns> {
+  /**
+   * The project's setup, from the cache while it is fresh and `covers` the request. What the cached
+   * setup lacks is read again before anyone is refused: a kiosk whose application was created a
+   * moment ago (after the cache was filled) must be able to check in with its own periods at once.
+   */
+  async forProject(projectId: string, covers: (setup: ProjectCheckIns) => boolean): Promise<ProjectCheckIns> {
     const now = this.clock();
     const cached = this.cache.get(projectId);
-    if (cached && now - cached.at < this.cacheMs) return cached.value;
+    if (cached && now - cached.at < this.cacheMs && covers(cached.value)) return cached.value;
     const value = await this.load(projectId);
     this.cache.set(projectId, { value, at: now });
     if (this.cache.size > 1_000) this.cache.delete(this.cache.keys().next().value as string);

@@ -1,6 +1,7 @@
 import type { DataDeps, EntityScope } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import type { DeletionPeriod } from '@platform/widgets';
+import type { ProjectCheckIns } from '../check-in/check-in-directory';
 import { typeIdOfCollection } from '../domain/collection-name';
 import { visitorsError } from '../errors';
 import { recordScope } from '../visitors/visitor-records';
@@ -38,10 +39,18 @@ async function existingType(deps: VisitorsDeps, projectId: string, typeId: strin
   }
 }
 
-/** The visitor collection a `collectionName` names: a type of the project that a CheckIn widget names as its visitor type. */
-export async function resolveVisitorCollection(deps: VisitorsDeps, projectId: string, collectionName: string): Promise<VisitorCollection> {
+/**
+ * The visitor collection a `collectionName` names: a type of the project that a CheckIn widget names
+ * as its visitor type. `deletionPeriod`, when the request chooses one, must be among the periods
+ * the answer offers, unless a fresh read of the widgets does not offer it either.
+ */
+export async function resolveVisitorCollection(deps: VisitorsDeps, projectId: string, collectionName: string, deletionPeriod?: number): Promise<VisitorCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
-  const binding = typeId === null ? undefined : (await deps.checkIns.forProject(projectId)).visitorTypes.get(typeId);
+  const covers = (setup: ProjectCheckIns) => {
+    const periods = typeId === null ? undefined : setup.visitorTypes.get(typeId)?.periods;
+    return periods !== undefined && (deletionPeriod === undefined || periods.some((period) => period.duration === deletionPeriod));
+  };
+  const binding = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, covers)).visitorTypes.get(typeId);
   const type = typeId === null || !binding ? null : await existingType(deps, projectId, typeId);
   if (typeId === null || !binding || !type) throw invalid(collectionName, 'a visitor type');
   return { scope: recordScope(projectId, typeId), type, periods: binding.periods };
@@ -50,7 +59,7 @@ export async function resolveVisitorCollection(deps: VisitorsDeps, projectId: st
 /** The event collection a `collectionName` names: a type a CheckIn widget names as its visitor-event type. */
 export async function resolveEventCollection(deps: VisitorsDeps, projectId: string, collectionName: string): Promise<EventCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
-  const owners = typeId === null ? undefined : (await deps.checkIns.forProject(projectId)).eventTypes.get(typeId);
+  const owners = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, (setup) => setup.eventTypes.has(typeId))).eventTypes.get(typeId);
   const type = typeId === null || !owners ? null : await existingType(deps, projectId, typeId);
   if (typeId === null || !owners || !type) throw invalid(collectionName, 'a visitor-event type');
   return { scope: recordScope(projectId, typeId), type, visitorScopes: owners.map((owner) => recordScope(projectId, owner)) };

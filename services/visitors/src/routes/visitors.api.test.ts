@@ -139,6 +139,37 @@ describe('internal fields are set by the server only', () => {
   });
 });
 
+describe('a CheckIn widget added a moment ago', () => {
+  /** Adds an application whose CheckIn widget names `checkIn`'s types (the test clock stands still, so the project's cached setup stays fresh). */
+  const addKiosk = async (projectId: string, id: string, checkIn: Record<string, unknown>) => {
+    const routes = [{ path: '/', widgetTree: { rootWidgetId: 'door', widgets: { door: { id: 'door', name: 'CheckIn', data: checkIn } } } }];
+    expect((await call('POST', `/api/projects/${projectId}/applications`, { token: env.ownerToken, body: { id, title: { en: id }, routes } })).status).toBe(201);
+  };
+
+  it('takes its deletion periods and its types at once, although the project\'s setup was read just before', async () => {
+    const { projectId, visitors } = await env.seedCheckIn({ deletionPeriods: [{ duration: DAY, label: { en: '1 day' }, isDefault: true }] });
+    await checkIn(projectId, visitors, { name: 'Before' });
+    await addKiosk(projectId, 'arrivals', { visitorTypeId: 'guests' });
+    const arrival = await checkIn(projectId, visitors, { name: 'Ari' }, { deletionPeriod: 28 * DAY });
+    const read = await call('GET', `/api/projects/${projectId}/visitors/${arrival.id}?collectionName=${visitors}`, { headers: secretHeader(arrival.secret) });
+    expect(read.body).toMatchObject({ deleteOnPreference: 28 * DAY });
+
+    await call('POST', `/api/projects/${projectId}/types`, { token: env.ownerToken, body: { id: 'walk-ins', name: 'Walk-ins' } });
+    await call('POST', `/api/projects/${projectId}/types`, { token: env.ownerToken, body: { id: 'walk-in-events', name: 'Walk-in events' } });
+    await addKiosk(projectId, 'side-door', { visitorTypeId: 'walk-ins', visitorEventTypeId: 'walk-in-events' });
+    const walkIn = await checkIn(projectId, `tenant-${projectId}-walk-ins`, { name: 'Wes' });
+    const event = await call('POST', `/api/projects/${projectId}/visitors/${walkIn.id}/events`, { headers: secretHeader(walkIn.secret), body: { collectionName: `tenant-${projectId}-walk-in-events`, data: { eventType: 'checkIn' } } });
+    expect(event.status, JSON.stringify(event.body)).toBe(201);
+
+    // A period that no widget offers is still refused, on the fresh read, and nothing is written.
+    const refused = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Nope' }, deletionPeriod: 3 * DAY } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VISITORS_INVALID_DELETION_PERIOD', details: { field: 'deletionPeriod', offered: [28 * DAY, DAY] } });
+    const names = (await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items.map((item: { name: string }) => item.name);
+    expect(names.sort()).toEqual(['Ari', 'Before']);
+  });
+});
+
 describe('bad input is refused with 400 naming the field, and changes nothing', () => {
   it.each([
     ['an unknown type', (s: Names) => ({ collectionName: `tenant-${s.projectId}-nothing`, data: {} }), 'VISITORS_INVALID_COLLECTION', 'collectionName'],

@@ -88,7 +88,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request, reply) => {
       const { projectId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName, request.body.deletionPeriod);
       await limitKiosk(deps, request, who, target.scope.collection);
       const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
       const period = periodFor(target.periods, request.body.deletionPeriod);
@@ -141,7 +141,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName);
+      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName, request.body.deletionPeriod);
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
