@@ -1,6 +1,11 @@
+import { readlinkSync } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FileStore } from './file-store';
 import { SyncClient, type SyncClientOptions } from './index';
 import { comparable, flakyNetwork, silentDropProxy } from './testing';
 
@@ -129,33 +134,47 @@ describe('isolation', () => {
     expect(bob.collection(typeId).state(queued.id)).toBe('localChanges');
     const pulled = await bob.collection(typeId).pull();
     expect(pulled.typeId).toBe(typeId);
+    // requestTimeoutMs bounds a push waiting on a server that never answers (30 s by default).
+    const pushedAt = Date.now();
+    await expect(bob.push()).rejects.toThrow('network error');
+    expect(Date.now() - pushedAt).toBeLessThan(5_000);
   });
 });
 
 describe('stalls', () => {
-  it('a silent drop is noticed (no keep-alive for twice its interval), and after it the pending edit and a remote change cross within 3 s', async () => {
+  /** The finding: 40 s of silent drop; the gateway keeps its 15 s keep-alive and the client its defaults (backoff, timeouts, polling). */
+  const DROP_MS = 40_000;
+
+  it('a 40 s silent drop is noticed by twice the keep-alive interval, and within 3 s of the network\'s return the pending edit is pushed, a remote change arrives and sync() answers', { timeout: DROP_MS + 30_000 }, async () => {
     const typeId = await freshType();
     const shared = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'shared' } });
     const proxy = await silentDropProxy(platform.url);
     try {
-      const bob = client(tokens.bob, { collections: [{ typeId, realtime: true }], baseUrl: proxy.url, realtime: true, requestTimeoutMs: 1_000, streamKeepAliveMs: 1_000, realtimeDebounceMs: 50 });
+      const bob = client(tokens.bob, { collections: [{ typeId, realtime: true }], baseUrl: proxy.url, realtime: true, backoff: undefined, pollIntervalMs: undefined, heartbeatMs: undefined });
       await bob.start();
       await expect.poll(() => bob.realtimeStatus, { timeout: 3_000 }).toBe('live');
+      const statuses: Array<{ status: string; afterDropMs: number }> = [];
+      bob.on('realtime', ({ status }) => statuses.push({ status, afterDropMs: Date.now() - droppedAt }));
 
       proxy.drop();
       const droppedAt = Date.now();
       await bob.collection(typeId).update(shared.body.id, { note: 'written during the drop' });
       const remote = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'remote' } });
-      await expect.poll(() => bob.realtimeStatus, { timeout: 3_500 }).not.toBe('live');
-      expect(Date.now() - droppedAt).toBeLessThan(3_500);
-      await new Promise((resolve) => setTimeout(resolve, 4_000 - (Date.now() - droppedAt)));
-      expect(bob.realtimeStatus).not.toBe('live');
+      await new Promise((resolve) => setTimeout(resolve, DROP_MS - (Date.now() - droppedAt)));
+      // The last keep-alive came at most 15 s before the drop: silence for 30 s ends the stream by then.
+      expect(statuses[0]).toEqual({ status: 'polling', afterDropMs: expect.any(Number) });
+      expect(statuses[0]?.afterDropMs).toBeLessThan(31_000);
+      expect(statuses.filter((entry) => entry.status === 'live')).toEqual([]);
+      expect(bob.collection(typeId).get(remote.body.id)).toBeUndefined();
 
       proxy.restore();
       const restoredAt = Date.now();
+      const syncAnswered = bob.sync().then(() => Date.now() - restoredAt);
       await expect.poll(() => bob.collection(typeId).get(remote.body.id)?.title, { timeout: 3_000 }).toBe('remote');
       await expect.poll(async () => comparable(await serverDocuments(typeId)).find((document) => document.id === shared.body.id), { timeout: 3_000 - (Date.now() - restoredAt) }).toMatchObject({ note: 'written during the drop' });
       expect(Date.now() - restoredAt).toBeLessThan(3_000);
+      expect(await syncAnswered).toBeLessThan(3_000);
+      expect(bob.collection(typeId).state(shared.body.id)).toBe('synced');
     } finally {
       await Promise.all(clients.splice(0).map((c) => c.close()));
       await proxy.close();
@@ -230,5 +249,46 @@ describe('bulk push', () => {
     expect(notes.conflicts()).toEqual([{ id: refused.id, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 400, code: 'DATA_SCHEMA_VIOLATION' }) }) }]);
     expect(notes.list().filter((document) => notes.state(document.id) === 'synced')).toHaveLength(1_199);
     expect(await serverDocuments(typeId)).toHaveLength(1_199);
+  });
+
+  it('confirms each pushed batch in a FileStore with one synchronized write, not one per document', async () => {
+    const typeId = await freshType();
+    const directory = await mkdtemp(join(tmpdir(), 'sync-push-file-store-'));
+    // Every disk sync of a file in the store's directory (the platform in this process syncs its own files too).
+    const probe = await open(join(directory, 'probe'), 'w');
+    const handlePrototype = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    await rm(join(directory, 'probe'));
+    const syncedPaths: string[] = [];
+    const record = (handle: FileHandle) => {
+      const path = readlinkSync(`/proc/self/fd/${handle.fd}`);
+      if (path.startsWith(directory)) syncedPaths.push(path);
+    };
+    const { datasync, sync } = handlePrototype;
+    const spies = [
+      vi.spyOn(handlePrototype, 'datasync').mockImplementation(function (this: FileHandle) {
+        record(this);
+        return datasync.call(this);
+      }),
+      vi.spyOn(handlePrototype, 'sync').mockImplementation(function (this: FileHandle) {
+        record(this);
+        return sync.call(this);
+      }),
+    ];
+    try {
+      const { network, fetch } = flakyNetwork(platform.url);
+      const bob = client(tokens.bob, { collections: [typeId], fetch, store: await FileStore.open(directory) });
+      const notes = bob.collection(typeId);
+      await Promise.all(Array.from({ length: 1_000 }, (_, n) => notes.insert({ n })));
+      syncedPaths.length = 0;
+      await bob.push();
+      expect(network.requests.filter((request) => request.includes('/bulk'))).toHaveLength(2);
+      expect(notes.list().filter((document) => notes.state(document.id) === 'synced')).toHaveLength(1_000);
+      expect(syncedPaths).toEqual([join(directory, 'journal.log'), join(directory, 'journal.log')]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { AnnouncingStore } from './announcing-store.js';
 import { Emitter, type SyncEvents } from './emitter.js';
 import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
+import { joinUnderWay } from './join-under-way.js';
 import { MemoryStore, type LocalStore } from './local-store.js';
 import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './push-batches.js';
 import { readableIds } from './readable-ids.js';
@@ -819,8 +820,12 @@ export class SyncClient {
   push(): Promise<void> {
     if (this.pushing) {
       this.pushAgain = true;
-      return this.pushing;
+      return joinUnderWay(this.pushing, () => this.pushing ?? this.startPush());
     }
+    return this.startPush();
+  }
+
+  private startPush(): Promise<void> {
     this.pushing = (async () => {
       try {
         await this.open();
@@ -965,7 +970,12 @@ export class SyncClient {
    */
   pull(typeId: string): Promise<PullResult> {
     const collection = this.require(typeId);
-    collection.pulling ??= this.pullOnce(collection).finally(() => {
+    if (collection.pulling) return joinUnderWay(collection.pulling, () => collection.pulling ?? this.startPull(collection));
+    return this.startPull(collection);
+  }
+
+  private startPull(collection: Collection): Promise<PullResult> {
+    collection.pulling = this.pullOnce(collection).finally(() => {
       collection.pulling = undefined;
     });
     return collection.pulling;
