@@ -5,5 +5,6 @@
 export { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer, type LocalServerOptions, type MongoCompatStorage } from './local-servers';
 export { hasPostgresServer } from './postgres-cluster';
 export { ensureMongoCompatBinary, mongoCompatBinaryPath } from './mongo-compat-build';
+export { ensureGoBinary, goBinaryPath } from './go-build';
 export { freePort, waitForPort, startProcess, hasExecutableSync, type ManagedProcess } from './processes';
 export { startBackendServers, type BackendServers, type BackendServerOptions } from './backend-servers';

@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { access, mkdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Where the binary of the Go program in `sourceDir` is cached for its current sources (it may not be built yet). */
+export async function goBinaryPath(sourceDir: string, name: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of ['main.go', 'go.mod', 'go.sum']) hash.update(await readFile(join(sourceDir, file)));
+  const cacheDir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'platform-testkit');
+  return join(cacheDir, `${name}-${hash.digest('hex').slice(0, 16)}`);
+}
+
+/**
+ * Builds the Go program in `sourceDir` (main.go, go.mod, go.sum) with the Go toolchain and caches
+ * the binary by a hash of its sources, so only the first run pays for the build.
+ */
+export async function ensureGoBinary(sourceDir: string, name: string): Promise<string> {
+  const binary = await goBinaryPath(sourceDir, name);
+  try {
+    await access(binary);
+    return binary;
+  } catch {
+    await mkdir(dirname(binary), { recursive: true });
+    await run('go', ['build', '-o', binary, '.'], { cwd: sourceDir, maxBuffer: 16 * 1024 * 1024, timeout: 15 * 60_000 });
+    return binary;
+  }
+}
