@@ -44,11 +44,22 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'bulk writes across service pro
         { op: 'create', fields: { id: 'made-1', title: 'again' } },
         { op: 'patch', id: 'open', modifier: { $set: { title: 'changed by the member' } }, baseRevision: 0 },
         { op: 'patch', id: 'guarded', modifier: { $set: { title: 'not allowed' } }, baseRevision: 0 },
+        { op: 'patch', id: 'open', modifier: { $bogus: { title: 'x' } }, baseRevision: 1 },
+        { op: 'patch', id: 'never-existed', modifier: { $set: { title: 'x' } }, baseRevision: 0 },
         { op: 'delete', id: 'made-1' },
       ],
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.results.map((result: { status: number }) => result.status)).toEqual([201, 409, 200, 403, 200]);
+    expect(answer.body.results.map((result: { status: number; body: { code?: string } }) => [result.status, result.body.code])).toEqual([
+      [201, undefined],
+      [409, 'DATA_DUPLICATE_ID'],
+      [200, undefined],
+      [403, 'DATA_FORBIDDEN'],
+      [400, 'DATA_INVALID_MODIFIER'],
+      [404, 'DATA_ENTITY_NOT_FOUND'],
+      [200, undefined],
+    ]);
+    expect((await call('GET', `${data}/open`, owner.token)).body).toMatchObject({ title: 'changed by the member', revision: 1 });
     expect((await call('GET', `${data}/guarded`, owner.token)).body).toMatchObject({ title: 'owner only', revision: 0 });
 
     // The trail (another process, fed over NATS) holds each write once: the owner's creation of `open`,
