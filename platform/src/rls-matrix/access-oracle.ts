@@ -11,12 +11,14 @@ export const READER_PERMISSION = 'readers';
 /**
  * One access rule as the test writes it, and how it is named in the table. `on: 'entity'` puts it
  * on the documents and the application; `on: 'type'` puts it on the documents' type instead (the
- * documents carry no rule) and, since applications have no type, on the application.
+ * documents carry no rule) and, since applications have no type, on the application;
+ * `on: 'defaultAccess'` makes it the type's `defaultAccess`, which the documents take when written
+ * without a rule of their own (the application carries it itself).
  */
 export interface AccessRuleCase {
   key: string;
   label: string;
-  on: 'entity' | 'type';
+  on: 'entity' | 'type' | 'defaultAccess';
   access(ids: { projectId: string; listedUserId: string }): Access | undefined;
 }
 
@@ -42,6 +44,12 @@ export const accessRuleCases: AccessRuleCase[] = [
   { key: 'typePermission', label: 'type read: permission', on: 'type', access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }) },
   { key: 'typeListed', label: 'type read: listed users', on: 'type', access: ({ listedUserId }) => ({ read: { userIds: [listedUserId] } }) },
   { key: 'typeOwnerOnly', label: 'type read: nobody listed (owner only)', on: 'type', access: () => ({ read: { userIds: [] } }) },
+  {
+    key: 'defaultPermission',
+    label: 'type defaultAccess read: permission',
+    on: 'defaultAccess',
+    access: ({ projectId }) => ({ read: { permission: `${projectId}::${READER_PERMISSION}` } }),
+  },
 ];
 
 /**
@@ -58,6 +66,15 @@ export function mayRead(role: UserRole, rule: AccessRuleCase): boolean {
   const heldPermissions = role === 'member with permission' ? [`p::${READER_PERMISSION}`] : [];
   const listed = role === 'listed user' ? read.userIds?.includes('listed') === true : false;
   return (read.permission !== undefined && heldPermissions.includes(read.permission)) || listed;
+}
+
+/**
+ * Who may read a type itself (its schema): the project's members unless the rule sits on the type
+ * (a `defaultAccess` guards the documents written later, not the type).
+ */
+export function mayReadType(role: UserRole, rule: AccessRuleCase): boolean {
+  if (rule.on === 'type') return mayRead(role, rule);
+  return role === 'owner' || role === 'member with permission' || role === 'member without permission' || role === 'listed user';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mayAdministerRls, mayRead, type AccessRuleCase, type UserRole } from './access-oracle';
+import { mayAdministerRls, mayRead, mayReadType, type AccessRuleCase, type UserRole } from './access-oracle';
 import { entityId, kindsOnPath, readPaths, type ReadPath, type Revealed, type RuleEntities } from './read-paths';
 
 export type Verdict = 'visible' | 'hidden' | 'leak' | 'missing';
@@ -11,9 +11,10 @@ export interface MatrixRow {
 
 /**
  * What a path must show: the oracle's answer, except that batch RLS answers only RLS
- * administrators at all.
+ * administrators at all, and the type schema path shows the type, not its documents.
  */
 function expectedOnPath(role: UserRole, rule: AccessRuleCase, path: ReadPath): boolean {
+  if (path === 'type schema') return mayReadType(role, rule);
   return mayRead(role, rule) && (path !== 'batch-rls dry run' || mayAdministerRls(role));
 }
 

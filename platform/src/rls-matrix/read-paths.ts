@@ -13,10 +13,11 @@ export interface RuleEntities {
   deletedDocumentId: string;
 }
 
-export const readPaths = ['GET one', 'GET with history', 'list', 'pull', 'pull with history', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions'] as const;
+export const readPaths = ['GET one', 'GET with history', 'list', 'pull', 'pull with history', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions', 'type schema'] as const;
 export type ReadPath = (typeof readPaths)[number];
 
-export type EntityKind = 'document' | 'application' | 'deleted document';
+/** `type` is the rule's type itself, which only the type schema path shows. */
+export type EntityKind = 'document' | 'application' | 'deleted document' | 'type';
 
 /** Which kinds of entity each read path can reveal. */
 export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
@@ -34,6 +35,7 @@ export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
   // A dry run without includeDeleted targets live documents only (spec).
   'batch-rls dry run': ['document'],
   versions: ['application'],
+  'type schema': ['type'],
 };
 
 /** What one caller learned: per read path, the ids of the entities it revealed. */
@@ -41,6 +43,7 @@ export type Revealed = Record<ReadPath, Set<string>>;
 
 export function entityId(entities: RuleEntities, kind: EntityKind): string {
   if (kind === 'deleted document') return entities.deletedDocumentId;
+  if (kind === 'type') return entities.typeId;
   return kind === 'document' ? entities.documentId : entities.applicationId;
 }
 
@@ -99,6 +102,10 @@ export async function probeReadPaths(
 
     const versions = await call('GET', `${project}/applications/${rule.applicationId}/versions`, token);
     note('versions', idsNamedIn(okText(versions), [rule], ['application']));
+
+    // The type's id is in the URL: a 2xx reveals the type.
+    const schema = await call('GET', `${project}/types/${rule.typeId}/schema`, token);
+    if (okText(schema)) revealed['type schema'].add(rule.typeId);
   }
   note('list', idsNamedIn(okText(await call('GET', `${project}/applications`, token)), entities, ['application']));
   note('pull', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0`, token)), entities, ['application']));

@@ -89,7 +89,8 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
       };
       const access = rule.access({ projectId, listedUserId });
       const documentAccess = rule.on === 'entity' ? access : undefined;
-      await asOwner('POST', `${project}/types`, { id: written.typeId, name: rule.label, ...(rule.on === 'type' ? { access } : {}) });
+      const typeRule = rule.on === 'type' ? { access } : rule.on === 'defaultAccess' ? { defaultAccess: access } : {};
+      await asOwner('POST', `${project}/types`, { id: written.typeId, name: rule.label, ...typeRule });
       await asOwner('POST', `${project}/types/${written.typeId}/data`, { id: written.documentId, title: secretTitle(written.documentId), ...(documentAccess ? { access: documentAccess } : {}) });
       // Written open and deleted, then restricted: a deleted document's access still decides who reads what it keeps.
       const deletedPath = `${project}/types/${written.typeId}/data/${written.deletedDocumentId}`;
