@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +40,18 @@ describe('the unit and integration test projects', () => {
       if (/@platform\/testkit|inject\(\s*'backends'\s*\)/.test(source)) usingBackends.push(file);
     }
     expect(usingBackends).toEqual([]);
+  });
+
+  it('runs every test file of the repository in `pnpm test`: *.int.test.ts and *.api.test.ts in integration, the rest in unit', () => {
+    const { status, output } = vitest(['list', '--filesOnly']);
+    expect(status).toBe(0);
+    const projectOf = new Map(output.split('\n').flatMap((line) => {
+      const listed = /^\[(unit|integration)\] (\S+\.test\.ts)$/.exec(line.trim());
+      return listed ? [[listed[2]!, listed[1]!] as const] : [];
+    }));
+    const tracked = execFileSync('git', ['ls-files', '*.test.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+    expect(tracked).toContain('libs/testkit/src/test-projects.int.test.ts');
+    const misplaced = tracked.filter((file) => projectOf.get(file) !== (/\.(int|api)\.test\.ts$/.test(file) ? 'integration' : 'unit'));
+    expect(misplaced).toEqual([]);
   });
 });
