@@ -1,5 +1,6 @@
 import { parseEnv } from '@platform/kit';
 import { z } from 'zod';
+import { DEFAULT_PATTERN_WORK_LIMIT } from './domain/pattern-work';
 
 /** Bounds on what one write or one sample-data request may make the service hold or answer. */
 export interface DataLimits {
@@ -9,6 +10,8 @@ export interface DataLimits {
   maxArrayLength: number;
   /** Time one document's schema validation may take before the write is refused. */
   validationBudgetMs: number;
+  /** Steps of pattern work (pattern program size times value length, summed) one document's validation may take. */
+  patternWorkLimit: number;
   /** Bytes of one sample-data answer (all generated documents together). */
   maxSampleDataBytes: number;
   /** Types one GET .../types.d.ts declares (each is compiled to TypeScript). */
@@ -21,6 +24,7 @@ export const dataEnvSchema = z.object({
   DATA_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(16 * MIB).default(MIB),
   DATA_MAX_ARRAY_LENGTH: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   DATA_VALIDATION_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  DATA_PATTERN_WORK_LIMIT: z.coerce.number().int().min(10_000).max(1_000_000_000).default(DEFAULT_PATTERN_WORK_LIMIT),
   DATA_SAMPLE_DATA_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * MIB).default(MIB),
   DATA_TYPE_DECLARATIONS_MAX_TYPES: z.coerce.number().int().min(1).max(5_000).default(100),
 });
@@ -32,6 +36,7 @@ export function loadDataLimits(env: NodeJS.ProcessEnv = process.env): DataLimits
     maxDocumentBytes: parsed.DATA_MAX_DOCUMENT_BYTES,
     maxArrayLength: parsed.DATA_MAX_ARRAY_LENGTH,
     validationBudgetMs: parsed.DATA_VALIDATION_BUDGET_MS,
+    patternWorkLimit: parsed.DATA_PATTERN_WORK_LIMIT,
     maxSampleDataBytes: parsed.DATA_SAMPLE_DATA_MAX_BYTES,
     maxDeclaredTypes: parsed.DATA_TYPE_DECLARATIONS_MAX_TYPES,
   };

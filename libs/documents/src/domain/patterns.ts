@@ -19,12 +19,20 @@ export function compilePattern(pattern: string): RE2JS {
   return fresh;
 }
 
-/** Why RE2 cannot compile the pattern, or undefined when it can. */
+/**
+ * The most instructions a pattern's RE2 program may have. RE2's time per character grows with the
+ * program, and large counted repetitions (`(.*){1,1000}`) make programs of thousands; ordinary
+ * patterns (codes, identifiers, phone numbers) have tens to a few hundred.
+ */
+export const MAX_PATTERN_PROGRAM_SIZE = 2_000;
+
+/** Why RE2 cannot compile the pattern or it is too large to run, or undefined when it can. */
 export function patternProblem(pattern: string): string | undefined {
+  let size: number;
   try {
-    compilePattern(pattern);
-    return undefined;
+    size = compilePattern(pattern).programSize();
   } catch (error) {
     return `is not supported by the linear-time pattern engine (no lookarounds or backreferences): ${(error as Error).message}`;
   }
+  return size > MAX_PATTERN_PROGRAM_SIZE ? `is too large for the pattern engine (${size} instructions, at most ${MAX_PATTERN_PROGRAM_SIZE}): use fewer or smaller counted repetitions, and maxLength for lengths` : undefined;
 }

@@ -41,3 +41,22 @@ describe('pinned type schemas', () => {
     expect(validateDocument(dangling, { a: 1 })).toEqual([{ field: 'schema', message: expect.stringContaining('change the type schema') }]);
   });
 });
+
+describe('pattern work', () => {
+  const codes = { type: 'object', properties: { a: { type: 'string', pattern: '^a+$' }, b: { type: 'string', pattern: '^b+$' }, list: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } } };
+
+  it('checks each pattern with its own expression', () => {
+    expect(fieldsOf(codes, { a: 'aaa', b: 'bbb' })).toEqual([]);
+    expect(fieldsOf(codes, { a: 'aaa', b: 'aaa' })).toEqual(['b']);
+    expect(fieldsOf(codes, { a: 'bbb', b: 'bbb' })).toEqual(['a']);
+  });
+
+  it('fails a value unchecked, naming it, once the document would pass its pattern work; each document has its own', () => {
+    // '^(a+)+$' has 9 instructions: 10 values of 99 characters take 9,000 steps.
+    const list = Array.from({ length: 10 }, () => 'a'.repeat(99));
+    expect(validateDocument(codes, { list }, { patternWorkLimit: 9_000 })).toEqual([]);
+    expect(validateDocument(codes, { list: [...list, 'a'] }, { patternWorkLimit: 9_000 })).toEqual([{ field: 'list.10', message: expect.stringContaining('too long to check against its pattern') }]);
+    expect(validateDocument(codes, { list: ['a'.repeat(1_000)] }, { patternWorkLimit: 9_000 })).toEqual([{ field: 'list.0', message: expect.stringContaining('9000 steps') }]);
+    expect(validateDocument(codes, { list }, { patternWorkLimit: 9_000 })).toEqual([]);
+  });
+});

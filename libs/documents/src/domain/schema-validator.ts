@@ -3,6 +3,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from './deep-freeze';
 import { currentTypeSchema } from './legacy-type-schema';
+import { DEFAULT_PATTERN_WORK_LIMIT, meteredPattern, withPatternWork } from './pattern-work';
 import { compilePattern } from './patterns';
 import { RESERVED_SCHEMA_FIELD_NAMES } from './reserved-fields';
 import { SUPPORTED_FORMATS, type SchemaProblem, type TypeSchema } from './type-schema';
@@ -11,8 +12,8 @@ import { fieldOf, validationBudgetKeyword, withBudgetChecks, withinBudget, type 
 /** A formatted value longer than this fails its format without running the format's regular expression. */
 export const MAX_FORMATTED_LENGTH = 2_048;
 
-/** Patterns run on RE2 (linear time, compiled once per pattern), never on the backtracking engine. */
-const re2RegExp = Object.assign((pattern: string) => compilePattern(pattern), { code: 're2js' });
+/** Patterns run on RE2 (linear time, compiled once per pattern), never on the backtracking engine, and within the document's pattern work. */
+const re2RegExp = Object.assign((pattern: string) => meteredPattern(compilePattern(pattern)), { code: 're2js' });
 
 /** A format's check, refusing values too long to run a format's regular expression on. */
 function boundedFormat(format: Format): (value: string) => boolean {
@@ -71,10 +72,12 @@ export function compileProblem(schema: TypeSchema): { path: string[]; message: s
   return 'problem' in entry ? { path: [], message: `is not a JSON Schema the server can check: ${entry.problem}` } : undefined;
 }
 
-function problemOf(error: ErrorObject): SchemaProblem {
+function problemOf(error: ErrorObject, patternWorkExhausted: boolean, patternWorkLimit: number): SchemaProblem {
   const at = fieldOf(error.instancePath);
   const join = (name: string) => (at ? `${at}.${name}` : name);
   if (error.keyword === 'required') return { field: join(String(error.params.missingProperty)), message: 'is required' };
+  // With allErrors off, the first failure ends the validation: the refused check is this one.
+  if (error.keyword === 'pattern' && patternWorkExhausted) return { field: at || 'body', message: `is too long to check against its pattern (the document's pattern checks may take ${patternWorkLimit} steps: pattern size times value length)` };
   if (error.keyword === 'additionalProperties') return { field: join(String(error.params.additionalProperty)), message: 'is not a field of this type' };
   return { field: at || 'body', message: error.message ?? `fails ${error.keyword}` };
 }
@@ -130,12 +133,16 @@ function validatorFor(stored: unknown): { schema: TypeSchema; entry: Compiled } 
  * Checks a whole document against its type's schema (JSON Schema, or a stored old-dialect schema
  * read as its JSON Schema) with Ajv; the first problem found, naming its field. A stored schema
  * Ajv cannot compile fails closed. With a budget, throws ValidationBudgetExceededError once the
- * check has used more CPU time than it.
+ * check has used more CPU time than it. A value whose pattern check would pass the document's
+ * pattern work (options.patternWorkLimit) fails its pattern without RE2 running, as a problem.
  */
 export function validateDocument(stored: unknown, document: Record<string, unknown>, options: ValidationOptions = {}): SchemaProblem[] {
   const validator = validatorFor(stored);
   if (!validator) return [];
   const { schema, entry } = validator;
   if ('problem' in entry) return [{ field: 'schema', message: `cannot be checked: the type's schema is not supported (${entry.problem}); change the type schema` }];
-  return withinBudget(options, () => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map(problemOf)));
+  const patternWorkLimit = options.patternWorkLimit ?? DEFAULT_PATTERN_WORK_LIMIT;
+  return withinBudget(options, () =>
+    withPatternWork(patternWorkLimit, (exhausted) => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map((error) => problemOf(error, exhausted(), patternWorkLimit)))),
+  );
 }

@@ -18,6 +18,8 @@ export interface ValidationOptions {
   budgetMs?: number;
   /** The process's CPU time in milliseconds; a test passes its own clock. */
   cpuMs?: () => number;
+  /** Steps of pattern work the document's checks may take (see pattern-work.ts); DEFAULT_PATTERN_WORK_LIMIT when absent. */
+  patternWorkLimit?: number;
 }
 
 /** The clock is read once per this many values: reading it costs a system call. */

@@ -14,6 +14,7 @@ import { TYPE_SCHEMA_FIELD } from '../domain/type-schema-storage';
 import { TypeDirectory } from './type-directory';
 import { documentError } from '../errors';
 import type { EntityKind } from './entity-kind';
+import type { DataLimits } from '../config';
 
 /** A type's `schema` is JSON Schema: its `$` keywords may be written there (the store escapes them). */
 const TYPE_SCHEMA_FIELDS: ReadonlySet<string> = new Set([TYPE_SCHEMA_FIELD]);
@@ -24,10 +25,10 @@ function zodProblems(result: { success: boolean; error?: z.ZodError }): Array<{ 
   return result.success ? [] : (result.error?.issues ?? []).map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message }));
 }
 
-/** Schema validation with a time budget: past it the write is refused (422) rather than waited for. */
-function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, budgetMs: number): SchemaProblem[] {
+/** Schema validation with a time budget (past it the write is refused, 422, rather than waited for) and the limit on pattern work. */
+function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, { validationBudgetMs: budgetMs, patternWorkLimit }: DataLimits): SchemaProblem[] {
   try {
-    return validateDocument(schema, fields, { budgetMs });
+    return validateDocument(schema, fields, { budgetMs, patternWorkLimit });
   } catch (error) {
     if (!(error instanceof ValidationBudgetExceededError)) throw error;
     throw documentError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
@@ -45,7 +46,7 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
     const type = await deps.types.requireReadable(params.projectId, params.typeId, caller);
     return {
       scope: TypeDirectory.documentsScope(params.projectId, params.typeId),
-      validate: (fields) => validateWithinBudget(type.schema, fields, deps.limits.validationBudgetMs),
+      validate: (fields) => validateWithinBudget(type.schema, fields, deps.limits),
       defaultAccess: type.defaultAccess,
       serverOwnedFields: SERVER_SET_DOCUMENT_FIELDS,
       ...(type.syncType === 'localOnly' ? { refuseWrites: documentError('DATA_LOCAL_ONLY_TYPE') } : {}),

@@ -53,6 +53,9 @@ async function storeLegacyType(id: string, schema: unknown): Promise<void> {
 }
 
 describe('type schema patterns', () => {
+  /** Accepts up to 450 a's; RE2 runs it with about 2,000 instructions per character. */
+  const costly = '^(a|aa|aaa|a?){1,150}$';
+
   it('evaluates a catastrophic-backtracking pattern in linear time while the gateway stays responsive', async () => {
     const typeId = await createType({ name: 'Codes', schema: { fields: { code: { type: 'string', pattern: '^(a+)+$' } } } });
     const evil = `${'a'.repeat(28)}!`;
@@ -80,6 +83,37 @@ describe('type schema patterns', () => {
     const response = await platform.call('POST', typesPath(), { token, body: { name: 'Bad', schema: { fields: { code: { type: 'string', pattern } } } } });
     expect(response.status).toBe(400);
     expect(response.body.error).toContain('schema.fields.code.pattern');
+  });
+
+  it('refuses a pattern whose RE2 program is too large when the schema is saved, naming the field', async () => {
+    const response = await platform.call('POST', typesPath(), { token, body: { name: 'Huge', schema: { fields: { code: { type: 'string', pattern: '(.*){1,1000}[bc]' } } } } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain('schema.fields.code.pattern');
+  });
+
+  it('bounds the pattern work of one document: a long value against a costly pattern answers 400 at once while the gateway stays responsive', async () => {
+    // RE2 is linear in the value, times the pattern's program (about 2,000 instructions here).
+    const typeId = await createType({ name: 'Costly', schema: { type: 'object', properties: { code: { type: 'string', pattern: costly } } } });
+    const long = `${'a'.repeat(200_000)}!`;
+    const writes = Promise.all(Array.from({ length: 5 }, () => timed(() => platform.call('POST', dataPath(typeId), { token, body: { code: long } }))));
+    const health = await timed(() => platform.call('GET', '/api/health'));
+    for (const { result, ms } of await writes) {
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('code') });
+      expect(result.body.error).toContain('too long to check against its pattern');
+      expect(ms).toBeLessThan(1500);
+    }
+    expect(health.ms).toBeLessThan(500);
+    expect((await platform.call('POST', dataPath(typeId), { token, body: { code: 'aaaa' } })).status).toBe(201);
+  });
+
+  it('counts the pattern work of every value of a document together, and lets a cheap pattern check a long value', async () => {
+    const typeId = await createType({ name: 'Many codes', schema: { type: 'object', properties: { codes: { type: 'array', items: { type: 'string', pattern: costly } }, text: { type: 'string', pattern: '^[a-z]+$' } } } });
+    const many = await platform.call('POST', dataPath(typeId), { token, body: { codes: Array.from({ length: 30 }, () => 'a'.repeat(300)) } });
+    expect(many.status).toBe(400);
+    expect(many.body.error).toMatch(/codes\.\d+.*too long to check against its pattern/);
+    expect((await platform.call('POST', dataPath(typeId), { token, body: { codes: Array.from({ length: 10 }, () => 'a'.repeat(300)) } })).status).toBe(201);
+    expect((await platform.call('POST', dataPath(typeId), { token, body: { text: 'a'.repeat(200_000) } })).status).toBe(201);
   });
 
   it('refuses such a pattern when a type is patched, and keeps the type as it was', async () => {
