@@ -31,6 +31,8 @@ export function httpCaller(baseUrl: () => string): HttpCall {
 export interface SyncStream {
   /** Everything the stream sent so far. */
   text(): string;
+  /** Whether the server has ended the stream. */
+  ended(): boolean;
   close(): void;
 }
 
@@ -49,15 +51,17 @@ export async function openSyncStream(baseUrl: string, sessionToken: string | und
     return undefined;
   }
   let received = '';
+  let ended = false;
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   void (async () => {
     for (;;) {
       const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
+      if (done) break;
       received += decoder.decode(value, { stream: true });
     }
+    ended = true;
   })();
   await vi.waitFor(() => expect(received).toContain('event: ready'), { timeout: 5_000 });
-  return { text: () => received, close: () => abort.abort() };
+  return { text: () => received, ended: () => ended, close: () => abort.abort() };
 }
