@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus } from '@platform/bus';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, signPrincipal, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -245,5 +245,19 @@ describe('gateway in the microservice shape', () => {
     const response = await service.inject({ method: 'GET', url: '/api/users/anyone' });
     expect(response.statusCode).toBe(401);
     expect(response.json().code).toBe('UNSIGNED_REQUEST');
+  });
+
+  it('a service refuses a validly signed principal whose exp lies beyond one lifetime, and a MAC spelled other than canonically', async () => {
+    const owner = { kind: 'user', userId: 'user-1', sessionId: 's1', platformOwner: true } as const;
+    const payload = Buffer.from(JSON.stringify({ p: owner, exp: Date.now() + 365 * DAY })).toString('base64url');
+    const longLived = `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+    const fresh = signPrincipal(owner, secret);
+    const asPrincipal = (header: string) => service.inject({ method: 'GET', url: '/api/me', headers: { [PRINCIPAL_HEADER]: header } });
+    expect((await asPrincipal(fresh)).statusCode).toBe(200);
+    for (const header of [longLived, `${fresh}=`, `${fresh}==`]) {
+      const response = await asPrincipal(header);
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('UNSIGNED_REQUEST');
+    }
   });
 });
