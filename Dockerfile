@@ -19,6 +19,9 @@ WORKDIR /app
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/apps/console/dist ./console
 ENV CONSOLE_DIR=/app/console
+# The guides the gateway serves at /docs/*.md (linked from /api/docs and /llm.txt).
+COPY docs ./docs
+ENV GUIDES_DIR=/app/docs
 # The packages the bundle leaves out (native binaries, static assets), at the versions it was built with.
 RUN cd dist && npm install --omit=dev --no-audit --no-fund
 USER node

@@ -43,6 +43,8 @@ export const platformEnvSchema = z.object({
   API_DOCS_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** The built web console the gateway serves at /console (`pnpm install` builds it there). */
   CONSOLE_DIR: z.string().default(fileURLToPath(new URL('../../apps/console/dist', import.meta.url))),
+  /** The repository's guides (`docs/`), served at /docs/*.md for the links of /api/docs and /llm.txt. */
+  GUIDES_DIR: z.string().default(fileURLToPath(new URL('../../docs', import.meta.url))),
   SMTP_URL: url.optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
   IDENTITY_URL: url.optional(),

@@ -109,6 +109,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       trustProxy: config.TRUST_PROXY,
       timeouts,
       consoleRoot: config.CONSOLE_DIR,
+      guidesRoot: config.GUIDES_DIR,
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
       ...(access ? { accessChanges: access.accessChanges } : {}),
       realtimeSessionCheckMs: config.REALTIME_SESSION_CHECK_MS,

@@ -24,8 +24,8 @@ describe('the repository stands alone', () => {
     const missing = guides.flatMap((guide) => {
       const linked = relativeLinks(read(guide)).map((target) => resolve(repository, dirname(guide), target));
       const missingLinks = linked.filter((file) => !inClone(file)).map((file) => relative(repository, file));
-      // A guide named in code style (`docs/ports.md`, `../shared/x.md`) is read from the repository's root or from beside the guide.
-      const named = [...read(guide).matchAll(/`([\w./-]+\.md)`/g)].map((match) => match[1]!);
+      // A guide named in code style (`docs/ports.md`, `../shared/x.md`, not a server path like `/docs/x.md`) is read from the repository's root or from beside the guide.
+      const named = [...read(guide).matchAll(/`([\w.][\w./-]*\.md)`/g)].map((match) => match[1]!);
       const missingNames = named.filter((name) => !inClone(resolve(repository, name)) && !inClone(resolve(repository, dirname(guide), name)));
       return [...missingLinks, ...missingNames].map((target) => `${guide} -> ${target}`);
     });

@@ -11,7 +11,7 @@ export const API_DESCRIPTION = [
   '',
   '**Documents** are JSON objects: a type may give them a JSON Schema (`GET /api/projects/{projectId}/types/{typeId}/schema`), otherwise their fields are free JSON. Every write answers the document with its `revision`; a `PATCH` names the `baseRevision` it was made on and answers 409 with the server version when someone changed it since.',
   '',
-  '**Guides**, in the repository: `docs/interface.md` (every endpoint and the rules that hold everywhere), `docs/identity.md` (accounts, sessions, projects), `docs/data.md` (documents, history, pulls, conflicts), `docs/sync.md` (realtime notifications, the sync client), `docs/architecture.md`, and one page per service in `docs/`. For agents: [/llm.txt](/llm.txt). This document as JSON: [/api/openapi.json](/api/openapi.json).',
+  "**Guides** (the repository's `docs/`, served here): [interface](/docs/interface.md) (every endpoint and the rules that hold everywhere), [identity](/docs/identity.md) (accounts, sessions, projects), [data](/docs/data.md) (documents, history, pulls, conflicts), [sync](/docs/sync.md) (realtime notifications, the sync client), [architecture](/docs/architecture.md), and one page per service: [tenants](/docs/tenants.md), [audit](/docs/audit.md), [publishing](/docs/publishing.md), [actions](/docs/actions.md), [ai](/docs/ai.md), [visitors](/docs/visitors.md), [widgets](/docs/widgets.md). For agents: [/llm.txt](/llm.txt). This document as JSON: [/api/openapi.json](/api/openapi.json).",
 ].join('\n');
 
 /** The platform's mark for the Swagger UI's top bar and the tab's icon, instead of Fastify's and Swagger's. */

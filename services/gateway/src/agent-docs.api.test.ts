@@ -15,7 +15,7 @@ function unreachableSessions(): KeyValue {
 let platform: TestGateway;
 
 beforeAll(async () => {
-  platform = await startTestGateway({ services: [], kv: unreachableSessions() });
+  platform = await startTestGateway({ services: [], kv: unreachableSessions(), guidesRoot: resolve(__dirname, '../../../docs') });
 });
 
 afterAll(async () => {
@@ -44,10 +44,10 @@ describe('documentation for agents through the gateway', () => {
     for (const route of ['POST /api/auth/register', 'POST /api/auth/login', 'Authorization: Bearer <token>', 'GET /api/realtime/token', 'GET .../data?updatedAt=', '`@platform/sync-client`', '[/api/docs](/api/docs)']) {
       expect(text).toContain(route);
     }
-    const guides = [...text.matchAll(/`([a-z-]+\.md)`/g)].map((match) => `docs/${match[1]}`);
-    expect(guides).toContain('docs/interface.md');
-    const repository = resolve(__dirname, '../../..');
-    for (const guide of [...guides, 'libs/sync-client/README.md']) expect(existsSync(resolve(repository, guide)), guide).toBe(true);
+    const guides = [...text.matchAll(/\]\((\/docs\/[a-z-]+\.md)\)/g)].map((match) => match[1]!);
+    expect(guides).toEqual(expect.arrayContaining(['/docs/interface.md', '/docs/identity.md', '/docs/sync.md', '/docs/data.md']));
+    for (const guide of guides) expect((await platform.call('GET', guide)).status, guide).toBe(200);
+    expect(existsSync(resolve(__dirname, '../../../libs/sync-client/README.md'))).toBe(true);
   });
 
   it('the widget document lists exactly the catalogue widgets, and /llm.txt links to it', async () => {

@@ -21,6 +21,6 @@ export const agentGuideSections: readonly string[] = [
   '## Guides',
   '',
   '- [HTTP API](/api/openapi.json): the OpenAPI document of every route, browsable at [/api/docs](/api/docs).',
-  "- In the repository's `docs/` directory: `interface.md` (every endpoint and the rules that hold everywhere), `identity.md` (accounts, sessions, projects, members), `sync.md` (realtime notifications and client behaviour), `data.md` (documents, types, history, pull, conflicts), `tenants.md`, `audit.md`, `publishing.md`, `actions.md`, `ai.md`, `visitors.md`, `widgets.md`, `architecture.md`; the sync client's own guide is `libs/sync-client/README.md`.",
+  "- The repository's `docs/` directory, served at `/docs/{name}.md` as Markdown text: [interface.md](/docs/interface.md) (every endpoint and the rules that hold everywhere), [identity.md](/docs/identity.md) (accounts, sessions, projects, members), [sync.md](/docs/sync.md) (realtime notifications and client behaviour), [data.md](/docs/data.md) (documents, types, history, pull, conflicts), [tenants.md](/docs/tenants.md), [audit.md](/docs/audit.md), [publishing.md](/docs/publishing.md), [actions.md](/docs/actions.md), [ai.md](/docs/ai.md), [visitors.md](/docs/visitors.md), [widgets.md](/docs/widgets.md), [architecture.md](/docs/architecture.md); the sync client's own guide is `libs/sync-client/README.md` in the repository.",
   '',
 ];

@@ -1,12 +1,13 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './testing';
 
+const docs = resolve(__dirname, '../../../docs');
 let platform: TestGateway;
 
 beforeAll(async () => {
-  platform = await startTestGateway({ services: [] });
+  platform = await startTestGateway({ services: [], guidesRoot: docs });
 });
 
 afterAll(async () => {
@@ -20,10 +21,21 @@ describe('/api/docs presents this platform', () => {
     expect(info.description).toContain('POST /api/auth/register');
     expect(info.description).toContain('Authorization: Bearer <token>');
     expect(info.description).toContain('[/llm.txt](/llm.txt)');
-    const guides = [...info.description.matchAll(/`(docs\/[a-z-]+\.md)`/g)].map((match) => match[1]!);
-    expect(guides).toEqual(expect.arrayContaining(['docs/interface.md', 'docs/identity.md', 'docs/data.md', 'docs/sync.md']));
-    const repository = resolve(__dirname, '../../..');
-    for (const guide of guides) expect(existsSync(resolve(repository, guide)), guide).toBe(true);
+    const guides = [...info.description.matchAll(/\]\((\/docs\/[a-z-]+\.md)\)/g)].map((match) => match[1]!);
+    expect(guides).toEqual(expect.arrayContaining(['/docs/interface.md', '/docs/identity.md', '/docs/data.md', '/docs/sync.md', '/docs/architecture.md']));
+    for (const guide of guides) {
+      const opened = await platform.call('GET', guide);
+      expect(opened.status, guide).toBe(200);
+      expect(opened.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(opened.body).toBe(readFileSync(resolve(docs, guide.slice('/docs/'.length)), 'utf8'));
+    }
+  });
+
+  it('serves only the guides: another name, or a path out of docs/, is 404 naming the guides there are', async () => {
+    const unknown = await platform.call('GET', '/docs/secrets.md');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'GATEWAY_GUIDE_NOT_FOUND', error: expect.stringContaining('interface.md') });
+    for (const outside of ['/docs/..%2FREADME.md', '/docs/..%2F..%2Fpackage.json', '/docs/%2Fetc%2Fpasswd']) expect((await platform.call('GET', outside)).status, outside).toBe(404);
   });
 
   it('the page carries the platform title, icon and logo instead of Swagger UI and Fastify', async () => {

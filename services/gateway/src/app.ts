@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { stripClientCredentials } from './client-credentials';
 import { registerConsole } from './console-assets';
+import { registerGuides } from './guides';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
@@ -39,6 +40,8 @@ export interface GatewayOptions {
   accessChanges?: AccessChanges;
   /** The built web console's directory, served at /console; absent: no console. */
   consoleRoot?: string;
+  /** The repository's docs/ directory, whose guides are served at /docs/*.md; absent: no guides. */
+  guidesRoot?: string;
   /** How often the remote services' OpenAPI documents are read again (default 30 s). */
   apiDocsRefreshMs?: number;
 }
@@ -86,6 +89,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerHealthRoute(app, { services, dependencies }, shape, healthDetail, options.accessChanges);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
+  if (options.guidesRoot) registerGuides(app, { root: options.guidesRoot, logger: options.logger });
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
   await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs });
 

@@ -57,6 +57,8 @@ export async function startTestGateway(options: {
   realtime?: boolean;
   /** A built console directory to serve at /console (none by default). */
   consoleRoot?: string;
+  /** A docs directory whose guides are served at /docs/*.md (none by default). */
+  guidesRoot?: string;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -90,6 +92,7 @@ export async function startTestGateway(options: {
     accessChanges: context.accessChanges,
     ...(options.realtime ? { realtime: { bus: context.bus, projects: context.projectAccess } } : {}),
     ...(options.consoleRoot ? { consoleRoot: options.consoleRoot } : {}),
+    ...(options.guidesRoot ? { guidesRoot: options.guidesRoot } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();

@@ -1,0 +1,49 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError, type Logger } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** Where the guides of the repository's `docs/` are served: `/docs/interface.md`, ... */
+export const GUIDES_PREFIX = '/docs';
+
+/** A guide's file name; nothing else in the directory (or outside it) is reachable. */
+const GUIDE_NAME = /^[a-z][a-z0-9-]*\.md$/;
+
+/** The guides found in `root` at start, by file name. */
+function readGuides(root: string, logger: Logger): Map<string, string> {
+  const guides = new Map<string, string>();
+  if (!existsSync(root)) {
+    logger.warn({ root }, 'guides not found: /docs/*.md answers 404 (set GUIDES_DIR to the docs directory)');
+    return guides;
+  }
+  for (const name of readdirSync(root).sort()) if (GUIDE_NAME.test(name)) guides.set(name, readFileSync(join(root, name), 'utf8'));
+  return guides;
+}
+
+/**
+ * `GET /docs/{guide}.md`: the guides that `/api/docs` and `/llm.txt` link to, read once at start.
+ * Markdown reads well as it is, and browsers show text/plain instead of downloading it.
+ */
+export function registerGuides(app: FastifyInstance, options: { root: string; logger: Logger }): void {
+  const guides = readGuides(options.root, options.logger);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    `${GUIDES_PREFIX}/:guide`,
+    {
+      schema: {
+        tags: ['platform'],
+        summary: "A guide of the repository's docs/ directory, as Markdown text (linked from /api/docs and /llm.txt)",
+        security: [],
+        params: z.object({ guide: z.string().max(64).describe('The guide\'s file name, e.g. interface.md') }),
+        response: { 200: z.string().describe('text/plain; charset=utf-8') },
+      },
+      serializerCompiler: () => (data) => data as string,
+    },
+    async (request, reply) => {
+      const text = guides.get(request.params.guide);
+      if (text === undefined) throw new AppError(404, 'GATEWAY_GUIDE_NOT_FOUND', `No guide named ${request.params.guide}; the guides: ${[...guides.keys()].join(', ')}`);
+      return reply.type('text/plain; charset=utf-8').send(text);
+    },
+  );
+}
