@@ -5,6 +5,7 @@ import { hasExecutableSync, mongoCompatBinaryPath, startBackendServers, type Bac
 import { prefixedLineWriter } from './compose/log-lines';
 import { startLocalTopology, type LocalTopology } from './compose/local-topology';
 import { missingPrograms } from './compose/missing-programs';
+import { promoteOwnerCommand } from './compose/owner-command';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const serviceNames = ['mongo', 'nats', 'redis', 'gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors', 'start'];
@@ -70,9 +71,9 @@ async function main(): Promise<void> {
     return;
   }
   const { mongo, nats, redis } = backends.urls;
-  const database = process.env.MONGO_DATABASE || 'platform';
   say(`gateway ready at ${topology.gatewayUrl} (${config.nodeEnv}; mongo ${mongo}, nats ${nats}, redis ${redis}); Ctrl-C stops everything`);
-  say(`make an account platform owner: MONGO_URL='${mongo}' MONGO_DATABASE=${database} REDIS_URL=${redis} pnpm --filter identity promote-owner <email>`);
+  const owner = promoteOwnerCommand({ mongoUrl: mongo, mongoDatabase: process.env.MONGO_DATABASE || 'platform', redisUrl: redis, redisKeyPrefix: topology.redisKeyPrefix });
+  say(`make an account platform owner: ${owner}`);
 }
 
 void main().catch((error: unknown) => {

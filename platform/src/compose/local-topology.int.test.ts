@@ -20,7 +20,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the local topology in developm
       onLine: (service, line) => lines.set(service, [...(lines.get(service) ?? []), line]),
       onEvent: (service, message) => events.push(`${service} ${message}`),
     });
-  }, 180_000);
+  }, 420_000);
 
   afterAll(async () => {
     await topology?.stop();

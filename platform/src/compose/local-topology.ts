@@ -8,6 +8,13 @@ import { superviseProcess, type SupervisedProcess } from './supervised-process';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/**
+ * How long a service may take to answer /api/health after it was spawned. A few seconds when the
+ * machine is idle, but six processes loading the platform's sources at once on a loaded 2-core
+ * machine took just over a minute; one that exits is reported at once, whatever this says.
+ */
+const SERVICE_START_TIMEOUT_MS = 180_000;
+
 export interface LocalTopology {
   gatewayUrl: string;
   /** Base URL of every platform service by compose name (its load balancer's when it has replicas). */
@@ -108,7 +115,7 @@ export async function startLocalTopology(options: {
             });
             processes.set(instance.name, supervised);
             const url = instanceUrls.get(instance.name)!;
-            await supervised.waitHealthy(url, 60_000);
+            await supervised.waitHealthy(url, SERVICE_START_TIMEOUT_MS);
             options.onEvent?.(instance.name, `up at ${url}`);
           }),
         ),

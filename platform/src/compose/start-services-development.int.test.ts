@@ -1,0 +1,112 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describeWithBackends } from '@platform/testkit';
+import { freePort } from '@platform/testkit/servers';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repositoryRoot = resolve(__dirname, '../../..');
+const platformServices = ['gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors'];
+/** What /api/health lists for a platform owner (nothing for anyone else). */
+const ownerView = platformServices.filter((name) => name !== 'gateway').sort();
+
+describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm start:services, as a developer runs it', (urls) => {
+  let child: ChildProcess;
+  let output = '';
+  let gatewayUrl: string;
+  let dataDir: string;
+  const unique = randomBytes(4).toString('hex');
+
+  beforeAll(async () => {
+    const port = await freePort();
+    gatewayUrl = `http://127.0.0.1:${port}`;
+    dataDir = await mkdtemp(join(tmpdir(), 'start-services-dev-'));
+    child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/start-services.ts'], {
+      cwd: repositoryRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        // The shared test backends, kept apart from every other test file's.
+        MONGO_URL: urls.mongo,
+        MONGO_DATABASE: `start_dev_${unique}`,
+        NATS_URL: urls.nats,
+        NATS_NAMESPACE: `start_dev_${unique}`,
+        REDIS_URL: urls.redis,
+        REDIS_KEY_PREFIX: `start_dev_${unique}:`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`start:services exited (${code}):\n${output.slice(-4000)}`))));
+    const ready = (async () => {
+      while (!output.includes('gateway ready at')) await new Promise((done) => setTimeout(done, 250));
+    })();
+    await Promise.race([ready, exited]);
+  }, 420_000);
+
+  afterAll(async () => {
+    if (child?.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT');
+      await new Promise((done) => child.once('exit', done));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  const post = (path: string, body: unknown) => fetch(`${gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const register = async (email: string) => {
+    const response = await post('/api/auth/register', { email, password: 'local password 1' });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { token: string }).token;
+  };
+  const seesEveryService = async (token: string) => {
+    const health = (await (await fetch(`${gatewayUrl}/api/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as { services?: Record<string, unknown> };
+    return Object.keys(health.services ?? {}).sort();
+  };
+
+  it("streams every service's own lines with its name as prefix, as the service wrote them when piped", async () => {
+    // A service answers its health check as it logs "platform started"; the line may reach us a little later.
+    const started = (service: string) => ({
+      service,
+      started: output.split('\n').some((line) => new RegExp(`^${service} *\\| \\{`).test(line) && line.includes('"msg":"platform started"') && line.includes(`"services":["${service}"]`)),
+    });
+    for (const service of platformServices) await expect.poll(() => started(service), { timeout: 10_000 }).toEqual({ service, started: true });
+    expect(output).toContain(`start      | gateway ready at ${gatewayUrl} (development;`);
+  });
+
+  it("prints the first account's promotion URL, which makes it platform owner", async () => {
+    const token = await register(`first-${unique}@example.org`);
+    await expect.poll(() => /development owner promotion: open (\S+)/.exec(output)?.[1], { timeout: 15_000 }).toMatch(new RegExp(`^${gatewayUrl}/api/admin/dev/platform-owner/`));
+    const promotionUrl = /development owner promotion: open (\S+)/.exec(output)![1]!;
+    expect((await fetch(promotionUrl)).status).toBe(200);
+    expect(await seesEveryService(token)).toEqual(ownerView);
+  });
+
+  it('prints the promote-owner command, which makes a signed-in account owner as printed', async () => {
+    const email = `second-${unique}@example.org`;
+    const token = await register(email);
+    expect(await seesEveryService(token)).toEqual([]);
+    const printed = /make an account platform owner: (.+ pnpm --filter identity promote-owner <email>)$/m.exec(output)?.[1];
+    expect(printed).toBeDefined();
+    const { stdout } = await run('sh', ['-c', printed!.replace('<email>', email)], { cwd: repositoryRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 120_000 });
+    expect(stdout).toContain(`${email} (`);
+    // The session it refreshed: no new sign-in needed.
+    expect(await seesEveryService(token)).toEqual(ownerView);
+  }, 150_000);
+
+  it('stops every service on Ctrl-C and exits 0', async () => {
+    const exit = new Promise<number | null>((done) => child.once('exit', done));
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+    await expect(fetch(`${gatewayUrl}/api/health`)).rejects.toThrow();
+  }, 60_000);
+});
