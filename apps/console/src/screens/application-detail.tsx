@@ -54,7 +54,7 @@ export default function ApplicationDetail({ projectId, appId }: { projectId: str
       return;
     }
     try {
-      await unwrap(api.PATCH('/api/projects/{projectId}/applications/{id}', { params: { path: { projectId, id: appId } }, body: { baseRevision: current.revision, modifier: { $set: checked.fields } } }));
+      await unwrap(api.PATCH('/api/projects/{projectId}/applications/{id}', { params: { path: { projectId, id: appId } }, body: { baseRevision: current.revision, modifier: { $set: { ...checked.fields } } } }));
       setErrors(noErrors);
       setSaved('Saved.');
       application.reload();

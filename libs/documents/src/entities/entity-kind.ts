@@ -16,6 +16,11 @@ export interface EntityKind<P extends z.ZodRawShape> {
   tag: string;
   /** What a created entity's body holds, for the API description (free JSON when absent). */
   bodyDescription?: string;
+  /**
+   * The fields a created entity's body holds, for the API description only (the kind's own
+   * `validate` checks them, so its 400s keep their codes). Free JSON when absent.
+   */
+  bodySchema?: z.ZodType;
   basePath: string;
   params: z.ZodObject<P>;
   resolve(deps: DataDeps, params: z.infer<z.ZodObject<P>>, who: KindCaller): Promise<ResolvedKind>;

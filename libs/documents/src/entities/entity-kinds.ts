@@ -61,6 +61,7 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
  */
 export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
   tag: 'types',
+  bodySchema: typeRecordSchema,
   basePath: '/api/projects/:projectId/types',
   params: z.object({ projectId }),
   async resolve(deps, params, { caller, projectAccess }) {
@@ -104,6 +105,7 @@ const APPLICATION_PUBLISH_FIELDS: ReadonlySet<string> = new Set(['publishedVersi
 /** Applications of a project: `/api/projects/{projectId}/applications`. */
 export const applicationsKind: EntityKind<{ projectId: typeof projectId }> = {
   tag: 'applications',
+  bodySchema: applicationRecordSchema,
   basePath: '/api/projects/:projectId/applications',
   params: z.object({ projectId }),
   async resolve(_deps, params, { caller, projectAccess }) {

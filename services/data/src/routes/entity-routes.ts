@@ -5,7 +5,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { z } from 'zod';
 import { decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
-import { booleanQuery, entitySchema, pageSchema, patchConflictSchema } from './entity-schemas';
+import { booleanQuery, createBodySchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
 
 /**
@@ -80,7 +80,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         tags: [kind.tag],
         summary: 'Create an entity (the complete document with changes in the answer)',
         params: kind.params,
-        body: z.record(z.string(), z.unknown()).describe(`${kind.bodyDescription ?? 'The full entity as JSON'}; id is generated when absent`),
+        body: createBodySchema(kind.bodySchema, `${kind.bodyDescription ?? 'The full entity as JSON'}; id is generated when absent`),
         response: { 201: entitySchema },
       },
     },
@@ -98,7 +98,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         tags: [kind.tag],
         summary: 'Apply an update modifier if the entity is still at baseRevision (409 with conflict details otherwise)',
         params: entityParams,
-        body: z.object({ modifier: z.record(z.string(), z.unknown()), baseRevision: z.number().int().min(0) }),
+        body: z.object({ modifier: modifierInputSchema, baseRevision: z.number().int().min(0) }),
         response: { 200: entitySchema, 409: patchConflictSchema },
       },
       // The answer is the stored entity and its changes, already of entitySchema's shape (loose,

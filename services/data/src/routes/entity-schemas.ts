@@ -1,4 +1,5 @@
 import { accessSchema, errorBodySchema } from '@platform/contracts';
+import { CLIENT_OPERATORS, ID_PATTERN } from '@platform/documents';
 import { booleanFlag } from '@platform/kit';
 import { z } from 'zod';
 
@@ -6,6 +7,34 @@ import { z } from 'zod';
 export const booleanQuery = booleanFlag.describe('true, false, 1 or 0');
 
 const modifierSchema = z.record(z.string(), z.record(z.string(), z.unknown())).describe('The update modifier the change applied, e.g. { "$set": { "title": "x" } }');
+
+/** One operator's paths: a non-empty object of dotted field paths. */
+const operatorPaths = { type: 'object', minProperties: 1, additionalProperties: {} };
+
+/**
+ * A client's update modifier as the server checks it (modifier-rules.ts): at least one of the
+ * shared operators, each a non-empty object of field paths. The handler's own check gives the
+ * precise 400s (values per operator, system and access fields); this declares the shape, so a
+ * client or fuzzer generated from the API description sends modifiers the server can take.
+ */
+export const modifierInputSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ minProperties: 1, properties: Object.fromEntries([...CLIENT_OPERATORS].map((operator) => [operator, operatorPaths])), additionalProperties: false })
+  .describe('Update operators ($set, $unset, $inc, $push, $pull, $addToSet, $rename, $min, $max, $mul), each an object of field paths, e.g. { "$set": { "title": "x" } }');
+
+/**
+ * POST's body: free JSON that the kind checks itself (so its 400s keep their codes), declared as
+ * the kind's record schema when it has one (a type's or an agent's required name, ...) and with
+ * the optional client-chosen `id`, so clients and fuzzers generated from the description send
+ * entities the server can store.
+ */
+export function createBodySchema(bodySchema: z.ZodType | undefined, description: string): z.ZodType<Record<string, unknown>> {
+  const { $schema: _, properties, ...declared } = (bodySchema ? z.toJSONSchema(bodySchema, { io: 'input', unrepresentable: 'any' }) : {}) as { $schema?: string; properties?: Record<string, unknown> };
+  return z
+    .record(z.string(), z.unknown())
+    .meta({ ...declared, properties: { id: { type: 'string', pattern: ID_PATTERN.source, description: 'Generated when absent' }, ...properties } })
+    .describe(description);
+}
 
 /** One entry of an entity's change history, oldest first; the creation has baseRevision -1. */
 export const changeSchema = z

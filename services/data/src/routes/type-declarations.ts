@@ -8,10 +8,15 @@ import { dataError } from '../errors';
 import { typeDeclarations, type DeclaredType } from '../domain/type-declarations';
 import { checkedTypeSchema } from './checked-type-schema';
 
+/** One id of the `types` list, for the API description (the server also skips empty entries). */
+const TYPE_ID_LIST_ITEM = ID_PATTERN.source.replace(/^\^|\$$/g, '');
+
 const querySchema = z.object({
   types: z
     .string()
-    .max(20_000)
+    // The whole request line must fit Node's 16 KiB header limit (431 beyond it): 8,000 characters name over 100 types.
+    .max(8_000)
+    .meta({ pattern: `^${TYPE_ID_LIST_ITEM}(,${TYPE_ID_LIST_ITEM})*$` })
     .transform((list) => [...new Set(list.split(',').filter(Boolean))])
     .pipe(z.array(typeIdSchema).min(1))
     .optional()

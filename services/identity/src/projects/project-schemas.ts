@@ -1,5 +1,6 @@
 import { accessSchema, projectRoleSchema } from '@platform/contracts';
 import { z } from 'zod';
+import { emailAddress } from '../users/email-address';
 
 export const projectIdParams = z.object({ projectId: z.string().min(1).max(100) });
 
@@ -28,20 +29,15 @@ export const permissionName = z.string().regex(/^([A-Za-z0-9_-]{1,100}::)?[A-Za-
 export const addMemberBody = z
   .object({
     userId: z.string().min(1).max(100).optional().describe('A user id: a member gets its permissions replaced, anyone else an invitation'),
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.email('a valid email address'))
-      .pipe(z.string().max(320))
-      .optional()
-      .describe('An email address: it is mailed an invitation link that any signed-in account may accept'),
+    email: emailAddress.optional().describe('An email address: it is mailed an invitation link that any signed-in account may accept'),
     permissions: z.array(permissionName).max(200).default([]),
   })
   .superRefine((body, context) => {
     if (body.userId !== undefined && body.email !== undefined) context.addIssue({ code: 'custom', path: ['email'], message: 'give either userId or email, not both' });
     if (body.userId === undefined && body.email === undefined) context.addIssue({ code: 'custom', path: ['userId'], message: 'give userId or email' });
-  });
+  })
+  // The refinement above, declared in the API description: exactly one of the two is present.
+  .meta({ oneOf: [{ required: ['userId'] }, { required: ['email'] }] });
 
 export const memberSchema = z.object({
   projectId: z.string(),

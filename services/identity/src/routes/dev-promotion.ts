@@ -17,7 +17,8 @@ export function registerDevPromotionRoute(app: FastifyInstance, deps: IdentityDe
         tags: ['identity'],
         summary: 'Development only: redeem the one-time owner-promotion token from the server log',
         security: [],
-        params: z.object({ token: z.string().max(200) }),
+        // The router refuses path parameters over 100 characters (414) before this schema sees them.
+        params: z.object({ token: z.string().max(100) }),
         response: { 200: z.object({ success: z.literal(true), message: z.string() }) },
       },
     },

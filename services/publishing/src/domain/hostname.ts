@@ -15,4 +15,7 @@ export const hostnameSchema = z
       .hostname('must be a DNS hostname (letters, digits and hyphens per label, e.g. app.example.com)')
       .refine((name) => name.includes('.'), 'needs at least two labels, e.g. app.example.com')
       .refine((name) => !/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1)), 'IP addresses are not hostnames'),
-  );
+  )
+  // The checks above run after the normalisation, so the API description would show only a string:
+  // it declares the hostnames they accept (any case, one trailing dot, a top-level label that starts with a letter).
+  .meta({ maxLength: 253, pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?$' });

@@ -16,6 +16,7 @@ const id = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or 
  */
 export const aiAgentsKind: EntityKind<{ projectId: typeof id }> = {
   tag: 'ai-agents',
+  bodySchema: agentRecordSchema,
   basePath: '/api/projects/:projectId/ai-agents',
   params: z.object({ projectId: id }),
   async resolve(_deps, params) {
