@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -104,6 +105,16 @@ describe('the packed @platform/sync-client', () => {
     const stateAtExit = async (mode: string) => (await run(process.execPath, ['queued.mjs', mode], { cwd: consumer, timeout: 30_000 })).stdout.trim();
     expect(await stateAtExit('default')).toBe('localChanges');
     expect(await stateAtExit('keep')).toBe('synced');
+  }, 60_000);
+
+  it('bundles for browsers from the main entry point, while the Node-only file-store has no browser export', async () => {
+    await writeFile(join(consumer, 'browser.mjs'), `import { SyncClient, IndexedDBStore, TabCoordinator } from '@platform/sync-client';\nconsole.log(SyncClient, IndexedDBStore, TabCoordinator);\n`);
+    const bundled = await build({ entryPoints: ['browser.mjs'], absWorkingDir: consumer, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    expect(bundled.errors).toEqual([]);
+    expect(bundled.outputFiles[0]?.text).toContain('eventsource-parser');
+    await writeFile(join(consumer, 'browser-file-store.mjs'), `import { FileStore } from '@platform/sync-client/file-store';\nconsole.log(FileStore);\n`);
+    const refused = await build({ entryPoints: ['browser-file-store.mjs'], absWorkingDir: consumer, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' }).catch((error: { errors?: Array<{ text: string }> }) => error.errors?.map((error) => error.text).join('\n'));
+    expect(refused).toContain('@platform/sync-client/file-store');
   }, 60_000);
 
   it.each(['NodeNext', 'Bundler'])('type-checks in a consumer project with moduleResolution %s', async (resolution) => {
