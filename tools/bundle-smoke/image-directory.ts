@@ -8,11 +8,11 @@ const run = promisify(execFile);
 
 /**
  * A directory laid out like the image's /app: only what the Dockerfile's runtime stage copies
- * (`dist`, and the built console as `console` when there is one), with the packages the bundle
- * leaves out installed by npm from dist/package.json, as the Dockerfile does. Nothing of the
- * workspace's node_modules is reachable from it.
+ * (`dist`, the built console as `console` when there is one, and the guides as `docs`), with the
+ * packages the bundle leaves out installed by npm from dist/package.json, as the Dockerfile does.
+ * Nothing of the workspace's node_modules is reachable from it.
  */
-export async function prepareImageDirectory(distDir: string, consoleDir: string): Promise<string> {
+export async function prepareImageDirectory(distDir: string, consoleDir: string, docsDir: string): Promise<string> {
   try {
     await access(join(distDir, 'platform.mjs'));
   } catch {
@@ -25,6 +25,7 @@ export async function prepareImageDirectory(distDir: string, consoleDir: string)
     () => false,
   );
   if (consoleBuilt) await cp(consoleDir, join(appDir, 'console'), { recursive: true });
+  await cp(docsDir, join(appDir, 'docs'), { recursive: true });
   await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: join(appDir, 'dist'), timeout: 120_000 });
   return appDir;
 }

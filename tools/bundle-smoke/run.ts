@@ -25,14 +25,14 @@ async function main(): Promise<string[]> {
   let topology: LocalTopology | undefined;
   const lines: string[] = [];
   try {
-    appDir = await prepareImageDirectory(resolve(repositoryRoot, 'dist'), resolve(repositoryRoot, 'apps/console/dist'));
+    appDir = await prepareImageDirectory(resolve(repositoryRoot, 'dist'), resolve(repositoryRoot, 'apps/console/dist'), resolve(repositoryRoot, 'docs'));
     backends = await startBackendServers();
     topology = await startLocalTopology({
       backendUrls: backends.urls,
       variables: { PRINCIPAL_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' },
       command: { executable: process.execPath, args: ['dist/platform.mjs'], cwd: appDir },
-      // The Dockerfile's ENV: the console beside dist.
-      extraEnvironment: { CONSOLE_DIR: join(appDir, 'console') },
+      // The Dockerfile's ENV: the console and the guides beside dist.
+      extraEnvironment: { CONSOLE_DIR: join(appDir, 'console'), GUIDES_DIR: join(appDir, 'docs') },
       onLine: (service, line) => lines.push(`${service} | ${line}`),
     });
     const { mongo, redis } = backends.urls;

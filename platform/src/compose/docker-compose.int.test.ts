@@ -57,6 +57,6 @@ const title = 'docker compose up --wait brings the platform up';
     const steps = await runSmokeRequests(`http://127.0.0.1:${port}`, {
       promoteOwner: async (email) => void (await compose(['exec', '-T', 'identity', 'node', 'dist/promote-owner.mjs', email])),
     });
-    expect(steps).toEqual(['health', 'sign-up', 'document', 'audit trail', 'promote-owner']);
+    expect(steps).toEqual(['health', 'guides', 'sign-up', 'document', 'audit trail', 'promote-owner']);
   }, 120_000);
 });

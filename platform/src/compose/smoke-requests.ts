@@ -16,7 +16,7 @@ async function call(gatewayUrl: string, step: string, expected: number, method: 
 }
 
 /**
- * The requests that show a deployment works end to end through its gateway: sign-up, a project,
+ * The requests that show a deployment works end to end through its gateway: a guide, sign-up, a project,
  * a type and a document, and the document's creation in the audit trail (written by the audit
  * service from the bus). With `promoteOwner`, the new account is made platform owner by the
  * operator command and must then see every service up in /api/health. Throws naming the step
@@ -26,6 +26,11 @@ export async function runSmokeRequests(gatewayUrl: string, options: { promoteOwn
   const passed: string[] = [];
   await call(gatewayUrl, 'health', 200, 'GET', '/api/health');
   passed.push('health');
+  // The guides /api/docs links to, which the image copies beside the bundle.
+  const guide = await fetch(`${gatewayUrl}/docs/architecture.md`, { signal: AbortSignal.timeout(15_000) });
+  const guideText = await guide.text();
+  if (guide.status !== 200 || !guideText.startsWith('# ')) throw new Error(`guides: GET /docs/architecture.md answered ${guide.status}: ${guideText.slice(0, 300)}`);
+  passed.push('guides');
   const email = `smoke-${randomBytes(4).toString('hex')}@example.org`;
   const { token } = (await call(gatewayUrl, 'sign-up', 201, 'POST', '/api/auth/register', { body: { email, password: 'smoke password 1', displayName: 'Smoke' } })) as { token: string };
   passed.push('sign-up');
