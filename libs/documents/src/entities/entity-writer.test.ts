@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, type EventBus } from '@platform/bus';
 import { createLogger } from '@platform/kit';
-import { createEmbeddedStore, type EmbeddedDocumentStore } from '@platform/storage';
+import { createEmbeddedStore, type Collection, type DocumentStore, type EmbeddedDocumentStore, type StoredDocument } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { historyCollection } from '../domain/collections';
 import type { EntityScope } from './entity';
@@ -13,6 +13,34 @@ import { OutboxDrainer } from './outbox';
 import { UpdatedAtClock } from './updated-at-clock';
 
 const scope: EntityScope = { projectId: 'p1', typeId: 'tasks', collection: 'tenant-p1-tasks' };
+
+/**
+ * The store with the entity collection's outbox pulls held until `release`, and every update of
+ * that collection recorded when it starts and when a pull lands.
+ */
+function holdingPulls(inner: DocumentStore) {
+  const updates: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const store: DocumentStore = {
+    ...inner,
+    collection<T extends StoredDocument>(name: string): Collection<T> {
+      const collection = inner.collection<T>(name);
+      if (name !== scope.collection) return collection;
+      return Object.assign(Object.create(collection) as Collection<T>, {
+        updateOne: async (...args: Parameters<Collection<T>['updateOne']>) => {
+          if (!args[1].$pull) return updates.push('update'), collection.updateOne(...args);
+          updates.push('pull');
+          await held;
+          const pulled = await collection.updateOne(...args);
+          updates.push('pull landed');
+          return pulled;
+        },
+      });
+    },
+  };
+  return { store, updates, release: () => release() };
+}
 
 type LogRecord = { c: string; put?: { id: string; revision?: number; _outbox?: Array<{ revision: number }> } };
 
@@ -59,6 +87,25 @@ describe('EntityWriter on the embedded store', () => {
       const line = lines.find((records) => records.some((record) => record.c === scope.collection && record.put?.revision === revision && record.put._outbox?.some((entry) => entry.revision === revision)));
       expect({ revision, history: line?.some((record) => record.c === historyCollection(scope.collection) && record.put?.id === `e1:${revision}`) }).toEqual({ revision, history: true });
     }
+  });
+
+  it('writes an entity again only once the outbox pull of its last write has landed', async () => {
+    // On a store that updates a document by reading and replacing it (the MongoDB-compatible test
+    // server), a pull overlapping the next write put the document back and the write's revision was lost.
+    const holding = holdingPulls(store);
+    const history = new History(holding.store);
+    const drainer = new OutboxDrainer(holding.store, bus, history, Date.now, createLogger({ level: 'silent' }));
+    const holdingWriter = new EntityWriter(holding.store, history, drainer, new UpdatedAtClock(Date.now), undefined);
+    const created = await holdingWriter.create(scope, { title: 'a' }, { userId: 'u1', id: 'e3' });
+    const patched = holdingWriter.patch(scope, created.id, { $set: { title: 'b' } }, { userId: 'u1', baseRevision: created.revision });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(holding.updates).toEqual(['pull']);
+
+    holding.release();
+    expect((await patched).revision).toBe(1);
+    expect(holding.updates.slice(0, 3)).toEqual(['pull', 'pull landed', 'update']);
+    await drainer.settled();
+    expect(await store.collection(scope.collection).findById('e3')).toMatchObject({ revision: 1, title: 'b', _outbox: [] });
   });
 
   it('writes the preceding writes in the same line as the entity', async () => {

@@ -83,6 +83,8 @@ export class EntityWriter {
     }
     const modifier = scopeAccessModifier(scope.projectId, given, accessFields);
     await this.drainer.register(scope);
+    // The last write's outbox pull may still be under way: two writes of one document must not overlap.
+    await this.drainer.pulled(scope.collection, id);
     const stamp = this.timestamps.begin();
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 };
     let result;

@@ -4,7 +4,7 @@ import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
 import { outboxBacklog } from '@platform/telemetry';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
-import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
+import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
 import type { History } from './history';
 
 const REGISTRY = 'outbox-collections';
@@ -14,6 +14,10 @@ const tracer = trace.getTracer('data');
 interface RegistryRecord extends StoredDocument {
   projectId: string;
   typeId: string;
+}
+
+function pullKey(collection: string, entityId: string): string {
+  return `${collection}/${entityId}`;
 }
 
 export function changeKindOf(entry: OutboxEntry): ChangeKind {
@@ -29,7 +33,8 @@ export function changeKindOf(entry: OutboxEntry): ChangeKind {
  */
 export class OutboxDrainer {
   private readonly registered = new Set<string>();
-  private readonly pulls = new Set<Promise<void>>();
+  /** Outbox pulls under way, by entity (`collection/id`); one entity's pulls run one after another. */
+  private readonly pulls = new Map<string, Promise<void>>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -92,9 +97,7 @@ export class OutboxDrainer {
         this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
         return false;
       }
-      // The whole entry as stored: a pull by equality, which every adapter and MongoDB-compatible
-      // server implements (FerretDB ignores a $pull condition on a sub-field, see docs/ports.md).
-      this.pullInBackground(this.store.collection(scope.collection).updateOne({ id: entity.id }, { $pull: { _outbox: stored } }), scope, entity.id);
+      this.pullInBackground(scope, entity.id, stored);
     }
     return true;
   }
@@ -102,20 +105,40 @@ export class OutboxDrainer {
   /**
    * The write was acknowledged before its event went out, and an entry whose pull is lost (a
    * crash, a store error) is only published again by the sweeper under the same message id, so
-   * nobody waits for the pull to reach the disk.
+   * the write's answer does not wait for the pull to reach the disk. The entity's next write does
+   * (see pulled): a pull is a write of the same document.
    */
-  private pullInBackground(pull: Promise<unknown>, scope: EntityScope, entityId: string): void {
-    const tracked = pull.then(
-      () => undefined,
-      (error: unknown) => this.logger.warn({ err: error, collection: scope.collection, id: entityId }, 'outbox entry not removed yet; the sweeper retries it'),
-    );
-    this.pulls.add(tracked);
-    void tracked.finally(() => this.pulls.delete(tracked));
+  private pullInBackground(scope: EntityScope, entityId: string, stored: StoredChange): void {
+    const key = pullKey(scope.collection, entityId);
+    // The whole entry as stored: a pull by equality, which every adapter and MongoDB-compatible
+    // server implements (FerretDB ignores a $pull condition on a sub-field, see docs/ports.md).
+    const pull = () =>
+      this.store
+        .collection(scope.collection)
+        .updateOne({ id: entityId }, { $pull: { _outbox: stored } })
+        .then(
+          () => undefined,
+          (error: unknown) => this.logger.warn({ err: error, collection: scope.collection, id: entityId }, 'outbox entry not removed yet; the sweeper retries it'),
+        );
+    const previous = this.pulls.get(key);
+    const tracked = previous ? previous.then(pull) : pull();
+    this.pulls.set(key, tracked);
+    void tracked.finally(() => this.pulls.get(key) === tracked && this.pulls.delete(key));
+  }
+
+  /**
+   * Resolves once the outbox pulls under way on this entity have landed. A writer waits for them
+   * before it writes the entity again: where a store updates a document by reading and replacing
+   * it (the MongoDB-compatible test server, docs/ports.md), a pull overlapping the next write
+   * wrote the document back as it read it, and the write's revision was lost.
+   */
+  async pulled(collection: string, entityId: string): Promise<void> {
+    await this.pulls.get(pullKey(collection, entityId));
   }
 
   /** Resolves once every outbox pull under way has landed (before the store closes). */
   async settled(): Promise<void> {
-    while (this.pulls.size > 0) await Promise.all(this.pulls);
+    while (this.pulls.size > 0) await Promise.all(this.pulls.values());
   }
 
   /** Every entity collection any process has written to. */

@@ -55,7 +55,7 @@ describeWithBackend('mongo', 'pull convergence with concurrent writers and two r
           const target = mine[i % mine.length]!;
           const patched = await replica.call('PATCH', `${path}/${target.id}`, { token, body: { modifier: { $inc: { n: 1 } }, baseRevision: target.revision } });
           if (patched.status === 200) target.revision = patched.body.revision;
-          else expect(patched.status).toBe(404);
+          else expect(patched.status, `PATCH sent with revision ${target.revision}: ${JSON.stringify(patched.body)}`).toBe(404);
         } else {
           const target = mine.splice(i % mine.length, 1)[0]!;
           expect((await replica.call('DELETE', `${path}/${target.id}`, { token })).status).toBe(200);
@@ -91,8 +91,15 @@ describeWithBackend('mongo', 'pull convergence with concurrent writers and two r
     }
 
     const pullers = [puller(0), puller(1), puller(0)];
-    await Promise.all([writer(replicas[0]!, tokens[0]!, 60), writer(replicas[1]!, tokens[1]!, 60), writer(replicas[1]!, tokens[1]!, 60)]);
-    writing = false;
+    const writers = [writer(replicas[0]!, tokens[0]!, 60), writer(replicas[1]!, tokens[1]!, 60), writer(replicas[1]!, tokens[1]!, 60)];
+    try {
+      await Promise.all(writers);
+    } finally {
+      // After a failed writer too: nobody may go on calling the replicas afterAll closes.
+      await Promise.allSettled(writers);
+      writing = false;
+      await Promise.allSettled(pullers);
+    }
     const states = await Promise.all(pullers);
 
     const truth = new Map<string, Seen>();
