@@ -53,14 +53,18 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the local topology in developm
     expect(cookie).not.toMatch(/;\s*Secure/i);
   });
 
-  it('restarts a service that crashes, logging it, and serves through it again', async () => {
-    const identity = topology.processes.get('identity')!;
-    const before = identity.pid!;
-    process.kill(before, 'SIGKILL');
-    await expect.poll(() => events.find((event) => event.startsWith('identity exited (SIGKILL); restarting in')), { timeout: 10_000 }).toBeDefined();
-    await expect.poll(() => identity.restarts, { timeout: 10_000 }).toBe(1);
-    expect(identity.pid).not.toBe(before);
+  it('restarts each service that crashes (identity, publishing and visitors, which used to stay down), logging it, and serves through them again', async () => {
+    const crashed = ['identity', 'publishing', 'visitors'];
+    const before = new Map(crashed.map((name) => [name, topology.processes.get(name)!.pid!]));
+    for (const pid of before.values()) process.kill(pid, 'SIGKILL');
+    for (const name of crashed) {
+      const supervised = topology.processes.get(name)!;
+      await expect.poll(() => events.find((event) => event.startsWith(`${name} exited (SIGKILL); restarting in`)), { timeout: 10_000 }).toBeDefined();
+      await expect.poll(() => supervised.restarts, { timeout: 10_000 }).toBe(1);
+      expect(supervised.pid).not.toBe(before.get(name));
+      await expect.poll(async () => (await fetch(`${topology.instanceUrls.get(name)}/api/health`).catch(() => undefined))?.status, { timeout: 120_000, interval: 500 }).toBe(200);
+    }
     const email = `after-${randomBytes(4).toString('hex')}@example.org`;
     await expect.poll(async () => (await post('/api/auth/register', { email, password: 'local password 1' })).status, { timeout: 60_000, interval: 500 }).toBe(201);
-  }, 90_000);
+  }, 300_000);
 });
