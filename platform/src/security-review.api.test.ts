@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signPrincipal } from '@platform/kit';
+import { createLogger, signPrincipal } from '@platform/kit';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalTopology } from './compose/local-topology';
@@ -26,6 +26,8 @@ const FORMER_REALTIME_KEY = 'development-only-principal-secret-change-me:realtim
 
 interface Started {
   url: string;
+  /** Every log line the platform's processes wrote so far. */
+  logText(): string;
   close(): Promise<void>;
 }
 
@@ -213,6 +215,26 @@ function securityReviewSuite(start: () => Promise<Started>): void {
     await response.body?.cancel();
   });
 
+  it('finding 7: the access log carries no realtime token, whether the stream opened or was refused', async () => {
+    const issued = await call('GET', '/api/realtime/token', users.member.token);
+    expect(issued.status).toBe(200);
+    const token = issued.body.token as string;
+    const forged = `${token.split('.')[0]}.${randomBytes(32).toString('base64url')}`;
+    const stream = `${project.replace('/api/projects', '/api/realtime/projects')}/sync`;
+    const opened = new AbortController();
+    expect((await fetch(`${platform?.url}${stream}?token=${encodeURIComponent(token)}`, { signal: opened.signal })).status).toBe(200);
+    opened.abort();
+    const refused = await fetch(`${platform?.url}${stream}?token=${encodeURIComponent(forged)}`);
+    expect(refused.status).toBe(401);
+    await refused.body?.cancel();
+    // Both requests reach the access log once they end.
+    await expect.poll(() => platform?.logText().split(`${stream}?token=[redacted]`).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    for (const credential of [token, forged, users.member.token]) {
+      expect(platform?.logText()).not.toContain(credential);
+      expect(platform?.logText()).not.toContain(encodeURIComponent(credential));
+    }
+  });
+
   it('finding 6: a logout ends the open stream and the realtime tokens issued before it', async () => {
     const stream = await openSyncStream(platform?.url ?? '', users.leaver.token, projectId);
     expect(stream).toBeDefined();
@@ -253,9 +275,12 @@ function securityReviewSuite(start: () => Promise<Started>): void {
 describe('issue 32 findings, all-in-one', () => {
   securityReviewSuite(async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'security-review-'));
-    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...SLOW_CLIENT_ENVIRONMENT }));
+    let lines = '';
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void (lines += line) } });
+    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, ...SLOW_CLIENT_ENVIRONMENT }), { logger });
     return {
       url: platform.url,
+      logText: () => lines,
       async close() {
         await platform.close();
         await rm(dataDir, { recursive: true, force: true });
@@ -266,10 +291,12 @@ describe('issue 32 findings, all-in-one', () => {
 
 describeWithBackends(['mongo', 'nats', 'redis'], 'issue 32 findings, microservices', (urls) => {
   securityReviewSuite(async () => {
+    let lines = '';
     const topology = await startLocalTopology({
       backendUrls: urls,
-      extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `review_${randomBytes(4).toString('hex')}`, ...SLOW_CLIENT_ENVIRONMENT },
+      extraEnvironment: { LOG_LEVEL: 'info', MONGO_DATABASE: `review_${randomBytes(4).toString('hex')}`, ...SLOW_CLIENT_ENVIRONMENT },
+      onLine: (_service, line) => void (lines += `${line}\n`),
     });
-    return { url: topology.gatewayUrl, close: () => topology.stop() };
+    return { url: topology.gatewayUrl, logText: () => lines, close: () => topology.stop() };
   });
 });
