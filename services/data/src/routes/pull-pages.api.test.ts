@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { createMongoStore, type DocumentStore } from '@platform/storage';
+import { describeWithBackend } from '@platform/testkit';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 import { pullWithUpdatedAtOnly, runConcurrentWritesAndPulls } from '../testing/updated-at-only-pulls';
@@ -21,6 +25,46 @@ afterAll(async () => {
   await platform?.close();
 });
 
+/** The moved clock of a platform under test. */
+interface TestClock {
+  at(millisecond: number): void;
+  current(): number;
+}
+
+/**
+ * Seven writes in each of two milliseconds, then pages of 5: the first page holds all seven of its
+ * millisecond, the cursor and a pull from its largest updatedAt answer the same, and a client that
+ * uses only updatedAt gets every document. `settleMs`: how far the clock must move on before the
+ * store's pulls read the writes (a shared MongoDB reads only below its settle margin).
+ */
+async function pageBoundaryCase(gateway: TestGateway, token: string, project: string, clock: TestClock, settleMs = 1): Promise<void> {
+  const type = await gateway.call('POST', `/api/projects/${project}/types`, { token, body: { name: 'Pages' } });
+  expect(type.status).toBe(201);
+  const path = `/api/projects/${project}/types/${type.body.id}/data`;
+  const written: string[] = [];
+  const firstMs = clock.current() + 1;
+  for (const millisecond of [firstMs, firstMs + 1]) {
+    clock.at(millisecond);
+    for (let i = 0; i < 7; i += 1) written.push((await gateway.call('POST', path, { token, body: { i } })).body.id);
+  }
+  clock.at(clock.current() + settleMs);
+
+  const first = await gateway.call('GET', `${path}?updatedAt=0&limit=5`, { token });
+  expect(first.body.items).toHaveLength(7);
+  expect(first.body.items.every((item: { updatedAt: number }) => item.updatedAt === firstMs)).toBe(true);
+  expect(first.body.cursor).toEqual(expect.any(String));
+  const byCursor = await gateway.call('GET', `${path}?updatedAt=0&limit=5&cursor=${first.body.cursor}`, { token });
+  const byUpdatedAt = await gateway.call('GET', `${path}?updatedAt=${firstMs}&limit=5`, { token });
+  expect(byCursor.body).toEqual(byUpdatedAt.body);
+  expect(byUpdatedAt.body.items).toHaveLength(7);
+  expect(byUpdatedAt.body.cursor).toBeUndefined();
+
+  const seen = await pullWithUpdatedAtOnly((query) => gateway.call('GET', `${path}?${query}`, { token }), { since: 0, limit: () => 5 });
+  expect([...seen.keys()].sort()).toEqual([...written].sort());
+  const listed = await gateway.call('GET', `${path}?limit=3`, { token });
+  expect(listed.body.items).toHaveLength(7);
+}
+
 async function freshType(): Promise<string> {
   const type = await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { name: 'Pages' } });
   expect(type.status).toBe(201);
@@ -29,30 +73,10 @@ async function freshType(): Promise<string> {
 
 describe('pull pages end on a millisecond', () => {
   it('a page runs over the limit to finish its last millisecond, so pulling from the largest updatedAt misses nothing', async () => {
-    const typeId = await freshType();
-    const path = `/api/projects/${projectId}/types/${typeId}/data`;
-    const written: string[] = [];
-    const firstMs = now + 1;
-    for (const millisecond of [firstMs, firstMs + 1]) {
-      now = millisecond;
-      for (let i = 0; i < 7; i += 1) written.push((await platform.call('POST', path, { token: owner, body: { i } })).body.id);
-    }
-    now += 1;
-
-    const first = await platform.call('GET', `${path}?updatedAt=0&limit=5`, { token: owner });
-    expect(first.body.items).toHaveLength(7);
-    expect(first.body.items.every((item: { updatedAt: number }) => item.updatedAt === firstMs)).toBe(true);
-    expect(first.body.cursor).toEqual(expect.any(String));
-    const byCursor = await platform.call('GET', `${path}?updatedAt=0&limit=5&cursor=${first.body.cursor}`, { token: owner });
-    const byUpdatedAt = await platform.call('GET', `${path}?updatedAt=${firstMs}&limit=5`, { token: owner });
-    expect(byCursor.body).toEqual(byUpdatedAt.body);
-    expect(byUpdatedAt.body.items).toHaveLength(7);
-    expect(byUpdatedAt.body.cursor).toBeUndefined();
-
-    const seen = await pullWithUpdatedAtOnly((query) => platform.call('GET', `${path}?${query}`, { token: owner }), { since: 0, limit: () => 5 });
-    expect([...seen.keys()].sort()).toEqual([...written].sort());
-    const listed = await platform.call('GET', `${path}?limit=3`, { token: owner });
-    expect(listed.body.items).toHaveLength(7);
+    await pageBoundaryCase(platform, owner, projectId, {
+      at: (millisecond) => (now = millisecond),
+      current: () => now,
+    });
   });
 
   it('randomized: concurrent writers and clients with random page sizes that use only updatedAt end with every entity at its last revision', async () => {
@@ -75,4 +99,30 @@ describe('pull pages end on a millisecond', () => {
       coarseMs = undefined;
     }
   }, 60_000);
+});
+
+describeWithBackend('mongo', 'pull pages end on a millisecond (MongoDB)', ({ url }) => {
+  const database = `pull_pages_${randomUUID().slice(0, 8)}`;
+  let store: DocumentStore;
+  let gateway: TestGateway;
+  let clock = 1_700_000_000_000;
+
+  beforeAll(async () => {
+    store = await createMongoStore({ url, database });
+    gateway = await startTestGateway({ services: [dataService], store, clock: () => clock });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await store?.close();
+    const client = await MongoClient.connect(url);
+    await client.db(database).dropDatabase();
+    await client.close();
+  });
+
+  it('a page runs over the limit to finish its last millisecond on MongoDB too, so pulling from the largest updatedAt misses nothing', async () => {
+    const token = await gateway.signIn('owner');
+    const project = await gateway.seedProject({ ownerId: 'owner' });
+    // Past the shared store's settle margin (1 s), so the pulls read the writes.
+    await pageBoundaryCase(gateway, token, project, { at: (millisecond) => (clock = millisecond), current: () => clock }, 5_000);
+  });
 });
