@@ -108,6 +108,27 @@ describe('the API description declares what the server accepts', () => {
     }
   });
 
+  it('includeChanges takes true, false, 1 and 0 as declared, 1 meaning true', async () => {
+    const schema = parameterSchema('/api/projects/{projectId}/types/{typeId}/data/{id}', 'get', 'includeChanges');
+    for (const [value, changes] of [['true', true], ['1', true], ['false', false], ['0', false], ['yes', undefined]] as const) {
+      const answer = await platform.call('GET', `${documentPath}?includeChanges=${value}`, { token: owner });
+      expect({ value, declared: declares(schema, value), served: serves(answer.status) }).toEqual({ value, declared: changes !== undefined, served: changes !== undefined });
+      if (changes === undefined) expect(answer.body.error).toContain('includeChanges');
+      else expect(Array.isArray(answer.body.changes)).toBe(changes);
+    }
+  });
+
+  it("the audit trail's page and limit are declared from 1, as the server reads them", async () => {
+    for (const name of ['page', 'limit'] as const) {
+      const schema = parameterSchema('/api/projects/{projectId}/audit-trail', 'get', name);
+      for (const value of [0, 1, 20]) {
+        const answer = await platform.call('GET', `/api/projects/${projectId}/audit-trail?${name}=${value}`, { token: owner });
+        expect({ name, value, declared: declares(schema, value), served: serves(answer.status) }).toEqual({ name, value, declared: value > 0, served: value > 0 });
+        if (value === 0) expect(answer.body.error).toContain(name);
+      }
+    }
+  });
+
   it('agents declare their required name', () => {
     const schema = bodySchema('/api/projects/{projectId}/ai-agents', 'post');
     expect(declares(schema, { instructions: 'no name' })).toBe(false);

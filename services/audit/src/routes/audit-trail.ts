@@ -19,10 +19,15 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const wholeNumber = (description: string) => z.coerce.number('must be a number').int('must be a whole number').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER).describe(description);
 
 const querySchema = z.object({
-    page: wholeNumber('1-based page number (default 1)').pipe(z.number().min(1, 'must be at least 1').max(MAX_PAGE, `must be at most ${MAX_PAGE}`)).default(1),
+    // The piped bounds are not in the API description (it shows the input side), so meta declares them.
+    page: wholeNumber('1-based page number (default 1)')
+      .pipe(z.number().min(1, 'must be at least 1').max(MAX_PAGE, `must be at most ${MAX_PAGE}`))
+      .meta({ minimum: 1, maximum: MAX_PAGE })
+      .default(1),
     limit: wholeNumber(`Items per page (default ${DEFAULT_PAGE_SIZE}); larger values are clamped to ${MAX_PAGE_SIZE}`)
       .pipe(z.number().min(1, 'must be at least 1'))
       .transform(clampLimit)
+      .meta({ minimum: 1 })
       .default(DEFAULT_PAGE_SIZE),
     userId: z.string().min(1).max(200).optional().describe('Only changes by this user'),
     typeId: z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -').optional().describe('Only changes to entities of this type (types, applications for those collections)'),
