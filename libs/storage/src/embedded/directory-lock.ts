@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const heldInThisProcess = new Set<string>();
@@ -26,28 +27,47 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * Creates `file` holding this process's pid, or fails with EEXIST. The pid is written to a
+ * private file first and hard-linked into place, so another process never reads a lock that
+ * exists but is still empty (and would take it for a dead one).
+ */
+async function createLockFile(file: string): Promise<void> {
+  const draft = `${file}.${process.pid}.${randomUUID()}`;
+  await writeFile(draft, String(process.pid));
+  try {
+    await link(draft, file);
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+/**
  * One process at a time may own a data directory: two would overwrite each other's logs. A lock
  * left by a process that died (kill -9) is taken over.
  */
 export async function lockDirectory(directory: string): Promise<() => Promise<void>> {
   const file = join(directory, 'LOCK');
+  // Claimed before the first await: of two opens started together in this process, one is refused.
   if (heldInThisProcess.has(file)) throw new Error(`the data directory ${directory} is already open in this process`);
-  for (;;) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirectoryInUseError(directory, holder);
-      }
-      await rm(file, { force: true });
-    }
-  }
   heldInThisProcess.add(file);
+  try {
+    for (;;) {
+      try {
+        await createLockFile(file);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+          throw new DataDirectoryInUseError(directory, holder);
+        }
+        await rm(file, { force: true });
+      }
+    }
+  } catch (error) {
+    heldInThisProcess.delete(file);
+    throw error;
+  }
   return async () => {
     heldInThisProcess.delete(file);
     await rm(file, { force: true });
