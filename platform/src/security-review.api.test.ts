@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, signPrincipal } from '@platform/kit';
+import { issueRealtimeToken } from '@platform/gateway';
+import { createLogger, hashSessionToken, signPrincipal } from '@platform/kit';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalTopology } from './compose/local-topology';
@@ -21,8 +22,9 @@ import { httpCaller, openSyncStream } from './testing/platform-http';
 /** Short slow-client limits, so the timeout cases finish quickly; ordinary requests arrive well within them. */
 const SLOW_CLIENT_ENVIRONMENT = { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' };
 
-/** The constant development installations signed realtime tokens with before finding 4 was fixed. */
-const FORMER_REALTIME_KEY = 'development-only-principal-secret-change-me:realtime-token';
+/** The constant development installations signed with before finding 4 was fixed, and the key their realtime tokens used. */
+const FORMER_DEVELOPMENT_SECRET = 'development-only-principal-secret-change-me';
+const FORMER_REALTIME_KEY = `${FORMER_DEVELOPMENT_SECRET}:realtime-token`;
 
 interface Started {
   url: string;
@@ -208,11 +210,15 @@ function securityReviewSuite(start: () => Promise<Started>): void {
     expect((await asOwner('GET', `/actions/${action.id}`)).blocks[0].configuration.secret).toBe('a-very-secret-signing-key');
   });
 
-  it('finding 4: a realtime token signed with the former development constant, claiming platform ownership, opens no stream', async () => {
-    const forged = signPrincipal({ kind: 'user', userId: 'attacker', sessionId: 'none', platformOwner: true }, FORMER_REALTIME_KEY);
-    const response = await fetch(`${platform?.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(forged)}`);
-    expect(response.status).toBe(401);
-    await response.body?.cancel();
+  it('finding 4: realtime tokens signed with the former fixed development secret open no stream', async () => {
+    // The review's token, claiming platform ownership; and one in today's format naming a live session.
+    const reviewed = signPrincipal({ kind: 'user', userId: 'attacker', sessionId: 'none', platformOwner: true }, FORMER_REALTIME_KEY);
+    const current = issueRealtimeToken({ userId: users.member.userId, sessionHash: hashSessionToken(users.member.token) }, FORMER_DEVELOPMENT_SECRET, Date.now()).token;
+    for (const forged of [reviewed, current]) {
+      const response = await fetch(`${platform?.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(forged)}`);
+      expect(response.status).toBe(401);
+      await response.body?.cancel();
+    }
   });
 
   it('finding 7: the access log carries no realtime token, whether the stream opened or was refused', async () => {

@@ -1,2 +1,3 @@
 export { buildGateway, type Gateway, type GatewayOptions } from './app';
 export { routeTable, serviceForPath, sessionBypassList } from './route-table';
+export { issueRealtimeToken } from './realtime/realtime-token';
