@@ -4,18 +4,40 @@ import { z } from 'zod';
 export const rlsOperations = ['read', 'update', 'delete'] as const;
 export type RlsOperation = (typeof rlsOperations)[number];
 
-/** One operation's rule: a permission string (`{projectId}::name`) and/or listed user ids. */
-export const accessRuleSchema = z.object({
+const accessRuleShape = {
   permission: z.string().min(1).optional(),
   userIds: z.array(z.string().min(1)).optional(),
-});
+};
 
-/** RLS configuration stored on every entity (and on projects). An operation without a rule is open to project members. */
-export const accessSchema = z.object({
-  read: accessRuleSchema.optional(),
-  update: accessRuleSchema.optional(),
-  delete: accessRuleSchema.optional(),
-});
+/**
+ * One operation's rule: a permission string (`{projectId}::name`) and/or listed user ids. Strict:
+ * a misspelt key (`users`) would otherwise be dropped and leave an empty rule, which opens the
+ * operation to every member.
+ */
+export const accessRuleSchema = z.object(accessRuleShape).strict();
+
+/**
+ * RLS configuration stored on every entity (and on projects), as writes must give it: unknown
+ * operations or rule keys are refused. An operation without a rule is open to project members.
+ */
+export const accessSchema = z
+  .object({
+    read: accessRuleSchema.optional(),
+    update: accessRuleSchema.optional(),
+    delete: accessRuleSchema.optional(),
+  })
+  .strict();
+
+const storedAccessRuleSchema = z.object(accessRuleShape).loose();
+
+/** An access configuration as read back: entities stored before writes were strict keep their other keys, and answering them must not fail. */
+export const storedAccessSchema = z
+  .object({
+    read: storedAccessRuleSchema.optional(),
+    update: storedAccessRuleSchema.optional(),
+    delete: storedAccessRuleSchema.optional(),
+  })
+  .loose();
 
 export type AccessRule = z.infer<typeof accessRuleSchema>;
 export type Access = z.infer<typeof accessSchema>;

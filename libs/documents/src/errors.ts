@@ -8,6 +8,7 @@ export const documentErrorEntries = {
   DATA_REVISION_CONFLICT: [409, 'The entity changed since baseRevision; resolve the conflict and retry'],
   DATA_LOCAL_ONLY_TYPE: [409, 'This type is localOnly: its entities live only on clients and are never sent to the server'],
   DATA_INVALID_MODIFIER: [400, 'Invalid modifier'],
+  DATA_INVALID_ACCESS: [400, 'An access rule holds an unknown operation or key, or a value of the wrong kind'],
   DATA_SCHEMA_VIOLATION: [400, 'The document does not match its type schema'],
   DATA_VALIDATION_TOO_SLOW: [422, 'Validating the document against its type schema took longer than the server allows'],
   DATA_DOCUMENT_TOO_LARGE: [400, 'The document would be larger than the server stores'],

@@ -1,6 +1,7 @@
 /** The document domain: the entity writer, reader, history, outbox, collections, validation and access rules that the data service serves and other services write through. */
 export * from './config';
 export * from './data-deps';
+export * from './domain/access-rules';
 export * from './domain/agent-record';
 export * from './domain/check-in-bindings';
 export * from './domain/collections';

@@ -2,10 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type UpdateModifier } from '@platform/storage';
+import { accessRuleProblems } from '../domain/access-rules';
 import { changesOnlyAccess } from '../domain/deleted-entity-rules';
 import { indexBeyondLimit, limitProblem, type DocumentLimits, type LimitProblem } from '../domain/document-limits';
 import { checkClientModifier, touchedPaths, type ModifierProblem } from '../domain/modifier-rules';
 import { targetTypeProblems } from '../domain/modifier-targets';
+import { accessFieldsOf } from '../domain/scoped-access';
 import { documentError } from '../errors';
 import type { DataDeps } from '../data-deps';
 import type { ResolvedKind } from './entity-kind';
@@ -19,6 +21,14 @@ export function badModifier(problems: ModifierProblem[]): AppError {
 export function schemaViolation(problems: Array<{ field: string; message: string }>): AppError {
   const first = problems[0] as { field: string; message: string };
   return documentError('DATA_SCHEMA_VIOLATION', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+}
+
+/** Throws 400 naming the first unknown key or bad value when an access configuration the write stores is no valid rule set. */
+export function assertAccessRules(fields: Record<string, unknown>, fieldNames: readonly string[]): void {
+  const problems = accessRuleProblems(fields, fieldNames);
+  if (!problems.length) return;
+  const first = problems[0] as { field: string; message: string };
+  throw documentError('DATA_INVALID_ACCESS', { message: `Invalid ${first.field}: ${first.message}`, details: { field: first.field, problems } });
 }
 
 function limitExceeded({ kind, field, message, ...numbers }: LimitProblem): AppError {
@@ -92,7 +102,10 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
     throw badModifier([{ path: 'modifier', message: (error as Error).message }]);
   }
   const fields = ownFields(after);
-  assertWithinLimits(deps.limits, fields, touchedPaths(modifier).map((path) => path.split('.')[0] as string));
+  const touchedFields = touchedPaths(modifier).map((path) => path.split('.')[0] as string);
+  assertWithinLimits(deps.limits, fields, touchedFields);
+  // Only the access fields this patch changes: one stored before rules were strict does not block other changes.
+  assertAccessRules(fields, accessFieldsOf(resolved.scope.typeId).filter((name) => touchedFields.includes(name)));
   const violations = resolved.validate(fields);
   if (violations.length) throw schemaViolation(violations);
   const prepared = resolved.prepare?.(fields) ?? fields;

@@ -201,3 +201,16 @@ describe('GET /api/actions/blocks', () => {
     expect(Object.keys(webhook?.configurationSchema.properties ?? {})).toEqual(['url', 'timeoutMs', 'secret']);
   });
 });
+
+describe('an action access rule with a misspelt key', () => {
+  it('is refused naming the key, and nothing is stored (a rule without its userIds would open the action to every member)', async () => {
+    const projectId = await project();
+    for (const access of [{ read: { users: ['owner'] } }, { reed: { userIds: ['owner'] } }]) {
+      const refused = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.owner, body: { ...mailAction, access } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.error).toMatch(/access.*(users|reed)/);
+    }
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.owner })).body.items).toEqual([]);
+  });
+});

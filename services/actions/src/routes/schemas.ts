@@ -1,3 +1,4 @@
+import { storedAccessSchema } from '@platform/contracts';
 import { z } from 'zod';
 import { actionBlockSchema, actionBodySchema, actionConnectionSchema, actionTriggerSchema } from '../domain/action-schema';
 
@@ -18,6 +19,7 @@ export const actionSchema = actionBodySchema.extend({
   createdAt: z.number(),
   updatedAt: z.number(),
   deletedAt: z.number().optional(),
+  access: storedAccessSchema.optional(),
 });
 
 const runError = z.object({ code: z.string(), message: z.string() });

@@ -23,6 +23,8 @@ export const batchRlsRequestSchema = z
       .optional()
       .describe('Also target soft-deleted entities (they keep their content in the store), e.g. to restrict who may still read them; the answer then has deletedCount'),
   })
+  // A misspelt key (`userIds` for `userId`) is refused rather than ignored.
+  .strict()
   .superRefine((body, ctx) => {
     if (body.action !== 'resetToDefault' && !body.operations) ctx.addIssue({ code: 'custom', path: ['operations'], message: `is required for ${body.action}` });
     if ((body.action === 'setPermission' || body.action === 'removePermission') && !body.permission) {

@@ -1,4 +1,4 @@
-import { accessSchema } from '@platform/contracts';
+import { storedAccessSchema } from '@platform/contracts';
 import { requireUser, rlsAllows, rlsFilter } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,7 +15,7 @@ const sampleSchema = z
   .array(
     z.object({
       id: z.string(),
-      access: accessSchema.optional(),
+      access: storedAccessSchema.optional(),
       deletedAt: z.number().optional(),
     }),
   )

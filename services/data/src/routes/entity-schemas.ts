@@ -1,4 +1,4 @@
-import { accessSchema, errorBodySchema } from '@platform/contracts';
+import { errorBodySchema, storedAccessSchema } from '@platform/contracts';
 import { CLIENT_OPERATORS, ID_PATTERN } from '@platform/documents';
 import { booleanFlag } from '@platform/kit';
 import { z } from 'zod';
@@ -58,7 +58,7 @@ export const entitySchema = z
   .loose();
 
 export const tombstoneSchema = z
-  .object({ id: z.string(), revision: z.number().int(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number(), access: accessSchema.optional() })
+  .object({ id: z.string(), revision: z.number().int(), createdAt: z.number(), updatedAt: z.number(), deletedAt: z.number(), access: storedAccessSchema.optional() })
   .strict()
   .describe('A deleted entity (tombstone): only these fields, never its content or changes, with or without includeChanges');
 

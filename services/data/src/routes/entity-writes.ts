@@ -1,6 +1,6 @@
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
-import { ID_PATTERN, assertWithinLimits, badModifier, checkClientModifier, schemaViolation, type DataDeps, type ResolvedKind, type StoredEntity } from '@platform/documents';
+import { ID_PATTERN, accessFieldsOf, assertAccessRules, assertWithinLimits, badModifier, checkClientModifier, schemaViolation, type DataDeps, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { z } from 'zod';
 import { dataError } from '../errors';
 
@@ -32,6 +32,7 @@ export async function createEntity({ deps, resolved, caller, projectAccess }: En
     if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, bodyPath) })));
   }
   assertWithinLimits(deps.limits, fields, Object.keys(fields));
+  assertAccessRules(fields, accessFieldsOf(resolved.scope.typeId));
   const problems = resolved.validate(fields);
   if (problems.length) throw schemaViolation(problems);
   if (id !== undefined) await resolved.checkNewId?.(id as string);

@@ -1,4 +1,4 @@
-import { accessSchema, projectRoleSchema } from '@platform/contracts';
+import { accessSchema, projectRoleSchema, storedAccessSchema } from '@platform/contracts';
 import { z } from 'zod';
 import { emailAddress } from '../users/email-address';
 
@@ -9,7 +9,7 @@ export const projectSchema = z.object({
   name: z.string(),
   ownerId: z.string(),
   tenantId: z.string().optional().describe('The owning tenant; absent only on projects older than tenants'),
-  access: accessSchema.optional(),
+  access: storedAccessSchema.optional(),
   aiEnabled: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -56,6 +56,16 @@ describe('projects', () => {
     const project = await createProject({ name: 'Scoped', access: { update: { permission: 'admins' } } });
     expect(project.access).toEqual({ update: { permission: `${project.id}::admins` } });
   });
+
+  it('refuses a project access rule with a misspelt key, naming it, and creates nothing (an empty rule would let every member change the project)', async () => {
+    const before = (await platform.call('GET', '/api/projects', { token: owner.token })).body.items.length;
+    for (const access of [{ update: { users: [owner.user.id] } }, { updat: { userIds: [owner.user.id] } }]) {
+      const refused = await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Misspelt', access } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/access.*(users|updat)/);
+    }
+    expect((await platform.call('GET', '/api/projects', { token: owner.token })).body.items.length).toBe(before);
+  });
 });
 
 describe('members', () => {
