@@ -1,3 +1,4 @@
+export { addressLimitKey } from './address-limit-key';
 export { createApp, type AppOptions } from './app';
 export { requestTraceContext } from './request-telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';

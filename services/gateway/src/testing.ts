@@ -59,6 +59,8 @@ export async function startTestGateway(options: {
   consoleRoot?: string;
   /** A docs directory whose guides are served at /docs/*.md (none by default). */
   guidesRoot?: string;
+  /** Take the client address from X-Forwarded-For, as TRUST_PROXY=true does (off by default). */
+  trustProxy?: boolean;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -93,6 +95,7 @@ export async function startTestGateway(options: {
     ...(options.realtime ? { realtime: { bus: context.bus, projects: context.projectAccess } } : {}),
     ...(options.consoleRoot ? { consoleRoot: options.consoleRoot } : {}),
     ...(options.guidesRoot ? { guidesRoot: options.guidesRoot } : {}),
+    ...(options.trustProxy ? { trustProxy: true } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { addressLimitKey } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { loginThrottled } from '@platform/telemetry';
 import { identityError } from '../errors';
@@ -7,7 +8,7 @@ import { FixedWindowLimit } from './fixed-window-limit';
 export interface ThrottleLimits {
   /** Failed sign-ins allowed per account within the window. */
   perAccount: number;
-  /** Failed sign-ins allowed per client IP within the window. */
+  /** Failed sign-ins allowed per client address (an IPv6 client: its /64) within the window. */
   perIp: number;
   windowMs: number;
 }
@@ -33,7 +34,7 @@ export class LoginThrottle {
 
   private keys(email: string, ip: string) {
     const account = createHash('sha256').update(email).digest('hex');
-    return { account: `login-failures:account:${account}`, ip: `login-failures:ip:${ip}` };
+    return { account: `login-failures:account:${account}`, ip: `login-failures:ip:${addressLimitKey(ip)}` };
   }
 
   /** Counts the attempt; throws 429 when it is over either limit. */

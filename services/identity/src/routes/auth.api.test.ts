@@ -196,6 +196,26 @@ describe('registration throttling', () => {
     }
   });
 
+  it('counts IPv6 clients by their /64 and IPv4-mapped addresses as the IPv4 address, so other addresses of one client share its budget', async () => {
+    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: true, config: { registrationLimit: { perIp: 2, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 20 } } });
+    try {
+      const register = (from: string, email: string) =>
+        limited.call('POST', '/api/auth/register', { headers: { 'x-forwarded-for': from }, body: { email: `${email}@example.org`, password: 'prefix password' } });
+      expect((await register('2001:db8:1:2::a', 'six-a')).status).toBe(201);
+      expect((await register('2001:db8:1:2:ffff:ffff:ffff:ffff', 'six-b')).status).toBe(201);
+      const refused = await register('2001:db8:1:2::c', 'six-c');
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('IDENTITY_TOO_MANY_REGISTRATIONS');
+      // The next /64 is another client.
+      expect((await register('2001:db8:1:3::a', 'six-d')).status).toBe(201);
+      expect((await register('192.0.2.7', 'four-a')).status).toBe(201);
+      expect((await register('::ffff:192.0.2.7', 'four-b')).status).toBe(201);
+      expect((await register('192.0.2.7', 'four-c')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits to 20 an hour per address by default', () => {
     expect(loadIdentityConfig({}).registrationLimit).toEqual({ perIp: 20, windowMs: 60 * 60_000 });
     expect(loadIdentityConfig({ IDENTITY_REGISTRATIONS_PER_IP: '5', IDENTITY_REGISTRATION_WINDOW_MINUTES: '10' }).registrationLimit).toEqual({ perIp: 5, windowMs: 10 * 60_000 });

@@ -25,7 +25,7 @@ const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs
  * (welcome mails, promotion URLs) exactly as an operator would.
  */
 export async function startIdentityPlatform(
-  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: IdentityConfig } = {},
+  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: IdentityConfig; trustProxy?: boolean } = {},
 ): Promise<IdentityTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });

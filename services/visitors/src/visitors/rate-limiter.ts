@@ -1,4 +1,4 @@
-import type { Logger } from '@platform/kit';
+import { addressLimitKey, type Logger } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { visitorRateLimited } from '@platform/telemetry';
 import { visitorsError } from '../errors';
@@ -20,7 +20,8 @@ export interface RateLimits {
  * visitor-event type) has a budget of `perKiosk`; once it is spent, only addresses that sent more
  * than `reservedPerIp` to it in the window are refused. So traffic from other addresses cannot
  * lock a kiosk out: its own address keeps its reserve. If the store is down the request passes:
- * check-in must keep working, and the limit is a brake on abuse, not a security boundary.
+ * check-in must keep working, and the limit is a brake on abuse, not a security boundary. An
+ * address is counted by its addressLimitKey (an IPv6 client by its /64).
  */
 export class RateLimiter {
   constructor(
@@ -33,14 +34,14 @@ export class RateLimiter {
   /** The limit of one address across every project; checked before anything else is read. */
   async checkAddress(ip: string): Promise<void> {
     const window = this.window();
-    const [byIp] = await this.count([`visitors:rate:ip:${ip}:${window.index}`]);
+    const [byIp] = await this.count([`visitors:rate:ip:${addressLimitKey(ip)}:${window.index}`]);
     if (byIp !== undefined && byIp > this.limits.perIp) throw this.refusal('ip', window.endsAt);
   }
 
   /** The budget of one kiosk binding, shared by addresses so that none can spend another's reserve. */
   async checkKiosk(collection: string, ip: string): Promise<void> {
     const window = this.window();
-    const [byKiosk, byAddress] = await this.count([`visitors:rate:kiosk:${collection}:${window.index}`, `visitors:rate:kiosk-ip:${collection}:${ip}:${window.index}`]);
+    const [byKiosk, byAddress] = await this.count([`visitors:rate:kiosk:${collection}:${window.index}`, `visitors:rate:kiosk-ip:${collection}:${addressLimitKey(ip)}:${window.index}`]);
     if (byKiosk === undefined || byAddress === undefined) return;
     if (byKiosk > this.limits.perKiosk && byAddress > this.limits.reservedPerIp) throw this.refusal('kiosk', window.endsAt);
   }
