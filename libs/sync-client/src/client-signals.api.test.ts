@@ -137,6 +137,35 @@ describe('lost access', () => {
     expect(changes.at(-1)).toMatchObject({ typeId, reason: 'accessLost', added: [], modified: [], removed: [{ id: shared, title: 'shared' }] });
   });
 
+  it('checks more than 1,000 held entities in batches the server accepts, and drops the one revoked among them', async () => {
+    const typeId = await freshType();
+    const ids: string[] = [];
+    for (let start = 0; start < 1_100; start += 500) {
+      const operations = Array.from({ length: Math.min(500, 1_100 - start) }, (_, index) => ({ op: 'create', fields: { title: `n${start + index}` } }));
+      const created = await platform.call('POST', `${dataPath(typeId)}/bulk`, { token: owner, body: { operations } });
+      expect(created.status).toBe(200);
+      const results = created.body.results as Array<{ status: number; body: { id: string } }>;
+      expect(results.map((result) => result.status)).toEqual(operations.map(() => 201));
+      ids.push(...results.map((result) => result.body.id));
+    }
+    const { network, fetch } = flakyNetwork(platform.url);
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), fetch, accessCheckMs: 200 });
+    const changes: ChangeEvent[] = [];
+    bob.on('change', (change) => changes.push(change));
+    await bob.start();
+    expect(bob.collection(typeId).list()).toHaveLength(1_100);
+
+    // The last one written, so it is asked about in the second batch.
+    const revoked = ids.at(-1) as string;
+    expect((await platform.call('PATCH', `${dataPath(typeId)}/${revoked}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } })).status).toBe(200);
+    await expect.poll(() => bob.collection(typeId).get(revoked), { timeout: 5_000 }).toBeUndefined();
+    expect(bob.collection(typeId).list()).toHaveLength(1_099);
+    expect(changes.filter((change) => change.reason === 'accessLost')).toMatchObject([{ typeId, removed: [{ id: revoked, title: 'n1099' }] }]);
+    const checks = network.requests.filter((request) => request.startsWith(`POST ${dataPath(typeId)}/readable `));
+    const batchSizes = checks.map((request) => (JSON.parse(request.slice(request.indexOf('{'))) as { ids: string[] }).ids.length);
+    expect(batchSizes.slice(0, 2)).toEqual([1_000, 100]);
+  });
+
   it('drops at once on a realtime access-changed notification: an entity revoked, then a permission taken away', async () => {
     const typeId = await freshType();
     const userId = `reader${typeCounter}`;
