@@ -1,4 +1,5 @@
 import { AnnouncingStore } from './announcing-store.js';
+import { browserSaysOffline, browserWindow } from './browser-network.js';
 import { Emitter, type SyncEvents } from './emitter.js';
 import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
 import { joinUnderWay } from './join-under-way.js';
@@ -120,9 +121,6 @@ class TransientError extends Error {}
 
 const PROJECT_NOT_FOUND = 'PROJECT_NOT_FOUND';
 
-/** The browser's window (its `online` event retries at once); undefined in Node. */
-const browserWindow = typeof (globalThis as { addEventListener?: unknown }).addEventListener === 'function' ? (globalThis as unknown as EventTarget) : undefined;
-
 /** Failures that go away by waiting: the network, a busy server, a session that may be renewed. */
 function isRetryable(error: unknown): boolean {
   return error instanceof NetworkError || error instanceof TransientError || error instanceof UnauthorizedError;
@@ -179,6 +177,9 @@ export class SyncClient {
   private accessTimer: unknown;
   private accessCheck: Promise<void> | undefined;
   private readonly onBrowserOnline = () => this.online();
+  private readonly onBrowserOffline = () => this.goOffline();
+  /** The browser says it has no network: background attempts wait for its `online` event. */
+  private offline = false;
   private readonly reported = new WeakSet<SyncError>();
   /** The realtime link fell back to polling since it was last live. */
   private linkWasDown = false;
@@ -287,6 +288,10 @@ export class SyncClient {
 
   private async startSyncing(): Promise<void> {
     this.running = true;
+    browserWindow?.addEventListener('online', this.onBrowserOnline);
+    browserWindow?.addEventListener('offline', this.onBrowserOffline);
+    // Offline at start: nothing would get through; the `online` event syncs.
+    if (browserSaysOffline()) return this.goOffline();
     try {
       // Unreachable: the type records are read again at the next heartbeat; the sync below retries.
       await this.refreshSyncTypes().catch((error: unknown) => {
@@ -309,11 +314,30 @@ export class SyncClient {
       this.backgroundFailure(error);
     }
     if (!this.running) return;
-    browserWindow?.addEventListener('online', this.onBrowserOnline);
     this.scheduleAccessCheck(0);
     if (this.unauthorized) return;
+    if (browserSaysOffline()) return this.goOffline();
+    this.startRealtime();
+  }
+
+  /** Realtime with the heartbeat, or polling without it. */
+  private startRealtime(): void {
     if (this.link) this.link.start();
     else this.onRealtimeStatus('polling');
+  }
+
+  /**
+   * The browser lost the network (its `offline` event, or `navigator.onLine === false` when an
+   * attempt was due): every attempt would fail and grow the backoff, so push, polling and realtime
+   * wait, and `realtimeStatus` says `offline` until the `online` event (or `online()`).
+   */
+  private goOffline(): void {
+    if (!this.running || this.offline) return;
+    this.offline = true;
+    for (const handle of [this.pollTimer, this.pushRetry]) if (handle !== undefined) this.timers.clearTimeout(handle);
+    this.pollTimer = this.pushRetry = undefined;
+    this.link?.stop();
+    this.onRealtimeStatus('offline');
   }
 
   /** Stops background work; the local copy stays in the store. */
@@ -322,6 +346,8 @@ export class SyncClient {
     this.following = false;
     this.link?.stop();
     browserWindow?.removeEventListener('online', this.onBrowserOnline);
+    browserWindow?.removeEventListener('offline', this.onBrowserOffline);
+    this.offline = false;
     for (const handle of [this.pollTimer, this.pushRetry, this.authRetry, this.accessTimer, ...[...this.collections.values()].map((c) => c.pullTimer)]) {
       if (handle !== undefined) this.timers.clearTimeout(handle);
     }
@@ -384,6 +410,13 @@ export class SyncClient {
     if (!this.running) return;
     this.pushBackoff.reset();
     this.authBackoff.reset();
+    if (this.offline) {
+      this.offline = false;
+      // Started offline, the access check was never scheduled.
+      this.scheduleAccessCheck(0);
+      if (this.unauthorized) this.onRealtimeStatus('stopped');
+      else this.startRealtime();
+    }
     if (this.unauthorized) return this.scheduleAuthProbe(0);
     if (this.pushRetry !== undefined) {
       this.timers.clearTimeout(this.pushRetry);
@@ -537,7 +570,7 @@ export class SyncClient {
     if (!this.running || this.accessTimer !== undefined) return;
     this.accessTimer = this.timers.setTimeout(() => {
       this.accessTimer = undefined;
-      if (!this.running || this.unauthorized) return this.scheduleAccessCheck();
+      if (!this.running || this.unauthorized || this.offline) return this.scheduleAccessCheck();
       this.checkAccess().then(
         () => this.scheduleAccessCheck(),
         (error: unknown) => {
@@ -607,7 +640,8 @@ export class SyncClient {
     if (this.authRetry !== undefined) this.timers.clearTimeout(this.authRetry);
     this.authRetry = this.timers.setTimeout(() => {
       this.authRetry = undefined;
-      if (!this.running || !this.unauthorized) return;
+      // Offline, the `online` event probes again.
+      if (!this.running || !this.unauthorized || this.offline) return;
       this.sync().catch((error: unknown) => (isRetryable(error) ? this.scheduleAuthProbe() : this.backgroundFailure(error)));
     }, ms);
     if (this.options.keepProcessAlive && this.hasQueuedWork()) holdProcess(this.authRetry);
@@ -851,7 +885,8 @@ export class SyncClient {
 
   /** Pushes in the background; a failure to reach the server retries with backoff. */
   private schedulePush(): void {
-    if (this.pushRetry !== undefined || this.unauthorized || this.lost) return;
+    if (this.pushRetry !== undefined || this.unauthorized || this.lost || this.offline) return;
+    if (browserSaysOffline()) return this.goOffline();
     this.push().then(
       () => this.pushBackoff.reset(),
       (error: unknown) => {
@@ -1072,11 +1107,12 @@ export class SyncClient {
   // ---- realtime and polling ----
 
   private onRealtimeStatus(status: RealtimeStatus): void {
-    if (status === this.status) return;
+    // Offline, the stopped link's own reports do not count: the status stays `offline`.
+    if (status === this.status || (this.offline && status !== 'offline')) return;
     this.status = status;
     this.events.emit('realtime', { status });
     if (status === 'polling') this.linkWasDown = true;
-    if (!this.running || this.unauthorized) return;
+    if (!this.running || this.unauthorized || this.offline) return;
     if (status === 'live') this.pollEvery(this.heartbeatMs);
     else if (status === 'polling') this.pollEvery(this.pollIntervalMs);
     if (status === 'live' && this.linkWasDown) {
@@ -1090,7 +1126,8 @@ export class SyncClient {
     if (this.pollTimer !== undefined) this.timers.clearTimeout(this.pollTimer);
     this.pollTimer = this.timers.setTimeout(async () => {
       this.pollTimer = undefined;
-      if (!this.running) return;
+      if (!this.running || this.offline) return;
+      if (browserSaysOffline()) return this.goOffline();
       if (this.timers.now() - this.lastTypeRefresh >= this.heartbeatMs) await this.refreshSyncTypes().catch(() => undefined);
       // A push still under way (or stuck until its timeout) does not hold back the next pulls.
       this.schedulePush();

@@ -113,8 +113,11 @@ export interface TabChange {
 /** What the `change` event carries: changes from the server, a local write, or another tab's change. */
 export type ChangeEvent = PullResult | LocalChange | TabChange;
 
-/** Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `stopped`. */
-export type RealtimeStatus = 'connecting' | 'live' | 'polling' | 'stopped';
+/**
+ * Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `offline`
+ * (the browser says it has no network: nothing is tried until its `online` event), `stopped`.
+ */
+export type RealtimeStatus = 'connecting' | 'live' | 'polling' | 'offline' | 'stopped';
 
 /** A notification of `project:{projectId}:sync` as the gateway sends it. */
 export interface SyncNotification {

@@ -44,7 +44,7 @@ export function useConflicts(client: SyncClient, typeId: string): Array<{ id: st
   return useMemo(() => client.conflicts(typeId), [client, typeId, version]);
 }
 
-/** Where the realtime link stands: `live`, `polling` or `stopped`. */
+/** Where the realtime link stands: `connecting`, `live`, `polling`, `offline` (the browser has no network) or `stopped`. */
 export function useRealtimeStatus(client: SyncClient): RealtimeStatus {
   useSyncVersion(client);
   return client.realtimeStatus;

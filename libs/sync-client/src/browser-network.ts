@@ -1,0 +1,10 @@
+/** The browser's window (its `online` and `offline` events); undefined in Node. */
+export const browserWindow = typeof (globalThis as { addEventListener?: unknown }).addEventListener === 'function' ? (globalThis as unknown as EventTarget) : undefined;
+
+/**
+ * Whether the browser says it has no network (`navigator.onLine === false`). Where there is no
+ * navigator (Node) or it does not say, the network is taken to be there and requests tell.
+ */
+export function browserSaysOffline(): boolean {
+  return (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false;
+}

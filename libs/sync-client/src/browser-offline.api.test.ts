@@ -1,0 +1,110 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { flakyNetwork } from './testing';
+import type { RealtimeStatus } from './types';
+
+/**
+ * Issue 29: while the browser says it has no network (`navigator.onLine === false`, its `offline`
+ * event) the client tries nothing, so its backoff does not grow, and reports `offline`; the
+ * `online` event syncs at once. The client looks for the window when its module loads, so this
+ * file gives Node a window-like event target and a navigator first and imports the client after.
+ */
+const browserWindow = new EventTarget();
+const browserNavigator = { onLine: true };
+let platform: TestGateway;
+let projectId: string;
+let client: InstanceType<typeof import('./index').SyncClient> | undefined;
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'bob' }] });
+  vi.stubGlobal('addEventListener', browserWindow.addEventListener.bind(browserWindow));
+  vi.stubGlobal('removeEventListener', browserWindow.removeEventListener.bind(browserWindow));
+  vi.stubGlobal('navigator', browserNavigator);
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+  browserNavigator.onLine = true;
+});
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await platform?.close();
+});
+
+async function newClient() {
+  const { SyncClient } = await import('./index');
+  const owner = await platform.signIn('owner');
+  const typeId = `offline${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id: typeId, name: typeId } })).status).toBe(201);
+  const { network, fetch } = flakyNetwork(platform.url);
+  client = new SyncClient({
+    baseUrl: platform.url,
+    projectId,
+    collections: [typeId],
+    token: await platform.signIn('bob'),
+    fetch,
+    pollIntervalMs: 200,
+    backoff: { initialMs: 100, factor: 2, maxMs: 60_000, random: () => 1 },
+  });
+  const statuses: RealtimeStatus[] = [];
+  client.on('realtime', ({ status }) => statuses.push(status));
+  return { client, typeId, network, statuses };
+}
+
+function goOffline(network: { online: boolean }): void {
+  browserNavigator.onLine = false;
+  network.online = false;
+  browserWindow.dispatchEvent(new Event('offline'));
+}
+
+function comeOnline(network: { online: boolean }): void {
+  browserNavigator.onLine = true;
+  network.online = true;
+  browserWindow.dispatchEvent(new Event('online'));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the browser's offline state", () => {
+  it('reports offline and tries nothing while the browser is offline, then pushes within a second of its online event', async () => {
+    const { client, typeId, network, statuses } = await newClient();
+    await client.start();
+    await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+
+    goOffline(network);
+    expect(client.realtimeStatus).toBe('offline');
+    expect(statuses.at(-1)).toBe('offline');
+    const queued = await client.collection(typeId).insert({ title: 'written offline' });
+    // Retries at 0.1, 0.3, 0.7 and 1.5 s would each have failed (and the stream's reconnects too).
+    await pause(2_000);
+    expect(network.failures).toBe(0);
+    expect(client.realtimeStatus).toBe('offline');
+    expect(client.collection(typeId).state(queued.id)).toBe('localChanges');
+
+    const back = Date.now();
+    comeOnline(network);
+    await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
+    expect(Date.now() - back).toBeLessThan(1_000);
+    await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+  });
+
+  it('started while the browser is offline: start() resolves without a request, reports offline, and syncs on the online event', async () => {
+    const { client, typeId, network } = await newClient();
+    goOffline(network);
+    await client.start();
+    expect(client.realtimeStatus).toBe('offline');
+    const queued = await client.collection(typeId).insert({ title: 'written before any sync' });
+    await pause(1_000);
+    expect(network.failures).toBe(0);
+    expect(network.requests).toEqual([]);
+
+    comeOnline(network);
+    await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
+    await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+  });
+});
