@@ -203,8 +203,11 @@ describe('the console in a real browser', () => {
     await openType(page);
     const grid = page.getByRole('table', { name: 'Documents of notes' });
     const badge = page.getByRole('status', { name: 'Pending changes' });
-    await expect.poll(() => page.getByText('live').isVisible()).toBe(true);
+    const realtime = page.locator('.toolbar .realtime');
+    await expect.poll(() => realtime.textContent()).toBe('live');
     await context.setOffline(true);
+    // The browser says it has no network (navigator.onLine): the client reports offline, not live.
+    await expect.poll(() => realtime.textContent()).toBe('offline');
     for (const title of ['Offline one', 'مرحبا بالعالم 👋🏽']) {
       await page.getByRole('button', { name: 'New document' }).click();
       await page.getByLabel('title', { exact: true }).fill(title);
@@ -212,9 +215,11 @@ describe('the console in a real browser', () => {
     }
     await expect.poll(() => badge.textContent()).toBe('2 pending');
     expect(await grid.getByRole('row').filter({ hasText: 'Offline one' }).textContent()).toContain('pending');
+    expect(await realtime.textContent()).toBe('offline');
     await screenshot(page, '07-offline-queue');
     await context.setOffline(false);
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('0 pending');
+    await expect.poll(() => realtime.textContent(), { timeout: 15_000 }).toBe('live');
     expect(await grid.getByRole('row').filter({ hasText: 'مرحبا بالعالم 👋🏽' }).textContent()).toContain('synced');
   }, 120_000);
 
