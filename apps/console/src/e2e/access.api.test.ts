@@ -1,43 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
-
-/** Loads and syncs in the browser share the machine with the other tests: give them time. */
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
-const contexts: BrowserContext[] = [];
-const pages: Page[] = [];
-/** Uncaught errors in any page: none is expected, refusals included. */
-const pageErrors: string[] = [];
-
-interface Account {
-  id: string;
-  token: string;
-  name: string;
-}
-
 let owner: Account;
 let member: Account;
 let projectId: string;
 const documentIds: string[] = [];
-
-async function register(name: string): Promise<Account> {
-  const answer = await platform.call('POST', '/api/auth/register', { body: { email: `${name.toLowerCase()}-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: name } });
-  expect(answer.status).toBe(201);
-  return { id: answer.body.user.id, token: answer.body.token, name };
-}
-
-/** A browser context signed in with the account's session cookie (signing in through the form is part 1's test). */
-async function browserOf(token: string): Promise<Page> {
-  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  pages.push(page);
-  return page;
-}
 
 const projectPath = () => `/console/projects/${encodeURIComponent(projectId)}`;
 
@@ -58,8 +26,8 @@ async function revisions(): Promise<number[]> {
 
 beforeAll(async () => {
   platform = await startConsolePlatform();
-  owner = await register('Olga');
-  member = await register('Bea');
+  owner = await register(platform, 'Olga', 'access');
+  member = await register(platform, 'Bea', 'access');
   const project = await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Access rehearsal' } });
   projectId = project.body.id;
   expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'notes', name: 'notes' } })).status).toBe(201);
@@ -70,18 +38,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await platform?.close();
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  for (const [index, page] of pages.entries()) await screenshot(page, `access-failed-${index}`).catch(() => undefined);
-});
+screenshotFailures(() => platform, 'access');
 
 describe('administration screens in a real browser', { timeout: 90_000 }, () => {
   it('members: the owner is marked and protected; add (an invitation, then a member), change permissions, remove; a bad permission is refused beside its field', async () => {
-    const page = await browserOf(owner.token);
+    const page = await platform.openPage({ token: owner.token });
     await page.goto(`${projectPath()}/members`);
     const table = page.getByRole('table', { name: 'Members' });
     const ownerRow = table.getByRole('row').filter({ hasText: 'Olga' });
@@ -115,7 +79,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     expect((await membersOf()).find((entry) => entry.userId === member.id)?.permissions).toEqual([`${projectId}::viewers`, `${projectId}::editors`]);
     await screenshot(page, 'access-02-members');
 
-    const leaving = await register('Cyd');
+    const leaving = await register(platform, 'Cyd', 'access');
     await joinProject(leaving, []);
     await page.reload();
     const leavingRow = table.getByRole('row').filter({ hasText: 'Cyd' });
@@ -126,7 +90,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
   });
 
   it("the AI switch is stored; a member without the project's update permission sees the server's refusal and changes nothing", async () => {
-    const page = await browserOf(owner.token);
+    const page = await platform.openPage({ token: owner.token });
     await page.goto(`${projectPath()}/settings`);
     const toggle = page.getByRole('switch', { name: 'AI features' });
     await poll(() => toggle.isChecked()).toBe(false);
@@ -137,7 +101,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
     await screenshot(page, 'access-03-settings');
 
-    const memberPage = await browserOf(member.token);
+    const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/settings`);
     const memberToggle = memberPage.getByRole('switch', { name: 'AI features' });
     await poll(() => memberToggle.isChecked()).toBe(true);
@@ -151,12 +115,12 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
   });
 
   it("batch RLS: a dry run shows the count and a sample and changes nothing, Apply restricts reading, and the member's console no longer lists the documents", async () => {
-    const memberPage = await browserOf(member.token);
+    const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/types/notes`);
     const memberGrid = memberPage.getByRole('table', { name: 'Documents of notes' });
     await poll(() => memberGrid.getByRole('row').count()).toBe(4);
 
-    const page = await browserOf(owner.token);
+    const page = await platform.openPage({ token: owner.token });
     await page.goto(`${projectPath()}/types/notes`);
     await page.getByRole('link', { name: 'Batch access' }).click();
     await page.waitForURL(/\/types\/notes\/access$/);
@@ -188,7 +152,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
   });
 
   it("a member without the project's update permission sees the server's refusal on Apply, and nothing changes", async () => {
-    const memberPage = await browserOf(member.token);
+    const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/types/notes/access`);
     await memberPage.getByLabel('Permission', { exact: true }).fill('open');
     await memberPage.getByRole('button', { name: 'Apply' }).click();
@@ -198,7 +162,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
   });
 
   it("a document's access editor writes its rules as one change; the summary shows them", async () => {
-    const page = await browserOf(owner.token);
+    const page = await platform.openPage({ token: owner.token });
     const [first] = documentIds;
     await page.goto(`${projectPath()}/types/notes/documents/${encodeURIComponent(first!)}`);
     await page.getByRole('button', { name: 'Edit access' }).click();
@@ -214,7 +178,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${first}`, { token: member.token })).status).toBe(200);
 
     // The member may now read it, but changing access needs the project's update permission.
-    const memberPage = await browserOf(member.token);
+    const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/types/notes/documents/${encodeURIComponent(first!)}`);
     await memberPage.getByRole('button', { name: 'Edit access' }).click();
     await memberPage.getByLabel('Read users').fill('');
@@ -225,7 +189,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
   });
 
   it('the admin screen: tenants and projects for platform owners (header link), the refusal for everyone else', async () => {
-    const memberPage = await browserOf(member.token);
+    const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto('/console/projects');
     await poll(() => memberPage.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     expect(await memberPage.getByRole('link', { name: 'Admin' }).count()).toBe(0);
@@ -233,13 +197,13 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await poll(() => memberPage.getByRole('alert').first().textContent()).toMatch(/platform owner/i);
 
     const ownerToken = await platform.promoteOwner!(owner.id);
-    const page = await browserOf(ownerToken);
+    const page = await platform.openPage({ token: ownerToken });
     await page.goto('/console/projects');
     await page.getByRole('link', { name: 'Admin' }).click();
     await page.waitForURL(/\/console\/admin$/);
     await poll(() => page.getByRole('table', { name: 'All projects' }).textContent()).toContain('Access rehearsal');
     expect(await page.getByRole('table', { name: 'Tenants' }).getByRole('row').count()).toBeGreaterThan(1);
     await screenshot(page, 'access-11-admin');
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   });
 });

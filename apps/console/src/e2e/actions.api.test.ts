@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 /** A webhook receiver on loopback: what the action's call-webhook block sends. */
 interface Received {
@@ -14,15 +14,9 @@ let platform: ConsolePlatform;
 let receiver: Server;
 let hookUrl: string;
 const received: Received[] = [];
-const contexts: BrowserContext[] = [];
-const pages: Page[] = [];
-const pageErrors: string[] = [];
-
-const PASSWORD = 'correct horse battery';
-const OWNER = { email: `actions-owner-${RUN_ID}@example.org`, displayName: 'Grace Hopper' };
-const MEMBER = { email: `actions-member-${RUN_ID}@example.org`, displayName: 'Member Without Update' };
-let ownerToken: string;
-let memberToken: string;
+let owner: Account;
+/** A member without the update permission. */
+let member: Account;
 let projectId: string;
 
 beforeAll(async () => {
@@ -39,35 +33,24 @@ beforeAll(async () => {
   // The SSRF guard refuses loopback unless the actions service's network settings allow it.
   platform = await startConsolePlatform({ allInOne: { env: { ACTIONS_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', ACTIONS_WEBHOOK_SECRET: 'console-e2e-webhook-signing-key' } } });
 
-  const owner = await platform.call('POST', '/api/auth/register', { body: { ...OWNER, password: PASSWORD } });
-  ownerToken = owner.body.token;
-  const member = await platform.call('POST', '/api/auth/register', { body: { ...MEMBER, password: PASSWORD } });
-  memberToken = member.body.token;
-  projectId = (await platform.call('POST', '/api/projects', { token: ownerToken, body: { name: 'Order desk' } })).body.id;
+  owner = await register(platform, 'Grace', 'actions');
+  member = await register(platform, 'Member', 'actions');
+  projectId = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Order desk' } })).body.id;
   const schema = { type: 'object', properties: { customer: { type: 'string' }, total: { type: 'number' } } };
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: ownerToken, body: { id: 'orders', name: 'orders', schema } })).status).toBe(201);
-  const invitation = await platform.call('POST', `/api/projects/${projectId}/members`, { token: ownerToken, body: { userId: member.body.user.id, permissions: [] } });
-  expect((await platform.call('POST', `/api/me/invitations/${invitation.body.id}/accept`, { token: memberToken })).status).toBe(200);
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'orders', name: 'orders', schema } })).status).toBe(201);
+  const invitation = await platform.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { userId: member.id, permissions: [] } });
+  expect((await platform.call('POST', `/api/me/invitations/${invitation.body.id}/accept`, { token: member.token })).status).toBe(200);
 }, 180_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await platform?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  for (const [index, page] of pages.entries()) await screenshot(page, `actions-failed-${index}`).catch(() => undefined);
-});
+screenshotFailures(() => platform, 'actions');
 
-async function signedIn(account: { email: string }): Promise<Page> {
-  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && message.text().includes('Content Security Policy') && pageErrors.push(message.text()));
-  pages.push(page);
+async function signedIn(account: Account): Promise<Page> {
+  const page = await platform.openPage();
   await page.goto('/console/sign-in');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -108,7 +91,7 @@ async function drag(page: Page, output: string, input: string): Promise<void> {
 
 describe('actions in the console', () => {
   it('builds an action only through the editor (documentCreated, conditional-logic, call-webhook) that runs on a new document; its run shows each block', async () => {
-    const page = await signedIn(OWNER);
+    const page = await signedIn(owner);
     await openActions(page);
     await page.getByRole('button', { name: 'New action' }).click();
     await page.getByLabel('Title').fill('Forward big orders');
@@ -135,7 +118,7 @@ describe('actions in the console', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Action: Forward big orders');
     // What the editor saved, read back: exactly the graph drawn.
     const actionId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    const stored = (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}`, { token: ownerToken })).body;
+    const stored = (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}`, { token: owner.token })).body;
     expect(stored.triggers).toEqual([{ id: 't1', triggerName: 'documentCreated', configuration: { typeId: 'orders' } }]);
     expect(stored.blocks).toEqual([
       { id: 'check', blockName: 'conditional-logic', configuration: { path: 'data.document.total', operator: 'greaterThan', value: 100 } },
@@ -176,11 +159,11 @@ describe('actions in the console', () => {
     await run.getByRole('link', { name: `orders/${documentId}` }).click();
     await page.waitForURL(new RegExp(`/types/orders/documents/${documentId}$`));
     await expect.poll(() => page.getByTestId('revision').textContent()).toBe('0');
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   }, 120_000);
 
   it('refuses an incompatible connection while drawing, with the reason, and keeps none', async () => {
-    const page = await signedIn(OWNER);
+    const page = await signedIn(owner);
     await page.goto(`/console/projects/${projectId}/actions/new`);
     await addBlock(page, 'call-webhook', 'hook');
     await addBlock(page, 'update-database', 'stamp');
@@ -207,7 +190,7 @@ describe('actions in the console', () => {
   }, 60_000);
 
   it("shows the server's validation problems on the block and socket they name, and stores nothing", async () => {
-    const page = await signedIn(OWNER);
+    const page = await signedIn(owner);
     await page.goto(`/console/projects/${projectId}/actions/new`);
     await page.getByLabel('Title').fill('Refused by the server');
     await addBlock(page, 'update-database', 'stamp');
@@ -234,40 +217,40 @@ describe('actions in the console', () => {
     expect(await page.getByRole('region', { name: 'Configuration of private' }).getByRole('alert').textContent()).toContain('private address');
     await screenshot(page, 'actions-06-address-refused');
 
-    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: ownerToken })).body.items as Array<{ title: string }>;
+    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: owner.token })).body.items as Array<{ title: string }>;
     expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
   }, 60_000);
 
   it("shows a member without the update permission the server's refusal, not a broken page", async () => {
     const guarded = await platform.call('POST', `/api/projects/${projectId}/actions`, {
-      token: ownerToken,
+      token: owner.token,
       body: { title: 'Editors only', access: { update: { permission: 'editors' } }, triggers: [{ id: 't1', triggerName: 'documentUpdated' }] },
     });
     expect(guarded.status).toBe(201);
-    const page = await signedIn(MEMBER);
+    const page = await signedIn(member);
     await openActions(page);
     await page.getByRole('link', { name: 'Editors only', exact: true }).click();
     await page.getByLabel('Title').fill('Renamed by a member');
     await page.getByRole('button', { name: 'Save action' }).click();
-    const refusal = (await platform.call('PUT', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: memberToken, body: { title: 'Renamed by a member' } })).body;
+    const refusal = (await platform.call('PUT', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: member.token, body: { title: 'Renamed by a member' } })).body;
     expect(refusal.code).toBe('ACTIONS_FORBIDDEN');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe(`Not saved: ${refusal.error}`);
     // The editor stays as it was, and the action is unchanged.
     expect(await page.getByRole('region', { name: 'Trigger t1' }).textContent()).toContain('documentUpdated');
-    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: ownerToken })).body.title).toBe('Editors only');
+    expect((await platform.call('GET', `/api/projects/${projectId}/actions/${guarded.body.id}`, { token: owner.token })).body.title).toBe('Editors only');
     await screenshot(page, 'actions-07-member-refused');
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   }, 60_000);
 
   it('deletes an action after asking, and the list no longer shows it', async () => {
-    const page = await signedIn(OWNER);
+    const page = await signedIn(owner);
     await openActions(page);
     await page.getByRole('link', { name: 'Editors only', exact: true }).click();
     await page.getByRole('button', { name: 'Delete action' }).click();
     await page.getByRole('button', { name: 'Delete for good' }).click();
     await page.waitForURL(/\/actions$/);
     await expect.poll(() => page.getByRole('table', { name: 'Actions' }).getByRole('link', { name: 'Editors only', exact: true }).count()).toBe(0);
-    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: ownerToken })).body.items as Array<{ title: string }>;
+    const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: owner.token })).body.items as Array<{ title: string }>;
     expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
   }, 60_000);
 });

@@ -1,18 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
-const contexts: BrowserContext[] = [];
-const pages: Page[] = [];
-/** Uncaught errors in any page: none is expected, the refusal included. */
-const pageErrors: string[] = [];
-
-interface Account {
-  id: string;
-  token: string;
-  name: string;
-}
 
 let ada: Account;
 let bob: Account;
@@ -21,23 +11,6 @@ let projectId: string;
 let setupChanges = 0;
 /** Ada's edits of t1 after Bob's, so revision 1 sits far down its history. */
 const ADA_EDITS = 25;
-
-async function register(name: string): Promise<Account> {
-  const answer = await platform.call('POST', '/api/auth/register', { body: { email: `${name.toLowerCase()}-audit-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: name } });
-  expect(answer.status).toBe(201);
-  return { id: answer.body.user.id, token: answer.body.token, name };
-}
-
-/** A browser context signed in with the account's session cookie (signing in through the form is part 1's test). */
-async function browserOf(account: Account): Promise<Page> {
-  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: account.token, url: platform.url }]);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  pages.push(page);
-  return page;
-}
 
 async function write(account: Account, method: string, path: string, body?: unknown): Promise<any> {
   const answer = await platform.call(method, `/api/projects/${projectId}${path}`, { token: account.token, body });
@@ -66,14 +39,12 @@ const trailStatus = (page: Page) => page.getByRole('status').filter({ hasText: '
 /** The total as the screen says it, e.g. `32 changes`. */
 const total = (page: Page) => trailStatus(page).locator('.badge').innerText();
 const pageInfo = (page: Page) => trailStatus(page).innerText();
-/** The screen loads and polls: give it the time a shared machine needs. */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const changes = (count: number) => (count === 1 ? '1 change' : `${count} changes`);
 
 beforeAll(async () => {
   platform = await startConsolePlatform({ allInOne: {} });
-  ada = await register('Ada');
-  bob = await register('Bob');
+  ada = await register(platform, 'Ada', 'audit');
+  bob = await register(platform, 'Bob', 'audit');
   projectId = (await platform.call('POST', '/api/projects', { token: ada.token, body: { name: 'Audit rehearsal' } })).body.id;
   const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id } });
   expect(invited.status).toBe(202);
@@ -92,35 +63,31 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await platform?.close();
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  for (const [index, page] of pages.entries()) await screenshot(page, `audit-failed-${index}`).catch(() => undefined);
-});
+screenshotFailures(() => platform, 'audit');
 
 describe('the audit trail screen in a real browser', () => {
   it('lists every change with the total and pages; filtered by user and type it shows exactly the matching items and their total', async () => {
-    const page = await browserOf(ada);
+    const page = await platform.openPage({ token: ada.token });
     await page.goto(trailPath());
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     expect(await pageInfo(page)).toContain('Page 1 of 1');
     expect(await bodyRows(page).count()).toBe(setupChanges);
     await screenshot(page, 'audit-01-trail');
 
     await page.getByLabel('Per page').selectOption('10');
-    await eventually(() => pageInfo(page)).toContain(`Page 1 of ${Math.ceil(setupChanges / 10)}`);
+    await poll(() => pageInfo(page)).toContain(`Page 1 of ${Math.ceil(setupChanges / 10)}`);
     expect(await bodyRows(page).count()).toBe(10);
     await page.getByRole('button', { name: 'Next page' }).click();
-    await eventually(() => pageInfo(page)).toContain(`Page 2 of ${Math.ceil(setupChanges / 10)}`);
+    await poll(() => pageInfo(page)).toContain(`Page 2 of ${Math.ceil(setupChanges / 10)}`);
     expect(await total(page)).toBe(changes(setupChanges));
     await page.getByLabel('Per page').selectOption('50');
 
     await page.getByLabel('User').selectOption({ label: 'Bob' });
     await page.getByLabel('Type', { exact: true }).selectOption('tasks');
-    await eventually(() => total(page)).toBe('2 changes');
+    await poll(() => total(page)).toBe('2 changes');
     // Time aside: user, type, change, entity, revision, newest first.
     expect(await shownRows(page)).toEqual([
       ['Bob', 'Tasks', 'updated', 'Write the report', '1'],
@@ -131,43 +98,43 @@ describe('the audit trail screen in a real browser', () => {
 
     // The filters live in the URL: a reload shows the same filtered trail.
     await page.reload();
-    await eventually(() => total(page)).toBe('2 changes');
+    await poll(() => total(page)).toBe('2 changes');
     expect(await page.getByLabel('User').inputValue()).toBe(bob.id);
 
     await page.getByLabel('Change type').selectOption('created');
     await page.getByLabel('Type', { exact: true }).selectOption('notes');
-    await eventually(async () => shownRows(page)).toEqual([['Bob', 'Notes', 'created', 'Bob note', '0']]);
+    await poll(async () => shownRows(page)).toEqual([['Bob', 'Notes', 'created', 'Bob note', '0']]);
     expect(await total(page)).toBe('1 change');
   });
 
   it('a range that ends before it starts shows the server refusal beside From, and the trail comes back when fixed', async () => {
-    const page = await browserOf(ada);
+    const page = await platform.openPage({ token: ada.token });
     await page.goto(trailPath());
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     await page.getByLabel('From').fill('2026-11-20');
     await page.getByLabel('To').fill('2026-11-10');
     const fromError = page.locator('.field', { has: page.getByLabel('From') }).getByRole('alert');
-    await eventually(() => fromError.textContent()).toBe('Invalid from: the range start is after its end (to)');
+    await poll(() => fromError.textContent()).toBe('Invalid from: the range start is after its end (to)');
     expect(await page.getByLabel('From').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'audit-03-bad-range');
     const today = new Date();
     const day = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
     await page.getByLabel('To').fill(day(new Date(today.getTime() + 86_400_000)));
     await page.getByLabel('From').fill(day(new Date(today.getTime() - 86_400_000)));
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     expect(await fromError.count()).toBe(0);
     await page.getByLabel('From').fill(day(new Date(today.getTime() + 86_400_000)));
-    await eventually(() => total(page)).toBe('0 changes');
+    await poll(() => total(page)).toBe('0 changes');
   });
 
   it("an item's link opens the document's history at that revision, selected and in view", async () => {
-    const page = await browserOf(ada);
+    const page = await platform.openPage({ token: ada.token });
     await page.goto(`${trailPath()}?userId=${bob.id}&typeId=tasks`);
-    await eventually(() => total(page)).toBe('2 changes');
+    await poll(() => total(page)).toBe('2 changes');
     await trailTable(page).getByRole('row', { name: /Write the report/ }).getByRole('link').click();
     await page.waitForURL(/\/documents\/t1\?revision=1$/);
     const history = page.getByRole('list', { name: 'Changes' });
-    await eventually(() => history.getByRole('listitem').count()).toBe(ADA_EDITS + 2);
+    await poll(() => history.getByRole('listitem').count()).toBe(ADA_EDITS + 2);
     const current = history.locator('li[aria-current="true"]');
     expect(await current.count()).toBe(1);
     expect(await current.getByRole('button').textContent()).toBe('r1');
@@ -187,27 +154,27 @@ describe('the audit trail screen in a real browser', () => {
   });
 
   it('a new write appears without a reload', async () => {
-    const page = await browserOf(ada);
+    const page = await platform.openPage({ token: ada.token });
     await page.goto(trailPath());
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await write(bob, 'POST', '/types/notes/data', { id: 'n3', title: 'Written while watching' });
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     expect((await shownRows(page))[0]).toEqual(['Bob', 'Notes', 'created', 'Written while watching', '0']);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await screenshot(page, 'audit-05-live');
   });
 
   it("a member removed from the project sees the server's refusal instead of the trail", async () => {
-    const page = await browserOf(bob);
+    const page = await platform.openPage({ token: bob.token });
     await page.goto(trailPath());
-    await eventually(() => total(page)).toBe(changes(setupChanges));
+    await poll(() => total(page)).toBe(changes(setupChanges));
     expect((await platform.call('DELETE', `/api/projects/${projectId}/members/${bob.id}`, { token: ada.token })).status).toBe(204);
     await page.reload();
-    await eventually(() => page.getByRole('alert').allTextContents()).toContain('Project not found');
+    await poll(() => page.getByRole('alert').allTextContents()).toContain('Project not found');
     expect(await trailTable(page).count()).toBe(0);
     expect(await page.getByRole('form', { name: 'Filters' }).count()).toBe(0);
     await screenshot(page, 'audit-06-refused');
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   });
 });

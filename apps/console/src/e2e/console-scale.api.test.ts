@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { register, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 
@@ -17,9 +17,7 @@ const BATCH = 100;
 const PARALLEL = 4;
 
 it('the documents grid takes 10,000 documents without freezing: it renders a window of rows and scrolls to the last', async () => {
-  const { browser } = platform;
-  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `many-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Many' } });
-  const token: string = registered.body.token;
+  const { token } = await register(platform, 'Many', 'scale');
   const project = await platform.call('POST', '/api/projects', { token, body: { name: 'Scale' } });
   const projectId: string = project.body.id;
   const type = await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'rows', name: 'rows', schema: { type: 'object', properties: { title: { type: 'string', maxLength: 12 } } } } });
@@ -34,9 +32,7 @@ it('the documents grid takes 10,000 documents without freezing: it renders a win
     );
   }
 
-  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
-  const page = await context.newPage();
+  const page = await platform.openPage({ token });
   const started = Date.now();
   await page.goto(`/console/projects/${projectId}/types/rows`);
   await page.getByText(`${DOCUMENTS} documents`).waitFor({ timeout: 60_000 });
@@ -58,13 +54,11 @@ it('the documents grid takes 10,000 documents without freezing: it renders a win
   await page.reload();
   await page.getByText(`${DOCUMENTS} documents`).waitFor({ timeout: 60_000 });
   console.info(`10,000 documents: grid complete ${elapsed} ms after the first navigation (pull and IndexedDB writes), ${Date.now() - reloadStarted} ms after a reload (from IndexedDB)`);
-  await context.close();
+  await page.context().close();
 }, 180_000);
 
 it("a type with 200 fields gets a 200-input form that saves, a document with a 200 kB field value opens and shows it, and a 1 MB value is refused with the server's message", async () => {
-  const { browser } = platform;
-  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `wide-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Wide' } });
-  const token: string = registered.body.token;
+  const { token } = await register(platform, 'Wide', 'scale');
   const projectId: string = (await platform.call('POST', '/api/projects', { token, body: { name: 'Wide' } })).body.id;
   const properties = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`field${index}`, { type: 'string' }]));
   expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'wide', name: 'wide', schema: { type: 'object', properties } } })).status).toBe(201);
@@ -72,9 +66,7 @@ it("a type with 200 fields gets a 200-input form that saves, a document with a 2
   const document = await platform.call('POST', `/api/projects/${projectId}/types/wide/data`, { token, body: { field0: large } });
   expect(document.status, JSON.stringify(document.body).slice(0, 300)).toBe(201);
 
-  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
-  const page = await context.newPage();
+  const page = await platform.openPage({ token });
   await page.goto(`/console/projects/${projectId}/types/wide`);
   await page.getByRole('button', { name: 'New document' }).click();
   const form = page.getByRole('region', { name: 'New document' });
@@ -106,7 +98,7 @@ it("a type with 200 fields gets a 200-input form that saves, a document with a 2
   await conflict.getByRole('button', { name: 'Delete' }).click();
   await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
   expect(await grid.getByRole('row').filter({ hasText: 'refused' }).count()).toBe(0);
-  await context.close();
+  await page.context().close();
 }, 120_000);
 
 /** Changes seeded on one document: the bulk route applies a request's operations on one entity in order. */
@@ -114,9 +106,7 @@ const CHANGES = 10_000;
 const BULK_MAX = 500;
 
 it('a document with 10,000 changes stays usable: its history pages 100 at a time, any revision shows its state, and two revisions compare', async () => {
-  const { browser } = platform;
-  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `long-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Long' } });
-  const token: string = registered.body.token;
+  const { token } = await register(platform, 'Long', 'scale');
   const projectId: string = (await platform.call('POST', '/api/projects', { token, body: { name: 'Long' } })).body.id;
   expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'counters', name: 'counters' } })).status).toBe(201);
   const data = `/api/projects/${projectId}/types/counters/data`;
@@ -131,9 +121,7 @@ it('a document with 10,000 changes stays usable: its history pages 100 at a time
   }
   const last = CHANGES - 1;
 
-  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: token, url: platform.url }]);
-  const page = await context.newPage();
+  const page = await platform.openPage({ token });
   const opened = Date.now();
   await page.goto(`/console/projects/${projectId}/types/counters/documents/${id}`);
   const history = page.getByRole('list', { name: 'Changes' });
@@ -157,5 +145,5 @@ it('a document with 10,000 changes stays usable: its history pages 100 at a time
   }));
   expect(responsive).toBeLessThan(500);
   await screenshot(page, '12-long-history');
-  await context.close();
+  await page.context().close();
 }, 300_000);

@@ -3,41 +3,27 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { identityService } from '@platform/identity';
 import { createMongoStore } from '@platform/storage';
 import { describeWithOwnServer } from '@platform/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CONSOLE_DIST, RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { CONSOLE_DIST, PASSWORD, RUN_ID, screenshot, screenshotFailures, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   platform = await startConsolePlatform();
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await platform?.close();
 });
 
-const pages: Page[] = [];
-/** Uncaught errors and Content-Security-Policy refusals in any page: none is expected. */
-const pageErrors: string[] = [];
-
+/** A signed-out page in a context of its own, which the tests take offline. */
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && message.text().includes('Content Security Policy') && pageErrors.push(message.text()));
-  pages.push(page);
-  return { context, page };
+  const page = await platform.openPage();
+  return { context: page.context(), page };
 }
 
-// What each open page showed when a test failed, to look at beside the error.
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  for (const [index, page] of pages.entries()) await screenshot(page, `failed-${index}`).catch(() => undefined);
-});
+screenshotFailures(() => platform, 'console');
 
 async function signIn(page: Page): Promise<void> {
   await page.goto('/console/sign-in');
@@ -55,7 +41,6 @@ async function openType(page: Page): Promise<void> {
 }
 
 const EMAIL = `ada-${RUN_ID}@example.org`;
-const PASSWORD = 'correct horse battery';
 const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, priority: { type: 'integer' } } };
 
 describe('the console in a real browser', () => {
@@ -123,7 +108,7 @@ describe('the console in a real browser', () => {
     expect(await grid.getByRole('row').filter({ hasText: 'deleted' }).count()).toBe(1);
     await screenshot(page, '04b-tombstones');
     await page.getByLabel('Show deleted').uncheck();
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   }, 120_000);
 
   it('two contexts edit one document: the offline one queues, meets the conflict on reconnect and resolves it per field; the other sees the result live', async () => {
@@ -172,8 +157,8 @@ describe('the console in a real browser', () => {
     await signIn(first);
     await openType(first);
     const second = await context.newPage();
-    pages.push(second);
-    second.on('pageerror', (error) => pageErrors.push(error.message));
+    platform.pages.push(second);
+    second.on('pageerror', (error) => platform.pageErrors.push(error.message));
     const syncRequests = new Map<Page, number>([
       [first, 0],
       [second, 0],
@@ -313,11 +298,7 @@ describeWithOwnServer('mongo', 'the console while the database is down', (databa
     expect((await outage.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'notes', name: 'notes', schema: SCHEMA } })).status).toBe(201);
     expect((await outage.call('POST', `/api/projects/${projectId}/types/notes/data`, { token, body: { title: 'Before the outage' } })).status).toBe(201);
 
-    const context = await platform.browser.newContext({ baseURL: outage.url, viewport: { width: 1400, height: 900 } });
-    contexts.push(context);
-    await context.addCookies([{ name: 'session', value: token, url: outage.url }]);
-    const page = await context.newPage();
-    pages.push(page);
+    const page = await platform.openPage({ token, url: outage.url });
     await page.goto(`/console/projects/${projectId}/types/notes`);
     await expect.poll(() => page.getByRole('table', { name: 'Documents of notes' }).textContent(), { timeout: 15_000 }).toContain('Before the outage');
     const banner = page.getByText('The service is unavailable right now');

@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { RUN_ID, screenshot, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
-const contexts: BrowserContext[] = [];
-const pages: Page[] = [];
-/** Uncaught errors and Content-Security-Policy refusals in any page: none is expected. */
-const pageErrors: string[] = [];
 /** Every API call a kiosk page made, to check it used only the public visitors API. */
 const kioskCalls: string[] = [];
 
-let owner: { id: string; token: string };
+let owner: Account;
 let projectId: string;
 
 const DAY = 86_400_000;
@@ -30,17 +26,11 @@ const CHECK_IN = {
 
 const api = (method: string, path: string, body?: unknown) => platform.call(method, `/api/projects/${projectId}${path}`, { token: owner.token, body });
 const kioskPath = () => `/kiosk/${encodeURIComponent(projectId)}/reception`;
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 /** A browser without a session, tablet-sized, in `locale`. */
 async function kioskPage(locale: string): Promise<Page> {
-  const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1024, height: 768 }, locale });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && message.text().includes('Content Security Policy') && pageErrors.push(message.text()));
+  const page = await platform.openPage({ viewport: { width: 1024, height: 768 }, locale });
   page.on('request', (request) => new URL(request.url()).pathname.startsWith('/api/') && kioskCalls.push(`${request.method()} ${new URL(request.url()).pathname}`));
-  pages.push(page);
   return page;
 }
 
@@ -51,8 +41,7 @@ async function guests(): Promise<Array<Record<string, any>>> {
 
 beforeAll(async () => {
   platform = await startConsolePlatform({ allInOne: {} });
-  const registered = await platform.call('POST', '/api/auth/register', { body: { email: `owner-kiosk-${RUN_ID}@example.org`, password: 'correct horse battery', displayName: 'Olga Owner' } });
-  owner = { id: registered.body.user.id, token: registered.body.token };
+  owner = await register(platform, 'Olga', 'kiosk');
   projectId = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Lab reception' } })).body.id;
   for (const type of [{ id: 'guests', name: 'Guests', schema: { type: 'object', properties: { name: { type: 'string', maxLength: 40 } } } }, { id: 'guest-events', name: 'Guest events' }]) {
     expect((await api('POST', '/types', type)).status).toBe(201);
@@ -61,13 +50,9 @@ beforeAll(async () => {
   expect((await api('POST', '/applications', { id: 'reception', title: { en: 'Reception' }, routes })).status).toBe(201);
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  for (const [index, page] of pages.entries()) await screenshot(page, `kiosk-failed-${index}`).catch(() => undefined);
-});
+screenshotFailures(() => platform, 'kiosk');
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await platform?.close();
 });
 
@@ -75,7 +60,7 @@ describe('the public check-in kiosk', () => {
   it('checks a visitor in with a chosen deletion period and out again, with no session; the visitor appears in the console', async () => {
     const page = await kioskPage('en-US');
     await page.goto(kioskPath());
-    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to the lab');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to the lab');
     expect(await page.getByText('Please check in at arrival').count()).toBe(1);
     expect(await page.getByRole('radio', { name: '7 days' }).isChecked()).toBe(true);
     await screenshot(page, 'kiosk-01-en');
@@ -83,7 +68,7 @@ describe('the public check-in kiosk', () => {
     await page.getByLabel('Your name').fill('Ada Visitor');
     await page.getByRole('radio', { name: '30 days' }).check();
     await page.getByRole('button', { name: 'Check in' }).click();
-    await eventually(() => page.getByRole('status').textContent()).toBe('Welcome, Ada Visitor: you are checked in.');
+    await poll(() => page.getByRole('status').textContent()).toBe('Welcome, Ada Visitor: you are checked in.');
     const checkedIn = page.getByRole('list', { name: 'Checked in at this kiosk' }).getByRole('listitem').filter({ hasText: 'Ada Visitor' });
     expect(await checkedIn.count()).toBe(1);
     const [visitor] = (await guests()).filter((guest) => guest.name === 'Ada Visitor');
@@ -96,34 +81,29 @@ describe('the public check-in kiosk', () => {
     // A reload keeps the visitor, who checks out later.
     await page.reload();
     await checkedIn.getByRole('button', { name: 'Check out' }).click();
-    await eventually(() => page.getByRole('status').textContent()).toBe('Thank you for visiting!');
+    await poll(() => page.getByRole('status').textContent()).toBe('Thank you for visiting!');
     expect(await checkedIn.count()).toBe(0);
-    await eventually(async () => (await guests()).find((guest) => guest.id === visitor!.id)?.latestEventType).toBe('checkOut');
+    await poll(async () => (await guests()).find((guest) => guest.id === visitor!.id)?.latestEventType).toBe('checkOut');
     expect(kioskCalls.filter((call) => !call.startsWith(`GET /api/projects/${projectId}/visitors/kiosks/`) && !call.startsWith(`POST /api/projects/${projectId}/visitors`))).toEqual([]);
 
     // The owner's console lists the visitor under its type with the latest event and the erasure date.
-    const context = await platform.browser.newContext({ baseURL: platform.url, viewport: { width: 1400, height: 900 } });
-    contexts.push(context);
-    await context.addCookies([{ name: 'session', value: owner.token, url: platform.url }]);
-    const console = await context.newPage();
-    pages.push(console);
-    console.on('pageerror', (error) => pageErrors.push(error.message));
+    const console = await platform.openPage({ token: owner.token });
     await console.goto(`/console/projects/${encodeURIComponent(projectId)}/visitors`);
     const row = console.getByRole('table', { name: 'Visitors of guests' }).getByRole('row').filter({ hasText: 'Ada Visitor' });
-    await eventually(() => row.count()).toBe(1);
+    await poll(() => row.count()).toBe(1);
     const cells = await row.getByRole('cell').allInnerTexts();
     expect(cells[2]).toBe('checkOut');
     const stillStored = (await guests()).find((guest) => guest.id === visitor!.id)!;
     expect(cells[4]).toBe(await console.evaluate((at) => new Date(at).toLocaleString(), stillStored.deleteOn as number));
     expect(stillStored.deleteOn - stillStored.latestEventAt).toBe(30 * DAY);
     await screenshot(console, 'kiosk-03-visitors-view');
-    expect(pageErrors).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
   }, 90_000);
 
   it('a German browser gets the German texts, the widget\'s and the kiosk\'s own', async () => {
     const page = await kioskPage('de-DE');
     await page.goto(kioskPath());
-    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Willkommen im Labor');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Willkommen im Labor');
     expect(await page.getByText('Bitte checken Sie bei Ankunft ein').count()).toBe(1);
     expect(await page.getByRole('radio', { name: '7 Tage' }).isChecked()).toBe(true);
     expect(await page.getByRole('button', { name: 'Einchecken' }).count()).toBe(1);
@@ -136,9 +116,9 @@ describe('the public check-in kiosk', () => {
   it('works with the keyboard alone on a 1024x768 screen', async () => {
     const page = await kioskPage('en-GB');
     await page.goto(kioskPath());
-    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to the lab');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to the lab');
     // The name field has the focus on arrival; arrows move within the periods, Tab between controls.
-    await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
     await page.keyboard.type('Kai Keys');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe(String(7 * DAY));
@@ -147,20 +127,20 @@ describe('the public check-in kiosk', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Check in');
     await page.keyboard.press('Enter');
-    await eventually(() => page.getByRole('status').textContent()).toBe('Welcome, Kai Keys: you are checked in.');
+    await poll(() => page.getByRole('status').textContent()).toBe('Welcome, Kai Keys: you are checked in.');
     const kai = (await guests()).find((guest) => guest.name === 'Kai Keys')!;
     expect(kai.deleteOnPreference).toBe(DAY);
     await screenshot(page, 'kiosk-05-keyboard');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
 
     // Focus is back on the name field for the next visitor; Tab reaches Kai's Check out.
-    await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
     for (const _ of [1, 2, 3]) await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('li')?.textContent)).toContain('Kai Keys');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Check out');
     await page.keyboard.press('Enter');
-    await eventually(() => page.getByRole('status').textContent()).toBe('Thank you for visiting!');
-    await eventually(async () => (await guests()).find((guest) => guest.id === kai.id)?.latestEventType).toBe('checkOut');
+    await poll(() => page.getByRole('status').textContent()).toBe('Thank you for visiting!');
+    await poll(async () => (await guests()).find((guest) => guest.id === kai.id)?.latestEventType).toBe('checkOut');
   }, 60_000);
 
   it('refuses a missing name and a name the type schema refuses beside the field, and checks nobody in', async () => {
@@ -170,12 +150,12 @@ describe('the public check-in kiosk', () => {
     await name.waitFor();
     const before = (await guests()).length;
     await page.getByRole('button', { name: 'Check in' }).click();
-    await eventually(() => name.getAttribute('aria-invalid')).toBe('true');
+    await poll(() => name.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator(`[id="${await name.getAttribute('aria-describedby')}"]`).textContent()).toBe('Please enter your name.');
 
     await name.fill('x'.repeat(41));
     await page.getByRole('button', { name: 'Check in' }).click();
-    await eventually(async () => page.locator(`[id="${await name.getAttribute('aria-describedby')}"]`).textContent()).toContain('data.name');
+    await poll(async () => page.locator(`[id="${await name.getAttribute('aria-describedby')}"]`).textContent()).toContain('data.name');
     await screenshot(page, 'kiosk-06-bad-input');
     expect((await guests()).length).toBe(before);
     expect(await page.getByRole('list', { name: 'Checked in at this kiosk' }).count()).toBe(0);
@@ -189,7 +169,7 @@ describe('the public check-in kiosk', () => {
     expect(await page.getByRole('radio', { name: '28 days' }).isChecked()).toBe(true);
     await page.getByLabel('Your name').fill('Ari Arrival');
     await page.getByRole('button', { name: 'Check in' }).click();
-    await eventually(() => page.getByRole('status').textContent()).toBe('Welcome, Ari Arrival: you are checked in.');
+    await poll(() => page.getByRole('status').textContent()).toBe('Welcome, Ari Arrival: you are checked in.');
     expect((await guests()).find((guest) => guest.name === 'Ari Arrival')).toMatchObject({ deleteOnPreference: 28 * DAY });
     expect(await page.getByRole('button', { name: 'Check out' }).count()).toBe(0);
     expect(await page.evaluate((key) => localStorage.getItem(key), `platform-kiosk:${projectId}:arrivals`)).toBeNull();
@@ -198,6 +178,6 @@ describe('the public check-in kiosk', () => {
   it('says so when the application has no kiosk', async () => {
     const page = await kioskPage('en-US');
     await page.goto(`/kiosk/${encodeURIComponent(projectId)}/no-such-application`);
-    await eventually(() => page.getByRole('alert').textContent()).toBe('No application of this project with a CheckIn widget that names a visitor type');
+    await poll(() => page.getByRole('alert').textContent()).toBe('No application of this project with a CheckIn widget that names a visitor type');
   }, 30_000);
 });
