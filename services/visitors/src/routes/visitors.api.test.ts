@@ -245,6 +245,27 @@ describe('rate limits', () => {
   });
 });
 
+describe('rate limits by IPv6 prefix', () => {
+  it('counts the addresses of one IPv6 /64 as one client address, for the address limit and for the kiosk reserve', async () => {
+    const limited = await startCheckInPlatform(testConfig({ perIp: 2, perKiosk: 1, reservedPerIp: 1 }), { trustProxy: true });
+    try {
+      const { projectId, visitors } = await limited.seedCheckIn();
+      const post = (from: string) => limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { headers: { 'x-forwarded-for': from }, body: { collectionName: visitors, data: {} } });
+      expect((await post('2001:db8:5:6::1')).status).toBe(201);
+      // The kiosk's budget is spent, and this /64 used its reserve: another of its addresses is refused.
+      const sameClient = await post('2001:db8:5:6:ffff::2');
+      expect(sameClient.status).toBe(429);
+      expect(sameClient.body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'kiosk' } });
+      // Its third request is past the address limit of 2.
+      expect((await post('2001:db8:5:6::3')).body).toMatchObject({ code: 'VISITORS_RATE_LIMITED', details: { limit: 'ip' } });
+      // Another /64 keeps its own reserve.
+      expect((await post('2001:db8:5:7::1')).status).toBe(201);
+    } finally {
+      await limited.platform.close();
+    }
+  });
+});
+
 describe('anonymous traffic cannot lock a project out', () => {
   it('many addresses spending the kiosk budget are refused beyond their reserve; the kiosk\'s own address and signed-in members go on', async () => {
     const limited = await startCheckInPlatform(testConfig({ perIp: 10, perKiosk: 30, reservedPerIp: 3 }));

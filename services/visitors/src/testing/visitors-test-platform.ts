@@ -29,9 +29,9 @@ export interface CheckInPlatform {
 }
 
 /** The gateway with the data and visitors services on an injected clock that tests move. */
-export async function startCheckInPlatform(config: VisitorsConfig = testConfig()): Promise<CheckInPlatform> {
+export async function startCheckInPlatform(config: VisitorsConfig = testConfig(), options: { trustProxy?: boolean } = {}): Promise<CheckInPlatform> {
   const time = { now: Date.UTC(2024, 4, 1, 12, 0, 0) };
-  const platform = await startTestGateway({ services: [dataService, createVisitorsService(config)], clock: () => time.now });
+  const platform = await startTestGateway({ services: [dataService, createVisitorsService(config)], clock: () => time.now, ...options });
   const events: Array<BusMessage<DocumentEvent>> = [];
   await platform.context.bus.subscribe<DocumentEvent>({ durable: `visitors-test-${Math.random()}`, filter: 'platform.docs.>', handler: async (message) => void events.push(message) });
   const ownerToken = await platform.signIn('owner');
