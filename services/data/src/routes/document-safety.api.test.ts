@@ -58,21 +58,23 @@ describe('type schema patterns', () => {
 
   it('evaluates a catastrophic-backtracking pattern in linear time while the gateway stays responsive', async () => {
     const typeId = await createType({ name: 'Codes', schema: { fields: { code: { type: 'string', pattern: '^(a+)+$' } } } });
-    const evil = `${'a'.repeat(28)}!`;
+    // 28 a's took 1.6 s with backtracking, doubling per character: 40 would take hours, so the
+    // bounds below leave a loaded CI machine room and still fail by far without a linear engine.
+    const evil = `${'a'.repeat(40)}!`;
     const writes = Promise.all(Array.from({ length: 5 }, () => timed(() => platform.call('POST', dataPath(typeId), { token, body: { code: evil } }))));
     const health = await timed(() => platform.call('GET', '/api/health'));
     const answers = await writes;
     for (const { result, ms } of answers) {
       expect(result.status).toBe(400);
       expect(result.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('code') });
-      expect(ms).toBeLessThan(500);
+      expect(ms).toBeLessThan(3000);
     }
     expect(health.result.status).toBe(200);
-    expect(health.ms).toBeLessThan(500);
+    expect(health.ms).toBeLessThan(3000);
     expect((await platform.call('POST', dataPath(typeId), { token, body: { code: 'aaaa' } })).status).toBe(201);
     const samples = await timed(() => platform.call('GET', `/api/projects/${projectId}/types/${typeId}/sample-data?count=20&seed=1`, { token }));
     expect(samples.result.status).toBe(200);
-    expect(samples.ms).toBeLessThan(1000);
+    expect(samples.ms).toBeLessThan(5000);
   });
 
   it.each([
@@ -101,9 +103,9 @@ describe('type schema patterns', () => {
       expect(result.status).toBe(400);
       expect(result.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('code') });
       expect(result.body.error).toContain('too long to check against its pattern');
-      expect(ms).toBeLessThan(1500);
+      expect(ms).toBeLessThan(2500);
     }
-    expect(health.ms).toBeLessThan(500);
+    expect(health.ms).toBeLessThan(1500);
     expect((await platform.call('POST', dataPath(typeId), { token, body: { code: 'aaaa' } })).status).toBe(201);
   });
 
