@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInProcessBus } from '@platform/bus';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
 import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, signPrincipal, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
@@ -73,6 +74,7 @@ describe('gateway in the all-in-one shape', () => {
       local: { services: [whoamiService], context },
       remotes: new Map(),
       dependencyProbes: [{ name: 'kv', kind: 'memory', probe: () => switchable.kv.ping() }],
+      guidesRoot: fileURLToPath(new URL('../../../docs', import.meta.url)),
     });
     await gateway.start();
   });
@@ -111,6 +113,14 @@ describe('gateway in the all-in-one shape', () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: 'Bearer unseen-token' } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves the guides while the session store is down, to a caller presenting a session it cannot check', async () => {
+    switchable.state.down = true;
+    const response = await gateway.app.inject({ method: 'GET', url: '/docs/interface.md', headers: { authorization: 'Bearer unseen-token' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body).toContain('#');
   });
 
   it('guarded routes answer 401 JSON without a session', async () => {

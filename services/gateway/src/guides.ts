@@ -8,6 +8,9 @@ import { z } from 'zod';
 /** Where the guides of the repository's `docs/` are served: `/docs/interface.md`, ... */
 export const GUIDES_PREFIX = '/docs';
 
+/** The guides (and the widgets' llm.txt) are public static text: no session is loaded for them. */
+export const isGuidePath = (path: string): boolean => path.startsWith(`${GUIDES_PREFIX}/`);
+
 /** A guide's file name; nothing else in the directory (or outside it) is reachable. */
 const GUIDE_NAME = /^[a-z][a-z0-9-]*\.md$/;
 

@@ -1,6 +1,7 @@
 import { AppError, sessionToken } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { isConsolePath } from './console-assets';
+import { isGuidePath } from './guides';
 import { sessionBypassList } from './route-table';
 import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
@@ -16,8 +17,8 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader)
   // without the promise and microtask of an async hook.
   app.addHook('onRequest', (request, _reply, done) => {
     const path = request.url.split('?')[0] ?? '';
-    // The console's static files need no caller, and must load while the session store is down.
-    if (sessionBypassList.has(path) || isConsolePath(path)) return done();
+    // The console's static files and the guides need no caller, and must load while the session store is down.
+    if (sessionBypassList.has(path) || isConsolePath(path) || isGuidePath(path)) return done();
     const token = sessionToken(request);
     if (!token) return done();
     loader.load(token).then((lookup) => {
