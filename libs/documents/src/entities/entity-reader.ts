@@ -1,3 +1,4 @@
+import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
 import type { DocumentStore, Filter } from '@platform/storage';
 import { documentError } from '../errors';
@@ -66,6 +67,16 @@ export class EntityReader {
   async withChanges(scope: EntityScope, entity: StoredEntity): Promise<Record<string, unknown>> {
     const { _outbox, ...visible } = entity;
     return { ...visible, changes: await this.history.changes(scope.collection, entity) };
+  }
+
+  /**
+   * One page of the entity's changes, newest first: revisions `fromRevision` down to
+   * `fromRevision - limit + 1` (not below 0), each with its revision. History reads only that
+   * range, from the store or the cached prefix; erased changes (visitor retention) are missing.
+   */
+  async changesPage(scope: EntityScope, entity: StoredEntity, fromRevision: number, limit: number): Promise<Array<EventSource & { revision: number }>> {
+    const changes = await this.history.changes(scope.collection, { ...entity, revision: fromRevision }, fromRevision - limit);
+    return changes.map((change) => ({ revision: change.baseRevision + 1, ...change })).reverse();
   }
 
   /**

@@ -67,6 +67,16 @@ describe('History', () => {
     expect(counted.reads()).toBe(1);
   });
 
+  it('answers a range of revisions, from the store on a cold replica, and never an outbox entry above the range', async () => {
+    const counted = countingHistoryReads(store);
+    for (const revision of [0, 1, 2, 3, 4]) await new History(store).append(COLLECTION, 'e1', entry(revision));
+    const cold = new History(counted.store);
+    const _outbox = [storeChange(entry(5)), storeChange(entry(6))];
+    expect(revisionsOf(await cold.changes(COLLECTION, { id: 'e1', revision: 3, _outbox }, 1))).toEqual([2, 3]);
+    expect(counted.reads()).toBe(1);
+    expect(revisionsOf(await cold.changes(COLLECTION, { id: 'e1', revision: 5, _outbox }, 3))).toEqual([4, 5]);
+  });
+
   it('answers an erased history from the store, on the replica that erased it and on one whose cache still holds it', async () => {
     const eraser = new History(store);
     const other = new History(store);

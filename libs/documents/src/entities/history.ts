@@ -73,7 +73,7 @@ export class History {
     for (let index = Math.max(0, afterRevision + 1); index < known; index += 1) byRevision.set(index, cached[index]!);
     for (const record of records) byRevision.set(record.revision, changeOf(record));
     for (const entry of outbox.map(loadChange)) {
-      if (entry.revision > afterRevision && !byRevision.has(entry.revision)) byRevision.set(entry.revision, changeOf(entry));
+      if (entry.revision > afterRevision && entry.revision <= revision && !byRevision.has(entry.revision)) byRevision.set(entry.revision, changeOf(entry));
     }
     return [...byRevision].sort(([a], [b]) => a - b).map(([, change]) => change);
   }

@@ -5,7 +5,8 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { z } from 'zod';
 import { decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
-import { booleanQuery, createBodySchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
+import { dataError } from '../errors';
+import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
 
 /**
@@ -70,6 +71,31 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       return (request.query.includeChanges ? await deps.reader.withChanges(resolved.scope, entity) : publicView(entity)) as z.infer<typeof entitySchema>;
+    },
+  );
+
+  typed.get(
+    `${kind.basePath}/:id/changes`,
+    {
+      schema: {
+        tags: [kind.tag],
+        summary: "A page of the entity's change history, newest first (readable and 404 as the entity itself)",
+        params: entityParams,
+        querystring: z.object({
+          fromRevision: z.coerce.number().int().min(0).optional().describe("The newest revision to include; the entity's revision when absent"),
+          limit: z.coerce.number().int().min(1).max(CHANGES_PAGE_MAX).default(CHANGES_PAGE_DEFAULT).describe('Changes per page'),
+        }),
+        response: { 200: changesPageSchema },
+      },
+    },
+    async (request) => {
+      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
+      const { fromRevision = entity.revision, limit } = request.query;
+      if (fromRevision > entity.revision) throw dataError('DATA_FROM_REVISION_AHEAD', { details: { field: 'fromRevision', revision: entity.revision } });
+      const items = await deps.reader.changesPage(resolved.scope, entity, fromRevision, limit);
+      const oldest = fromRevision - limit + 1;
+      return { revision: entity.revision, items, ...(oldest > 0 ? { nextFromRevision: oldest - 1 } : {}) };
     },
   );
 

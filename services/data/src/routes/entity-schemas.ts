@@ -46,6 +46,19 @@ export const changeSchema = z
   })
   .describe('One change of the entity: revision baseRevision + 1');
 
+/** Changes a page of GET .../{id}/changes holds when `limit` is not given, and at most. */
+export const CHANGES_PAGE_DEFAULT = 100;
+export const CHANGES_PAGE_MAX = 1000;
+
+/** A page of an entity's change history, newest first (GET .../{id}/changes). */
+export const changesPageSchema = z.object({
+  revision: z.number().int().describe("The entity's revision when the page was read"),
+  items: z
+    .array(changeSchema.extend({ revision: z.number().int().describe('The revision this change made: baseRevision + 1') }))
+    .describe('Newest first: fromRevision, then the older ones, at most limit'),
+  nextFromRevision: z.number().int().optional().describe('Present when older changes follow: pass it as fromRevision to read the next page'),
+});
+
 export const entitySchema = z
   .object({
     id: z.string(),
