@@ -4,6 +4,7 @@ import type { paths } from '../api/openapi';
 import { Field } from './field';
 import { formErrors, noErrors, type FormErrors } from './form-errors';
 import { LoadError } from './load-error';
+import { SubmitForm } from './submit-form';
 import { useLoad } from './use-load';
 
 type Domain = paths['/api/projects/{projectId}/domains']['get']['responses'][200]['content']['application/json'][number];
@@ -115,15 +116,9 @@ export function ApplicationDomains({ projectId, appId, versions }: { projectId: 
   return (
     <section aria-labelledby="domains-heading">
       <h2 id="domains-heading">Domains</h2>
-      <form onSubmit={(event) => void add(event)} className="inline-form" noValidate aria-label="Add domain">
+      <SubmitForm label="Add domain" className="inline-form" submitLabel="Add domain" formError={errors.form} onSubmit={add}>
         <Field label="Hostname" name="hostname" placeholder="kiosk.example.org" error={errors.fields.hostname} />
-        {errors.form && (
-          <p role="alert" className="form-error">
-            {errors.form}
-          </p>
-        )}
-        <button type="submit">Add domain</button>
-      </form>
+      </SubmitForm>
       <LoadError error={domains.error} />
       {rowError && (
         <p role="alert" className="form-error">

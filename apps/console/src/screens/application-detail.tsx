@@ -7,6 +7,7 @@ import { ApplicationDomains } from '../components/application-domains';
 import { TextField } from '../components/field';
 import { noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
+import { SubmitForm } from '../components/submit-form';
 import { useLoad } from '../components/use-load';
 import { authorName } from '../history/authors';
 import { Link } from '../router';
@@ -90,17 +91,10 @@ export default function ApplicationDetail({ projectId, appId }: { projectId: str
         </p>
       )}
       {current && (
-        <form onSubmit={(event) => void save(event)} className="editor" noValidate aria-label="Application" key={current.revision}>
+        <SubmitForm label="Application" className="editor" submitLabel="Save" formError={errors.form} status={saved} onSubmit={save} key={current.revision}>
           <TextField label="Title (language code to text, JSON)" name="title" rows={4} spellCheck={false} defaultValue={json(current.title)} error={errors.fields.title} />
           <TextField label="Routes (JSON: path and widget tree per page)" name="routes" rows={16} spellCheck={false} defaultValue={json(current.routes ?? [])} error={errors.fields.routes} />
-          {errors.form && (
-            <p role="alert" className="form-error">
-              {errors.form}
-            </p>
-          )}
-          <button type="submit">Save</button>
-          <span role="status">{saved}</span>
-        </form>
+        </SubmitForm>
       )}
 
       <section aria-labelledby="versions-heading">

@@ -5,6 +5,7 @@ import { loadApplications } from '../applications/load-applications';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
+import { SubmitForm } from '../components/submit-form';
 import { useLoad } from '../components/use-load';
 import { Link, match, usePath } from '../router';
 
@@ -43,16 +44,10 @@ function ApplicationList({ projectId }: { projectId: string }) {
         New application
       </button>
       {creating && (
-        <form onSubmit={(event) => void create(event)} className="inline-form" noValidate aria-label="New application">
+        <SubmitForm label="New application" className="inline-form" submitLabel="Create" formError={errors.form} onSubmit={create}>
           <Field label="Application id (optional)" name="id" autoFocus error={errors.fields.id} />
           <Field label="Title (English)" name="title" error={errors.fields.title} />
-          {errors.form && (
-            <p role="alert" className="form-error">
-              {errors.form}
-            </p>
-          )}
-          <button type="submit">Create</button>
-        </form>
+        </SubmitForm>
       )}
       <LoadError error={applications.error} />
       <table aria-label="Applications">

@@ -6,6 +6,7 @@ import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
 import { filtersFromSearch, filtersToSearch, pageCount, trailQuery, type TrailFilters } from '../audit/trail-filters';
 import { formErrors, noErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
+import { Pager } from '../components/pager';
 import { useLoad } from '../components/use-load';
 import { Link, navigate } from '../router';
 
@@ -87,12 +88,7 @@ export function AuditTrail({ projectId }: { projectId: string }) {
           </table>
           {page.items.length === 0 && <p>No change matches these filters.</p>}
           <nav aria-label="Pages" className="toolbar">
-            <button type="button" disabled={page.page <= 1} onClick={() => setFilters({ ...filters, page: page.page - 1 })}>
-              Previous page
-            </button>
-            <button type="button" disabled={page.page >= pages} onClick={() => setFilters({ ...filters, page: page.page + 1 })}>
-              Next page
-            </button>
+            <Pager page={page.page} pages={pages} onPage={(next) => setFilters({ ...filters, page: next })} previousLabel="Previous page" nextLabel="Next page" />
           </nav>
         </>
       )}

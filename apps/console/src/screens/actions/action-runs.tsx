@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/openapi';
 import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { actionsPath } from './action-paths';
@@ -49,12 +50,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
           Refresh
         </button>
         <span role="status">{runs.value ? `${runs.value.total} runs, page ${page} of ${pages}` : 'Loading…'}</span>
-        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Newer
-        </button>
-        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Older
-        </button>
+        <Pager page={page} pages={pages} onPage={setPage} previousLabel="Newer" nextLabel="Older" />
       </div>
       <table aria-label="Runs">
         <thead>

@@ -1,0 +1,21 @@
+import type { FormEvent, ReactNode } from 'react';
+
+/**
+ * A form whose fields show their own errors: the error no field took (the server's message for
+ * the form as a whole) under them, then the submit button and, when given, a status line.
+ * The browser's own validation is off so that the server's messages are the ones shown.
+ */
+export function SubmitForm(props: { label: string; className: string; submitLabel: string; formError: string | undefined; status?: string; onSubmit: (event: FormEvent<HTMLFormElement>) => Promise<void>; children: ReactNode }) {
+  return (
+    <form onSubmit={(event) => void props.onSubmit(event)} className={props.className} noValidate aria-label={props.label}>
+      {props.children}
+      {props.formError && (
+        <p role="alert" className="form-error">
+          {props.formError}
+        </p>
+      )}
+      <button type="submit">{props.submitLabel}</button>
+      {props.status !== undefined && <span role="status">{props.status}</span>}
+    </form>
+  );
+}
