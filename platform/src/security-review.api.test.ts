@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueRealtimeToken } from '@platform/gateway';
+import { slowClient } from '@platform/gateway/testing';
 import { createLogger, hashSessionToken, signPrincipal } from '@platform/kit';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,34 +31,6 @@ interface Started {
   /** Every log line the platform's processes wrote so far. */
   logText(): string;
   close(): Promise<void>;
-}
-
-/**
- * Writes `start`, then `drip` one byte every 100 ms; answers what the server sent and when it
- * closed the connection, or null when it kept it open for `waitMs`.
- */
-async function slowClient(url: string, start: string, drip: string, waitMs: number): Promise<{ closedAfterMs: number | null; received: string }> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  const opened = Date.now();
-  let received = '';
-  socket.on('data', (chunk) => (received += chunk.toString()));
-  socket.on('error', () => undefined);
-  socket.write(start);
-  let sent = 0;
-  const dripping = setInterval(() => {
-    if (socket.writable && sent < drip.length) socket.write(drip[sent++]!);
-  }, 100);
-  const closedAfterMs = await new Promise<number | null>((resolve) => {
-    const giveUp = setTimeout(() => resolve(null), waitMs);
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve(Date.now() - opened);
-    });
-  });
-  clearInterval(dripping);
-  socket.destroy();
-  return { closedAfterMs, received };
 }
 
 function securityReviewSuite(start: () => Promise<Started>): void {
@@ -255,13 +227,13 @@ function securityReviewSuite(start: () => Promise<Started>): void {
 
   it('finding 9: a client sending its headers or its body a byte at a time is cut off with 408', async () => {
     const url = platform?.url ?? '';
-    const headers = await slowClient(url, 'GET /api/health HTTP/1.1\r\n', 'X-Slow: 1\r\n'.repeat(100), 10_000);
+    const headers = await slowClient(url, 'GET /api/health HTTP/1.1\r\n', 'X-Slow: 1\r\n'.repeat(100), { dripEveryMs: 100, waitMs: 10_000 });
     expect(headers.closedAfterMs).not.toBeNull();
     expect(headers.received).toMatch(/^HTTP\/1\.1 408 /);
 
     const body = JSON.stringify({ email: 'slow@example.org', password: 'x'.repeat(200) });
     const request = `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-    const dripped = await slowClient(url, request, body, 10_000);
+    const dripped = await slowClient(url, request, body, { dripEveryMs: 100, waitMs: 10_000 });
     expect(dripped.closedAfterMs).not.toBeNull();
     expect(dripped.received).toMatch(/^HTTP\/1\.1 408 /);
   }, 25_000);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
 import { createLogger, type HttpTimeouts, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway, type Gateway } from './app';
+import { slowClient } from './slow-client';
 
 const timeouts: HttpTimeouts = { headersMs: 300, requestMs: 600, idleMs: 5_000 };
 
@@ -19,7 +19,8 @@ const slowService: ServiceDefinition = {
 };
 
 let gateway: Gateway;
-let port: number;
+/** The gateway's loopback address, e.g. `http://127.0.0.1:40123`. */
+let url: string;
 
 beforeAll(async () => {
   gateway = await buildGateway({
@@ -34,43 +35,16 @@ beforeAll(async () => {
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 
 afterAll(async () => {
   await gateway.app.close();
 });
 
-/**
- * Opens a loopback connection, writes `start`, then one byte of `drip` every 50 ms; answers what
- * the server sent and when it closed the connection (or gave up after `waitMs`).
- */
-async function slowClient(start: string, drip: string, waitMs: number): Promise<{ closedAfterMs: number | null; received: string }> {
-  const socket: Socket = connect(port, '127.0.0.1');
-  const opened = Date.now();
-  let received = '';
-  socket.on('data', (chunk) => (received += chunk.toString()));
-  socket.on('error', () => undefined);
-  socket.write(start);
-  let sent = 0;
-  const dripping = setInterval(() => {
-    if (socket.writable && sent < drip.length) socket.write(drip[sent++]!);
-  }, 50);
-  const closedAfterMs = await new Promise<number | null>((resolve) => {
-    const giveUp = setTimeout(() => resolve(null), waitMs);
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve(Date.now() - opened);
-    });
-  });
-  clearInterval(dripping);
-  socket.destroy();
-  return { closedAfterMs, received };
-}
-
 describe('slow clients at the gateway', () => {
   it('closes a connection whose headers arrive a byte at a time, with 408', async () => {
-    const { closedAfterMs, received } = await slowClient('GET /api/health HTTP/1.1\r\n', 'X-Slow: 1\r\n'.repeat(100), 4_000);
+    const { closedAfterMs, received } = await slowClient(url, 'GET /api/health HTTP/1.1\r\n', 'X-Slow: 1\r\n'.repeat(100), { dripEveryMs: 50, waitMs: 4_000 });
     expect(closedAfterMs).not.toBeNull();
     expect(closedAfterMs!).toBeLessThan(2_500);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
@@ -79,9 +53,10 @@ describe('slow clients at the gateway', () => {
   it('closes a connection whose body arrives a byte at a time, with 408', async () => {
     const body = JSON.stringify({ padding: 'x'.repeat(200) });
     const { closedAfterMs, received } = await slowClient(
+      url,
       `POST /api/help/slow HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
       body,
-      4_000,
+      { dripEveryMs: 50, waitMs: 4_000 },
     );
     expect(closedAfterMs).not.toBeNull();
     expect(closedAfterMs!).toBeLessThan(2_500);
@@ -89,7 +64,7 @@ describe('slow clients at the gateway', () => {
   });
 
   it('lets a response take longer than the request limits once the request has arrived', async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/api/help/slow`);
+    const response = await fetch(`${url}/api/help/slow`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ done: true });
   });

@@ -17,6 +17,8 @@ import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
 
+export { slowClient, type SlowClientOutcome } from './slow-client';
+
 export interface TestResponse<T = any> {
   status: number;
   body: T;
