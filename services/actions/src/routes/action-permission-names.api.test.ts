@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { dataService } from '@platform/data';
 import { startTestGateway } from '@platform/gateway/testing';
-import { createEmbeddedStore, createMongoStore, type DocumentStore } from '@platform/storage';
+import { temporaryEmbeddedStore, temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsService } from '../app';
@@ -48,7 +44,7 @@ describe('permission names in action access rules', () => {
 });
 
 /** The same stored action, migrated by the same two starts, on either store. */
-function migrationSuite(open: () => Promise<{ store: DocumentStore; dispose(): Promise<void> }>): void {
+function migrationSuite(open: () => Promise<TemporaryStore>): void {
   it('scopes actions stored with plain names at start, once', async () => {
     const { store, dispose } = await open();
     try {
@@ -72,22 +68,9 @@ function migrationSuite(open: () => Promise<{ store: DocumentStore; dispose(): P
 }
 
 describe('migration of action permission names (embedded store)', () => {
-  migrationSuite(async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'actions-permission-migration-'));
-    const store = await createEmbeddedStore({ dataDir });
-    return {
-      store,
-      dispose: async () => {
-        await store.close();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  });
+  migrationSuite(() => temporaryEmbeddedStore('actions-permission-migration'));
 });
 
 describeWithBackend('mongo', 'migration of action permission names (MongoDB)', ({ url }) => {
-  migrationSuite(async () => {
-    const store = await createMongoStore({ url, database: `actions_migration_${randomUUID().slice(0, 8)}` });
-    return { store, dispose: () => store.close() };
-  });
+  migrationSuite(() => temporaryMongoStore(url, 'actions_migration'));
 });

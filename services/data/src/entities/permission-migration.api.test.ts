@@ -1,19 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createEmbeddedStore, createMongoStore, type DocumentStore } from '@platform/storage';
+import { temporaryEmbeddedStore, temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
-import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 import { MIGRATION_USER_ID } from './permission-migration';
-
-interface OpenedStore {
-  store: DocumentStore;
-  dispose(): Promise<void>;
-}
 
 /** Pulls from `since`; on a shared MongoDB the migration's writes settle first, and the pull says how long to wait. */
 async function pullSettled(gateway: TestGateway, path: string, token: string): Promise<{ items: Array<{ id: string }> }> {
@@ -26,7 +16,7 @@ async function pullSettled(gateway: TestGateway, path: string, token: string): P
 }
 
 /** The same records, migrated by the same start, on either store. */
-function migrationSuite(open: () => Promise<OpenedStore>): void {
+function migrationSuite(open: () => Promise<TemporaryStore>): void {
   it('scopes entities stored with plain names once at start, as a revision by the migration, and leaves scoped ones alone', async () => {
     const { store, dispose } = await open();
     const project = 'legacy';
@@ -79,31 +69,9 @@ function migrationSuite(open: () => Promise<OpenedStore>): void {
 }
 
 describe('migration of stored plain names (embedded store)', () => {
-  migrationSuite(async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'permission-migration-'));
-    const store = await createEmbeddedStore({ dataDir });
-    return {
-      store,
-      dispose: async () => {
-        await store.close();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  });
+  migrationSuite(() => temporaryEmbeddedStore('permission-migration'));
 });
 
 describeWithBackend('mongo', 'migration of stored plain names (MongoDB)', ({ url }) => {
-  migrationSuite(async () => {
-    const database = `permission_migration_${randomUUID().slice(0, 8)}`;
-    const store = await createMongoStore({ url, database });
-    return {
-      store,
-      dispose: async () => {
-        await store.close();
-        const client = await MongoClient.connect(url);
-        await client.db(database).dropDatabase();
-        await client.close();
-      },
-    };
-  });
+  migrationSuite(() => temporaryMongoStore(url, 'permission_migration'));
 });

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createMongoStore, type DocumentStore } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
+import { temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dataService } from '../app';
 
@@ -17,24 +16,22 @@ interface Seen {
  * Afterwards every puller must hold exactly the server's state: no change may be skipped.
  */
 describeWithBackend('mongo', 'pull convergence with concurrent writers and two replicas (MongoDB)', ({ url }) => {
-  const database = `pull_${randomUUID().slice(0, 8)}`;
+  let temporary: TemporaryStore | undefined;
   let store: DocumentStore;
   const replicas: TestGateway[] = [];
   let projectId: string;
   const tokens: string[] = [];
 
   beforeAll(async () => {
-    store = await createMongoStore({ url, database });
+    temporary = await temporaryMongoStore(url, 'pull');
+    store = temporary.store;
     for (let i = 0; i < 2; i += 1) replicas.push(await startTestGateway({ services: [dataService], store }));
     projectId = await replicas[0]!.seedProject({ ownerId: 'owner', members: [{ userId: 'writer' }, { userId: 'reader' }] });
     tokens.push(await replicas[0]!.signIn('writer'), await replicas[1]!.signIn('writer'));
   });
   afterAll(async () => {
     for (const replica of replicas) await replica.close();
-    await store?.close();
-    const client = await MongoClient.connect(url);
-    await client.db(database).dropDatabase();
-    await client.close();
+    await temporary?.dispose();
   });
 
   it('every puller converges to the server state', async () => {

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createMongoStore, type DocumentStore } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
+import { temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 import { pullWithUpdatedAtOnly, runConcurrentWritesAndPulls } from '../testing/updated-at-only-pulls';
@@ -102,21 +101,19 @@ describe('pull pages end on a millisecond', () => {
 });
 
 describeWithBackend('mongo', 'pull pages end on a millisecond (MongoDB)', ({ url }) => {
-  const database = `pull_pages_${randomUUID().slice(0, 8)}`;
+  let temporary: TemporaryStore | undefined;
   let store: DocumentStore;
   let gateway: TestGateway;
   let clock = 1_700_000_000_000;
 
   beforeAll(async () => {
-    store = await createMongoStore({ url, database });
+    temporary = await temporaryMongoStore(url, 'pull_pages');
+    store = temporary.store;
     gateway = await startTestGateway({ services: [dataService], store, clock: () => clock });
   });
   afterAll(async () => {
     await gateway?.close();
-    await store?.close();
-    const client = await MongoClient.connect(url);
-    await client.db(database).dropDatabase();
-    await client.close();
+    await temporary?.dispose();
   });
 
   it('a page runs over the limit to finish its last millisecond on MongoDB too, so pulling from the largest updatedAt misses nothing', async () => {

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createMongoStore, type DocumentStore } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
+import { temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dataService } from '../app';
 
@@ -12,7 +11,7 @@ import { dataService } from '../app';
  * subscribed later. The pull says so (`retryAfterMs`), for the caller's readable changes only.
  */
 describeWithBackend('mongo', 'a pull right after a write (MongoDB)', ({ url }) => {
-  const database = `settling_${randomUUID().slice(0, 8)}`;
+  let temporary: TemporaryStore | undefined;
   let store: DocumentStore;
   let gateway: TestGateway;
   let projectId: string;
@@ -20,17 +19,15 @@ describeWithBackend('mongo', 'a pull right after a write (MongoDB)', ({ url }) =
   let member: string;
 
   beforeAll(async () => {
-    store = await createMongoStore({ url, database });
+    temporary = await temporaryMongoStore(url, 'settling');
+    store = temporary.store;
     gateway = await startTestGateway({ services: [dataService], store });
     projectId = await gateway.seedProject({ ownerId: 'owner', members: [{ userId: 'member' }] });
     [owner, member] = [await gateway.signIn('owner'), await gateway.signIn('member')];
   });
   afterAll(async () => {
     await gateway?.close();
-    await store?.close();
-    const client = await MongoClient.connect(url);
-    await client.db(database).dropDatabase();
-    await client.close();
+    await temporary?.dispose();
   });
 
   it('tells the puller to come back for a change still settling, and gives it then', async () => {

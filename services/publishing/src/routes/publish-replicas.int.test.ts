@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createMongoStore, type DocumentStore } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
+import { temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publishingService } from '../app';
 import { versionsCollection } from '../stores/versions';
@@ -13,14 +13,15 @@ import { versionsCollection } from '../stores/versions';
  * give one version per number, and a hostname still goes to one project only.
  */
 describeWithBackend('mongo', 'publishing with two replicas on MongoDB', ({ url }) => {
-  const database = `publishing_${randomUUID().slice(0, 8)}`;
+  let temporary: TemporaryStore | undefined;
   let store: DocumentStore;
   const replicas: TestGateway[] = [];
   const tokens: string[] = [];
   const projects: string[] = [];
 
   beforeAll(async () => {
-    store = await createMongoStore({ url, database });
+    temporary = await temporaryMongoStore(url, 'publishing');
+    store = temporary.store;
     for (let i = 0; i < 2; i += 1) replicas.push(await startTestGateway({ services: [dataService, publishingService], store }));
     for (const replica of replicas) tokens.push(await replica.signIn('owner'));
     for (let i = 0; i < 4; i += 1) projects.push(await replicas[0]!.seedProject({ ownerId: 'owner' }));
@@ -28,10 +29,7 @@ describeWithBackend('mongo', 'publishing with two replicas on MongoDB', ({ url }
 
   afterAll(async () => {
     for (const replica of replicas) await replica.close();
-    await store?.close();
-    const client = await MongoClient.connect(url);
-    await client.db(database).dropDatabase();
-    await client.close();
+    await temporary?.dispose();
   });
 
   it('20 concurrent publishes across replicas: contiguous numbers, no duplicates, losers 409 and no rows left', async () => {
