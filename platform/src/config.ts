@@ -32,12 +32,17 @@ export const platformEnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** The realtime sync channel; `false` makes /api/realtime/token answer 503 and clients poll. */
   REALTIME_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */
+  REALTIME_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * How often an idle realtime stream carries a keep-alive comment, so proxies keep it open; each
+   * stream announces it in its `ready` event and sync clients take a stream silent for twice this as dead.
+   */
+  REALTIME_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
   /**
    * How long a process may answer from its cached project standing when a change's notice from
    * another process was missed (the bus was down); notices make changes hold sooner (docs/architecture.md).
    */
-  /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */
-  REALTIME_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   PROJECT_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** How often a microservice gateway reads its services' OpenAPI documents again (served merged at /api/openapi.json). */
   API_DOCS_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),

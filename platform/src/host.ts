@@ -113,6 +113,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       ...(realtime && access ? { realtime: { bus: adapters.bus, projects: access.projectAccess } } : {}),
       ...(access ? { accessChanges: access.accessChanges } : {}),
       realtimeSessionCheckMs: config.REALTIME_SESSION_CHECK_MS,
+      realtimeKeepAliveMs: config.REALTIME_KEEP_ALIVE_MS,
       apiDocsRefreshMs: config.API_DOCS_REFRESH_MS,
     });
     app = gateway.app;

@@ -10,7 +10,11 @@ export interface RealtimeLinkOptions {
   backoff: Backoff;
   /** While the token endpoint answers 503 (realtime disabled), ask again this often. */
   recheckDisabledMs: number;
-  /** A stream that brings no byte (event or keep-alive comment) for this long is dead: it is dropped and reconnected. */
+  /**
+   * A stream that brings no byte (event or keep-alive comment) for this long is dead: it is dropped
+   * and reconnected. Until the stream's `ready` event announces the server's keep-alive interval
+   * (twice that replaces it).
+   */
   stallMs: number;
   onNotification(notification: SyncNotification): void;
   /** The caller's access in the project changed (membership, permissions, an entity's rules): check what it may still read. */
@@ -32,8 +36,11 @@ export class RealtimeLink {
   private abort: AbortController | undefined;
   private retry: unknown;
   private watchdog: unknown;
+  private stallMs: number;
 
-  constructor(private readonly options: RealtimeLinkOptions) {}
+  constructor(private readonly options: RealtimeLinkOptions) {
+    this.stallMs = options.stallMs;
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -111,7 +118,7 @@ export class RealtimeLink {
     this.watchdog = this.options.timers.setTimeout(() => {
       this.watchdog = undefined;
       abort.abort(new Error('realtime stream stalled'));
-    }, this.options.stallMs);
+    }, this.stallMs);
   }
 
   private unwatch(): void {
@@ -123,6 +130,11 @@ export class RealtimeLink {
     const parser = createParser({
       onEvent: (event) => {
         if (event.event === 'ready') {
+          const { keepAliveMs } = JSON.parse(event.data) as { keepAliveMs?: unknown };
+          if (typeof keepAliveMs === 'number' && keepAliveMs > 0) {
+            this.stallMs = 2 * keepAliveMs;
+            this.watch(abort);
+          }
           this.options.backoff.reset();
           this.options.onStatus('live');
         } else if (event.event === 'sync') {

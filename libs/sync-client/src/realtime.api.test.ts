@@ -120,7 +120,7 @@ describe('notifications', () => {
     await expect.poll(() => bob.notifications().map((n) => n.entityId), { timeout: 5_000 }).toContain(open.id);
     expect(bob.notifications().map((n) => n.entityId)).toEqual([open.id]);
     expect(alice.notifications()[1]).toEqual({ projectId, typeId, entityId: open.id, revision: 0, kind: 'created', updatedAt: expect.any(Number) });
-    expect(alice.received.find((event) => event.event === 'ready')?.data).toEqual({ channel: `project:${projectId}:sync` });
+    expect(alice.received.find((event) => event.event === 'ready')?.data).toEqual({ channel: `project:${projectId}:sync`, keepAliveMs: 15_000 });
   });
 
   it('a write of an entity access tells members who may no longer read it only `access-changed` with the type, never the entity', async () => {

@@ -66,9 +66,10 @@ export interface SyncClientOptions {
   /** How long one request may take before it counts as a network failure and is retried (default 30 s). */
   requestTimeoutMs?: number;
   /**
-   * The server's keep-alive interval on the realtime stream (the gateway's is 15 s): a stream with
-   * neither an event nor a keep-alive for twice this long is taken as dead (a silent network drop),
-   * dropped and reconnected; once live again the client pushes and pulls at once.
+   * The server's keep-alive interval on the realtime stream until the stream announces its own
+   * (default 15 s; the gateway announces `REALTIME_KEEP_ALIVE_MS` in its `ready` event, which wins):
+   * a stream with neither an event nor a keep-alive for twice this long is taken as dead (a silent
+   * network drop), dropped and reconnected; once live again the client pushes and pulls at once.
    */
   streamKeepAliveMs?: number;
   /** Queued writes per push request (`POST .../data/bulk`; default and most 500, and about 512 KiB). */

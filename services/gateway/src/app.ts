@@ -36,6 +36,8 @@ export interface GatewayOptions {
   realtime?: { bus: EventBus; projects: ProjectAccess };
   /** How often open realtime streams' sessions are checked again (the realtime channel's default when absent). */
   realtimeSessionCheckMs?: number;
+  /** How often an idle realtime stream carries a keep-alive comment (the realtime channel's default when absent). */
+  realtimeKeepAliveMs?: number;
   /** The process's access changes (absent when it caches no project standing), for /api/health. */
   accessChanges?: AccessChanges;
   /** The built web console's directory, served at /console; absent: no console. */
@@ -91,7 +93,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerAgentDocsRoutes(app);
   if (options.guidesRoot) registerGuides(app, { root: options.guidesRoot, logger: options.logger });
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs });
 
   if (options.local) {
     const { services: hosted, context } = options.local;

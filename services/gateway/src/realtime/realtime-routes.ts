@@ -24,7 +24,7 @@ export interface RealtimeOptions {
   sessions: SessionLoader;
   clock: () => number;
   logger: Logger;
-  /** How often an idle stream carries an SSE comment, so proxies keep it open (default 15 s). */
+  /** How often an idle stream carries an SSE comment, so proxies keep it open (default 15 s); announced in the `ready` event. */
   keepAliveMs?: number;
   /** How often the sessions of open streams are checked (default 5 s): a stream ends at most this long after its session. */
   sessionCheckMs?: number;
@@ -32,6 +32,8 @@ export interface RealtimeOptions {
 
 /** What clients should do while realtime is active (the spec's limits). */
 const HEARTBEAT_POLL_MS = 30_000;
+
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 const tokenResponse = z.object({
   token: z.string(),
@@ -74,7 +76,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     {
       schema: {
         tags: ['realtime'],
-        summary: 'Server-Sent Events of project:{projectId}:sync: one `sync` event per changed entity the member may read',
+        summary: 'Server-Sent Events of project:{projectId}:sync: a `ready` event ({ channel, keepAliveMs }: the interval of the keep-alive comments), then one `sync` event per changed entity the member may read',
         params: z.object({ projectId: z.string().min(1).max(128) }),
         querystring: z.object({ token: z.string().max(4096).optional().describe('From /api/realtime/token; a session works too') }),
         response: { 200: z.string().describe('text/event-stream') },
@@ -92,8 +94,10 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       reply.hijack();
       const stream = reply.raw;
       stream.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      stream.write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId) })}`);
-      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000);
+      // The keep-alive interval goes in the first event, so a client's stall detection follows this server's.
+      const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+      stream.write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId), keepAliveMs })}`);
+      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
       keepAlive.unref();
       let open = true;
       realtimeStreams.inc();
