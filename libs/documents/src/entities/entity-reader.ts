@@ -1,6 +1,6 @@
 import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
-import type { DocumentStore, Filter } from '@platform/storage';
+import { applyUpdate, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
@@ -77,6 +77,16 @@ export class EntityReader {
   async changesPage(scope: EntityScope, entity: StoredEntity, fromRevision: number, limit: number): Promise<Array<EventSource & { revision: number }>> {
     const changes = await this.history.changes(scope.collection, { ...entity, revision: fromRevision }, fromRevision - limit);
     return changes.map((change) => ({ revision: change.baseRevision + 1, ...change })).reverse();
+  }
+
+  /**
+   * The entity's fields at `revision`: its changes 0 to `revision` replayed on an empty document,
+   * as the history shows them (server-owned fields such as `revision` are not among them).
+   */
+  async stateAt(scope: EntityScope, entity: StoredEntity, revision: number): Promise<Record<string, unknown>> {
+    let state: Record<string, unknown> = {};
+    for (const change of await this.history.changes(scope.collection, { ...entity, revision })) state = applyUpdate(state, change.modifier as UpdateModifier);
+    return state;
   }
 
   /**

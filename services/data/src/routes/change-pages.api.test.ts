@@ -99,7 +99,33 @@ describe('GET .../data/{id}/changes', () => {
       expect({ query, status: answer.status, named: String(answer.body.error).includes(field) }).toEqual({ query, status: 400, named: true });
     }
     const ahead = await changes(id, '?fromRevision=3');
-    expect([ahead.status, ahead.body.code, ahead.body.details]).toEqual([400, 'DATA_FROM_REVISION_AHEAD', { field: 'fromRevision', revision: 2 }]);
+    expect([ahead.status, ahead.body.code, ahead.body.details]).toEqual([400, 'DATA_REVISION_AHEAD', { field: 'fromRevision', revision: 2 }]);
     expect((await changes(id, '?limit=1000')).body.items).toHaveLength(3);
+  });
+});
+
+describe('GET .../data/{id}/revisions/{revision}', () => {
+  it("answers the document's fields at any revision, replayed from its history", async () => {
+    const id = await documentAt(4);
+    const patched = await platform.call('PATCH', `${dataPath()}/${id}`, { token: tokens.owner, body: { baseRevision: 4, modifier: { $set: { count: 1 }, $unset: { title: '' } } } });
+    expect(patched.status).toBe(200);
+    const at = (revision: number | string, token: string = tokens.owner) => platform.call('GET', `${dataPath()}/${id}/revisions/${revision}`, { token });
+    expect((await at(0)).body).toEqual({ revision: 0, state: { title: 'r0' } });
+    expect((await at(3)).body).toEqual({ revision: 3, state: { title: 'r3' } });
+    expect((await at(5)).body).toEqual({ revision: 5, state: { count: 1 } });
+    const ahead = await at(6);
+    expect([ahead.status, ahead.body.code, ahead.body.details]).toEqual([400, 'DATA_REVISION_AHEAD', { field: 'revision', revision: 5 }]);
+    for (const bad of ['-1', 'one']) {
+      const answer = await at(bad);
+      expect({ bad, status: answer.status, named: String(answer.body.error).includes('revision') }).toEqual({ bad, status: 400, named: true });
+    }
+  });
+
+  it('answers 404 as reading the document does', async () => {
+    const hidden = await documentAt(1, { read: { userIds: ['owner'] } });
+    expect((await platform.call('GET', `${dataPath()}/${hidden}/revisions/1`, { token: tokens.owner })).body.state).toMatchObject({ title: 'r1' });
+    for (const answer of [await platform.call('GET', `${dataPath()}/${hidden}/revisions/0`, { token: tokens.bob }), await platform.call('GET', `${dataPath()}/no-such-document/revisions/0`, { token: tokens.owner })]) {
+      expect([answer.status, answer.body.code]).toEqual([404, 'DATA_ENTITY_NOT_FOUND']);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
 import { dataError } from '../errors';
-import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
+import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
 
 /**
@@ -92,10 +92,29 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       const entity = await deps.reader.readable(resolved.scope, (request.params as { id: string }).id, caller);
       const { fromRevision = entity.revision, limit } = request.query;
-      if (fromRevision > entity.revision) throw dataError('DATA_FROM_REVISION_AHEAD', { details: { field: 'fromRevision', revision: entity.revision } });
+      if (fromRevision > entity.revision) throw dataError('DATA_REVISION_AHEAD', { details: { field: 'fromRevision', revision: entity.revision } });
       const items = await deps.reader.changesPage(resolved.scope, entity, fromRevision, limit);
       const oldest = fromRevision - limit + 1;
       return { revision: entity.revision, items, ...(oldest > 0 ? { nextFromRevision: oldest - 1 } : {}) };
+    },
+  );
+
+  typed.get(
+    `${kind.basePath}/:id/revisions/:revision`,
+    {
+      schema: {
+        tags: [kind.tag],
+        summary: "The entity's fields at one revision, replayed from its history (readable and 404 as the entity itself)",
+        params: entityParams.extend({ revision: z.coerce.number().int().min(0).describe('0 is the creation') }),
+        response: { 200: revisionStateSchema },
+      },
+    },
+    async (request) => {
+      const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
+      const { id, revision } = request.params as { id: string; revision: number };
+      const entity = await deps.reader.readable(resolved.scope, id, caller);
+      if (revision > entity.revision) throw dataError('DATA_REVISION_AHEAD', { details: { field: 'revision', revision: entity.revision } });
+      return { revision, state: await deps.reader.stateAt(resolved.scope, entity, revision) };
     },
   );
 

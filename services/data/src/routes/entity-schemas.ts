@@ -59,6 +59,12 @@ export const changesPageSchema = z.object({
   nextFromRevision: z.number().int().optional().describe('Present when older changes follow: pass it as fromRevision to read the next page'),
 });
 
+/** An entity's fields at one revision (GET .../{id}/revisions/{revision}). */
+export const revisionStateSchema = z.object({
+  revision: z.number().int().describe('The revision asked for'),
+  state: z.record(z.string(), z.unknown()).describe("The entity's fields at that revision: its changes 0 to revision replayed in order"),
+});
+
 export const entitySchema = z
   .object({
     id: z.string(),
