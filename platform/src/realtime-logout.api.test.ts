@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
+import { httpCaller } from './testing/platform-http';
 
 /**
  * Sessions of open streams are checked again only once a minute here, so a stream that ends
@@ -24,15 +25,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as any) : undefined };
-}
+const call = httpCaller(() => platform.url);
 
 describe("identity's logout ends realtime", () => {
   it('closes the open stream as soon as the logout is announced and refuses a token issued before it', async () => {

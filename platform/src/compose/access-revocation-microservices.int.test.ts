@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { httpCaller } from '../testing/platform-http';
 import { startLocalTopology, type LocalTopology } from './local-topology';
 
 /**
@@ -11,15 +12,7 @@ import { startLocalTopology, type LocalTopology } from './local-topology';
 describeWithBackends(['mongo', 'nats', 'redis'], 'access revocation across service processes', (urls) => {
   let topology: LocalTopology;
 
-  async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${topology.gatewayUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = httpCaller(() => topology.gatewayUrl);
 
   async function register(name: string): Promise<{ token: string; userId: string }> {
     const registered = await call('POST', '/api/auth/register', undefined, { email: `${name}-${randomBytes(3).toString('hex')}@example.org`, password: `${name} password 1` });

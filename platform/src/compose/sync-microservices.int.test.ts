@@ -3,6 +3,7 @@ import { SyncClient, type CollectionOptions, type SyncClientOptions } from '@pla
 import { comparable, flakyNetwork, runRandomizedSession } from '@platform/sync-client/testing';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { httpCaller } from '../testing/platform-http';
 import { startLocalTopology, type LocalTopology } from './local-topology';
 
 /**
@@ -16,15 +17,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
   const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
   const clients: SyncClient[] = [];
 
-  async function call<T = any>(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${topology.gatewayUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = httpCaller(() => topology.gatewayUrl);
 
   function client(token: string, collections: Array<string | CollectionOptions>, options: Partial<SyncClientOptions> = {}): SyncClient {
     const created = new SyncClient({
@@ -57,9 +50,10 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
   }
 
   async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
-    const response = await call<{ items: Array<Record<string, unknown>> }>('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, tokens.owner);
+    const response = await call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, tokens.owner);
     expect(response.status).toBe(200);
-    return response.body.items.filter((item) => item.deletedAt === undefined);
+    const items: Array<Record<string, unknown>> = response.body.items;
+    return items.filter((item) => item.deletedAt === undefined);
   }
 
   beforeAll(async () => {
@@ -75,7 +69,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
     expect(project.status).toBe(201);
     projectId = project.body.id;
     for (const member of ['alice', 'bob'] as const) {
-      const invitation = await call<{ id: string }>('POST', `/api/projects/${projectId}/members`, tokens.owner, { userId: ids[member], permissions: [] });
+      const invitation = await call('POST', `/api/projects/${projectId}/members`, tokens.owner, { userId: ids[member], permissions: [] });
       expect(invitation.status).toBe(202);
       expect((await call('POST', `/api/me/invitations/${invitation.body.id}/accept`, tokens[member])).status).toBe(200);
     }

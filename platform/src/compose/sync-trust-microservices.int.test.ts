@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SyncClient, SyncError, type ChangeEvent, type SyncClientOptions } from '@platform/sync-client';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { httpCaller } from '../testing/platform-http';
 import { startLocalTopology, type LocalTopology } from './local-topology';
 
 /**
@@ -19,15 +20,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client trust signals agai
   };
   const clients: SyncClient[] = [];
 
-  async function call<T = any>(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${topology.gatewayUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = httpCaller(() => topology.gatewayUrl);
 
   function client(options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
     const created = new SyncClient({
@@ -77,7 +70,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client trust signals agai
     const project = await call('POST', '/api/projects', users.owner.token, { name: 'Sync trust across services' });
     expect(project.status).toBe(201);
     projectId = project.body.id;
-    const invitation = await call<{ id: string }>('POST', `/api/projects/${projectId}/members`, users.owner.token, { userId: users.bob.userId, permissions: [] });
+    const invitation = await call('POST', `/api/projects/${projectId}/members`, users.owner.token, { userId: users.bob.userId, permissions: [] });
     expect(invitation.status).toBe(202);
     expect((await call('POST', `/api/me/invitations/${invitation.body.id}/accept`, users.bob.token)).status).toBe(200);
   }, 180_000);
