@@ -24,4 +24,4 @@ export { directoryBytes } from './directory-bytes';
 export { startMetricsServer } from './metrics-server';
 export { instrumentStore } from './store-instrumentation';
 export { activeTraceIds } from './trace-ids';
-export { startTracing, startTracingFromEnv, tracesRequested, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';
+export { startTracing, startTracingFromEnv, tracesRequested, tracingStarted, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';

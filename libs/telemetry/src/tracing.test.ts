@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { startTracingFromEnv, tracesRequested, tracingEnvSchema } from './tracing';
+import { startTracingFromEnv, tracesRequested, tracingEnvSchema, tracingStarted } from './tracing';
 
 const env = (variables: Record<string, string>) => tracingEnvSchema.parse(variables);
 
@@ -33,10 +33,13 @@ describe('tracing from OTEL_* variables', () => {
   });
 
   it('registers an OTLP exporter when asked, and unregisters it at shutdown', async () => {
+    expect(tracingStarted()).toBe(false);
     const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }), 'platform');
     expect(tracing).toBeDefined();
+    expect(tracingStarted()).toBe(true);
     expect(trace.getTracer('test').startSpan('work').isRecording()).toBe(true);
     await tracing?.shutdown();
+    expect(tracingStarted()).toBe(false);
     expect(trace.getTracer('test').startSpan('work').isRecording()).toBe(false);
   });
 

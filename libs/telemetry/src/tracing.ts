@@ -34,6 +34,14 @@ export function tracesRequested(env: TracingEnv): boolean {
   return env.OTEL_TRACES_EXPORTER === 'otlp' || env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
 }
 
+/** Whether startTracing's provider is registered (until its shutdown): without it every span is a no-op. */
+let tracingOn = false;
+
+/** Whether spans may record: lets per-request instrumentation skip building spans that could not. */
+export function tracingStarted(): boolean {
+  return tracingOn;
+}
+
 export interface Tracing {
   /** Sends the spans still buffered and unregisters the globals (a later start may register anew). */
   shutdown(): Promise<void>;
@@ -54,8 +62,10 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  tracingOn = true;
   return {
     async shutdown() {
+      tracingOn = false;
       await provider.shutdown();
       trace.disable();
       propagation.disable();
