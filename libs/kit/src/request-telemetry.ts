@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
-import { httpRequestDuration, httpRequests } from '@platform/telemetry';
+import { httpRequestDuration, httpRequests, tracingStarted } from '@platform/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const tracer = trace.getTracer('http');
@@ -21,10 +21,12 @@ function routeLabel(request: FastifyRequest): string {
  * One server span per request, continuing a W3C `traceparent` the caller sent (the gateway's
  * client, or the gateway for a service process) and active while hooks and the handler run, so
  * logs carry its ids and spans started below join it. Counts every answer and its latency by
- * route template, method and status.
+ * route template, method and status. While tracing is off the span part is skipped: its no-op span,
+ * context and the request's map entry were allocated per request for nothing.
  */
 export function instrumentRequests(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    if (!tracingStarted()) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
     const active = trace.setSpan(parent, span);
@@ -33,7 +35,9 @@ export function instrumentRequests(app: FastifyInstance): void {
   });
   // The body arrives on the socket's own async context; the handler runs inside the span again.
   app.addHook('preHandler', (request, _reply, done) => {
-    context.with(requestTraceContext(request), done);
+    const active = traceContexts.get(request);
+    if (!active) return done();
+    context.with(active, done);
   });
   // Ends the span; the hooks after this one (the access line) still run inside its context.
   app.addHook('onResponse', (request, reply, done) => {
@@ -41,7 +45,8 @@ export function instrumentRequests(app: FastifyInstance): void {
     const labels = { route, method: request.method, status: String(reply.statusCode) };
     httpRequests.inc(labels);
     httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
-    const active = requestTraceContext(request);
+    const active = traceContexts.get(request);
+    if (!active) return done();
     const span = trace.getSpan(active);
     // Without a tracer (or outside a sampled trace) the span records nothing: no name or attributes to build.
     if (span?.isRecording()) {
