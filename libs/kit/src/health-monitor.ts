@@ -44,6 +44,17 @@ export class HealthMonitor {
     return Object.fromEntries(this.states);
   }
 
+  /** One probe's latest state, without copying the others (health routes answer probes all the time). */
+  state(name: string): DependencyState | undefined {
+    return this.states.get(name);
+  }
+
+  /** Whether every probe answered up last time, without building a snapshot. */
+  allUp(): boolean {
+    for (const state of this.states.values()) if (!state.up) return false;
+    return true;
+  }
+
   private async withTimeout(probe: Probe): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {

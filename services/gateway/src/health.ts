@@ -42,11 +42,12 @@ export function registerHealthRoute(
       serializerCompiler: plainJson,
     },
     async (request) => {
+      const detail = await showsDetail(request);
+      // Read after the wait, in one synchronous stretch, so the status and the detail agree.
+      const status = monitors.services.allUp() && monitors.dependencies.allUp() ? 'ok' : 'degraded';
+      if (!detail) return { status };
       const services = monitors.services.snapshot();
       const dependencies = monitors.dependencies.snapshot();
-      const allUp = [...Object.values(services), ...Object.values(dependencies)].every((state) => state.up);
-      const status = allUp ? 'ok' : 'degraded';
-      if (!(await showsDetail(request))) return { status };
       const accessRevocation = accessChanges?.revocation(dependencies.bus?.up === true);
       return { status, shape, services, dependencies, ...(accessRevocation ? { accessRevocation } : {}) } satisfies HealthBody;
     },
@@ -67,7 +68,7 @@ export function registerLocalServiceHealthRoutes(app: FastifyInstance, monitor: 
         serializerCompiler: plainJson,
       },
       async (request) => {
-        const state = monitor.snapshot()[name];
+        const state = monitor.state(name);
         if (!state || (await showsDetail(request))) return { service: name, state };
         return { service: name, state: { up: state.up } };
       },
