@@ -1,4 +1,4 @@
-import type { Principal } from '@platform/contracts';
+import { anonymousPrincipal, type Principal } from '@platform/contracts';
 import { verifyPrincipal } from '@platform/kit';
 import { describe, expect, it } from 'vitest';
 import { cachingPrincipalSigner } from './principal-signer';
@@ -26,5 +26,15 @@ describe('caching principal signer', () => {
     expect(verifyPrincipal(sign(user), secret, 1_000_000)).toEqual(user);
     expect(verifyPrincipal(sign(renamed), secret, 1_000_000)).toEqual(renamed);
     expect(verifyPrincipal(sign({ kind: 'anonymous' }), secret, 1_000_000)).toEqual({ kind: 'anonymous' });
+  });
+
+  it('signs the shared anonymous principal like any other, reused for a few seconds', () => {
+    let now = 1_000_000;
+    const sign = cachingPrincipalSigner(secret, () => now);
+    const first = sign(anonymousPrincipal);
+    expect(verifyPrincipal(first, secret, now)).toEqual({ kind: 'anonymous' });
+    expect(sign({ kind: 'anonymous' })).toBe(first);
+    now += 10_000;
+    expect(sign(anonymousPrincipal)).not.toBe(first);
   });
 });
