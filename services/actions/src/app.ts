@@ -37,7 +37,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
     start: async (context) => {
       const deps = depsFor(context);
       await Promise.all([deps.actions.ensureIndexes(), deps.runs.ensureIndexes()]);
-      await migratePlainPermissionNames(deps.actions, deps.clock).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
+      await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
       const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, logger: context.logger });
       return async () => {

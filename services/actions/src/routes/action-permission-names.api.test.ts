@@ -5,6 +5,7 @@ import { describeWithBackend } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionsService } from '../app';
 import { ACTIONS_COLLECTION } from '../executor/action-repository';
+import { ACTIONS_MIGRATIONS_COLLECTION, PERMISSION_NAMES_MIGRATION_ID } from '../executor/permission-migration';
 import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
 
 let platform: ActionsTestPlatform;
@@ -45,11 +46,12 @@ describe('permission names in action access rules', () => {
 
 /** The same stored action, migrated by the same two starts, on either store. */
 function migrationSuite(open: () => Promise<TemporaryStore>): void {
-  it('scopes actions stored with plain names at start, once', async () => {
+  it('scopes actions stored with plain names at start, once, and records it so later starts read no action', async () => {
     const { store, dispose } = await open();
     try {
       const now = Date.now();
-      await store.collection(ACTIONS_COLLECTION).insertOne({ id: 'legacy', projectId: 'legacy', ...action, blocksJson: '[]', ownerId: 'owner', access: { read: { permission: 'editors' } }, revision: 0, createdAt: now, updatedAt: now });
+      const legacyAction = (id: string) => ({ id, projectId: 'legacy', ...action, blocksJson: '[]', ownerId: 'owner', access: { read: { permission: 'editors' } }, revision: 0, createdAt: now, updatedAt: now });
+      await store.collection(ACTIONS_COLLECTION).insertOne(legacyAction('legacy'));
       for (let start = 1; start <= 2; start += 1) {
         const gateway = await startTestGateway({ services: [dataService, createActionsService()], store });
         try {
@@ -60,7 +62,11 @@ function migrationSuite(open: () => Promise<TemporaryStore>): void {
         } finally {
           await gateway.close();
         }
+        // Planted after the migration finished: a start that scanned the actions again would scope it.
+        if (start === 1) await store.collection(ACTIONS_COLLECTION).insertOne(legacyAction('planted'));
       }
+      expect(await store.collection(ACTIONS_MIGRATIONS_COLLECTION).findById(PERMISSION_NAMES_MIGRATION_ID)).toMatchObject({ finishedAt: expect.any(Number) });
+      expect(await store.collection(ACTIONS_COLLECTION).findById('planted')).toMatchObject({ revision: 0, access: { read: { permission: 'editors' } } });
     } finally {
       await dispose();
     }
