@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -77,6 +77,15 @@ describe('process entry', () => {
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect(second.stderr).toMatch(new RegExp(`^start-up failed: the data directory ${dataDir}\\S* is in use by process ${first.child.pid} .*set DATA_DIR`));
   }, 90_000);
+
+  it('stops at start-up on a corrupt store log, naming the file and byte offset in one line', async () => {
+    await writeFile(join(dataDir, 'store.wal'), '{"c":"items","put":{"id":"a"}}\nnot json\n{"c":"items","put":{"id":"b"}}\n');
+    const result = runEntry({ PORT: '0', DATA_DIR: dataDir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `start-up failed: ${join(dataDir, 'store.wal')} is corrupt at byte offset 31 (line 2): the line is not JSON and valid lines follow it; restore a backup (start with DATA_DIR set to its directory)\n`,
+    );
+  }, 60_000);
 
   it('exits 0 on SIGINT after a clean shutdown, without a stack, releasing the data directory', async () => {
     const first = await startEntry({ PORT: '0', DATA_DIR: dataDir });

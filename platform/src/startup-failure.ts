@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '@platform/kit';
+import { CorruptLogError } from '@platform/storage';
 
 /** A start-up failure whose cause is already told in its message, in one line that names what to change. */
 export class StartupFailure extends Error {
@@ -54,6 +55,8 @@ function dataDirectoryFailure(error: SystemError, settings: StartupSettings): st
  */
 export function describeStartupFailure(error: unknown, settings: StartupSettings): string | undefined {
   if (error instanceof ConfigError || error instanceof StartupFailure) return error.message;
+  // Damage, not a bug: opening would drop the valid lines after it, so the store stays closed.
+  if (error instanceof CorruptLogError) return `${error.message}; restore a backup (start with DATA_DIR set to its directory)`;
   if (!isSystemError(error)) return undefined;
   if (error.code === 'DATA_DIRECTORY_IN_USE') return `${error.message} (another pnpm start?): stop it, or set DATA_DIR to another directory`;
   if (error.syscall === 'listen') return listenFailure(error, settings);
