@@ -11,6 +11,9 @@ type Stored = EmailProjectInvitation & { tokenHash: string; [field: string]: unk
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
+/** A one-time link token of 256 random bits; made before the invitation is stored, so its mail can go first. */
+export const newInvitationToken = (): string => randomBytes(32).toString('base64url');
+
 function view({ tokenHash: _secret, ...invitation }: Stored): EmailProjectInvitation {
   return invitation as EmailProjectInvitation;
 }
@@ -39,23 +42,22 @@ export class EmailInvitationRepository {
     return { expiresAt: { $gt: this.clock() } };
   }
 
-  /** Invites the address (or renews its pending invitation); answers the invitation and its new link token. */
-  async invite(projectId: string, email: string, invitedBy: string, permissions: string[]): Promise<{ invitation: EmailProjectInvitation; token: string }> {
+  /** Invites the address (or renews its pending invitation) with the link token `token`; answers the invitation. */
+  async invite(projectId: string, email: string, invitedBy: string, permissions: string[], token: string): Promise<EmailProjectInvitation> {
     const now = this.clock();
-    const token = randomBytes(32).toString('base64url');
     const filter = { kind: 'project' as const, projectId, email };
     await this.invitations.deleteMany({ ...filter, expiresAt: { $lte: now } });
     const renewal = { permissions, invitedBy, tokenHash: hashToken(token), createdAt: now, expiresAt: now + INVITATION_LIFETIME_MS };
     const renewed = await this.invitations.updateOne(filter, { $set: renewal });
-    if (renewed) return { invitation: view(renewed), token };
+    if (renewed) return view(renewed);
     try {
       const invitation: Stored = { id: randomUUID(), ...filter, ...renewal };
       await this.invitations.insertOne(invitation);
-      return { invitation: view(invitation), token };
+      return view(invitation);
     } catch (error) {
       // Invited twice at once: the other call's invitation is renewed instead.
       if (!(error instanceof DuplicateKeyError)) throw error;
-      return { invitation: view((await this.invitations.updateOne(filter, { $set: renewal }))!), token };
+      return view((await this.invitations.updateOne(filter, { $set: renewal }))!);
     }
   }
 

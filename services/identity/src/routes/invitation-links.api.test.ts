@@ -1,4 +1,11 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSmtpMailer } from '@platform/kit';
+import { createMemoryKeyValue } from '@platform/kv';
+import { createEmbeddedStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../config';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
@@ -226,6 +233,48 @@ describe('invitation mail limit', () => {
       expect((await invite('two@example.org')).status).toBe(202);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+/** A loopback port nothing listens on: an SMTP server that is down. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('invitation mail failure', () => {
+  it('answers 502 IDENTITY_MAIL_FAILED and changes no invitation: nothing new is pending, an earlier link keeps working', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'invitation-mail-failure-'));
+    const store = await createEmbeddedStore({ dataDir });
+    const kv = createMemoryKeyValue();
+    // Two identity processes on one store and session store: one mails through the log, one through an SMTP server that is down.
+    const mailing = await startIdentityPlatform({ clock: () => now, store, kv });
+    const failing = await startIdentityPlatform({ clock: () => now, store, kv, mailer: createSmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: 'Platform <no-reply@localhost>' }) });
+    try {
+      const owner = await mailing.register(`mail-failure-owner-${++counter}@example.org`);
+      const projectId = (await mailing.call('POST', '/api/projects', { token: owner.token, body: { name: 'Mail failure' } })).body.id;
+      const invite = (platform: IdentityTestPlatform, email: string, permissions: string[]) => platform.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { email, permissions } });
+      const invited = `invited-${counter}@example.org`;
+      expect((await invite(mailing, invited, ['viewers'])).status).toBe(202);
+      const earlierLink = linkTokenIn(invited, mailing);
+
+      for (const [email, permissions] of [[`new-${counter}@example.org`, ['editors']], [invited, ['admins']]] as const) {
+        const refused = await invite(failing, email, [...permissions]);
+        expect(refused.status).toBe(502);
+        expect(refused.body.code).toBe('IDENTITY_MAIL_FAILED');
+      }
+      const pending = (await mailing.call('GET', `/api/projects/${projectId}/invitations`, { token: owner.token })).body.items;
+      expect(pending).toEqual([expect.objectContaining({ email: invited, permissions: [`${projectId}::viewers`] })]);
+      expect((await mailing.call('GET', `/api/invitations/${earlierLink}`, { token: owner.token })).status).toBe(200);
+    } finally {
+      await failing.close();
+      await mailing.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
+import { newInvitationToken } from '../invitations/email-invitation-repository';
 import { sendInvitationMail } from '../invitations/invitation-mail';
 import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
@@ -68,7 +69,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         tags,
         summary: "Invite a user (by id or email) to the project, or replace a member's permissions",
         description:
-          "Needs the project's RLS update permission. Give exactly one of `userId` and `email`. A user id that is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member's permissions are replaced (200). An email address always gets a pending invitation (202, carrying `email`, the same whether or not an account has the address) and a mail with a one-time link, answered at `POST /api/invitations/{token}/accept` by any signed-in account; inviting the address again replaces the link and mails it again. Invitation mails are limited per project and per inviter (429 `IDENTITY_TOO_MANY_INVITATIONS`). Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.",
+          "Needs the project's RLS update permission. Give exactly one of `userId` and `email`. A user id that is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member's permissions are replaced (200). An email address always gets a pending invitation (202, carrying `email`, the same whether or not an account has the address) and a mail with a one-time link, answered at `POST /api/invitations/{token}/accept` by any signed-in account; inviting the address again replaces the link and mails it again. Invitation mails are limited per project and per inviter (429 `IDENTITY_TOO_MANY_INVITATIONS`). A mail that cannot be sent is 502 `IDENTITY_MAIL_FAILED` and changes no invitation (an earlier link keeps working). Permission names are scoped `{projectId}::name`; a name scoped to another project is refused.",
         params: projectIdParams,
         body: addMemberBody,
         response: { 200: memberSchema, 202: pendingProjectInvitationSchema },
@@ -84,10 +85,11 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       if (email !== undefined) {
         // Counted before anything is stored or sent, so a refused invitation changes nothing.
         await deps.invitationMails.takeMail(project.id, caller.userId);
-        const { invitation, token } = await deps.emailInvitations.invite(project.id, email, caller.userId, scoped);
+        // Mailed before it is stored: a mail that fails leaves no new invitation and the earlier link working.
+        const token = newInvitationToken();
         const inviter = await deps.users.require(caller.userId);
         await sendInvitationMail(deps, { to: email, token, projectName: project.name, inviterName: inviter.displayName });
-        return reply.code(202).send(invitation);
+        return reply.code(202).send(await deps.emailInvitations.invite(project.id, email, caller.userId, scoped, token));
       }
       // The body schema requires exactly one of userId and email.
       const userId = request.body.userId!;
