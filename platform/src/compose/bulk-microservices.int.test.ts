@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { httpCaller } from '../testing/platform-http';
+import { httpCaller, registerAccount } from '../testing/platform-http';
 import { startLocalTopology, type LocalTopology } from './local-topology';
 
 /**
@@ -13,12 +13,6 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'bulk writes across service pro
   let topology: LocalTopology;
   const call = httpCaller(() => topology.gatewayUrl);
 
-  async function register(name: string): Promise<{ token: string; userId: string }> {
-    const registered = await call('POST', '/api/auth/register', undefined, { email: `${name}-${randomBytes(3).toString('hex')}@example.org`, password: `${name} password 1` });
-    expect(registered.status).toBe(201);
-    return { token: registered.body.token, userId: registered.body.user.id };
-  }
-
   beforeAll(async () => {
     topology = await startLocalTopology({ backendUrls: urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `bulk_${randomBytes(4).toString('hex')}` } });
   }, 180_000);
@@ -28,8 +22,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'bulk writes across service pro
   });
 
   it('answers each item as its single route would, records every write once in the audit trail, and keeps RLS per item', async () => {
-    const owner = await register('owner');
-    const member = await register('member');
+    const owner = await registerAccount(call, 'owner');
+    const member = await registerAccount(call, 'member');
     const projectId = (await call('POST', '/api/projects', owner.token, { name: 'Bulk across services' })).body.id as string;
     const invitation = await call('POST', `/api/projects/${projectId}/members`, owner.token, { userId: member.userId, permissions: [] });
     expect((await call('POST', `/api/me/invitations/${invitation.body.id}/accept`, member.token)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect, vi } from 'vitest';
 
 /** One answer of the platform, kept as text too so any field that carries an id counts. */
@@ -26,6 +27,13 @@ export function httpCaller(baseUrl: () => string): HttpCall {
     }
     return { status: response.status, text, body: parsed };
   };
+}
+
+/** Registers `name` under an address unique to the call (password `<name> password 1`); answers its session and user id. */
+export async function registerAccount(call: HttpCall, name: string): Promise<{ token: string; userId: string }> {
+  const registered = await call('POST', '/api/auth/register', undefined, { email: `${name}-${randomBytes(3).toString('hex')}@example.org`, password: `${name} password 1` });
+  expect(registered.status).toBe(201);
+  return { token: registered.body.token, userId: registered.body.user.id };
 }
 
 export interface SyncStream {
