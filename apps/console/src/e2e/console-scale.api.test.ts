@@ -122,6 +122,11 @@ it('a document with 10,000 changes stays usable: its history pages 100 at a time
   const last = CHANGES - 1;
 
   const page = await platform.openPage({ token });
+  // The history is read a page at a time and states per revision, never whole.
+  const historyReads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(`/data/${id}`)) historyReads.push(new URL(request.url()).pathname + new URL(request.url()).search);
+  });
   const opened = Date.now();
   await page.goto(`/console/projects/${projectId}/types/counters/documents/${id}`);
   const history = page.getByRole('list', { name: 'Changes' });
@@ -130,9 +135,10 @@ it('a document with 10,000 changes stays usable: its history pages 100 at a time
   expect(await page.getByTestId('revision').textContent()).toBe(String(last));
   expect(await history.getByRole('listitem').first().textContent()).toContain(`r${last}`);
   await page.getByRole('button', { name: /Show older changes \(9900 more\)/ }).click();
-  expect(await history.getByRole('listitem').count()).toBe(200);
+  // Older pages and a revision's state are read from the server as they are asked for.
+  await expect.poll(() => history.getByRole('listitem').count()).toBe(200);
   await page.getByRole('button', { name: `Revision ${last - 150}`, exact: true }).click();
-  expect(await page.getByRole('region', { name: 'State at revision' }).textContent()).toContain(`"count": ${last - 150}`);
+  await expect.poll(() => page.getByRole('region', { name: 'State at revision' }).textContent()).toContain(`"count": ${last - 150}`);
 
   // Two revisions far apart compare, and the page still paints a frame at once after it.
   const diff = page.getByRole('region', { name: 'Diff' });
@@ -144,6 +150,9 @@ it('a document with 10,000 changes stays usable: its history pages 100 at a time
     requestAnimationFrame(() => resolve(performance.now() - asked));
   }));
   expect(responsive).toBeLessThan(500);
+  expect(historyReads.filter((read) => read.includes('includeChanges'))).toEqual([]);
+  expect(historyReads).toContain(`/api/projects/${projectId}/types/counters/data/${id}/changes?fromRevision=${last}&limit=100`);
+  expect(historyReads).toContain(`/api/projects/${projectId}/types/counters/data/${id}/revisions/0`);
   await screenshot(page, '12-long-history');
   await page.context().close();
 }, 300_000);

@@ -9,22 +9,14 @@ import { noErrors, refusalErrors, type FormErrors } from '../components/form-err
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
-import { diffStates, restoringModifier, stateAt, type Modifier } from '../history/apply-modifier';
+import { diffStates, restoringModifier, type Modifier } from '../history/state-diff';
 import { authorName } from '../history/authors';
 import { linkedRevision } from '../history/linked-revision';
+import { useChangePages } from '../history/use-change-pages';
+import { useRevisionState } from '../history/use-revision-state';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
-
-interface Change {
-  userId: string;
-  timestamp: number;
-  baseRevision: number;
-  modifier: Modifier;
-}
-
-/** History shows this many changes at a time, newest first, so 10,000 changes stay responsive. */
-const HISTORY_PAGE = 100;
 
 const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
 
@@ -99,16 +91,16 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const state = useSyncState(client, typeId, id);
   const conflict = useConflicts(client, typeId).find((entry) => entry.id === id)?.conflict;
   const path = { projectId, typeId, id };
-  const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path, query: { includeChanges: 'true' } } })), `${projectId}/${typeId}/${id}`);
+  // The document without its history: the history is read a page at a time, states per revision.
+  const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path } })), `${projectId}/${typeId}/${id}`);
   const { reload } = loaded;
   // A new revision in the local copy (a pull, a push) means a new change in the history.
   useEffect(() => reload(), [reload, live?.revision]);
   const { schema } = useTypeSchema(projectId, typeId);
-  const changes = (loaded.value?.changes ?? []) as Change[];
   const revision = loaded.value?.revision ?? 0;
-  const [shown, setShown] = useState(HISTORY_PAGE);
   // A link to one revision (`?revision=N`, from the audit trail) opens the history with it selected and in view.
   const [linked] = useState(linkedRevision);
+  const history = useChangePages(path, loaded.value?.revision, linked);
   const [selected, setSelected] = useState<number | undefined>(linked);
   const scrollIntoView = useCallback((item: HTMLLIElement | null) => item?.scrollIntoView({ block: 'center' }), []);
   // From the audit trail, the diff shows what the linked change did.
@@ -117,10 +109,13 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const [restoreConflict, setRestoreConflict] = useState<RestoreConflict>();
   const [notice, setNotice] = useState<string>();
 
-  const at = selected !== undefined && selected < changes.length ? selected : revision;
-  const stateAtSelected = useMemo(() => stateAt(changes, at), [changes, at]);
+  const at = selected !== undefined && selected <= revision ? selected : revision;
+  const stateAtSelected = useRevisionState(path, loaded.value ? at : undefined);
+  const selectedState = stateAtSelected.state;
   const comparison = compare ?? { from: Math.max(0, revision - 1), to: revision };
-  const differences = useMemo(() => diffStates(stateAt(changes, comparison.from), stateAt(changes, comparison.to)), [changes, comparison.from, comparison.to]);
+  const compareFrom = useRevisionState(path, loaded.value ? comparison.from : undefined).state;
+  const compareTo = useRevisionState(path, loaded.value ? comparison.to : undefined).state;
+  const differences = useMemo(() => (compareFrom && compareTo ? diffStates(compareFrom, compareTo) : undefined), [compareFrom, compareTo]);
   // Revisions are typed, not picked from a list: two lists of 10,000 options made every render slow.
   const revisionOf = (typed: string) => Math.min(revision, Math.max(0, Math.trunc(Number(typed)) || 0));
 
@@ -150,9 +145,9 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     }
   };
 
-  const restore = () => {
+  const restore = (target: Record<string, unknown>) => {
     const current = editableFields(loaded.value ?? {});
-    void patch(restoringModifier(current, stateAtSelected), revision);
+    void patch(restoringModifier(current, target), revision);
   };
 
   const resolveRestore = (choices: Record<string, FieldChoice>) => {
@@ -167,9 +162,6 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     if (live && loaded.error instanceof ApiError && loaded.error.status === 404) return <LocalOnly client={client} projectId={projectId} typeId={typeId} document={live} conflict={conflict} />;
     return loaded.error ? <LoadError error={loaded.error} /> : <p className="loading">Loading {id}…</p>;
   }
-  // The linked revision is listed however old it is.
-  const visible = Math.max(shown, linked === undefined ? 0 : changes.length - linked);
-  const newestFirst = [...changes.entries()].reverse().slice(0, visible);
 
   return (
     <main className="wide">
@@ -235,20 +227,21 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
 
         <section aria-label="History">
           <h2>History</h2>
+          <LoadError error={history.error} />
           <ol className="history" aria-label="Changes">
-            {newestFirst.map(([index, change]) => (
-              <li key={index} className={index === at ? 'selected' : undefined} aria-current={index === at ? 'true' : undefined} ref={index === linked ? scrollIntoView : undefined}>
-                <button type="button" className="link" onClick={() => setSelected(index)} aria-label={`Revision ${index}`}>
-                  r{index}
+            {history.entries.map((change) => (
+              <li key={change.revision} className={change.revision === at ? 'selected' : undefined} aria-current={change.revision === at ? 'true' : undefined} ref={change.revision === linked ? scrollIntoView : undefined}>
+                <button type="button" className="link" onClick={() => setSelected(change.revision)} aria-label={`Revision ${change.revision}`}>
+                  r{change.revision}
                 </button>{' '}
                 <Author userId={change.userId} /> · <time dateTime={new Date(change.timestamp).toISOString()}>{new Date(change.timestamp).toLocaleString()}</time> · base {change.baseRevision}
                 <code dir="auto">{JSON.stringify(change.modifier)}</code>
               </li>
             ))}
           </ol>
-          {visible < changes.length && (
-            <button type="button" onClick={() => setShown(visible + HISTORY_PAGE)}>
-              Show older changes ({changes.length - visible} more)
+          {history.olderCount > 0 && (
+            <button type="button" onClick={history.showOlder}>
+              Show older changes ({history.olderCount} more)
             </button>
           )}
         </section>
@@ -256,9 +249,10 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
 
       <section aria-label="State at revision">
         <h2>State at revision {at}</h2>
-        <pre className="json" dir="auto">{JSON.stringify(stateAtSelected, null, 2)}</pre>
-        {at !== revision && (
-          <button type="button" onClick={restore}>
+        <LoadError error={stateAtSelected.error} />
+        {selectedState ? <pre className="json" dir="auto">{JSON.stringify(selectedState, null, 2)}</pre> : <p className="loading">Loading revision {at}…</p>}
+        {at !== revision && selectedState && (
+          <button type="button" onClick={() => restore(selectedState)}>
             Restore this revision
           </button>
         )}
@@ -283,7 +277,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
             </tr>
           </thead>
           <tbody>
-            {differences.map((difference) => (
+            {(differences ?? []).map((difference) => (
               <tr key={difference.path}>
                 <th scope="row">{difference.path}</th>
                 <td dir="auto">{show(difference.before)}</td>
@@ -292,6 +286,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
             ))}
           </tbody>
         </table>
+        {differences === undefined && <p className="loading">Comparing revisions {comparison.from} and {comparison.to}…</p>}
       </section>
     </main>
   );
