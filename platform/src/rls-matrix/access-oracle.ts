@@ -1,8 +1,11 @@
 import type { Access } from '@platform/contracts';
 
 /** The kinds of caller the matrix asks about, by their standing in the project. */
-/** `removed member` held the readers' permission and had its realtime stream open, then was removed before anything was written. */
-export const userRoles = ['owner', 'member with permission', 'member without permission', 'listed user', 'removed member', 'non-member', 'anonymous'] as const;
+/**
+ * `removed member` held the readers' permission and had its realtime stream open, then was removed before anything was written.
+ * `platform owner` is an account promoted to platform owner that is not a member of the project.
+ */
+export const userRoles = ['owner', 'platform owner', 'member with permission', 'member without permission', 'listed user', 'removed member', 'non-member', 'anonymous'] as const;
 export type UserRole = (typeof userRoles)[number];
 
 /** The permission (unscoped name) the entity rules and the permitted member share. */
@@ -10,10 +13,10 @@ export const READER_PERMISSION = 'readers';
 
 /**
  * One access rule as the test writes it, and how it is named in the table. `on: 'entity'` puts it
- * on the documents and the application; `on: 'type'` puts it on the documents' type instead (the
- * documents carry no rule) and, since applications have no type, on the application;
+ * on the documents, the application and the action; `on: 'type'` puts it on the documents' type instead (the
+ * documents carry no rule) and, since applications and actions have no type, on them;
  * `on: 'defaultAccess'` makes it the type's `defaultAccess`, which the documents take when written
- * without a rule of their own (the application carries it itself).
+ * without a rule of their own (the application and the action carry it themselves).
  */
 export interface AccessRuleCase {
   key: string;
@@ -52,15 +55,21 @@ export const accessRuleCases: AccessRuleCase[] = [
   },
 ];
 
+/** Project owners and platform owners pass every RLS check (docs/identity.md), members or not. */
+function passesEveryCheck(role: UserRole): boolean {
+  return role === 'owner' || role === 'platform owner';
+}
+
 /**
  * Who may read an entity, written from the documented rule rather than the product's code:
- * non-members, removed members and anonymous callers read nothing of a project, its owner reads everything, and a
+ * non-members, removed members and anonymous callers read nothing of a project, its owner and
+ * platform owners read everything, and a
  * member reads when the entity has no read rule, or the member holds the rule's permission, or
  * the rule lists the member.
  */
 export function mayRead(role: UserRole, rule: AccessRuleCase): boolean {
   if (role === 'non-member' || role === 'removed member' || role === 'anonymous') return false;
-  if (role === 'owner') return true;
+  if (passesEveryCheck(role)) return true;
   const read = rule.access({ projectId: 'p', listedUserId: 'listed' })?.read;
   if (!read) return true;
   const heldPermissions = role === 'member with permission' ? [`p::${READER_PERMISSION}`] : [];
@@ -74,13 +83,13 @@ export function mayRead(role: UserRole, rule: AccessRuleCase): boolean {
  */
 export function mayReadType(role: UserRole, rule: AccessRuleCase): boolean {
   if (rule.on === 'type') return mayRead(role, rule);
-  return role === 'owner' || role === 'member with permission' || role === 'member without permission' || role === 'listed user';
+  return passesEveryCheck(role) || role === 'member with permission' || role === 'member without permission' || role === 'listed user';
 }
 
 /**
  * Batch RLS needs the project's update rule, which the matrix project restricts to a permission
- * only the owner's standing passes: for everyone else the path must reveal nothing at all.
+ * nobody holds, so only the owners' standing passes: for everyone else the path must reveal nothing at all.
  */
 export function mayAdministerRls(role: UserRole): boolean {
-  return role === 'owner';
+  return passesEveryCheck(role);
 }

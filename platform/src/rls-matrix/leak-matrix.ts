@@ -9,12 +9,15 @@ export interface MatrixRow {
   cells: Record<ReadPath, { verdict: Verdict; detail: string }>;
 }
 
+/** The paths that show the type itself, not its documents. */
+const typePaths: ReadonlySet<ReadPath> = new Set(['type schema', 'type list', 'type record']);
+
 /**
  * What a path must show: the oracle's answer, except that batch RLS answers only RLS
- * administrators at all, and the type schema path shows the type, not its documents.
+ * administrators at all, and the type paths show the type, not its documents.
  */
 function expectedOnPath(role: UserRole, rule: AccessRuleCase, path: ReadPath): boolean {
-  if (path === 'type schema') return mayReadType(role, rule);
+  if (typePaths.has(path)) return mayReadType(role, rule);
   return mayRead(role, rule) && (path !== 'batch-rls dry run' || mayAdministerRls(role));
 }
 

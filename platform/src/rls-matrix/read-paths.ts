@@ -1,9 +1,10 @@
 import type { HttpAnswer, HttpCall } from '../testing/platform-http';
 
 /**
- * The entities written for one access rule: a document in a type of its own, an application, and
- * a deleted document in the same type (a tombstone), written open and given the rule after its
- * deletion, as an owner restricts what a deleted document keeps.
+ * The entities written for one access rule: a document in a type of its own, an application, a
+ * deleted document in the same type (a tombstone), written open and given the rule after its
+ * deletion, as an owner restricts what a deleted document keeps, and an action run by the
+ * creation of the type's documents.
  */
 export interface RuleEntities {
   ruleKey: string;
@@ -11,31 +12,35 @@ export interface RuleEntities {
   documentId: string;
   applicationId: string;
   deletedDocumentId: string;
+  actionId: string;
 }
 
-export const readPaths = ['GET one', 'GET with history', 'list', 'pull', 'pull with history', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions', 'type schema'] as const;
+export const readPaths = ['GET one', 'GET with history', 'list', 'pull', 'pull with history', 'audit trail', 'realtime', 'action runs', 'batch-rls dry run', 'versions', 'type schema', 'type list', 'type record'] as const;
 export type ReadPath = (typeof readPaths)[number];
 
-/** `type` is the rule's type itself, which only the type schema path shows. */
-export type EntityKind = 'document' | 'application' | 'deleted document' | 'type';
+/** `type` is the rule's type itself, which only the type paths show. */
+export type EntityKind = 'document' | 'application' | 'deleted document' | 'type' | 'action';
 
 /** Which kinds of entity each read path can reveal. */
 export const kindsOnPath: Record<ReadPath, EntityKind[]> = {
-  'GET one': ['document', 'application', 'deleted document'],
+  // An action's record has no history to ask for.
+  'GET one': ['document', 'application', 'deleted document', 'action'],
   'GET with history': ['document', 'application', 'deleted document'],
   // Lists never show deleted entities, whoever asks.
-  list: ['document', 'application'],
+  list: ['document', 'application', 'action'],
   pull: ['document', 'application', 'deleted document'],
   'pull with history': ['document', 'application', 'deleted document'],
   'audit trail': ['document', 'application', 'deleted document'],
   // The deleted document's creation and deletion were announced while it was still open to every member.
   realtime: ['document', 'application'],
-  // Actions run on documents only (applications and types trigger none), and batch RLS is per type.
-  'action runs': ['document', 'deleted document'],
+  // Actions run on documents only (applications and types trigger none); the rule's own action has runs to hide too. Batch RLS is per type.
+  'action runs': ['document', 'deleted document', 'action'],
   // A dry run without includeDeleted targets live documents only (spec).
   'batch-rls dry run': ['document'],
   versions: ['application'],
   'type schema': ['type'],
+  'type list': ['type'],
+  'type record': ['type'],
 };
 
 /** What one caller learned: per read path, the ids of the entities it revealed. */
@@ -44,6 +49,7 @@ export type Revealed = Record<ReadPath, Set<string>>;
 export function entityId(entities: RuleEntities, kind: EntityKind): string {
   if (kind === 'deleted document') return entities.deletedDocumentId;
   if (kind === 'type') return entities.typeId;
+  if (kind === 'action') return entities.actionId;
   return kind === 'document' ? entities.documentId : entities.applicationId;
 }
 
@@ -88,6 +94,11 @@ export async function probeReadPaths(
       const application = await call('GET', `${project}/applications/${rule.applicationId}${query}`, token);
       note(path, idsNamedIn(documents.map(okText).join('') + okText(application), [rule], ['document', 'deleted document', 'application']));
     }
+    // The action's id is in the URL: a 2xx reveals it.
+    if (okText(await call('GET', `${project}/actions/${rule.actionId}`, token))) revealed['GET one'].add(rule.actionId);
+    const ruleActionRuns = await call('GET', `${project}/actions/${rule.actionId}/runs?pageSize=200`, token);
+    if (okText(ruleActionRuns)) revealed['action runs'].add(rule.actionId);
+    note('action runs', idsNamedIn(okText(ruleActionRuns), entities, documentKinds));
 
     const listed = await call('GET', `${project}/types/${rule.typeId}/data`, token);
     note('list', idsNamedIn(okText(listed), entities, ['document']));
@@ -106,7 +117,10 @@ export async function probeReadPaths(
     // The type's id is in the URL: a 2xx reveals the type.
     const schema = await call('GET', `${project}/types/${rule.typeId}/schema`, token);
     if (okText(schema)) revealed['type schema'].add(rule.typeId);
+    if (okText(await call('GET', `${project}/types/${rule.typeId}`, token))) revealed['type record'].add(rule.typeId);
   }
+  note('type list', idsNamedIn(okText(await call('GET', `${project}/types`, token)), entities, ['type']));
+  note('list', idsNamedIn(okText(await call('GET', `${project}/actions`, token)), entities, ['action']));
   note('list', idsNamedIn(okText(await call('GET', `${project}/applications`, token)), entities, ['application']));
   note('pull', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0`, token)), entities, ['application']));
   note('pull with history', idsNamedIn(okText(await call('GET', `${project}/applications?updatedAt=0&includeChanges=true`, token)), entities, ['application']));

@@ -1,23 +1,37 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createLogger } from '@platform/kit';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPlatformConfig } from '../config';
 import { startPlatform } from '../host';
 import { startLocalTopology } from '../compose/local-topology';
+import { promoteOwnerCommand } from '../compose/owner-command';
 import { accessRuleCases, READER_PERMISSION, userRoles, type UserRole } from './access-oracle';
 import { formatMatrix, judge, problemsIn } from './leak-matrix';
 import { httpCaller, openSyncStream, type SyncStream } from '../testing/platform-http';
 import { probeReadPaths, secretTitle, type RuleEntities } from './read-paths';
 
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** A platform in one shape, and how its operator makes an account platform owner. */
+interface MatrixPlatform {
+  url: string;
+  promotePlatformOwner(email: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * The matrix in one shape: `start` brings the platform up on fresh storage; everything the suite
  * writes and reads goes through its front door.
  */
-function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> }>): void {
-  let platform: { url: string; close(): Promise<void> } | undefined;
+function matrixSuite(start: () => Promise<MatrixPlatform>): void {
+  let platform: MatrixPlatform | undefined;
   /** Session token per role; the anonymous caller has none. */
   const tokens = new Map<UserRole, string | undefined>();
   let projectId: string;
@@ -35,10 +49,11 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
     return answer.body;
   }
 
-  async function register(name: string): Promise<{ token: string; userId: string }> {
-    const answer = await call('POST', '/api/auth/register', undefined, { email: `${name.replace(/\W/g, '-')}-${Date.now()}@example.org`, password: 'rls matrix password', displayName: name });
+  async function register(name: string): Promise<{ token: string; userId: string; email: string }> {
+    const email = `${name.replace(/\W/g, '-')}-${Date.now()}@example.org`;
+    const answer = await call('POST', '/api/auth/register', undefined, { email, password: 'rls matrix password', displayName: name });
     expect(answer.status).toBe(201);
-    return { token: answer.body.token, userId: answer.body.user.id };
+    return { token: answer.body.token, userId: answer.body.user.id, email };
   }
 
   /** Every id in `ids` appears in what `read` answers (the owner's view, which must see everything). */
@@ -55,11 +70,17 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
   beforeAll(async () => {
     platform = await start();
 
-    const users = new Map<UserRole, { token: string; userId: string }>();
-    for (const role of userRoles) if (role !== 'anonymous') users.set(role, await register(role));
+    const users = new Map<UserRole, { token: string; userId: string; email: string }>();
+    // The platform owner registers first: the development promotion works only while one account exists.
+    const platformOwner = await register('platform owner');
+    await platform.promotePlatformOwner(platformOwner.email);
+    users.set('platform owner', platformOwner);
+    for (const role of userRoles) if (role !== 'anonymous' && role !== 'platform owner') users.set(role, await register(role));
     for (const role of userRoles) tokens.set(role, users.get(role)?.token);
+    // Its session is a platform owner's (the admin lists answer it), though it never joins the project.
+    expect((await call('GET', '/api/admin/projects', tokens.get('platform owner'))).status).toBe(200);
 
-    // Only the owner passes the project's update rule, so only the owner administers RLS.
+    // Only the owners' standing (the project's and the platform owner's) passes the project's update rule, so only they administer RLS.
     projectId = (await asOwner('POST', '/api/projects', { name: 'RLS matrix', access: { update: { permission: 'manage' } } })).id;
     const project = `/api/projects/${projectId}`;
     // Adding a member invites it; it joins by accepting.
@@ -80,17 +101,26 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
 
     const listedUserId = users.get('listed user')?.userId as string;
     for (const rule of accessRuleCases) {
-      const written: RuleEntities = {
-        ruleKey: rule.key,
-        typeId: `t_${rule.key}`,
-        documentId: `doc_${rule.key}`,
-        applicationId: `app_${rule.key}`,
-        deletedDocumentId: `del_${rule.key}`,
-      };
+      const typeId = `t_${rule.key}`;
       const access = rule.access({ projectId, listedUserId });
       const documentAccess = rule.on === 'entity' ? access : undefined;
       const typeRule = rule.on === 'type' ? { access } : rule.on === 'defaultAccess' ? { defaultAccess: access } : {};
-      await asOwner('POST', `${project}/types`, { id: written.typeId, name: rule.label, ...typeRule });
+      await asOwner('POST', `${project}/types`, { id: typeId, name: rule.label, ...typeRule });
+      // Before the documents, so it runs on both of them.
+      const ruleAction = await asOwner('POST', `${project}/actions`, {
+        title: `Runs on the documents of ${typeId}`,
+        triggers: [{ id: 'created', triggerName: 'documentCreated', configuration: { typeId } }],
+        blocks: [],
+        ...(access ? { access } : {}),
+      });
+      const written: RuleEntities = {
+        ruleKey: rule.key,
+        typeId,
+        documentId: `doc_${rule.key}`,
+        applicationId: `app_${rule.key}`,
+        deletedDocumentId: `del_${rule.key}`,
+        actionId: ruleAction.id,
+      };
       await asOwner('POST', `${project}/types/${written.typeId}/data`, { id: written.documentId, title: secretTitle(written.documentId), ...(documentAccess ? { access: documentAccess } : {}) });
       // Written open and deleted, then restricted: a deleted document's access still decides who reads what it keeps.
       const deletedPath = `${project}/types/${written.typeId}/data/${written.deletedDocumentId}`;
@@ -116,6 +146,7 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
       { timeout: 20_000, interval: 100 },
     );
     await eventually(async () => (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text, entities.flatMap((rule) => [rule.documentId, rule.deletedDocumentId]));
+    for (const rule of entities) await eventually(async () => (await call('GET', `${project}/actions/${rule.actionId}/runs`, tokens.get('owner'))).text, [rule.documentId, rule.deletedDocumentId]);
     await eventually(async () => realtimeText('owner'), everyId);
     // A notification goes to every subscriber in the same delivery; give the others a moment to get it too.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -158,9 +189,15 @@ function matrixSuite(start: () => Promise<{ url: string; close(): Promise<void> 
 describe('all-in-one', () => {
   matrixSuite(async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'rls-matrix-'));
-    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    // The development promotion path is logged at the first registration; only that line is kept.
+    const promotionPaths: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void (line.includes('promotionPath') && promotionPaths.push(JSON.parse(line).promotionPath)) } });
+    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir }), { logger });
     return {
       url: platform.url,
+      async promotePlatformOwner() {
+        expect((await fetch(`${platform.url}${promotionPaths[0]}`)).status).toBe(200);
+      },
       async close() {
         await platform.close();
         await rm(dataDir, { recursive: true, force: true });
@@ -171,7 +208,17 @@ describe('all-in-one', () => {
 
 describeWithBackends(['mongo', 'nats', 'redis'], 'microservices', (urls) => {
   matrixSuite(async () => {
-    const topology = await startLocalTopology({ backendUrls: urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `rls_${randomBytes(4).toString('hex')}` } });
-    return { url: topology.gatewayUrl, close: () => topology.stop() };
+    const mongoDatabase = `rls_${randomBytes(4).toString('hex')}`;
+    const topology = await startLocalTopology({ backendUrls: urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: mongoDatabase } });
+    return {
+      url: topology.gatewayUrl,
+      // As an operator does in production: the promote-owner command on the shape's backends.
+      async promotePlatformOwner(email) {
+        const command = promoteOwnerCommand({ mongoUrl: urls.mongo, mongoDatabase, redisUrl: urls.redis, redisKeyPrefix: topology.redisKeyPrefix }).replace('<email>', email);
+        const { stdout } = await promisify(execFile)('sh', ['-c', command], { cwd: repositoryRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 120_000 });
+        expect(stdout).toContain(`${email} (`);
+      },
+      close: () => topology.stop(),
+    };
   });
 });
