@@ -88,5 +88,9 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
   if (!PRINCIPAL_SECRET && services.size < serviceNames.length) {
     throw new ConfigError(['PRINCIPAL_SECRET: required when SERVICES does not name every service: the processes must share it (at least 32 characters)']);
   }
+  // A stream quieter than the idle limit would be closed by the gateway's own connection timeout.
+  if (parsed.REALTIME_KEEP_ALIVE_MS >= parsed.HTTP_IDLE_TIMEOUT_MS) {
+    throw new ConfigError([`REALTIME_KEEP_ALIVE_MS: must be below HTTP_IDLE_TIMEOUT_MS (${parsed.HTTP_IDLE_TIMEOUT_MS}), else idle realtime streams are cut`]);
+  }
   return { ...rest, services, principalSecret: PRINCIPAL_SECRET, dev };
 }
