@@ -67,6 +67,34 @@ function matrixSuite(start: () => Promise<MatrixPlatform>): void {
     );
   }
 
+  /**
+   * One more run of the open action, on a document every member reads, whose blocks touch each
+   * rule's document: an update-database names it (a write that changes nothing) and feeds its
+   * output to a mail whose subject is the document's title. Block results must show a document's
+   * id or title only to its readers, inside a run the reader may see.
+   */
+  async function runBlocksTouchingEveryRuleDocument(project: string): Promise<void> {
+    await asOwner('PUT', `${project}/actions/${actionId}`, {
+      title: 'Runs on every new document and touches each rule document',
+      triggers: [{ id: 'created', triggerName: 'documentCreated' }],
+      blocks: entities.flatMap((rule) => [
+        { id: `touch_${rule.ruleKey}`, blockName: 'update-database', configuration: { typeId: rule.typeId, documentId: rule.documentId, modifier: { $set: { title: secretTitle(rule.documentId) } } } },
+        { id: `mail_${rule.ruleKey}`, blockName: 'send-mail', configuration: { to: 'rls-matrix@example.org', subject: 'About {{inputs.data.title}}' } },
+      ]),
+      connections: entities.map((rule) => ({ sourceBlockId: `touch_${rule.ruleKey}`, sourceSocketName: 'document', targetBlockId: `mail_${rule.ruleKey}`, targetSocketName: 'data' })),
+    });
+    await asOwner('POST', `${project}/types`, { id: 't_blocks', name: 'open trigger of the block run' });
+    await asOwner('POST', `${project}/types/t_blocks/data`, { id: 'blocks_trigger' });
+    const titles = entities.map((rule) => secretTitle(rule.documentId));
+    await vi.waitFor(
+      async () => {
+        const text = (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text;
+        expect(titles.filter((title) => !text.includes(`About ${title}`))).toEqual([]);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+  }
+
   beforeAll(async () => {
     platform = await start();
 
@@ -147,6 +175,7 @@ function matrixSuite(start: () => Promise<MatrixPlatform>): void {
     );
     await eventually(async () => (await call('GET', `${project}/actions/${actionId}/runs?pageSize=200`, tokens.get('owner'))).text, entities.flatMap((rule) => [rule.documentId, rule.deletedDocumentId]));
     for (const rule of entities) await eventually(async () => (await call('GET', `${project}/actions/${rule.actionId}/runs`, tokens.get('owner'))).text, [rule.documentId, rule.deletedDocumentId]);
+    await runBlocksTouchingEveryRuleDocument(project);
     await eventually(async () => realtimeText('owner'), everyId);
     // A notification goes to every subscriber in the same delivery; give the others a moment to get it too.
     await new Promise((resolve) => setTimeout(resolve, 500));
