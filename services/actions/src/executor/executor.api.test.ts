@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../domain/webhook-signature';
 import { startActionsPlatform, WEBHOOK_SECRET, type ActionsTestPlatform } from '../testing/actions-test-platform';
+import { RUNS_COLLECTION } from './run-store';
 
 interface Received {
   path: string;
@@ -346,6 +347,37 @@ describe('the executor', () => {
       expect.objectContaining({ blockId: 'miss', status: 'failed', error: { code: 'ACTIONS_REDACTED', message: 'Hidden: this block used a document you may not read' } }),
     ]);
     expect(JSON.stringify(asMember)).not.toMatch(new RegExp(`${hidden.id}|vault-code|no-such-document|documents`));
+  });
+
+  it('redacts every block result of a run recorded before block provenance when it holds an update-database block', async () => {
+    const projectId = await platform.projectWithType('owner', 'orders', [{ userId: 'member' }]);
+    const open = await createDocument(projectId, 'orders', { item: 'desk' });
+    const hidden = await createDocument(projectId, 'orders', { code: 'legacy-code-0815', access: { read: { userIds: ['owner'] } } });
+    const action = await platform.createAction(projectId, owner, { title: 'Recorded long ago', triggers: [trigger('documentDeleted', 'orders')], blocks: [] });
+    // As the executor stored runs before it recorded each block's documents.
+    const legacyRun = (id: string, startedAt: number, blocks: unknown[]) => ({
+      id, projectId, actionId: action.id, eventId: `tenant-${projectId}-orders/${open.id}/0`, triggerName: 'documentCreated', typeId: 'orders', documentId: open.id,
+      depth: 0, status: 'succeeded', startedAt, finishedAt: startedAt + 5, durationMs: 5, blocks,
+    });
+    const block = (blockId: string, blockName: string, summary: Record<string, unknown>) => ({ blockId, blockName, status: 'succeeded', startedAt: 1, durationMs: 1, summary });
+    await platform.context.store.collection(RUNS_COLLECTION).insertOne(legacyRun('legacy-touching', 2, [
+      block('stamp', 'update-database', { typeId: 'orders', documentId: hidden.id, revision: 1 }),
+      block('tell', 'send-mail', { to: 'legacy@example.org', subject: 'Code legacy-code-0815' }),
+    ]));
+    await platform.context.store.collection(RUNS_COLLECTION).insertOne(legacyRun('legacy-mail-only', 1, [block('mail', 'send-mail', { to: 'legacy@example.org', subject: 'New order' })]));
+
+    const asOwner = (await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: owner })).body.items;
+    expect(asOwner.map((run: { blocks: Array<{ summary: unknown }> }) => run.blocks.map((result) => result.summary))).toEqual([
+      [{ typeId: 'orders', documentId: hidden.id, revision: 1 }, { to: 'legacy@example.org', subject: 'Code legacy-code-0815' }],
+      [{ to: 'legacy@example.org', subject: 'New order' }],
+    ]);
+    const asMember = await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: member });
+    expect(asMember.status).toBe(200);
+    expect(asMember.body.items.map((run: { blocks: Array<{ summary: unknown }> }) => run.blocks.map((result) => result.summary))).toEqual([
+      [{ redacted: true }, { redacted: true }],
+      [{ to: 'legacy@example.org', subject: 'New order' }],
+    ]);
+    expect(JSON.stringify(asMember.body)).not.toMatch(new RegExp(`${hidden.id}|legacy-code|blockDocumentsRecorded`));
   });
 });
 

@@ -92,6 +92,7 @@ export class Executor {
       status: 'running',
       startedAt: this.deps.services.clock(),
       blocks: [],
+      blockDocumentsRecorded: true,
     };
     if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
     // One span per run in the event's trace; its blocks' spans (and their webhook calls) below it.

@@ -52,6 +52,11 @@ export interface RunFields {
   durationMs?: number;
   blocks: BlockResult[];
   error?: RunError;
+  /**
+   * Set on every run the executor records with block `documents`. Runs recorded before it carry
+   * no provenance, so their readers cannot be told which block results involve other documents.
+   */
+  blockDocumentsRecorded?: true;
 }
 
 export interface ActionRun extends RunFields, StoredDocument {}

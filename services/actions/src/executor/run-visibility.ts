@@ -4,7 +4,10 @@ import type { DocumentStore } from '@platform/storage';
 import type { ActionRun, BlockResult, DocumentRef, RunFields } from './run-store';
 
 /** A run as readers get it: without the project and without block provenance. */
-export type RunView = Omit<RunFields, 'projectId' | 'blocks'> & { blocks: Array<Omit<BlockResult, 'documents'>> };
+export type RunView = Omit<RunFields, 'projectId' | 'blocks' | 'blockDocumentsRecorded'> & { blocks: Array<Omit<BlockResult, 'documents'>> };
+
+/** The one block that reads or writes documents besides the triggering one. */
+const DOCUMENT_BLOCK = 'update-database';
 
 /** What a reader sees of a block result that involves a document they may not read. */
 export const REDACTED_SUMMARY = { redacted: true } as const;
@@ -20,7 +23,9 @@ const keyOf = (document: DocumentRef) => `${document.typeId}/${document.document
  * target, or a document whose contents reached the block through connections, such as a mail
  * subject filled from an update-database output) keeps its status and timing, and its `summary`
  * becomes `{ redacted: true }` and its `error` a neutral one. Missing documents count as unreadable,
- * and so do the documents of a type whose own read rule excludes the reader.
+ * and so do the documents of a type whose own read rule excludes the reader. A run recorded before
+ * block provenance existed, holding an update-database block, has every block result redacted:
+ * which of them carry that block's document is no longer known.
  */
 export class RunVisibility {
   constructor(
@@ -33,7 +38,10 @@ export class RunVisibility {
     const mayRead = (document: DocumentRef) => readable === undefined || readable.has(keyOf(document));
     return runs
       .filter((run) => mayRead({ typeId: run.typeId, documentId: run.documentId }))
-      .map(({ projectId: _project, blocks, ...run }) => ({ ...run, blocks: blocks.map((block) => blockView(block, mayRead)) }));
+      .map(({ projectId: _project, blockDocumentsRecorded, blocks, ...run }) => {
+        const provenanceUnknown = readable !== undefined && !blockDocumentsRecorded && blocks.some((block) => block.blockName === DOCUMENT_BLOCK);
+        return { ...run, blocks: blocks.map((block) => blockView(block, !provenanceUnknown && (block.documents ?? []).every(mayRead))) };
+      });
   }
 
   /** The `typeId/documentId` keys among the runs' documents that the caller may read now. */
@@ -56,8 +64,9 @@ export class RunVisibility {
   }
 }
 
-function blockView(block: BlockResult, mayRead: (document: DocumentRef) => boolean): Omit<BlockResult, 'documents'> {
-  const { documents, ...visible } = block;
-  if ((documents ?? []).every(mayRead)) return visible;
+/** A block result without its provenance; redacted unless `shown`. */
+function blockView(block: BlockResult, shown: boolean): Omit<BlockResult, 'documents'> {
+  const { documents: _documents, ...visible } = block;
+  if (shown) return visible;
   return { ...visible, ...(visible.summary ? { summary: REDACTED_SUMMARY } : {}), ...(visible.error ? { error: REDACTED_ERROR } : {}) };
 }
