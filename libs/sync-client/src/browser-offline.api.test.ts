@@ -2,12 +2,14 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { flakyNetwork } from './testing';
+import type { SyncClientOptions } from './sync-client';
 import type { RealtimeStatus } from './types';
 
 /**
  * Issue 29: while the browser says it has no network (`navigator.onLine === false`, its `offline`
  * event) the client tries nothing, so its backoff does not grow, and reports `offline`; the
- * `online` event syncs at once. The client looks for the window when its module loads, so this
+ * `online` event syncs at once. The application's own calls follow the browser too: `awaitInSync()`
+ * waits for the `online` event (or `online()`) instead of a backoff. The client looks for the window when its module loads, so this
  * file gives Node a window-like event target and a navigator first and imports the client after.
  */
 const browserWindow = new EventTarget();
@@ -36,7 +38,7 @@ afterAll(async () => {
   await platform?.close();
 });
 
-async function newClient() {
+async function newClient(overrides: Partial<SyncClientOptions> = {}) {
   const { SyncClient } = await import('./index');
   const owner = await platform.signIn('owner');
   const typeId = `offline${Date.now().toString(36)}`;
@@ -50,6 +52,7 @@ async function newClient() {
     fetch,
     pollIntervalMs: 200,
     backoff: { initialMs: 100, factor: 2, maxMs: 60_000, random: () => 1 },
+    ...overrides,
   });
   const statuses: RealtimeStatus[] = [];
   client.on('realtime', ({ status }) => statuses.push(status));
@@ -106,5 +109,48 @@ describe("the browser's offline state", () => {
     comeOnline(network);
     await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+  });
+});
+
+describe("the application's calls while the browser is offline", () => {
+  it('awaitInSync() tries nothing while the browser is offline and resolves within a second of its online event', async () => {
+    const { client, typeId, network } = await newClient();
+    await client.start();
+    await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+    goOffline(network);
+    const queued = await client.collection(typeId).insert({ title: 'awaited offline' });
+    let inSync = false;
+    const waiting = client.awaitInSync().then(() => {
+      inSync = true;
+    });
+    // Retries at 0.1, 0.3, 0.7, 1.5 and 3.1 s would each have failed, and the next been due at 6.3 s.
+    await pause(3_500);
+    expect(network.failures).toBe(0);
+    expect(inSync).toBe(false);
+
+    comeOnline(network);
+    await expect.poll(() => inSync, { timeout: 1_000, interval: 20 }).toBe(true);
+    await waiting;
+    expect(client.collection(typeId).state(queued.id)).toBe('synced');
+  });
+
+  it('awaitInSync() retrying an unreachable server stops waiting out its backoff when online() says the network is back', async () => {
+    const { client, typeId, network } = await newClient({ realtime: false, pollIntervalMs: 60_000, backoff: { initialMs: 500, factor: 4, maxMs: 60_000, random: () => 1 } });
+    await client.start();
+    network.online = false;
+    const queued = await client.collection(typeId).insert({ title: 'awaited while unreachable' });
+    let inSync = false;
+    const waiting = client.awaitInSync().then(() => {
+      inSync = true;
+    });
+    // The background push and awaitInSync share the backoff: attempts at 0, 0.5 and 2 s, the next not before 8.5 s.
+    await pause(2_500);
+    expect(network.failures).toBeGreaterThanOrEqual(3);
+
+    network.online = true;
+    client.online();
+    await expect.poll(() => inSync, { timeout: 1_000, interval: 20 }).toBe(true);
+    await waiting;
+    expect(client.collection(typeId).state(queued.id)).toBe('synced');
   });
 });

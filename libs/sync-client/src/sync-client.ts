@@ -181,6 +181,8 @@ export class SyncClient {
   private readonly onBrowserOffline = () => this.goOffline();
   /** The browser says it has no network: background attempts wait for its `online` event. */
   private offline = false;
+  /** `awaitInSync` calls waiting for the network: woken by `online()` (and so the `online` event) and `close()`. */
+  private readonly networkWaiters = new Set<() => void>();
   private readonly reported = new WeakSet<SyncError>();
   /** The realtime link fell back to polling since it was last live. */
   private linkWasDown = false;
@@ -367,6 +369,7 @@ export class SyncClient {
     this.events.mute();
     await this.stop();
     this.closed = true;
+    this.wakeNetworkWaiters();
     await this.store.close();
     this.options.tabs?.close();
   }
@@ -408,6 +411,7 @@ export class SyncClient {
    * ask `getToken` again.
    */
   online(): void {
+    this.wakeNetworkWaiters();
     if (!this.running) return;
     this.pushBackoff.reset();
     this.authBackoff.reset();
@@ -439,15 +443,21 @@ export class SyncClient {
 
   /**
    * Resolves once nothing is queued and a pull has brought everything written on the server
-   * before the call (waiting out the network and a refused session meanwhile). Conflicts do not
-   * hold it: they wait for the application. Rejects when the client is closed or the project lost,
-   * and on errors that waiting cannot fix.
+   * before the call (waiting out the network and a refused session meanwhile). While the browser
+   * says it has no network it tries nothing and waits for its `online` event (or `online()`, which
+   * also cuts a retry's backoff short). Conflicts do not hold it: they wait for the application.
+   * Rejects when the client is closed or the project lost, and on errors that waiting cannot fix.
    */
   async awaitInSync(): Promise<void> {
     const since = this.timers.now();
     const settleMs = this.options.inSyncSettleMs ?? 1_000;
     for (;;) {
       if (this.closed) throw new SyncError('The sync client is closed');
+      // Nothing can get through: wait for the browser's word that the network is back, not a backoff.
+      if (browserSaysOffline()) {
+        await this.untilOnline();
+        continue;
+      }
       const startedAt = this.timers.now();
       try {
         const results = await this.sync();
@@ -456,9 +466,32 @@ export class SyncClient {
         await this.sleep(Math.max(0, since + settleMs - this.timers.now()));
       } catch (error) {
         if (!isRetryable(error)) throw error;
-        await this.sleep(error instanceof UnauthorizedError ? this.authBackoff.next() : this.pushBackoff.next());
+        await this.untilOnline(error instanceof UnauthorizedError ? this.authBackoff.next() : this.pushBackoff.next());
       }
     }
+  }
+
+  /**
+   * Resolves when the network may be back: `online()`, the window's `online` event (heard here too,
+   * since a client that was never started does not listen), `close()`, or after `ms` when given.
+   */
+  private untilOnline(ms?: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: unknown;
+      const wake = () => {
+        if (timer !== undefined) this.timers.clearTimeout(timer);
+        browserWindow?.removeEventListener('online', wake);
+        this.networkWaiters.delete(wake);
+        resolve();
+      };
+      if (ms !== undefined) timer = this.timers.setTimeout(wake, ms);
+      browserWindow?.addEventListener('online', wake);
+      this.networkWaiters.add(wake);
+    });
+  }
+
+  private wakeNetworkWaiters(): void {
+    for (const wake of [...this.networkWaiters]) wake();
   }
 
   private sleep(ms: number): Promise<void> {
