@@ -9,7 +9,8 @@ import type { RealtimeStatus } from './types';
  * Issue 29: while the browser says it has no network (`navigator.onLine === false`, its `offline`
  * event) the client tries nothing, so its backoff does not grow, and reports `offline`; the
  * `online` event syncs at once. The application's own calls follow the browser too: `awaitInSync()`
- * waits for the `online` event (or `online()`) instead of a backoff. The client looks for the window when its module loads, so this
+ * waits for the `online` event (or `online()`) instead of a backoff, and `sync()`, `push()` and
+ * `pull()` reject at once with OfflineError. The client looks for the window when its module loads, so this
  * file gives Node a window-like event target and a navigator first and imports the client after.
  */
 const browserWindow = new EventTarget();
@@ -150,6 +151,47 @@ describe("the application's calls while the browser is offline", () => {
     network.online = true;
     client.online();
     await expect.poll(() => inSync, { timeout: 1_000, interval: 20 }).toBe(true);
+    await waiting;
+    expect(client.collection(typeId).state(queued.id)).toBe('synced');
+  });
+
+  it('sync(), push() and pull() reject at once with OfflineError, send nothing and keep the queue; they work again after the online event', async () => {
+    const { OfflineError } = await import('./index');
+    const { client, typeId, network } = await newClient();
+    await client.start();
+    await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
+    goOffline(network);
+    const queued = await client.collection(typeId).insert({ title: 'synced by hand offline' });
+    const failuresBefore = network.failures;
+    for (const call of [() => client.sync(), () => client.push(), () => client.collection(typeId).pull()]) {
+      const refusal = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(OfflineError);
+      expect((refusal as Error).message).toMatch(/offline/);
+    }
+    expect(network.failures).toBe(failuresBefore);
+    expect(client.collection(typeId).state(queued.id)).toBe('localChanges');
+    expect(client.realtimeStatus).toBe('offline');
+
+    comeOnline(network);
+    await client.sync();
+    expect(client.collection(typeId).state(queued.id)).toBe('synced');
+  });
+
+  it('a client never started refuses sync() offline without a request, and its awaitInSync() resolves on the online event', async () => {
+    const { OfflineError } = await import('./index');
+    const { client, typeId, network } = await newClient();
+    goOffline(network);
+    const queued = await client.collection(typeId).insert({ title: 'written before start' });
+    await expect(client.sync()).rejects.toBeInstanceOf(OfflineError);
+    const waiting = client.awaitInSync();
+    await pause(500);
+    expect(network.failures).toBe(0);
+    expect(network.requests).toEqual([]);
+
+    comeOnline(network);
     await waiting;
     expect(client.collection(typeId).state(queued.id)).toBe('synced');
   });

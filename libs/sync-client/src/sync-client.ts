@@ -1,5 +1,5 @@
 import { AnnouncingStore } from './announcing-store.js';
-import { browserSaysOffline, browserWindow } from './browser-network.js';
+import { browserSaysOffline, browserWindow, OfflineError } from './browser-network.js';
 import { Emitter, type SyncEvents } from './emitter.js';
 import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
 import { joinUnderWay } from './join-under-way.js';
@@ -494,6 +494,17 @@ export class SyncClient {
     for (const wake of [...this.networkWaiters]) wake();
   }
 
+  /**
+   * What an application's `sync()`, `push()` or `pull()` meets while the browser says it has no
+   * network: an OfflineError at once (no request, the queue kept), and the client waits for the
+   * `online` event as if it had heard `offline`.
+   */
+  private offlineRefusal(): OfflineError | undefined {
+    if (!browserSaysOffline()) return undefined;
+    this.goOffline();
+    return new OfflineError();
+  }
+
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.timers.setTimeout(resolve, ms));
   }
@@ -525,8 +536,11 @@ export class SyncClient {
    * does not hold back the pulls, and a collection that fails (reported by `error` with its
    * `typeId`) does not hold back the others. Rejects with the first failure once all are done: the
    * server unreachable, the session refused (UnauthorizedError), the project lost, a collection's pull.
+   * While the browser says it has no network it rejects at once with OfflineError (nothing sent).
    */
   async sync(): Promise<PullResult[]> {
+    const offline = this.offlineRefusal();
+    if (offline) throw offline;
     const { results, failures } = await this.syncAll();
     if (failures.length > 0) throw failures[0];
     return results;
@@ -884,8 +898,13 @@ export class SyncClient {
 
   // ---- push ----
 
-  /** Pushes every queued change once; rejects when the server is unreachable (the queue stays). */
+  /**
+   * Pushes every queued change once; rejects when the server is unreachable (the queue stays), and
+   * at once with OfflineError while the browser says it has no network.
+   */
   push(): Promise<void> {
+    const offline = this.offlineRefusal();
+    if (offline) return Promise.reject(offline);
     if (this.pushing) {
       this.pushAgain = true;
       return joinUnderWay(this.pushing, () => this.pushing ?? this.startPush());
@@ -1036,9 +1055,12 @@ export class SyncClient {
   /**
    * Pulls every change after the largest `updatedAt` seen, following the server's pages, and
    * classifies what it applied as added, modified or removed. A localOnly collection pulls nothing.
+   * Rejects at once with OfflineError while the browser says it has no network.
    */
   pull(typeId: string): Promise<PullResult> {
     const collection = this.require(typeId);
+    const offline = this.offlineRefusal();
+    if (offline) return Promise.reject(offline);
     if (collection.pulling) return joinUnderWay(collection.pulling, () => collection.pulling ?? this.startPull(collection));
     return this.startPull(collection);
   }
