@@ -32,6 +32,8 @@ const topologyVariables: Record<string, string> = {
   PUBLISHING_URL: 'the gateway reaches publishing by name',
   ACTIONS_URL: 'the gateway reaches actions by name',
   VISITORS_URL: 'the gateway reaches visitors by name',
+  CONSOLE_DIR: "the image's built console (the Dockerfile sets /app/console)",
+  GUIDES_DIR: "the image's guides (the Dockerfile sets /app/docs)",
 };
 /** Where compose's default differs from the single process's on purpose. */
 const composeDefaults: Record<string, string> = { NODE_ENV: 'production' };
