@@ -96,6 +96,8 @@ beforeAll(async () => {
     projectId: project.id,
     typeId: 'tasks',
     id: document.id,
+    // A revision A's document has, so the state-at-revision route is asked for something that exists.
+    revision: '0',
     appId: application.id,
     versionId: version.id,
     domainId: domain.id,
