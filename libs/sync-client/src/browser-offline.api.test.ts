@@ -1,7 +1,7 @@
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { flakyNetwork } from './testing';
+import { flakyNetwork, simulatedBrowser } from './testing';
 import type { SyncClientOptions } from './sync-client';
 import type { RealtimeStatus } from './types';
 
@@ -13,8 +13,7 @@ import type { RealtimeStatus } from './types';
  * `pull()` reject at once with OfflineError. The client looks for the window when its module loads, so this
  * file gives Node a window-like event target and a navigator first and imports the client after.
  */
-const browserWindow = new EventTarget();
-const browserNavigator = { onLine: true };
+const browser = simulatedBrowser();
 let platform: TestGateway;
 let projectId: string;
 let client: InstanceType<typeof import('./index').SyncClient> | undefined;
@@ -23,15 +22,13 @@ beforeAll(async () => {
   platform = await startTestGateway({ services: [dataService], realtime: true });
   await platform.signIn('owner');
   projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'bob' }] });
-  vi.stubGlobal('addEventListener', browserWindow.addEventListener.bind(browserWindow));
-  vi.stubGlobal('removeEventListener', browserWindow.removeEventListener.bind(browserWindow));
-  vi.stubGlobal('navigator', browserNavigator);
+  for (const [name, value] of Object.entries(browser.globals)) vi.stubGlobal(name, value);
 });
 
 afterEach(async () => {
   await client?.close();
   client = undefined;
-  browserNavigator.onLine = true;
+  browser.navigator.onLine = true;
 });
 
 afterAll(async () => {
@@ -60,18 +57,6 @@ async function newClient(overrides: Partial<SyncClientOptions> = {}) {
   return { client, typeId, network, statuses };
 }
 
-function goOffline(network: { online: boolean }): void {
-  browserNavigator.onLine = false;
-  network.online = false;
-  browserWindow.dispatchEvent(new Event('offline'));
-}
-
-function comeOnline(network: { online: boolean }): void {
-  browserNavigator.onLine = true;
-  network.online = true;
-  browserWindow.dispatchEvent(new Event('online'));
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the browser's offline state", () => {
@@ -80,7 +65,7 @@ describe("the browser's offline state", () => {
     await client.start();
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
 
-    goOffline(network);
+    browser.goOffline(network);
     expect(client.realtimeStatus).toBe('offline');
     expect(statuses.at(-1)).toBe('offline');
     const queued = await client.collection(typeId).insert({ title: 'written offline' });
@@ -91,7 +76,7 @@ describe("the browser's offline state", () => {
     expect(client.collection(typeId).state(queued.id)).toBe('localChanges');
 
     const back = Date.now();
-    comeOnline(network);
+    browser.comeOnline(network);
     await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
     expect(Date.now() - back).toBeLessThan(1_000);
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
@@ -99,7 +84,7 @@ describe("the browser's offline state", () => {
 
   it('started while the browser is offline: start() resolves without a request, reports offline, and syncs on the online event', async () => {
     const { client, typeId, network } = await newClient();
-    goOffline(network);
+    browser.goOffline(network);
     await client.start();
     expect(client.realtimeStatus).toBe('offline');
     const queued = await client.collection(typeId).insert({ title: 'written before any sync' });
@@ -107,7 +92,7 @@ describe("the browser's offline state", () => {
     expect(network.failures).toBe(0);
     expect(network.requests).toEqual([]);
 
-    comeOnline(network);
+    browser.comeOnline(network);
     await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
   });
@@ -118,7 +103,7 @@ describe("the application's calls while the browser is offline", () => {
     const { client, typeId, network } = await newClient();
     await client.start();
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
-    goOffline(network);
+    browser.goOffline(network);
     const queued = await client.collection(typeId).insert({ title: 'awaited offline' });
     let inSync = false;
     const waiting = client.awaitInSync().then(() => {
@@ -129,7 +114,7 @@ describe("the application's calls while the browser is offline", () => {
     expect(network.failures).toBe(0);
     expect(inSync).toBe(false);
 
-    comeOnline(network);
+    browser.comeOnline(network);
     await expect.poll(() => inSync, { timeout: 1_000, interval: 20 }).toBe(true);
     await waiting;
     expect(client.collection(typeId).state(queued.id)).toBe('synced');
@@ -160,7 +145,7 @@ describe("the application's calls while the browser is offline", () => {
     const { client, typeId, network } = await newClient();
     await client.start();
     await expect.poll(() => client.realtimeStatus, { timeout: 10_000 }).toBe('live');
-    goOffline(network);
+    browser.goOffline(network);
     const queued = await client.collection(typeId).insert({ title: 'synced by hand offline' });
     const failuresBefore = network.failures;
     for (const call of [() => client.sync(), () => client.push(), () => client.collection(typeId).pull()]) {
@@ -175,7 +160,7 @@ describe("the application's calls while the browser is offline", () => {
     expect(client.collection(typeId).state(queued.id)).toBe('localChanges');
     expect(client.realtimeStatus).toBe('offline');
 
-    comeOnline(network);
+    browser.comeOnline(network);
     await client.sync();
     expect(client.collection(typeId).state(queued.id)).toBe('synced');
   });
@@ -183,7 +168,7 @@ describe("the application's calls while the browser is offline", () => {
   it('a client never started refuses sync() offline without a request, and its awaitInSync() resolves on the online event', async () => {
     const { OfflineError } = await import('./index');
     const { client, typeId, network } = await newClient();
-    goOffline(network);
+    browser.goOffline(network);
     const queued = await client.collection(typeId).insert({ title: 'written before start' });
     await expect(client.sync()).rejects.toBeInstanceOf(OfflineError);
     const waiting = client.awaitInSync();
@@ -191,7 +176,7 @@ describe("the application's calls while the browser is offline", () => {
     expect(network.failures).toBe(0);
     expect(network.requests).toEqual([]);
 
-    comeOnline(network);
+    browser.comeOnline(network);
     await waiting;
     expect(client.collection(typeId).state(queued.id)).toBe('synced');
   });

@@ -1,14 +1,14 @@
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { flakyNetwork } from './testing';
+import { flakyNetwork, simulatedBrowser } from './testing';
 
 /**
  * Issue 29: in a browser the window's `online` event retries at once, as `client.online()` does.
  * The client looks for the window when its module loads, so this file gives Node a window-like
- * event target first and imports the client afterwards.
+ * event target and navigator first and imports the client afterwards.
  */
-const browserWindow = new EventTarget();
+const browser = simulatedBrowser();
 let platform: TestGateway;
 let projectId: string;
 let client: InstanceType<typeof import('./index').SyncClient> | undefined;
@@ -17,8 +17,7 @@ beforeAll(async () => {
   platform = await startTestGateway({ services: [dataService] });
   await platform.signIn('owner');
   projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'bob' }] });
-  vi.stubGlobal('addEventListener', browserWindow.addEventListener.bind(browserWindow));
-  vi.stubGlobal('removeEventListener', browserWindow.removeEventListener.bind(browserWindow));
+  for (const [name, value] of Object.entries(browser.globals)) vi.stubGlobal(name, value);
 });
 
 afterAll(async () => {
@@ -49,9 +48,8 @@ describe("the browser's online event", () => {
     const queued = await client.collection(typeId).insert({ title: 'written offline' });
     // Retries at 0.5 s and 2.5 s; the next one would wait 8 s more.
     await expect.poll(() => network.failures, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
-    network.online = true;
     const back = Date.now();
-    browserWindow.dispatchEvent(new Event('online'));
+    browser.comeOnline(network);
     await expect.poll(() => client?.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
     expect(Date.now() - back).toBeLessThan(1_000);
   });
