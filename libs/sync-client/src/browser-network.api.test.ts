@@ -6,7 +6,8 @@ import type { SyncClientOptions } from './sync-client';
 import type { RealtimeStatus } from './types';
 
 /**
- * Issue 29: while the browser says it has no network (`navigator.onLine === false`, its `offline`
+ * Issue 29: in a browser the window's `online` event retries at once, as `client.online()` does, and
+ * while the browser says it has no network (`navigator.onLine === false`, its `offline`
  * event) the client tries nothing, so its backoff does not grow, and reports `offline`; the
  * `online` event syncs at once. The application's own calls follow the browser too: `awaitInSync()`
  * waits for the `online` event (or `online()`) instead of a backoff, and `sync()`, `push()` and
@@ -58,6 +59,21 @@ async function newClient(overrides: Partial<SyncClientOptions> = {}) {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the browser's online event", () => {
+  it('pushes within a second of the window saying the network is back, however long the backoff has grown', async () => {
+    const { client, typeId, network } = await newClient({ realtime: false, pollIntervalMs: 60_000, backoff: { initialMs: 500, factor: 4, maxMs: 60_000, random: () => 1 } });
+    await client.start();
+    network.online = false;
+    const queued = await client.collection(typeId).insert({ title: 'written offline' });
+    // Retries at 0.5 s and 2.5 s; the next one would wait 8 s more.
+    await expect.poll(() => network.failures, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    const back = Date.now();
+    browser.comeOnline(network);
+    await expect.poll(() => client.collection(typeId).state(queued.id), { timeout: 1_000, interval: 20 }).toBe('synced');
+    expect(Date.now() - back).toBeLessThan(1_000);
+  });
+});
 
 describe("the browser's offline state", () => {
   it('reports offline and tries nothing while the browser is offline, then pushes within a second of its online event', async () => {
