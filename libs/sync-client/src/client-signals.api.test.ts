@@ -3,29 +3,16 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { hashSessionToken } from '@platform/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SyncClient, SyncError, type SyncClientOptions } from './index';
-import { flakyNetwork } from './testing';
+import { SyncClient, SyncError } from './index';
+import { flakyNetwork, quietClients } from './testing';
 import type { ChangeEvent } from './types';
 
 /** Issue 29: what an application needs to trust the client (sessions, going online, lost access, signals). */
 let platform: TestGateway;
 let projectId: string;
 let owner: string;
-const clients: SyncClient[] = [];
-
-function client(options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
-  const created = new SyncClient({
-    baseUrl: platform.url,
-    projectId,
-    backoff: { initialMs: 20, maxMs: 100 },
-    pollIntervalMs: 60_000,
-    heartbeatMs: 60_000,
-    realtime: false,
-    ...options,
-  });
-  clients.push(created);
-  return created;
-}
+const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
+const client = clients.open;
 
 let typeCounter = 0;
 async function freshType(): Promise<string> {
@@ -62,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await clients.closeAll();
 });
 
 afterAll(async () => {

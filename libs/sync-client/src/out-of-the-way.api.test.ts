@@ -7,28 +7,14 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileStore } from './file-store';
 import { SyncClient, type SyncClientOptions } from './index';
-import { comparable, flakyNetwork, silentDropProxy } from './testing';
+import { comparable, flakyNetwork, quietClients, silentDropProxy } from './testing';
 
 /** Issue 33: sync that stays out of the way (disjoint edits merge, isolation, stalls, bulk pushes). */
 let platform: TestGateway;
 let projectId: string;
 const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
-const clients: SyncClient[] = [];
-
-function client(token: string, options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
-  const created = new SyncClient({
-    baseUrl: platform.url,
-    projectId,
-    token,
-    backoff: { initialMs: 20, maxMs: 100 },
-    pollIntervalMs: 60_000,
-    heartbeatMs: 60_000,
-    realtime: false,
-    ...options,
-  });
-  clients.push(created);
-  return created;
-}
+const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
+const client = (token: string, options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>) => clients.open({ token, ...options });
 
 let typeCounter = 0;
 async function freshType(extra: Record<string, unknown> = {}): Promise<string> {
@@ -50,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await clients.closeAll();
 });
 
 afterAll(async () => {
@@ -191,7 +177,7 @@ describe('stalls', () => {
         ]),
       );
     } finally {
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await clients.closeAll();
       await Promise.all(proxies.map((proxy) => proxy.close()));
     }
   });
@@ -302,7 +288,7 @@ describe('bulk push', () => {
       expect(syncedPaths).toEqual([join(directory, 'journal.log'), join(directory, 'journal.log')]);
     } finally {
       for (const spy of spies) spy.mockRestore();
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await clients.closeAll();
       await rm(directory, { recursive: true, force: true });
     }
   });

@@ -6,28 +6,16 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store';
 import { MemoryStore, SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
-import { comparable, flakyNetwork as networkTo, runRandomizedSession } from './testing';
+import { comparable, flakyNetwork as networkTo, quietClients, runRandomizedSession } from './testing';
 
 let platform: TestGateway;
 let projectId: string;
 const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
-const clients: SyncClient[] = [];
+const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
 const flakyNetwork = () => networkTo(platform.url);
 
 function client(token: string, collections: Array<string | CollectionOptions>, options: Partial<SyncClientOptions> = {}, base: TestGateway = platform): SyncClient {
-  const created = new SyncClient({
-    baseUrl: base.url,
-    projectId,
-    token,
-    collections,
-    backoff: { initialMs: 20, maxMs: 100 },
-    pollIntervalMs: 60_000,
-    heartbeatMs: 60_000,
-    realtime: false,
-    ...options,
-  });
-  clients.push(created);
-  return created;
+  return clients.open({ baseUrl: base.url, token, collections, ...options });
 }
 
 async function createType(id: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -52,7 +40,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await clients.closeAll();
 });
 
 afterAll(async () => {
