@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SyncClient, type CollectionOptions, type SyncClientOptions } from '@platform/sync-client';
-import { comparable, flakyNetwork, runRandomizedSession } from '@platform/sync-client/testing';
+import { comparable, flakyNetwork, quietClients, runRandomizedSession } from '@platform/sync-client/testing';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { httpCaller } from '../testing/platform-http';
@@ -15,24 +15,12 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
   let topology: LocalTopology;
   let projectId: string;
   const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
-  const clients: SyncClient[] = [];
+  const clients = quietClients(SyncClient, () => ({ baseUrl: topology.gatewayUrl, projectId }));
 
   const call = httpCaller(() => topology.gatewayUrl);
 
   function client(token: string, collections: Array<string | CollectionOptions>, options: Partial<SyncClientOptions> = {}): SyncClient {
-    const created = new SyncClient({
-      baseUrl: topology.gatewayUrl,
-      projectId,
-      token,
-      collections,
-      backoff: { initialMs: 20, maxMs: 100 },
-      pollIntervalMs: 60_000,
-      heartbeatMs: 60_000,
-      realtime: false,
-      ...options,
-    });
-    clients.push(created);
-    return created;
+    return clients.open({ token, collections, ...options });
   }
 
   /**
@@ -76,7 +64,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
   }, 180_000);
 
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await clients.closeAll();
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SyncClient, SyncError, type ChangeEvent, type SyncClientOptions } from '@platform/sync-client';
+import { SyncClient, SyncError, type ChangeEvent } from '@platform/sync-client';
+import { quietClients } from '@platform/sync-client/testing';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { httpCaller } from '../testing/platform-http';
@@ -18,24 +19,10 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client trust signals agai
     owner: { token: '', userId: '', email: '', password: '' },
     bob: { token: '', userId: '', email: '', password: '' },
   };
-  const clients: SyncClient[] = [];
+  const clients = quietClients(SyncClient, () => ({ baseUrl: topology.gatewayUrl, projectId, token: users.bob.token, backoff: { initialMs: 20, maxMs: 200 } }));
+  const client = clients.open;
 
   const call = httpCaller(() => topology.gatewayUrl);
-
-  function client(options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>): SyncClient {
-    const created = new SyncClient({
-      baseUrl: topology.gatewayUrl,
-      projectId,
-      token: users.bob.token,
-      backoff: { initialMs: 20, maxMs: 200 },
-      pollIntervalMs: 60_000,
-      heartbeatMs: 60_000,
-      realtime: false,
-      ...options,
-    });
-    clients.push(created);
-    return created;
-  }
 
   let typeCounter = 0;
   async function freshType(): Promise<string> {
@@ -83,7 +70,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client trust signals agai
   }
 
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await clients.closeAll();
   });
 
   afterAll(async () => {
