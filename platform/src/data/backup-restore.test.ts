@@ -1,53 +1,34 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@platform/kit';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadPlatformConfig } from '../config';
-import { startPlatform, type RunningPlatform } from '../host';
+import { describe, expect, it } from 'vitest';
+import { platformsOnDisk } from '../testing/platforms-on-disk';
 
 const PASSWORD = 'backup password 1';
 const WRITERS = 4;
 
-async function call(platform: RunningPlatform, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** The all-in-one on DATA_DIR, its log lines kept (the first registration logs the owner-promotion path). */
-async function start(dataDir: string, logs: Array<Record<string, unknown>>): Promise<RunningPlatform> {
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) } });
-  return startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir }), { logger });
-}
-
 describe('online backup of the all-in-one, restored with DATA_DIR', () => {
-  let root: string | undefined;
-  let platform: RunningPlatform | undefined;
+  const platforms = platformsOnDisk('backup-restore-');
+  const { call } = platforms;
 
-  afterAll(async () => {
-    await platform?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  /** The all-in-one on DATA_DIR, its log lines kept (the first registration logs the owner-promotion path). */
+  function start(dataDir: string, logs: Array<Record<string, unknown>>) {
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) } });
+    return platforms.start(dataDir, {}, { logger });
+  }
 
   it('POST /api/admin/backups under a write load holds every write acknowledged before it began, each with its whole history', async () => {
-    root = await mkdtemp(join(tmpdir(), 'backup-restore-'));
+    const root = await platforms.makeRoot();
     const logs: Array<Record<string, unknown>> = [];
-    platform = await start(join(root, 'data'), logs);
-    const running = platform;
-    const registered = await call(running, 'POST', '/api/auth/register', { body: { email: 'owner@example.org', password: PASSWORD, displayName: 'Owner' } });
+    await start(join(root, 'data'), logs);
+    const registered = await call('POST', '/api/auth/register', undefined, { email: 'owner@example.org', password: PASSWORD, displayName: 'Owner' });
     expect(registered.status).toBe(201);
     const token = registered.body.token as string;
     const promotionPath = logs.map((line) => line.promotionPath).find((path): path is string => typeof path === 'string');
-    expect((await call(running, 'GET', promotionPath as string)).status).toBe(200);
-    const project = await call(running, 'POST', '/api/projects', { token, body: { name: 'Backed up' } });
+    expect((await call('GET', promotionPath as string)).status).toBe(200);
+    const project = await call('POST', '/api/projects', token, { name: 'Backed up' });
     expect(project.status).toBe(201);
     const data = `/api/projects/${project.body.id}/types/notes/data`;
-    expect((await call(running, 'POST', `/api/projects/${project.body.id}/types`, { token, body: { id: 'notes', name: 'Notes' } })).status).toBe(201);
+    expect((await call('POST', `/api/projects/${project.body.id}/types`, token, { id: 'notes', name: 'Notes' })).status).toBe(201);
 
     // Each writer creates its document, then patches it until told to stop; an answer that
     // arrived before the backup request was sent is a write the backup must hold.
@@ -57,35 +38,33 @@ describe('online backup of the all-in-one, restored with DATA_DIR', () => {
     let acknowledged = 0;
     const writer = async (index: number): Promise<void> => {
       const id = `note-${index}`;
-      const created = await call(running, 'POST', data, { token, body: { id, title: 'revision 0' } });
+      const created = await call('POST', data, token, { id, title: 'revision 0' });
       expect(created.status).toBe(201);
       for (let revision = 0; ; revision += 1) {
         if (!backupRequested) acknowledgedBeforeBackup.set(id, revision);
         acknowledged += 1;
         if (stop) return;
-        const patched = await call(running, 'PATCH', `${data}/${id}`, { token, body: { modifier: { $set: { title: `revision ${revision + 1}` } }, baseRevision: revision } });
+        const patched = await call('PATCH', `${data}/${id}`, token, { modifier: { $set: { title: `revision ${revision + 1}` } }, baseRevision: revision });
         expect(patched.status).toBe(200);
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
     await expect.poll(() => acknowledged, { timeout: 30_000 }).toBeGreaterThanOrEqual(WRITERS * 5);
     backupRequested = true;
-    const backup = await call(running, 'POST', '/api/admin/backups', { token });
+    const backup = await call('POST', '/api/admin/backups', token);
     const acknowledgedAtBackup = acknowledged;
     await expect.poll(() => acknowledged, { timeout: 30_000 }).toBeGreaterThanOrEqual(acknowledgedAtBackup + WRITERS);
     stop = true;
     await Promise.all(writers);
     expect(backup.status).toBe(201);
-    await running.close();
-    platform = undefined;
+    await platforms.stop();
 
-    platform = await start(backup.body.directory as string, []);
-    const restored = platform;
-    const signedIn = await call(restored, 'POST', '/api/auth/login', { body: { email: 'owner@example.org', password: PASSWORD } });
+    await start(backup.body.directory as string, []);
+    const signedIn = await call('POST', '/api/auth/login', undefined, { email: 'owner@example.org', password: PASSWORD });
     expect(signedIn.status).toBe(200);
     expect(acknowledgedBeforeBackup.size).toBe(WRITERS);
     for (const [id, revision] of acknowledgedBeforeBackup) {
-      const note = await call(restored, 'GET', `${data}/${id}?includeChanges=true`, { token: signedIn.body.token as string });
+      const note = await call('GET', `${data}/${id}?includeChanges=true`, signedIn.body.token as string);
       expect(note.status).toBe(200);
       const { revision: kept, title, changes } = note.body as { revision: number; title: string; changes: Array<{ baseRevision: number }> };
       // At least what was acknowledged, and nothing torn: the document's title and history agree with its revision.
