@@ -4,6 +4,7 @@ import { validateDocument } from './schema-validator';
 import { ValidationBudgetExceededError } from './validation-budget';
 import type { TypeSchema } from './type-schema';
 import { typeSchemaInputSchema } from './type-schema-input';
+import { everyKeywordSchema as contact } from '../testing';
 
 const parse = (schema: unknown) => typeSchemaInputSchema.parse(schema);
 const issuePaths = (candidate: unknown) => {
@@ -11,27 +12,6 @@ const issuePaths = (candidate: unknown) => {
   return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
 };
 const fieldsOf = (schema: TypeSchema, document: Record<string, unknown>) => validateDocument(schema, document).map((problem) => problem.field);
-
-const contact = parse({
-  type: 'object',
-  properties: {
-    title: { type: 'string', minLength: 2, maxLength: 40 },
-    email: { type: 'string', format: 'email' },
-    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
-    rating: { type: 'integer', minimum: 1, maximum: 5 },
-    price: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.01 },
-    status: { enum: ['open', 'closed'] },
-    kind: { const: 'contact' },
-    done: { type: 'boolean' },
-    note: { type: ['string', 'null'] },
-    born: { type: 'string', format: 'date' },
-    tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
-    address: { $ref: '#/$defs/address' },
-    places: { type: 'array', items: { $ref: '#/$defs/address' } },
-  },
-  required: ['title'],
-  $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
-});
 
 describe('validating documents with JSON Schema (Ajv)', () => {
   it('accepts a matching document, extra top-level fields and the reserved ones it does not govern', () => {

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { typeSchemaInputSchema, validateDocument } from '@platform/documents';
+import { everyKeywordSchema as contact } from '@platform/documents/testing';
 import { generateSamples, SampleDataTooLargeError } from './sample-data';
 
 const parse = (schema: unknown) => typeSchemaInputSchema.parse(schema);
-
-const contact = parse({
-  type: 'object',
-  properties: {
-    title: { type: 'string', minLength: 2, maxLength: 40 },
-    email: { type: 'string', format: 'email' },
-    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
-    rating: { type: 'integer', minimum: 1, maximum: 5 },
-    price: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.01 },
-    status: { enum: ['open', 'closed'] },
-    kind: { const: 'contact' },
-    done: { type: 'boolean' },
-    note: { type: ['string', 'null'] },
-    born: { type: 'string', format: 'date' },
-    tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
-    address: { $ref: '#/$defs/address' },
-    places: { type: 'array', items: { $ref: '#/$defs/address' } },
-  },
-  required: ['title'],
-  $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
-});
-
 
 describe('sample data (json-schema-faker)', () => {
   const limitBytes = 1024 * 1024;
