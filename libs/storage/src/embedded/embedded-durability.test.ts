@@ -10,6 +10,34 @@ import { createEmbeddedStore, STORE_LOG_FILE } from './embedded-store';
 const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));
 const logLines = async (dataDir: string) => (await readFile(join(dataDir, STORE_LOG_FILE), 'utf8')).split('\n').filter(Boolean);
 
+/**
+ * Runs the crash-writer fixture with `args`, hands `onLine` every line it prints (what it has had
+ * acknowledged) until `onLine` answers that there is enough, then kills it with SIGKILL mid-write.
+ */
+async function killWriterWhen(args: string[], onLine: (line: string) => boolean): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  let buffered = '';
+  await new Promise<void>((resolve, reject) => {
+    child.on('exit', () => reject(new Error(`the writer exited early: ${errors}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      let enough = false;
+      for (const line of lines) enough = onLine(line) || enough;
+      if (enough) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 describe('embedded store durability', () => {
   let dataDir: string;
   beforeEach(async () => {
@@ -54,39 +82,21 @@ describe('embedded store durability', () => {
   });
 
   it('loses no acknowledged write when the process is killed with SIGKILL mid-write, and keeps atomic sections whole', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     const acknowledged: string[] = [];
     const acknowledgedEntities: string[] = [];
     const sharedRevisions = new Map<string, number>();
     let lastRevision = 0;
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      errors += chunk.toString();
+    await killWriterWhen([dataDir], (line) => {
+      if (line.startsWith('ack ')) acknowledged.push(line.slice(4));
+      if (line.startsWith('rev ')) lastRevision = Number(line.slice(4));
+      if (line.startsWith('entity ')) acknowledgedEntities.push(line.slice(7));
+      if (line.startsWith('shared ')) {
+        const [, id, revision] = line.split(' ');
+        sharedRevisions.set(id as string, Math.max(Number(revision), sharedRevisions.get(id as string) ?? 0));
+      }
+      const sharedWrites = [...sharedRevisions.values()].reduce((sum, revision) => sum + revision, 0);
+      return acknowledged.length >= 400 && lastRevision >= 50 && acknowledgedEntities.length >= 200 && sharedWrites >= 300;
     });
-    let buffered = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('exit', () => reject(new Error(`the writer exited early: ${errors}`)));
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          if (line.startsWith('ack ')) acknowledged.push(line.slice(4));
-          if (line.startsWith('rev ')) lastRevision = Number(line.slice(4));
-          if (line.startsWith('entity ')) acknowledgedEntities.push(line.slice(7));
-          if (line.startsWith('shared ')) {
-            const [, id, revision] = line.split(' ');
-            sharedRevisions.set(id as string, Math.max(Number(revision), sharedRevisions.get(id as string) ?? 0));
-          }
-        }
-        const sharedWrites = [...sharedRevisions.values()].reduce((sum, revision) => sum + revision, 0);
-        if (acknowledged.length >= 400 && lastRevision >= 50 && acknowledgedEntities.length >= 200 && sharedWrites >= 300) resolve();
-      });
-    });
-    child.removeAllListeners('exit');
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
 
     // Any prefix of the log is what a crash could leave: a shared document's revision never goes
     // back from one line to the next (sections that ended out of order must not undo each other).
@@ -135,35 +145,17 @@ describe('embedded store durability', () => {
   }, 60_000);
 
   it('loses no acknowledged overwrite when killed with SIGKILL while compactions run', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir, 'overwrites'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const hot = new Map<string, number>();
     let overwrites = 0;
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      errors += chunk.toString();
+    await killWriterWhen([dataDir, 'overwrites'], (line) => {
+      const [kind, id, n] = line.split(' ');
+      if (kind === 'hot' && id) {
+        hot.set(id, Number(n));
+        overwrites += 1;
+      }
+      // Compaction starts past 1000 lines; several rounds of it by now.
+      return overwrites >= 6000;
     });
-    let buffered = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('exit', () => reject(new Error(`the writer exited early: ${errors}`)));
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          const [kind, id, n] = line.split(' ');
-          if (kind === 'hot' && id) {
-            hot.set(id, Number(n));
-            overwrites += 1;
-          }
-        }
-        // Compaction starts past 1000 lines; several rounds of it by now.
-        if (overwrites >= 6000) resolve();
-      });
-    });
-    child.removeAllListeners('exit');
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
 
     const linesLeft = (await logLines(dataDir)).length;
     const store = await createEmbeddedStore({ dataDir });
