@@ -1,7 +1,8 @@
 import { anonymousPrincipal, type Principal, type UserPrincipal } from '@platform/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors';
-import { PRINCIPAL_HEADER, verifyPrincipal } from './principal-signature';
+import { PRINCIPAL_HEADER } from './principal-signature';
+import { cachingPrincipalVerifier } from './principal-verifier';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,10 +36,13 @@ export function decoratePrincipal(app: FastifyInstance): void {
  * for platform owners).
  */
 export function trustSignedPrincipal(app: FastifyInstance, secret: string): void {
-  app.addHook('onRequest', async (request) => {
-    const principal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret);
+  const verify = cachingPrincipalVerifier(secret);
+  // A callback hook: no promise and microtask per request, as in the app factory's hooks.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const principal = verify(request.headers[PRINCIPAL_HEADER] as string | undefined);
     if (principal) request.principal = principal;
-    else if (request.url !== '/api/health') throw new AppError(401, 'UNSIGNED_REQUEST', 'Request did not come through the gateway');
+    else if (request.url !== '/api/health') return done(new AppError(401, 'UNSIGNED_REQUEST', 'Request did not come through the gateway'));
+    done();
   });
 }
 

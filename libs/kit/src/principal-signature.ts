@@ -29,12 +29,18 @@ export function signPrincipal(principal: Principal, secret: string, now = Date.n
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
+/** A principal whose signature checked out, with the moment (ms) that signature expires. */
+export interface VerifiedPrincipal {
+  principal: Principal;
+  exp: number;
+}
+
 /**
- * The principal when the header carries a valid signature whose `exp` lies within one lifetime
- * (plus skew) from now, else null. A far-future `exp` is refused even when signed: no gateway
- * makes one, so it can only be a leaked or forged long-lived header.
+ * The principal and its signature's `exp` when the header carries a valid signature whose `exp`
+ * lies within one lifetime (plus skew) from now, else null. A far-future `exp` is refused even
+ * when signed: no gateway makes one, so it can only be a leaked or forged long-lived header.
  */
-export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
+export function verifySignedPrincipal(header: string | undefined, secret: string, now = Date.now()): VerifiedPrincipal | null {
   if (!header) return null;
   const dot = header.indexOf('.');
   if (dot <= 0) return null;
@@ -46,8 +52,13 @@ export function verifyPrincipal(header: string | undefined, secret: string, now 
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { p?: unknown; exp?: unknown };
     if (typeof decoded.exp !== 'number' || decoded.exp < now || decoded.exp > now + SIGNATURE_LIFETIME_MS + CLOCK_SKEW_MS) return null;
     const parsed = principalSchema.safeParse(decoded.p);
-    return parsed.success ? parsed.data : null;
+    return parsed.success ? { principal: parsed.data, exp: decoded.exp } : null;
   } catch {
     return null;
   }
+}
+
+/** The principal of a validly signed, unexpired header (verifySignedPrincipal), else null. */
+export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
+  return verifySignedPrincipal(header, secret, now)?.principal ?? null;
 }
