@@ -1,10 +1,11 @@
 import type { EventBus } from '@platform/bus';
 import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
 import type { DocumentStore } from '@platform/storage';
-import { loadDataLimits, type DataLimits } from './config';
+import { loadDataLimits, loadHistoryCacheChanges, type DataLimits } from './config';
 import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
+import { HistoryPrefixes } from './entities/history-prefixes';
 import { OutboxDrainer } from './entities/outbox';
 import { PullWatermarks } from './entities/pull-watermarks';
 import { TypeDirectory } from './entities/type-directory';
@@ -50,7 +51,7 @@ export function dataDeps(context: ServiceContext): DataDeps {
   const shared = store.kind === 'mongodb';
   const timestamps = new UpdatedAtClock(clock, shared ? SHARED_STORE_SETTLE_MS : 0);
   const watermarks = shared ? new PullWatermarks(store) : undefined;
-  const history = new History(store);
+  const history = new History(store, new HistoryPrefixes(loadHistoryCacheChanges()));
   const drainer = new OutboxDrainer(store, bus, history, clock, logger);
   const deps: DataDeps = {
     store,

@@ -1,11 +1,9 @@
 import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import type { EventSource } from '@platform/contracts';
+import { DEFAULT_HISTORY_CACHE_CHANGES } from '../config';
 import { historyCollection } from '../domain/collections';
 import { loadChange, storeChange, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
 import { HistoryPrefixes } from './history-prefixes';
-
-/** Changes kept in memory across entities, so a write's answer reads only the newest from the store. */
-const CACHED_CHANGES = 50_000;
 
 interface HistoryRecord extends StoredDocument, StoredChange {
   entityId: string;
@@ -23,7 +21,8 @@ export class History {
 
   constructor(
     private readonly store: DocumentStore,
-    private readonly prefixes = new HistoryPrefixes(CACHED_CHANGES),
+    /** Changes kept in memory across entities, so a write's answer reads only the newest from the store. */
+    private readonly prefixes = new HistoryPrefixes(DEFAULT_HISTORY_CACHE_CHANGES),
   ) {}
 
   private async collectionFor(collection: string) {
