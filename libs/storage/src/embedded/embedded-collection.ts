@@ -11,19 +11,6 @@ import { Matches, QUERY_OPTIONS } from './matches';
 import { sortDocuments, valueAt } from './sort-documents';
 import { projectTopLevel } from './top-level-projection';
 
-/**
- * A stored document's JSON, kept on the document itself under a symbol (neither copied, nor
- * serialized, nor seen by queries): a WeakMap from every stored document to its JSON made each
- * garbage collection walk an ephemeron table as large as the store, about a fifth of the GC time
- * of a write-heavy load.
- */
-const STORED_JSON = Symbol('stored JSON');
-
-/** Stored documents are never changed, only replaced, so their JSON is made once and kept. */
-function rememberJson(document: object, json: string): void {
-  Object.defineProperty(document, STORED_JSON, { value: json });
-}
-
 interface UniqueIndex {
   spec: IndexSpec;
   /** Index key (the indexed values, JSON) to the id of the document holding it. */
@@ -65,6 +52,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly lookups = new Map<string, LookupIndex>();
   /** Built the first time a query plan picks the index, then kept up to date. */
   private readonly ordered = new Map<IndexSpec, OrderedIndex<T>>();
+  private readonly serialized = new WeakMap<T, string>();
   private writer: CollectionWriter | undefined;
 
   constructor(readonly name: string) {}
@@ -112,7 +100,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
         if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
         const stored = copyJson(doc);
-        rememberJson(stored, JSON.stringify(stored));
+        this.serialized.set(stored, JSON.stringify(stored));
         this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
         for (const lookup of this.lookups.values()) lookup.add(stored);
@@ -262,10 +250,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /** A stored document's JSON, made once: stored objects are never changed, only replaced. */
   jsonOf(document: T): string {
-    let json = (document as { [STORED_JSON]?: string })[STORED_JSON];
+    let json = this.serialized.get(document);
     if (json === undefined) {
       json = JSON.stringify(document);
-      rememberJson(document, json);
+      this.serialized.set(document, json);
     }
     return json;
   }
@@ -283,7 +271,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const next = applyUpdate(current, modifier);
     const json = JSON.stringify(next);
     if (json === this.jsonOf(current)) return current;
-    rememberJson(next, json);
+    this.serialized.set(next, json);
     return next;
   }
 
