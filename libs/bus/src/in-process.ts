@@ -1,4 +1,5 @@
 import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import { ChunkedQueue } from './chunked-queue';
 import { subjectMatcher, subjectMatches } from './subject-filter';
 
 interface StoredMessage {
@@ -17,13 +18,16 @@ interface Subscriber {
 }
 
 /**
- * One named consumer: a cursor over the log, the messages delivered but not yet acknowledged,
- * and the subscribers that share its work (each takes one message at a time).
+ * One named consumer: the kept messages its filter matches that it has not taken yet, the
+ * messages delivered but not yet acknowledged, and the subscribers that share its work (each takes
+ * one message at a time). It needs a message until it has taken and acknowledged it; the log keeps
+ * every message some durable needs.
  */
 class Durable {
-  private cursor = 0;
+  private readonly waiting = new ChunkedQueue<number>();
+  /** Keyed by sequence, added as `waiting` is taken (in order), so the first key is the oldest. */
   private readonly deliveries = new Map<number, { count: number; timer?: NodeJS.Timeout }>();
-  private readonly ready: number[] = [];
+  private readonly ready = new ChunkedQueue<number>();
   private readonly subscribers: Subscriber[] = [];
   private pumping = false;
   private readonly matches: (subject: string) => boolean;
@@ -33,6 +37,19 @@ class Durable {
     private readonly options: { filter: string; ackWaitMs: number; retryDelayMs: number },
   ) {
     this.matches = subjectMatcher(options.filter);
+    // A new durable starts from the oldest kept message, as JetStream's does.
+    bus.forEachKept((message) => this.offer(message));
+  }
+
+  offer(message: StoredMessage): void {
+    if (!this.matches(message.subject)) return;
+    this.waiting.push(message.seq);
+    this.schedule();
+  }
+
+  /** The sequence of the oldest message it still needs (Infinity when it needs none). */
+  oldestNeeded(): number {
+    return Math.min(this.waiting.at(0) ?? Infinity, this.deliveries.keys().next().value ?? Infinity);
   }
 
   add(subscriber: Subscriber): void {
@@ -45,7 +62,7 @@ class Durable {
     if (subscriber.current !== undefined) this.redeliver(subscriber.current);
   }
 
-  schedule(): void {
+  private schedule(): void {
     if (this.pumping) return;
     this.pumping = true;
     setImmediate(() => {
@@ -71,14 +88,9 @@ class Durable {
   private next(): number | undefined {
     while (this.ready.length > 0) {
       const seq = this.ready.shift() as number;
-      if (this.deliveries.has(seq) && this.bus.get(seq)) return seq;
+      if (this.deliveries.has(seq)) return seq;
     }
-    for (;;) {
-      const message = this.bus.after(this.cursor);
-      if (!message) return undefined;
-      this.cursor = message.seq;
-      if (this.matches(message.subject)) return message.seq;
-    }
+    return this.waiting.shift();
   }
 
   private redeliver(seq: number, delayMs = 0): void {
@@ -92,6 +104,7 @@ class Durable {
   }
 
   private async deliver(subscriber: Subscriber, seq: number): Promise<void> {
+    // Kept: the log drops no message this durable has not acknowledged.
     const stored = this.bus.get(seq) as StoredMessage;
     const delivery = this.deliveries.get(seq) ?? { count: 0 };
     delivery.count += 1;
@@ -101,7 +114,15 @@ class Durable {
     delivery.timer = setTimeout(() => this.redeliver(seq), this.options.ackWaitMs);
     subscriber.busy = true;
     subscriber.current = seq;
-    const message: BusMessage = { subject: stored.subject, msgId: stored.msgId, data: JSON.parse(stored.payload), headers: { ...stored.headers }, deliveryCount: delivery.count };
+    const message: BusMessage = {
+      subject: stored.subject,
+      msgId: stored.msgId,
+      data: JSON.parse(stored.payload),
+      headers: { ...stored.headers },
+      deliveryCount: delivery.count,
+      // JetStream's pending count: the durable's lag, which the consumer-lag metric reports.
+      pending: this.waiting.length,
+    };
     try {
       await subscriber.handler(message);
       const acked = this.deliveries.get(seq);
@@ -117,65 +138,91 @@ class Durable {
   }
 }
 
-/** The message log with JetStream-like limits: bounded length, de-duplication window. */
+/**
+ * The message log with JetStream-like limits: a de-duplication window, and a length bound that
+ * only drops messages no durable needs any more (kept up to `maxMessages` for a durable created
+ * later). Sequence numbers are contiguous, so a message is found by its distance from the oldest.
+ */
 class InProcessLog {
-  private readonly messages: StoredMessage[] = [];
+  private readonly messages = new ChunkedQueue<StoredMessage>();
   private readonly seen = new Map<string, number>();
   private seq = 0;
+  /** The sequence of the oldest kept message. */
+  private first = 1;
 
   constructor(private readonly limits: { duplicateWindowMs: number; maxMessages: number }) {}
 
-  append(subject: string, msgId: string, payload: string, headers: Record<string, string>): boolean {
+  /** The stored message, or undefined for a duplicate inside the window. */
+  append(subject: string, msgId: string, payload: string, headers: Record<string, string>): StoredMessage | undefined {
     const now = Date.now();
     for (const [id, at] of this.seen) {
       if (now - at < this.limits.duplicateWindowMs) break;
       this.seen.delete(id);
     }
-    if (this.seen.has(msgId)) return false;
+    if (this.seen.has(msgId)) return undefined;
     this.seen.set(msgId, now);
     this.seq += 1;
-    this.messages.push({ seq: this.seq, subject, msgId, payload, headers });
-    if (this.messages.length > this.limits.maxMessages) this.messages.shift();
-    return true;
+    const message = { seq: this.seq, subject, msgId, payload, headers };
+    this.messages.push(message);
+    return message;
   }
 
   get(seq: number): StoredMessage | undefined {
-    const first = this.messages[0];
-    return first ? this.messages[seq - first.seq] : undefined;
+    return this.messages.at(seq - this.first);
   }
 
-  after(seq: number): StoredMessage | undefined {
-    const first = this.messages[0];
-    if (!first) return undefined;
-    return this.messages[Math.max(0, seq + 1 - first.seq)];
+  forEachKept(visit: (message: StoredMessage) => void): void {
+    for (let index = 0; index < this.messages.length; index += 1) visit(this.messages.at(index) as StoredMessage);
+  }
+
+  /** Beyond `maxMessages`, drops the oldest messages, but none from `oldestNeeded()` on. */
+  trim(oldestNeeded: () => number): void {
+    if (this.messages.length <= this.limits.maxMessages) return;
+    const keepFrom = Math.min(oldestNeeded(), this.seq - this.limits.maxMessages + 1);
+    while (this.first < keepFrom) {
+      this.messages.shift();
+      this.first += 1;
+    }
   }
 }
 
 export interface InProcessBusOptions {
   /** A second publish with the same message id inside this window is dropped (default 2 min). */
   duplicateWindowMs?: number;
-  /** The oldest messages are dropped beyond this many (default 100 000). */
+  /**
+   * Beyond this many messages the oldest ones no durable needs are dropped (default 100 000). A
+   * message a durable has not yet taken and acknowledged is kept whatever the count.
+   */
   maxMessages?: number;
 }
 
 /**
  * The in-process EventBus for the all-in-one shape and tests: the same at-least-once contract as
  * JetStream (durables that start from the oldest kept message, shared by their subscribers,
- * redelivery after a failure or the ack wait) inside one process.
+ * redelivery after a failure or the ack wait, the lag with each delivery) inside one process. A
+ * message stays in memory until every durable whose filter matches it has acknowledged it, so a
+ * lagging consumer costs memory, never events; nothing outlives the process.
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000 });
   const durables = new Map<string, { filter: string; durable: Durable }>();
   const listeners = new Set<{ filter: string; handler: (message: LiveMessage) => void }>();
   let closed = false;
+  const oldestNeeded = () => {
+    let oldest = Infinity;
+    for (const { durable } of durables.values()) oldest = Math.min(oldest, durable.oldestNeeded());
+    return oldest;
+  };
 
   return {
     kind: 'in-process',
     async publish(subject: string, data: unknown, publishOptions: PublishOptions): Promise<PublishResult> {
       if (closed) throw new Error('the bus is closed');
-      const appended = log.append(subject, publishOptions.msgId, JSON.stringify(data ?? null), publishOptions.headers ?? {});
-      if (appended) for (const { durable } of durables.values()) durable.schedule();
-      return { duplicate: !appended };
+      const stored = log.append(subject, publishOptions.msgId, JSON.stringify(data ?? null), publishOptions.headers ?? {});
+      if (!stored) return { duplicate: true };
+      for (const { durable } of durables.values()) durable.offer(stored);
+      log.trim(oldestNeeded);
+      return { duplicate: false };
     },
     async subscribe<T>(subscribeOptions: SubscribeOptions<T>): Promise<Subscription> {
       if (closed) throw new Error('the bus is closed');

@@ -25,7 +25,7 @@ export interface BusMessage<T = unknown> {
   deliveryCount: number;
   /**
    * Messages of the durable still waiting behind this one when it was delivered (JetStream's
-   * pending count: the consumer's lag); the in-process bus does not report it.
+   * pending count: the consumer's lag); both adapters report it.
    */
   pending?: number;
 }

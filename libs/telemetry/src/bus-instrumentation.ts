@@ -14,7 +14,7 @@ function failed(span: Span, error: unknown): void {
  * message headers (W3C `traceparent`, which both adapters carry), and each delivery to a durable
  * is a consumer span under it, active while the handler runs, so whatever the consumer does joins
  * the writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time, and
- * keeps each durable's lag as JetStream reports it.
+ * keeps each durable's lag as the adapter reports it with each delivery.
  */
 export function instrumentBus(bus: EventBus): EventBus {
   return {

@@ -48,7 +48,7 @@ export const busRedeliveries = new Counter({
 
 export const busConsumerPending = new Gauge({
   name: 'platform_bus_consumer_pending',
-  help: 'A durable consumer\'s lag: messages still waiting behind the last one it was given (JetStream only)',
+  help: 'A durable consumer\'s lag: messages still waiting behind the last one it was given',
   labelNames: ['durable'] as const,
   registers,
 });
