@@ -20,6 +20,7 @@ export function deferringBus(inner: EventBus): EventBus {
     broadcast: (subject, data) => inner.broadcast(subject, data),
     listen: (filter, handler) => inner.listen(filter, handler),
     ping: () => inner.ping(),
+    drain: (timeoutMs) => inner.drain(timeoutMs),
     close: () => inner.close(),
   };
 }

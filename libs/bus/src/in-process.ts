@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import type { BusMessage, DrainResult, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 import { ChunkedQueue } from './chunked-queue';
 import { subjectMatcher, subjectMatches } from './subject-filter';
 
@@ -34,7 +34,7 @@ class Durable {
 
   constructor(
     private readonly bus: InProcessLog,
-    private readonly options: { filter: string; ackWaitMs: number; retryDelayMs: number },
+    private readonly options: { filter: string; ackWaitMs: number; retryDelayMs: number; progressed: () => void },
   ) {
     this.matches = subjectMatcher(options.filter);
     // A new durable starts from the oldest kept message, as JetStream's does.
@@ -52,6 +52,16 @@ class Durable {
     return Math.min(this.waiting.at(0) ?? Infinity, this.deliveries.keys().next().value ?? Infinity);
   }
 
+  /** Messages it still has to take or acknowledge, those being handled or awaiting a retry included. */
+  outstanding(): number {
+    return this.waiting.length + this.deliveries.size;
+  }
+
+  /** Whether a drain can stop waiting for it: nothing outstanding, or no subscriber left to handle it. */
+  settled(): boolean {
+    return this.outstanding() === 0 || this.subscribers.length === 0;
+  }
+
   add(subscriber: Subscriber): void {
     this.subscribers.push(subscriber);
     this.schedule();
@@ -60,6 +70,7 @@ class Durable {
   remove(subscriber: Subscriber): void {
     this.subscribers.splice(this.subscribers.indexOf(subscriber), 1);
     if (subscriber.current !== undefined) this.redeliver(subscriber.current);
+    this.options.progressed();
   }
 
   private schedule(): void {
@@ -128,6 +139,7 @@ class Durable {
       const acked = this.deliveries.get(seq);
       clearTimeout(acked?.timer);
       this.deliveries.delete(seq);
+      this.options.progressed();
     } catch {
       this.redeliver(seq, this.options.retryDelayMs);
     } finally {
@@ -201,13 +213,25 @@ export interface InProcessBusOptions {
  * JetStream (durables that start from the oldest kept message, shared by their subscribers,
  * redelivery after a failure or the ack wait, the lag with each delivery) inside one process. A
  * message stays in memory until every durable whose filter matches it has acknowledged it, so a
- * lagging consumer costs memory, never events; nothing outlives the process.
+ * lagging consumer costs memory, never events; nothing outlives the process, so a graceful stop
+ * first lets the durables finish (`drain`).
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000 });
   const durables = new Map<string, { filter: string; durable: Durable }>();
   const listeners = new Set<{ filter: string; handler: (message: LiveMessage) => void }>();
   let closed = false;
+  /** Drains waiting for the durables to settle; each acknowledgement wakes them. */
+  const drains = new Set<() => void>();
+  const progressed = () => {
+    for (const check of drains) check();
+  };
+  const settled = () => [...durables.values()].every(({ durable }) => durable.settled());
+  const left = (): DrainResult['left'] => {
+    const counts: DrainResult['left'] = {};
+    for (const [name, { durable }] of durables) if (durable.outstanding() > 0) counts[name] = durable.outstanding();
+    return counts;
+  };
   const oldestNeeded = () => {
     let oldest = Infinity;
     for (const { durable } of durables.values()) oldest = Math.min(oldest, durable.oldestNeeded());
@@ -233,7 +257,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       if (!entry) {
         entry = {
           filter: subscribeOptions.filter,
-          durable: new Durable(log, { filter: subscribeOptions.filter, ackWaitMs: subscribeOptions.ackWaitMs ?? 30_000, retryDelayMs: subscribeOptions.retryDelayMs ?? 1000 }),
+          durable: new Durable(log, { filter: subscribeOptions.filter, ackWaitMs: subscribeOptions.ackWaitMs ?? 30_000, retryDelayMs: subscribeOptions.retryDelayMs ?? 1000, progressed }),
         };
         durables.set(subscribeOptions.durable, entry);
       }
@@ -274,6 +298,23 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     },
     async ping() {
       return !closed;
+    },
+    async drain(timeoutMs: number): Promise<DrainResult> {
+      if (!settled()) {
+        await new Promise<void>((done) => {
+          const finish = () => {
+            clearTimeout(timer);
+            drains.delete(check);
+            done();
+          };
+          const check = () => {
+            if (settled()) finish();
+          };
+          const timer = setTimeout(finish, timeoutMs);
+          drains.add(check);
+        });
+      }
+      return { left: left() };
     },
     async close() {
       closed = true;

@@ -1,4 +1,4 @@
-export type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+export type { BusMessage, DrainResult, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 export { createInProcessBus, type InProcessBusOptions } from './in-process';
 export { createNatsBus, NATS_NAMESPACE_PATTERN, type NatsBusOptions } from './nats';
 export { openEventBus } from './open-event-bus';

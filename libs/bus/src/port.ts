@@ -50,6 +50,11 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** What a drain left: the messages each durable had not acknowledged when it ended (durables with none left out). */
+export interface DrainResult {
+  left: Record<string, number>;
+}
+
 /** A message of a live (not stored) broadcast. */
 export interface LiveMessage<T = unknown> {
   subject: string;
@@ -71,5 +76,12 @@ export interface EventBus {
   listen<T = unknown>(filter: string, handler: (message: LiveMessage<T>) => void): Promise<Subscription>;
   /** Lightweight liveness probe for health checks. */
   ping(): Promise<boolean>;
+  /**
+   * Before a graceful stop: waits, at most `timeoutMs`, until every durable that has a subscriber
+   * has handled and acknowledged what it was given, messages published meanwhile included. Only
+   * the in-process bus waits (what it holds dies with the process); JetStream keeps unacknowledged
+   * messages and redelivers them after a restart, so it answers at once with nothing left.
+   */
+  drain(timeoutMs: number): Promise<DrainResult>;
   close(): Promise<void>;
 }

@@ -64,6 +64,7 @@ export function instrumentBus(bus: EventBus): EventBus {
     broadcast: (subject, data) => bus.broadcast(subject, data),
     listen: (filter, handler) => bus.listen(filter, handler),
     ping: () => bus.ping(),
+    drain: (timeoutMs) => bus.drain(timeoutMs),
     close: () => bus.close(),
   };
 }
