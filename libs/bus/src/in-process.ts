@@ -57,9 +57,9 @@ class Durable {
     return this.waiting.length + this.deliveries.size;
   }
 
-  /** Whether a drain can stop waiting for it: nothing outstanding, or no subscriber left to handle it. */
-  settled(): boolean {
-    return this.outstanding() === 0 || this.subscribers.length === 0;
+  /** Whether a subscriber still handles its messages; a drain waits only for such durables. */
+  subscribed(): boolean {
+    return this.subscribers.length > 0;
   }
 
   add(subscriber: Subscriber): void {
@@ -226,10 +226,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   const progressed = () => {
     for (const check of drains) check();
   };
-  const settled = () => [...durables.values()].every(({ durable }) => durable.settled());
+  // A durable whose service stopped it (the sync notifier, once the realtime streams closed) has no one to wait for.
+  const settled = () => [...durables.values()].every(({ durable }) => !durable.subscribed() || durable.outstanding() === 0);
   const left = (): DrainResult['left'] => {
     const counts: DrainResult['left'] = {};
-    for (const [name, { durable }] of durables) if (durable.outstanding() > 0) counts[name] = durable.outstanding();
+    for (const [name, { durable }] of durables) if (durable.subscribed() && durable.outstanding() > 0) counts[name] = durable.outstanding();
     return counts;
   };
   const oldestNeeded = () => {

@@ -50,7 +50,7 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
-/** What a drain left: the messages each durable had not acknowledged when it ended (durables with none left out). */
+/** What a drain left: the messages each subscribed durable had not acknowledged when it ended (durables with none left out). */
 export interface DrainResult {
   left: Record<string, number>;
 }
@@ -78,7 +78,8 @@ export interface EventBus {
   ping(): Promise<boolean>;
   /**
    * Before a graceful stop: waits, at most `timeoutMs`, until every durable that has a subscriber
-   * has handled and acknowledged what it was given, messages published meanwhile included. Only
+   * has handled and acknowledged what it was given, messages published meanwhile included (a
+   * durable whose subscriptions were all stopped is neither waited for nor counted). Only
    * the in-process bus waits (what it holds dies with the process); JetStream keeps unacknowledged
    * messages and redelivers them after a restart, so it answers at once with nothing left.
    */
