@@ -61,6 +61,11 @@ export const platformEnvSchema = z.object({
   /** Serve Prometheus metrics at `GET /metrics` on this port of its own (unset: no metrics listener). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * On a graceful stop, how long the in-process bus's durables (audit trail, actions, publishing's cache) may
+   * take to handle what is queued before the process closes anyway; their backlog lives only in memory.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** All-in-one: health turns degraded once the process's resident memory reaches 90% of this (unset: no budget). */
   EMBEDDED_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).optional(),
   ...httpTimeoutsEnvSchema.shape,

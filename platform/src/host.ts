@@ -171,7 +171,13 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     metricsUrl: metrics?.url,
     async close() {
       monitors.stop();
+      // No new requests, and the running ones finish (their events published), before the drain.
       await app.close();
+      // The consumers still run: an in-process bus's unacknowledged messages die with the process.
+      const { left } = await adapters.bus.drain(config.SHUTDOWN_DRAIN_MS);
+      if (Object.keys(left).length > 0) {
+        logger.warn({ left, drainLimitMs: config.SHUTDOWN_DRAIN_MS }, 'shutdown: events not handled within SHUTDOWN_DRAIN_MS are lost for these consumers (messages left per durable): the audit trail and actions miss them');
+      }
       await Promise.allSettled(stops.map((stop) => stop()));
       await metrics?.close();
       stopMeasuringData?.();

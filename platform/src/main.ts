@@ -2,7 +2,7 @@ import { loadPlatformConfig, type PlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { describeStartupFailure, type StartupSettings } from './startup-failure';
 
-/** How long a shutdown may take before the process gives up waiting and exits 1. */
+/** How long a shutdown may take, besides the bus drain's own limit, before the process gives up waiting and exits 1. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Stops start-up with the cause in one line; a cause start-up does not know (a bug) keeps its stack. */
@@ -16,15 +16,15 @@ function failStartup(error: unknown, settings: StartupSettings): never {
  * Ctrl-C or a stop from the supervisor: close cleanly, then exit 0. A signal during start-up waits
  * for it to finish (a failed start-up is reported by main); a second signal is ignored while closing.
  */
-function exitOnSignals(starting: Promise<RunningPlatform>): void {
+function exitOnSignals(starting: Promise<RunningPlatform>, graceMs: number): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
     setTimeout(() => {
-      console.error(`shutdown did not finish within ${SHUTDOWN_GRACE_MS / 1000} s`);
+      console.error(`shutdown did not finish within ${graceMs / 1000} s`);
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, graceMs).unref();
     starting.then(
       (platform) => {
         platform.app.log.info({ signal }, 'shutting down');
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     failStartup(error, { HOST: process.env.HOST ?? '', DATA_DIR: process.env.DATA_DIR ?? '' });
   }
   const starting = startPlatform(config);
-  exitOnSignals(starting);
+  exitOnSignals(starting, SHUTDOWN_GRACE_MS + config.SHUTDOWN_DRAIN_MS);
   try {
     await starting;
   } catch (error) {

@@ -22,6 +22,7 @@ const topologyVariables: Record<string, string> = {
   SERVICES: 'one service per container',
   DATA_DIR: 'only the all-in-one (embedded store) reads it',
   EMBEDDED_MEMORY_BUDGET_MB: 'only the all-in-one (embedded store) reads it',
+  SHUTDOWN_DRAIN_MS: 'only the in-process bus (all-in-one) drains; JetStream keeps unacknowledged messages',
   MONGO_URL: 'the mongo service',
   NATS_URL: 'the nats service',
   REDIS_URL: 'the redis service',
