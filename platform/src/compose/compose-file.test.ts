@@ -123,7 +123,7 @@ describe('docker-compose.yml', () => {
     const file = await readComposeFile(composePath);
     const readme = await readmeVariables();
     expect(readme.size).toBeGreaterThan(20);
-    const wildcards: Record<string, z.ZodObject> = { 'ACTIONS_*': actionsEnvSchema, 'VISITORS_*': visitorsEnvSchema };
+    const wildcards: Record<string, z.ZodObject> = { 'DATA_*': dataEnvSchema, 'ACTIONS_*': actionsEnvSchema, 'VISITORS_*': visitorsEnvSchema };
     const expected = new Map<string, string>();
     for (const [name, fallback] of readme) {
       if (name in topologyVariables) continue;
