@@ -1,40 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exitOf, processEntry, startEntry } from './testing/process-entry';
 
 const repository = resolve(__dirname, '../..');
-const entry = ['--import', 'tsx', 'platform/src/main.ts'];
 
 /** `pnpm start` without pnpm: the process entry with only the variables given. */
 function runEntry(env: Record<string, string>) {
-  return spawnSync(process.execPath, entry, { cwd: repository, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
-}
-
-/**
- * Starts the entry in the background (or `pnpm start` in a process group of its own, as a
- * terminal runs it); resolves once it logged that it listens.
- */
-async function startEntry(env: Record<string, string>, through: 'node' | 'pnpm start' = 'node'): Promise<{ child: ChildProcess; output: () => { stdout: string; stderr: string } }> {
-  const options = { cwd: repository, env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env } };
-  const child = through === 'node' ? spawn(process.execPath, entry, options) : spawn('pnpm', ['start'], { ...options, detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((started, failed) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('"platform started"')) started();
-    });
-    child.once('exit', (code) => failed(new Error(`exited ${code} before listening: ${stderr}`)));
-  });
-  return { child, output: () => ({ stdout, stderr }) };
-}
-
-function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  return spawnSync(process.execPath, processEntry, { cwd: repository, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
 describe('process entry', () => {
