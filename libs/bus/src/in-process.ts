@@ -227,12 +227,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     for (const check of drains) check();
   };
   // A durable whose service stopped it (the sync notifier, once the realtime streams closed) has no one to wait for.
-  const settled = () => [...durables.values()].every(({ durable }) => !durable.subscribed() || durable.outstanding() === 0);
   const left = (): DrainResult['left'] => {
     const counts: DrainResult['left'] = {};
     for (const [name, { durable }] of durables) if (durable.subscribed() && durable.outstanding() > 0) counts[name] = durable.outstanding();
     return counts;
   };
+  const settled = () => Object.keys(left()).length === 0;
   const oldestNeeded = () => {
     let oldest = Infinity;
     for (const { durable } of durables.values()) oldest = Math.min(oldest, durable.oldestNeeded());
