@@ -57,9 +57,13 @@ describeWithBackend('redis', 'traces across the proxy hop (a gateway process and
     const inTrace = (): ReadableSpan[] => tracing.spans().filter((span) => span.spanContext().traceId === traceId);
     const named = (name: string) => inTrace().find((span) => span.name === name);
     const parentOf = (span: ReadableSpan | undefined) => inTrace().find((candidate) => candidate.spanContext().spanId === span?.parentSpanContext?.spanId);
-    await expect.poll(() => Boolean(named('block send-mail') && named('consume audit-trail')), { timeout: 10_000 }).toBe(true);
+    // A span is recorded when it ends, and a consumer's span ends after its handler's: wait for every span read below.
+    const serviceRoute = 'POST /api/projects/:projectId/types/:typeId/data';
+    const awaited = [serviceRoute, 'outbox drain', 'consume audit-trail', 'consume actions-executor', 'action run', 'block send-mail'];
+    await expect.poll(() => awaited.every((name) => named(name)) && inTrace().some((span) => span.kind === SpanKind.PRODUCER), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => Boolean(parentOf(named(serviceRoute))), { timeout: 10_000 }).toBe(true);
 
-    const serviceSpan = named('POST /api/projects/:projectId/types/:typeId/data');
+    const serviceSpan = named(serviceRoute);
     const gatewaySpan = parentOf(serviceSpan);
     expect(gatewaySpan?.kind).toBe(SpanKind.SERVER);
     expect(gatewaySpan?.name).toMatch(/^POST \/api\/projects\//);

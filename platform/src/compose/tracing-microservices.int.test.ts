@@ -68,14 +68,22 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'traces across service processe
     const inTrace = () => collector.spans().filter((span) => span.traceId === dataSpan.traceId);
     const named = (service: string, name: string) => inTrace().find((span) => span.service === service && span.name === name);
     const parentOf = (span: CollectedSpan | undefined) => inTrace().find((candidate) => candidate.spanId === span?.parentSpanId);
+    // Each span is exported when it ends, in whichever batch is open then: a consumer span ends
+    // after everything its handler did (the block's span may have left 100 ms earlier), so the
+    // wait names every span the assertions below read, not only the innermost ones.
     await vi.waitFor(
       () => {
         for (const [service, name] of [
+          ['platform-data', 'outbox drain'],
+          ['platform-data', 'publish platform.docs.created'],
           ['platform-audit', 'consume audit-trail'],
+          ['platform-actions', 'consume actions-executor'],
+          ['platform-actions', 'action run'],
           ['platform-actions', 'block send-mail'],
           ['platform-gateway', 'consume gateway-sync-notifier'],
         ] as const)
           expect(named(service, name), `${name} (${service})`).toBeDefined();
+        expect(parentOf(dataSpan), 'the gateway span').toBeDefined();
       },
       { timeout: 15_000, interval: 100 },
     );
