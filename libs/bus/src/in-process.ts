@@ -8,6 +8,9 @@ interface StoredMessage {
   msgId: string;
   payload: string;
   headers: Record<string, string>;
+  /** The durables `handled` waits for: those that matched it and had a subscriber when it was published. */
+  awaiting?: Durable[];
+  handled?: () => void;
 }
 
 interface Subscriber {
@@ -34,17 +37,25 @@ class Durable {
 
   constructor(
     private readonly bus: InProcessLog,
-    private readonly options: { filter: string; ackWaitMs: number; retryDelayMs: number; progressed: () => void },
+    private readonly options: {
+      filter: string;
+      ackWaitMs: number;
+      retryDelayMs: number;
+      progressed: () => void;
+      acknowledged: (message: StoredMessage, durable: Durable) => void;
+    },
   ) {
     this.matches = subjectMatcher(options.filter);
     // A new durable starts from the oldest kept message, as JetStream's does.
     bus.forEachKept((message) => this.offer(message));
   }
 
-  offer(message: StoredMessage): void {
-    if (!this.matches(message.subject)) return;
+  /** Queues the message if its filter matches it; answers whether it did. */
+  offer(message: StoredMessage): boolean {
+    if (!this.matches(message.subject)) return false;
     this.waiting.push(message.seq);
     this.schedule();
+    return true;
   }
 
   /** The sequence of the oldest message it still needs (Infinity when it needs none). */
@@ -138,7 +149,8 @@ class Durable {
       await subscriber.handler(message);
       const acked = this.deliveries.get(seq);
       clearTimeout(acked?.timer);
-      this.deliveries.delete(seq);
+      // Once per durable: after the ack wait two subscribers may both finish the same message.
+      if (this.deliveries.delete(seq)) this.options.acknowledged(stored, this);
       this.options.progressed();
     } catch {
       this.redeliver(seq, this.options.retryDelayMs);
@@ -214,7 +226,9 @@ export interface InProcessBusOptions {
  * redelivery after a failure or the ack wait, the lag with each delivery) inside one process. A
  * message stays in memory until every durable whose filter matches it has acknowledged it, so a
  * lagging consumer costs memory, never events; nothing outlives the process, so a graceful stop
- * first lets the durables finish (`drain`).
+ * first lets the durables finish (`drain`), and each publish answers `handled`, which resolves
+ * once the durables subscribed to the message have acknowledged it (the all-in-one's outbox keeps
+ * the change until then, so that a crash loses none).
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000 });
@@ -233,6 +247,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     return counts;
   };
   const settled = () => Object.keys(left()).length === 0;
+  const acknowledged = (message: StoredMessage, durable: Durable) => {
+    const awaiting = message.awaiting;
+    const index = awaiting?.indexOf(durable) ?? -1;
+    if (!awaiting || index < 0) return;
+    awaiting.splice(index, 1);
+    if (awaiting.length > 0) return;
+    message.awaiting = undefined;
+    message.handled?.();
+    message.handled = undefined;
+  };
   const oldestNeeded = () => {
     let oldest = Infinity;
     for (const { durable } of durables.values()) oldest = Math.min(oldest, durable.oldestNeeded());
@@ -245,9 +269,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       if (closed) throw new Error('the bus is closed');
       const stored = log.append(subject, publishOptions.msgId, JSON.stringify(data ?? null), publishOptions.headers ?? {});
       if (!stored) return { duplicate: true };
-      for (const { durable } of durables.values()) durable.offer(stored);
+      const awaiting: Durable[] = [];
+      for (const { durable } of durables.values()) if (durable.offer(stored) && durable.subscribed()) awaiting.push(durable);
       log.trim(oldestNeeded);
-      return { duplicate: false };
+      if (awaiting.length === 0) return { duplicate: false, handled: Promise.resolve() };
+      stored.awaiting = awaiting;
+      const handled = new Promise<void>((resolve) => (stored.handled = resolve));
+      return { duplicate: false, handled };
     },
     async subscribe<T>(subscribeOptions: SubscribeOptions<T>): Promise<Subscription> {
       if (closed) throw new Error('the bus is closed');
@@ -258,7 +286,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       if (!entry) {
         entry = {
           filter: subscribeOptions.filter,
-          durable: new Durable(log, { filter: subscribeOptions.filter, ackWaitMs: subscribeOptions.ackWaitMs ?? 30_000, retryDelayMs: subscribeOptions.retryDelayMs ?? 1000, progressed }),
+          durable: new Durable(log, {
+            filter: subscribeOptions.filter,
+            ackWaitMs: subscribeOptions.ackWaitMs ?? 30_000,
+            retryDelayMs: subscribeOptions.retryDelayMs ?? 1000,
+            progressed,
+            acknowledged,
+          }),
         };
         durables.set(subscribeOptions.durable, entry);
       }

@@ -14,6 +14,13 @@ export interface PublishOptions {
 
 export interface PublishResult {
   duplicate: boolean;
+  /**
+   * Only the in-process bus answers it, for a message it stored: resolves once every durable that
+   * had a subscriber and matched the message when it was published has acknowledged it (at once
+   * when none did). What it holds dies with the process, so the all-in-one's outbox keeps a change
+   * until then. JetStream's stream keeps the message itself and answers none.
+   */
+  handled?: Promise<void>;
 }
 
 export interface BusMessage<T = unknown> {
