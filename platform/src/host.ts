@@ -14,6 +14,7 @@ import {
   type Clock,
   type Logger,
   type ServiceContext,
+  type ServiceDefinition,
 } from '@platform/kit';
 import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
@@ -56,6 +57,11 @@ function remoteServiceUrls(config: PlatformConfig, hosted: BackendServiceName[])
   }
   if (missing.length) throw new ConfigError(missing);
   return remotes;
+}
+
+/** The services in the order they start: the data service last (see startPlatform). */
+function startOrder(services: ServiceDefinition[]): ServiceDefinition[] {
+  return [...services.filter((service) => service.name !== 'data'), ...services.filter((service) => service.name === 'data')];
 }
 
 /**
@@ -148,7 +154,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       await access.accessChanges.follow();
       stops.push(() => access.accessChanges.stop());
     }
-    for (const service of services) if (service.start && context) stops.push(await service.start(context));
+    // The data service starts last: its start publishes what outboxes still hold (a crash's
+    // unconsumed events), and on the in-process bus an entry leaves its outbox once the consumers
+    // subscribed by then have handled it, so audit, actions and publishing subscribe first.
+    for (const service of startOrder(services)) if (service.start && context) stops.push(await service.start(context));
     await monitors.start();
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {

@@ -6,6 +6,7 @@ import { EntityReader } from './entities/entity-reader';
 import { EntityWriter } from './entities/entity-writer';
 import { History } from './entities/history';
 import { HistoryPrefixes } from './entities/history-prefixes';
+import { ConsumedPulls } from './entities/consumed-pulls';
 import { OutboxDrainer } from './entities/outbox';
 import { PullWatermarks } from './entities/pull-watermarks';
 import { TypeDirectory } from './entities/type-directory';
@@ -52,7 +53,9 @@ export function dataDeps(context: ServiceContext): DataDeps {
   const timestamps = new UpdatedAtClock(clock, shared ? SHARED_STORE_SETTLE_MS : 0);
   const watermarks = shared ? new PullWatermarks(store) : undefined;
   const history = new History(store, new HistoryPrefixes(loadHistoryCacheChanges()));
-  const drainer = new OutboxDrainer(store, bus, history, clock, logger);
+  // The embedded store (the all-in-one) keeps a change in its outbox until its event's consumers
+  // have it, when the bus can tell (in process): that bus dies with the process.
+  const drainer = new OutboxDrainer(store, bus, history, clock, logger, store.kind === 'embedded' ? new ConsumedPulls(store, logger) : undefined);
   const deps: DataDeps = {
     store,
     bus,

@@ -4,10 +4,14 @@ import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
 import { outboxBacklog } from '@platform/telemetry';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+import type { ConsumedPulls } from './consumed-pulls';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
 import type { History } from './history';
 
 const REGISTRY = 'outbox-collections';
+
+/** Documents with outbox entries a sweep reads at a time. */
+const SWEEP_PAGE = 500;
 
 const tracer = trace.getTracer('data');
 
@@ -29,7 +33,9 @@ export function changeKindOf(entry: OutboxEntry): ChangeKind {
  * Moves changes out of an entity's outbox: append to history, publish the event (message id
  * `<collection>/<id>/<revision>`, so a repeat is dropped by the bus), then pull the entry. Each
  * step is idempotent, so a drain interrupted anywhere (crash, bus down) is simply done again later
- * by the sweeper, and no change is ever lost or published twice to a consumer.
+ * by the sweeper, and no change is ever lost or published twice to a consumer. Given
+ * `consumedPulls` (the all-in-one), an entry is pulled only once the event's consumers have
+ * handled it (see ConsumedPulls); otherwise right after the publish.
  */
 export class OutboxDrainer {
   private readonly registered = new Set<string>();
@@ -43,6 +49,7 @@ export class OutboxDrainer {
     private readonly history: History,
     private readonly clock: () => number,
     private readonly logger: Logger,
+    private readonly consumedPulls?: ConsumedPulls,
   ) {}
 
   /** Records that a collection may hold outbox entries, once per process, so the sweeper finds it. */
@@ -77,31 +84,61 @@ export class OutboxDrainer {
   }
 
   private async drainEntries(scope: EntityScope, entity: StoredEntity, inHistory: number | undefined, span: Span): Promise<boolean> {
-    const entries = (entity._outbox ?? []).map((stored) => ({ stored, entry: loadChange(stored) })).sort((a, b) => a.entry.revision - b.entry.revision);
-    for (const { stored, entry } of entries) {
-      if (entry.revision !== inHistory) await this.history.append(scope.collection, entity.id, entry);
-      const kind = changeKindOf(entry);
-      const event: DocumentEvent = {
-        projectId: scope.projectId,
-        typeId: scope.typeId,
-        collection: scope.collection,
-        kind,
-        entityId: entity.id,
-        revision: entry.revision,
-        change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
-        entity: publicView(entity),
-      };
-      try {
-        await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision) });
-      } catch (error) {
-        this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
-        return false;
+    const entries = this.ownEntries(scope, entity, inHistory)
+      .map((stored) => ({ stored, entry: loadChange(stored) }))
+      .sort((a, b) => a.entry.revision - b.entry.revision);
+    for (const { entry } of entries) this.consumedPulls?.claim(scope.collection, entity.id, entry.revision);
+    let published = 0;
+    try {
+      for (const { stored, entry } of entries) {
+        if (!(await this.publishEntry(scope, entity, stored, entry, inHistory, span))) return false;
+        published += 1;
       }
-      // An event, not a span of its own: the pull lands after the answer and a reader of the
-      // trace learns nothing more from its timing; one span fewer per write (docs/observability.md, Overhead).
-      span.addEvent('outbox pull started', { 'platform.outbox.revision': entry.revision });
-      context.with(ROOT_CONTEXT, () => this.pullInBackground(scope, entity.id, stored));
+      return true;
+    } finally {
+      for (const { entry } of entries.slice(published)) this.consumedPulls?.release(scope.collection, entity.id, entry.revision);
     }
+  }
+
+  /**
+   * The entries this drain publishes. With consumed pulls, a write drains only its own change: the
+   * older entries it read are this process's, waiting for their consumers, or (a refused publish,
+   * an entry pulled while the write reached the disk) the sweeper's.
+   */
+  private ownEntries(scope: EntityScope, entity: StoredEntity, inHistory: number | undefined): StoredChange[] {
+    const outbox = entity._outbox ?? [];
+    const pulls = this.consumedPulls;
+    if (!pulls) return outbox;
+    return outbox.filter((stored) => (inHistory === undefined || stored.revision === inHistory) && !pulls.owns(scope.collection, entity.id, stored.revision));
+  }
+
+  /** One entry: history if the writer did not store it, the event, then its pull; false when the bus refused it. */
+  private async publishEntry(scope: EntityScope, entity: StoredEntity, stored: StoredChange, entry: OutboxEntry, inHistory: number | undefined, span: Span): Promise<boolean> {
+    if (entry.revision !== inHistory) await this.history.append(scope.collection, entity.id, entry);
+    const kind = changeKindOf(entry);
+    const event: DocumentEvent = {
+      projectId: scope.projectId,
+      typeId: scope.typeId,
+      collection: scope.collection,
+      kind,
+      entityId: entity.id,
+      revision: entry.revision,
+      change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
+      entity: publicView(entity),
+    };
+    let handled: Promise<void> | undefined;
+    try {
+      ({ handled } = await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision) }));
+    } catch (error) {
+      this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
+      return false;
+    }
+    // An event, not a span of its own: the pull lands after the answer and a reader of the
+    // trace learns nothing more from its timing; one span fewer per write (docs/observability.md, Overhead).
+    span.addEvent('outbox pull started', { 'platform.outbox.revision': entry.revision });
+    const pulls = this.consumedPulls;
+    if (pulls) context.with(ROOT_CONTEXT, () => pulls.published(scope.collection, entity.id, stored, handled));
+    else context.with(ROOT_CONTEXT, () => this.pullInBackground(scope, entity.id, stored));
     return true;
   }
 
@@ -139,9 +176,10 @@ export class OutboxDrainer {
     await this.pulls.get(pullKey(collection, entityId));
   }
 
-  /** Resolves once every outbox pull under way has landed (before the store closes). */
+  /** Resolves once every outbox pull under way or ready has landed (before the store closes). */
   async settled(): Promise<void> {
     while (this.pulls.size > 0) await Promise.all(this.pulls.values());
+    await this.consumedPulls?.settled();
   }
 
   /** Every entity collection any process has written to. */
@@ -152,7 +190,8 @@ export class OutboxDrainer {
 
   /**
    * Finishes every outbox entry older than `graceMs` in every registered collection, and sets the
-   * backlog gauge to the documents that held entries when the sweep looked.
+   * backlog gauge to the documents that held entries when the sweep looked (with consumed pulls,
+   * those whose events still wait for their consumers included).
    */
   async sweep(graceMs = 2_000): Promise<number> {
     let drained = 0;
@@ -160,8 +199,19 @@ export class OutboxDrainer {
     for (const scope of await this.registeredScopes()) {
       const collection = this.store.collection<StoredEntity>(scope.collection);
       backlog += await collection.count({ '_outbox.0': { $exists: true } });
-      const pending = await collection.find({ '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } }, { limit: 500 });
-      for (const entity of pending) if (await this.drain(scope, entity)) drained += 1;
+      const pending = { '_outbox.0': { $exists: true }, updatedAt: { $lt: this.clock() - graceMs } };
+      if (!this.consumedPulls) {
+        for (const entity of await collection.find(pending, { limit: SWEEP_PAGE })) if (await this.drain(scope, entity)) drained += 1;
+        continue;
+      }
+      // Page on: entries waiting for their consumers fill pages, and a start after a crash finds
+      // every unconsumed change of the last moments to publish again.
+      for (let after: string | undefined; ; ) {
+        const page = await collection.find(after === undefined ? pending : { ...pending, id: { $gt: after } }, { limit: SWEEP_PAGE, sort: { id: 1 } });
+        for (const entity of page) if (this.ownEntries(scope, entity, undefined).length > 0 && (await this.drain(scope, entity))) drained += 1;
+        if (page.length < SWEEP_PAGE) break;
+        after = (page[page.length - 1] as StoredEntity).id;
+      }
     }
     outboxBacklog.set(backlog);
     return drained;
