@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { createEmbeddedStore, isEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeOperationDuration } from './metrics';
+import { metricsText, storeOperationDuration } from './metrics';
 import { instrumentStore } from './store-instrumentation';
 import { startMemoryTracing } from './testing';
 
@@ -44,6 +44,7 @@ describe('instrumentStore', () => {
     expect(await timedCount('findById')).toBe(before.findById + 1);
     expect(isEmbeddedStore(store)).toBe(true);
     expect(store.kind).toBe('embedded');
+    expect(await metricsText()).toMatch(/^platform_store_operation_duration_seconds_bucket\{le="0\.0005",operation="findById"\} \d+$/m);
   });
 
   it('answers one wrapper per collection name, still timing each call', async () => {
