@@ -6,6 +6,9 @@
 //
 //	mongo-compat -listen 127.0.0.1:27017 -postgresql-url postgres://127.0.0.1:5432/ferretdb
 //
+// Clients reach FerretDB through a front (front.go) that runs every command but reads one at a
+// time, so an update applies atomically as in MongoDB; -serialize-writes=false lets them overlap.
+//
 // It prints "ready <addr>" on stdout once it accepts connections and stops on SIGINT/SIGTERM.
 package main
 
@@ -15,11 +18,11 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -28,9 +31,11 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dir := flag.String("dir", "", "directory for the SQLite files (required without -postgresql-url)")
 	postgresqlURL := flag.String("postgresql-url", "", "PostgreSQL database to store in instead of SQLite")
+	serialize := flag.Bool("serialize-writes", true, "run every command but reads one at a time (FerretDB updates by a query, then a write)")
 	flag.Parse()
 
-	config := &ferretdb.Config{Listener: ferretdb.ListenerConfig{TCP: *listen}}
+	// FerretDB listens on a loopback port of its own; clients reach it through the front.
+	config := &ferretdb.Config{Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"}}
 	if *postgresqlURL != "" {
 		config.Handler = "postgresql"
 		config.PostgreSQLURL = *postgresqlURL
@@ -43,10 +48,22 @@ func main() {
 		log.Fatal(err)
 	}
 
+	backend, err := url.Parse(f.MongoDBURI())
+	if err != nil {
+		log.Fatal(err)
+	}
+	listener, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer listener.Close()
+
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	go waitUntilListening(*listen)
+	go (&front{backend: backend.Host, serialize: *serialize}).serve(listener)
+	// Both ports are bound: a connection made now waits in the backlog until it is accepted.
+	fmt.Printf("ready %s\n", listener.Addr())
 	f.Run(ctx)
 }
 
@@ -65,19 +82,4 @@ func sqliteURL(dir string) string {
 	// A throwaway test server: no fsync per commit (WAL still keeps each commit atomic). With
 	// SQLite's default the disk flush dominated every write.
 	return "file:" + absDir + "/?_pragma=synchronous(off)"
-}
-
-// waitUntilListening announces readiness once the port accepts connections, so the caller
-// does not have to poll.
-func waitUntilListening(addr string) {
-	for i := 0; i < 600; i++ {
-		conn, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			conn.Close()
-			fmt.Printf("ready %s\n", addr)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	log.Fatalf("server did not start listening on %s", addr)
 }

@@ -91,8 +91,9 @@ export type MongoCompatStorage = 'sqlite' | 'postgresql';
 
 /**
  * FerretDB speaking the MongoDB wire protocol on a free loopback port. SQLite by default (tests:
- * it starts fastest); `storage: 'postgresql'` runs it on its own PostgreSQL cluster in the data
- * directory, which takes concurrent writers and filters in the database, as MongoDB does.
+ * it starts fastest), each write applied atomically (tools/mongo-compat runs writes one at a
+ * time); `storage: 'postgresql'` runs it on its own PostgreSQL cluster in the data directory,
+ * which takes concurrent writers and filters in the database, as MongoDB does.
  */
 export async function startMongoCompatServer(options: LocalServerOptions & { storage?: MongoCompatStorage } = {}): Promise<LocalServer> {
   let cluster: PostgresCluster | undefined;
@@ -103,7 +104,9 @@ export async function startMongoCompatServer(options: LocalServerOptions & { sto
       const binary = await ensureMongoCompatBinary();
       if (options.storage !== 'postgresql') return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-dir', dataDir]);
       cluster ??= await startPostgresCluster(dataDir);
-      return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-postgresql-url', cluster.url]);
+      // The benchmarks' stand-in keeps concurrent writers as measured, and with them FerretDB's
+      // non-atomic updates (docs/quality.md, "The MongoDB stand-in").
+      return startProcess(binary, ['-listen', `127.0.0.1:${port}`, '-postgresql-url', cluster.url, '-serialize-writes=false']);
     },
   }, options).catch(async (error: unknown) => {
     await cluster?.stop();
