@@ -28,6 +28,16 @@ const documents: Array<Record<string, unknown>> = [
   { id: 'nested', meta: { owner: 'ann', stats: { views: 3 } }, tags: ['x', 'y', 'x'], list: [1, 2, 2, '2'] },
   { id: 'odd', meta: 'text', tags: 'x', count: 'seven', list: null, arr: [[1], { a: 1 }, 1], objs: [{ a: 1, b: 2 }, { a: 1 }] },
   { id: 'outbox', _outbox: [{ revision: 1, modifierJson: '{"$set":{"a":1}}', userId: 'u' }], deep: { a: { b: { c: 1 } } } },
+  {
+    id: 'waiting',
+    _outbox: [
+      { revision: 0, modifierJson: '{"$set":{"a":0}}', userId: 'u' },
+      { revision: 1, modifierJson: '{"$set":{"a":1}}', userId: 'u' },
+      { revision: 2, modifierJson: '{"$set":{"a":1}}', userId: 'v', extra: 'kept' },
+    ],
+    objs: [{ a: 1, b: null }, { a: [1, 2] }, { b: 2 }],
+    mixed: [{ a: 1 }, 1, 'a'],
+  },
 ];
 
 const modifiers: UpdateModifier[] = [
@@ -65,6 +75,14 @@ const modifiers: UpdateModifier[] = [
   { $pull: { objs: { a: 1, b: 2 } } },
   { $pull: { _outbox: { revision: 1, modifierJson: '{"$set":{"a":1}}', userId: 'u' } } },
   { $pull: { _outbox: { revision: 1 } } },
+  { $pull: { _outbox: { revision: 2, modifierJson: '{"$set":{"a":1}}', userId: 'v' } } },
+  { $pull: { _outbox: { modifierJson: '{"$set":{"a":1}}' } } },
+  { $pull: { _outbox: { revision: 9 } } },
+  { $pull: { _outbox: { revision: '1' } } },
+  { $pull: { objs: { a: 2 } } },
+  { $pull: { objs: { b: 2 } } },
+  { $pull: { mixed: { a: 1 } } },
+  { $pull: { _outbox: { revision: 1, nested: { a: 1 } } } },
   { $pull: { tags: { $in: ['x', 'y'] } } },
   { $pull: { missing: 1, 'meta.none': 2 } },
   { $pull: { title: 'A' } },

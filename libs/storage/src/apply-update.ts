@@ -26,9 +26,34 @@ function isLiteral(value: unknown): boolean {
 }
 
 /**
+ * The elements `$pull` keeps when the condition is a document of scalar fields and every element a
+ * document: as a query, it matches the elements whose fields it names hold equal scalars (other
+ * fields do not matter). Undefined when an element is something else or holds an array there
+ * (which could match through one of its values): the engine's call.
+ */
+function pulledByScalarFields(elements: unknown[], condition: JsonObject): unknown[] | undefined {
+  const fields = Object.entries(condition);
+  if (fields.length === 0 || !fields.every(([key, value]) => isScalar(value) && !key.includes('.') && !PROTOTYPE_KEYS.has(key))) return undefined;
+  const kept: unknown[] = [];
+  for (const element of elements) {
+    if (!isObject(element)) return undefined;
+    let matches = true;
+    for (const [key, value] of fields) {
+      const held = Object.hasOwn(element, key) ? element[key] : undefined;
+      if (Array.isArray(held)) return undefined;
+      if (held !== value) matches = false;
+    }
+    if (!matches) kept.push(element);
+  }
+  return kept;
+}
+
+/**
  * The elements `$pull` keeps, or undefined when deciding needs the query engine. A scalar
- * condition removes equal scalars; a document condition removes elements that are the same
- * document (such an element always matches it as a query). Anything else is the engine's call.
+ * condition removes equal scalars; a document condition of scalar fields removes the documents
+ * with those fields (see pulledByScalarFields: the outbox pull of one entry among several); any
+ * other document condition removes elements that are the same document (such an element always
+ * matches it as a query). Anything else is the engine's call.
  */
 function pulled(elements: unknown[], condition: unknown): unknown[] | undefined {
   if (isScalar(condition)) {
@@ -36,6 +61,8 @@ function pulled(elements: unknown[], condition: unknown): unknown[] | undefined 
     return elements.filter((element) => element !== condition);
   }
   if (!isObject(condition) || !isLiteral(condition) || Object.keys(condition).some((key) => key.includes('.'))) return undefined;
+  const byFields = pulledByScalarFields(elements, condition);
+  if (byFields) return byFields;
   const wanted = JSON.stringify(condition);
   // A different element might still match the condition as a query (extra fields, arrays).
   return elements.every((element) => JSON.stringify(element) === wanted) ? [] : undefined;
