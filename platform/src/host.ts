@@ -182,10 +182,13 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       monitors.stop();
       // No new requests, and the running ones finish (their events published), before the drain.
       await app.close();
-      // The consumers still run: an in-process bus's unacknowledged messages die with the process.
+      // The consumers still run: what they finish now the next start need not publish again.
       const { left } = await adapters.bus.drain(config.SHUTDOWN_DRAIN_MS);
       if (Object.keys(left).length > 0) {
-        logger.warn({ left, drainLimitMs: config.SHUTDOWN_DRAIN_MS }, 'shutdown: events not handled within SHUTDOWN_DRAIN_MS are lost for these consumers (messages left per durable): the audit trail and actions miss them');
+        logger.warn(
+          { left, drainLimitMs: config.SHUTDOWN_DRAIN_MS },
+          'shutdown: events not handled within SHUTDOWN_DRAIN_MS (messages left per durable) stay in their documents\' outboxes and reach these consumers after the next start',
+        );
       }
       await Promise.allSettled(stops.map((stop) => stop()));
       await metrics?.close();
