@@ -17,17 +17,24 @@ const tracer = trace.getTracer('store');
 function measured<R>(kind: string, collection: string, operation: string, traced: boolean, work: () => Promise<R>): Promise<R> {
   const started = performance.now();
   if (traced && trace.getActiveSpan()?.isRecording()) return measuredInSpan(kind, collection, operation, started, work);
-  const stop = () => storeOperationDuration.observe(operation, (performance.now() - started) / 1000);
   let result: Promise<R>;
   try {
     result = work();
   } catch (error) {
     // An adapter that throws before its promise exists fails as the async wrapper did: through the promise.
-    stop();
+    observeSince(operation, started);
     return Promise.reject(error as Error);
   }
-  result.then(stop, stop);
+  // Unnamed callbacks: tsx (keepNames) gives a closure held in a named const a defineProperty call each time it is made.
+  result.then(
+    () => observeSince(operation, started),
+    () => observeSince(operation, started),
+  );
   return result;
+}
+
+function observeSince(operation: string, started: number): void {
+  storeOperationDuration.observe(operation, (performance.now() - started) / 1000);
 }
 
 async function measuredInSpan<R>(kind: string, collection: string, operation: string, started: number, work: () => Promise<R>): Promise<R> {
@@ -39,7 +46,7 @@ async function measuredInSpan<R>(kind: string, collection: string, operation: st
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
-    storeOperationDuration.observe(operation, (performance.now() - started) / 1000);
+    observeSince(operation, started);
     span.end();
   }
 }
