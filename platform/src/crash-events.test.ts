@@ -68,14 +68,22 @@ describe('a crash of the all-in-one', () => {
     first.child.kill('SIGKILL');
     expect(await exitOf(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
 
+    // A second crash a moment after the restart listens, while its consumers still work on what it
+    // published again: an outbox entry pulled before they had it would be lost for good.
     const second = await startEntry({ PORT: '0', DATA_DIR: dataDir });
     running.push(second.child);
-    await expect.poll(() => auditTotal(second.call, token, projectId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
-    await expect.poll(() => runTotal(second.call, token, projectId, actionId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
-    // Events the first process's consumers had handled but not yet pulled come again: nothing more is recorded or run.
+    await pause(1_000);
+    second.child.kill('SIGKILL');
+    expect(await exitOf(second.child)).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const third = await startEntry({ PORT: '0', DATA_DIR: dataDir });
+    running.push(third.child);
+    await expect.poll(() => auditTotal(third.call, token, projectId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
+    await expect.poll(() => runTotal(third.call, token, projectId, actionId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
+    // Events the earlier processes' consumers had handled but not yet pulled come again: nothing more is recorded or run.
     await pause(3_000);
-    expect({ audit: await auditTotal(second.call, token, projectId), runs: await runTotal(second.call, token, projectId, actionId) }).toEqual({ audit: CHANGES, runs: CHANGES });
-    second.child.kill('SIGTERM');
-    expect(await exitOf(second.child)).toEqual({ code: 0, signal: null });
+    expect({ audit: await auditTotal(third.call, token, projectId), runs: await runTotal(third.call, token, projectId, actionId) }).toEqual({ audit: CHANGES, runs: CHANGES });
+    third.child.kill('SIGTERM');
+    expect(await exitOf(third.child)).toEqual({ code: 0, signal: null });
   }, 180_000);
 });
