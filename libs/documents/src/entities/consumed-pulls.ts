@@ -51,7 +51,7 @@ export class ConsumedPulls {
     return pulls !== undefined && (pulls.publishing.has(revision) || pulls.unconsumed.has(revision) || pulls.pulling.has(revision));
   }
 
-  /** Taken before the drain's first await, so that a drain of the entity's next write does not publish it too. */
+  /** Taken before the drain's first await, so that a sweep meanwhile does not publish it too. */
   claim(collection: string, entityId: string, revision: number): void {
     const key = entityKey(collection, entityId);
     let pulls = this.entities.get(key);
