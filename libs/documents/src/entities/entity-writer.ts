@@ -113,8 +113,9 @@ export class EntityWriter {
    * that far ahead). A write that took longer than half the margin is restamped too (see
    * UpdatedAtClock), at most MAX_RESTAMPS times: on a store so overloaded that every write takes
    * over half the margin, an unbounded loop never answered (PATCH stalled under load on the test
-   * server). That second rule is what holds where single-document updates are not atomic (the
-   * MongoDB-compatible test server, docs/ports.md), so the mark may lag.
+   * server). That second rule is what holds where single-document updates are not atomic (FerretDB
+   * without the test server's write lock: the benchmarks' PostgreSQL stand-in, docs/ports.md), so
+   * the mark may lag.
    */
   private async settle(scope: EntityScope, entity: StoredEntity, stampedAt: number): Promise<StoredEntity> {
     if (this.timestamps.settleMs === 0) return entity;

@@ -169,8 +169,9 @@ export class OutboxDrainer {
   /**
    * Resolves once the outbox pulls under way on this entity have landed. A writer waits for them
    * before it writes the entity again: where a store updates a document by reading and replacing
-   * it (the MongoDB-compatible test server, docs/ports.md), a pull overlapping the next write
-   * wrote the document back as it read it, and the write's revision was lost.
+   * it (FerretDB without the test server's write lock: the benchmarks' PostgreSQL stand-in,
+   * docs/ports.md), a pull overlapping the next write wrote the document back as it read it, and
+   * the write's revision was lost.
    */
   async pulled(collection: string, entityId: string): Promise<void> {
     await this.pulls.get(pullKey(collection, entityId));
