@@ -36,8 +36,11 @@ function among(values: ReadonlySet<unknown>): Condition {
  */
 function ordered(value: Plain, accepts: (order: number) => boolean): Condition {
   const type = typeof value;
-  const one = (element: unknown): boolean => typeof element === type && accepts(order(element as Plain, value));
-  return (held) => (Array.isArray(held) ? held.some(one) : one(held));
+  return (held) => (Array.isArray(held) ? held.some((element) => orderedOne(element, type, value, accepts)) : orderedOne(held, type, value, accepts));
+}
+
+function orderedOne(element: unknown, type: string, value: Plain, accepts: (order: number) => boolean): boolean {
+  return typeof element === type && accepts(order(element as Plain, value));
 }
 
 function not(condition: Condition): Condition {
@@ -127,6 +130,17 @@ function fieldChecks(filter: unknown): FieldCheck[] | undefined {
  */
 export function simpleFilter(filter: Filter): DocumentTest | undefined {
   const checks = fieldChecks(filter);
-  if (!checks) return undefined;
-  return { test: (document) => checks.every(({ read, condition }) => condition(read(document))) };
+  return checks && new AllChecks(checks);
+}
+
+/**
+ * A class rather than an object literal with an arrow: a filter is compiled for every read, and
+ * tsx (keepNames) gives a named closure made per call an Object.defineProperty each time.
+ */
+class AllChecks implements DocumentTest {
+  constructor(private readonly checks: FieldCheck[]) {}
+
+  test(document: Record<string, unknown>): boolean {
+    return this.checks.every(({ read, condition }) => condition(read(document)));
+  }
 }
