@@ -51,8 +51,8 @@ function pathProblem(path: string, options: ClientModifierOptions): string | und
   const { allowAccess, serverOwned } = options;
   const segments = path.split('.');
   if (path.length === 0 || segments.some((s) => s.length === 0)) return 'empty path segment';
-  const keywordAllowed = (segment: string) => inJsonSchemaField(path, options) && JSON_SCHEMA_DOLLAR_KEYWORDS.has(segment);
-  if (segments.some((s) => s.startsWith('$') && !keywordAllowed(s))) return 'positional and operator paths are not allowed';
+  // Inline rather than a named helper closure: tsx (keepNames) gives one made per call an Object.defineProperty.
+  if (segments.some((s) => s.startsWith('$') && !(inJsonSchemaField(path, options) && JSON_SCHEMA_DOLLAR_KEYWORDS.has(s)))) return 'positional and operator paths are not allowed';
   if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return 'path segment not allowed';
   const root = segments[0] as string;
   if (root.startsWith('_')) return 'internal fields cannot be changed';

@@ -35,6 +35,15 @@ function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, 
   }
 }
 
+/**
+ * The documents' validator for one request. Returned from a function, not written as an arrow in
+ * the kind's object literal: tsx (keepNames) gives a named closure made per request an
+ * Object.defineProperty.
+ */
+function schemaValidator(schema: unknown, limits: DataLimits): (fields: Record<string, unknown>) => SchemaProblem[] {
+  return (fields) => validateWithinBudget(schema, fields, limits);
+}
+
 /** Documents of a type: `/api/projects/{projectId}/types/{typeId}/data`. */
 export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: typeof typeIdSchema }> = {
   tag: 'documents',
@@ -46,7 +55,7 @@ export const documentsKind: EntityKind<{ projectId: typeof projectId; typeId: ty
     const type = await deps.types.requireReadable(params.projectId, params.typeId, caller);
     return {
       scope: TypeDirectory.documentsScope(params.projectId, params.typeId),
-      validate: (fields) => validateWithinBudget(type.schema, fields, deps.limits),
+      validate: schemaValidator(type.schema, deps.limits),
       defaultAccess: type.defaultAccess,
       serverOwnedFields: SERVER_SET_DOCUMENT_FIELDS,
       ...(type.syncType === 'localOnly' ? { refuseWrites: documentError('DATA_LOCAL_ONLY_TYPE') } : {}),

@@ -37,14 +37,7 @@ export class UpdatedAtClock {
     this.last = Math.max(this.clock(), this.last, atLeast);
     const at = this.last;
     this.inFlight.set(at, (this.inFlight.get(at) ?? 0) + 1);
-    return {
-      at,
-      end: () => {
-        const count = (this.inFlight.get(at) ?? 1) - 1;
-        if (count <= 0) this.inFlight.delete(at);
-        else this.inFlight.set(at, count);
-      },
-    };
+    return new InFlightStamp(at, this.inFlight);
   }
 
   /** The largest `updatedAt` a pull may return now. */
@@ -52,5 +45,22 @@ export class UpdatedAtClock {
     let oldest = Number.POSITIVE_INFINITY;
     for (const at of this.inFlight.keys()) if (at < oldest) oldest = at;
     return Math.min(oldest - 1, this.clock() - this.settleMs - 1);
+  }
+}
+
+/**
+ * A stamp counted in `inFlight` until `end()`. A class, not an object literal with an arrow: one
+ * is made per write, and tsx (keepNames) gives each such named closure an Object.defineProperty.
+ */
+class InFlightStamp {
+  constructor(
+    readonly at: number,
+    private readonly inFlight: Map<number, number>,
+  ) {}
+
+  end(): void {
+    const count = (this.inFlight.get(this.at) ?? 1) - 1;
+    if (count <= 0) this.inFlight.delete(this.at);
+    else this.inFlight.set(this.at, count);
   }
 }
