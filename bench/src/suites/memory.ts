@@ -78,9 +78,9 @@ async function fillStore(dataDir: string): Promise<void> {
     const batch = Array.from({ length: Math.min(1000, pairs - start) }, (_, k) => start + k);
     const now = Date.now();
     const fields = (n: number) => ({ title: `item ${n}`, n, tags: ['a', 'b'] });
-    await store.atomically(async () => {
-      await entities.insertMany(batch.map((n) => ({ id: `item-${n}`, ...fields(n), revision: 0, createdAt: now, updatedAt: now, _outbox: [] })));
-      await history.insertMany(
+    await store.atomically(async (section) => {
+      await section.collection(entities.name).insertMany(batch.map((n) => ({ id: `item-${n}`, ...fields(n), revision: 0, createdAt: now, updatedAt: now, _outbox: [] })));
+      await section.collection(history.name).insertMany(
         batch.map((n) => ({ id: `item-${n}:0`, entityId: `item-${n}`, ...storeChange({ userId: 'u1', timestamp: now, baseRevision: -1, modifier: { $set: fields(n) }, revision: 0 }) })),
       );
     });

@@ -35,17 +35,18 @@ export function runDocumentStoreContract(adapter: string, open: () => Promise<{ 
 
     it('runs an atomic section over several collections, answering its result, without rolling back a failed one', async () => {
       const [first, second] = [fresh(), fresh()];
-      const answer = await store.atomically(async () => {
-        await first.insertOne({ id: 'a', n: 1 });
-        await second.insertOne({ id: 'b', n: 2 });
-        await first.updateOne({ id: 'a' }, { $inc: { n: 1 } });
+      const answer = await store.atomically(async (section) => {
+        await section.collection(first.name).insertOne({ id: 'a', n: 1 });
+        await section.collection(second.name).insertOne({ id: 'b', n: 2 });
+        // A nested section joins the outer one.
+        await section.atomically((nested) => nested.collection(first.name).updateOne({ id: 'a' }, { $inc: { n: 1 } }));
         return 'done';
       });
       expect(answer).toBe('done');
       expect([await first.findById('a'), await second.findById('b')]).toEqual([{ id: 'a', n: 2 }, { id: 'b', n: 2 }]);
-      const failing = store.atomically(async () => {
-        await second.insertOne({ id: 'c' });
-        await first.insertOne({ id: 'a' });
+      const failing = store.atomically(async (section) => {
+        await section.collection(second.name).insertOne({ id: 'c' });
+        await section.collection(first.name).insertOne({ id: 'a' });
       });
       await expect(failing).rejects.toBeInstanceOf(DuplicateKeyError);
       expect(await second.findById('c')).toEqual({ id: 'c' });

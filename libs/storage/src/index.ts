@@ -1,8 +1,9 @@
 export * from './port';
 export { assertSupportedModifier, modifiedPaths, pathsOverlap, SUPPORTED_OPERATORS } from './modifier';
 export { applyUpdate } from './apply-update';
+export { wrappedAtomically, wrappedCollections } from './wrapped-store';
 export { guardedUpdate, type GuardedUpdateRequest, type GuardedUpdateResult } from './guarded-update';
-export { createEmbeddedStore, isEmbeddedStore, type EmbeddedDocumentStore, type EmbeddedStoreOptions, type EmbeddedStoreStats } from './embedded/embedded-store';
+export { createEmbeddedStore, isEmbeddedStore, STORE_LOG_FILE, type EmbeddedDocumentStore, type EmbeddedStoreOptions, type EmbeddedStoreStats } from './embedded/embedded-store';
 export { CorruptLogError } from './embedded/append-log';
 export { requestBackup } from './embedded/control-socket';
 export { createMongoStore, type MongoStoreOptions } from './mongodb/mongo-store';

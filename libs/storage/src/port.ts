@@ -66,19 +66,33 @@ export interface BackupSummary {
   durationMs: number;
 }
 
-export interface DocumentStore {
+/**
+ * The store as one atomic section sees it: writes made through its collections belong to the
+ * section. A DocumentStore is one too, outside any section, so code that writes through a
+ * `StoreSection` it is handed works inside a section and outside one alike.
+ */
+export interface StoreSection {
   /** Which adapter serves (`mongodb` or `embedded`), for health reports. */
   readonly kind: 'mongodb' | 'embedded';
   collection<T extends StoredDocument = StoredDocument>(name: string): Collection<T>;
   /**
-   * Runs `work`, whose writes (in any collections) are one logical change. The embedded store
-   * writes them as one log line: after a crash all of them are there or none, and the section
-   * resolves once that line is on disk. MongoDB runs them one after another as they are issued,
-   * without a transaction (the MongoDB-compatible test server has none), so callers keep each
-   * step idempotent and repairable (the outbox and its sweeper). Neither rolls back: a write that
-   * throws leaves the earlier ones applied.
+   * Runs `work` with a section whose writes (in any collections) are one logical change. The
+   * embedded store writes them as one log line: after a crash all of them are there or none, and
+   * the section resolves once that line is on disk. Only writes through the section `work` is
+   * handed belong to it: a write through any other handle (the store itself, a collection taken
+   * before) is a write of its own. Inside a section, `atomically` joins it. MongoDB runs the
+   * writes one after another as they are issued, without a transaction (the MongoDB-compatible
+   * test server has none), so callers keep each step idempotent and repairable (the outbox and
+   * its sweeper). Neither rolls back: a write that throws leaves the earlier ones applied.
+   *
+   * The section is an explicit handle rather than an ambient (AsyncLocalStorage) context: while
+   * one is enabled every promise of the process pays its hooks, and under write load a section is
+   * always open (BENCHMARKS.md, issue 26).
    */
-  atomically<R>(work: () => Promise<R>): Promise<R>;
+  atomically<R>(work: (section: StoreSection) => Promise<R>): Promise<R>;
+}
+
+export interface DocumentStore extends StoreSection {
   /**
    * Embedded store only (MongoDB has its own tools): writes a consistent copy of every collection
    * into `directory` (created; it must be empty) while writes go on, by default a new directory

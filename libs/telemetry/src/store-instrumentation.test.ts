@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
-import { createEmbeddedStore, isEmbeddedStore, type DocumentStore } from '@platform/storage';
+import { createEmbeddedStore, isEmbeddedStore, STORE_LOG_FILE, type DocumentStore } from '@platform/storage';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { metricsText, storeOperationDuration } from './metrics';
 import { instrumentStore } from './store-instrumentation';
@@ -54,6 +54,17 @@ describe('instrumentStore', () => {
     await store.collection('things').count({});
     await store.collection('things').count({});
     expect(await timedCount('count')).toBe(before + 2);
+  });
+
+  it('times the writes of an atomic section, which still reach the log as one line', async () => {
+    const before = await timedCount('insertOne');
+    await store.atomically(async (section) => {
+      await section.collection('things').insertOne({ id: 'a' });
+      await section.collection('things.history').insertOne({ id: 'a@0' });
+    });
+    expect(await timedCount('insertOne')).toBe(before + 2);
+    const lines = (await readFile(join(dataDir, STORE_LOG_FILE), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ group: [{ c: 'things', put: { id: 'a' } }, { c: 'things.history', put: { id: 'a@0' } }] }]);
   });
 
   it('makes a span per write only inside a trace, under the active span', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, type EventBus } from '@platform/bus';
 import { createLogger } from '@platform/kit';
-import { createEmbeddedStore, type Collection, type DocumentStore, type EmbeddedDocumentStore, type StoredDocument } from '@platform/storage';
+import { createEmbeddedStore, wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type EmbeddedDocumentStore, type StoredDocument } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { historyCollection } from '../domain/collections';
 import type { EntityScope } from './entity';
@@ -22,23 +22,21 @@ function holdingPulls(inner: DocumentStore) {
   const updates: string[] = [];
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  const store: DocumentStore = {
-    ...inner,
-    collection<T extends StoredDocument>(name: string): Collection<T> {
-      const collection = inner.collection<T>(name);
-      if (name !== scope.collection) return collection;
-      return Object.assign(Object.create(collection) as Collection<T>, {
-        updateOne: async (...args: Parameters<Collection<T>['updateOne']>) => {
-          if (!args[1].$pull) return updates.push('update'), collection.updateOne(...args);
-          updates.push('pull');
-          await held;
-          const pulled = await collection.updateOne(...args);
-          updates.push('pull landed');
-          return pulled;
-        },
-      });
-    },
+  const hold = (collection: Collection<StoredDocument>): Collection<StoredDocument> => {
+    if (collection.name !== scope.collection) return collection;
+    return Object.assign(Object.create(collection) as Collection<StoredDocument>, {
+      updateOne: async (...args: Parameters<Collection<StoredDocument>['updateOne']>) => {
+        if (!args[1].$pull) return updates.push('update'), collection.updateOne(...args);
+        updates.push('pull');
+        await held;
+        const pulled = await collection.updateOne(...args);
+        updates.push('pull landed');
+        return pulled;
+      },
+    });
   };
+  // Writes in atomic sections too: the entity's update is one.
+  const store: DocumentStore = { ...inner, collection: wrappedCollections(inner, hold), atomically: wrappedAtomically(inner, hold) };
   return { store, updates, release: () => release() };
 }
 
@@ -109,7 +107,7 @@ describe('EntityWriter on the embedded store', () => {
   });
 
   it('writes the preceding writes in the same line as the entity', async () => {
-    await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'e2', preceding: () => store.collection('ledger').insertOne({ id: 'e2' }) });
+    await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'e2', preceding: (section) => section.collection('ledger').insertOne({ id: 'e2' }) });
     await store.close();
     const line = (await logLines(dataDir)).find((records) => records.some((record) => record.c === scope.collection && record.put?.id === 'e2'));
     expect(line?.filter((record) => record.put).map((record) => record.c).sort()).toEqual(['ledger', historyCollection(scope.collection), scope.collection].sort());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '@platform/contracts';
-import { DuplicateKeyError, guardedUpdate, type DocumentStore, type UpdateModifier } from '@platform/storage';
+import { DuplicateKeyError, guardedUpdate, type DocumentStore, type StoreSection, type UpdateModifier } from '@platform/storage';
 import { conflictDetails } from '../domain/conflict';
 import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
 import { documentError } from '../errors';
@@ -12,11 +12,12 @@ import type { UpdatedAtClock } from './updated-at-clock';
 
 /**
  * Writes of other collections that belong to an entity write (a visitor's retention entry, a
- * published version): run first, in the same atomic section, so on the embedded store they reach
- * the disk with the entity or not at all. On MongoDB they simply go first. One that throws stops
- * the entity write; they land even when the entity write then fails (a conflict, a duplicate id).
+ * published version): run first, through `section`, the entity write's atomic section, so on the
+ * embedded store they reach the disk with the entity or not at all. On MongoDB they simply go
+ * first. One that throws stops the entity write; they land even when the entity write then fails
+ * (a conflict, a duplicate id).
  */
-export type PrecedingWrites = () => Promise<void>;
+export type PrecedingWrites = (section: StoreSection) => Promise<void>;
 
 /** How often a slow write is restamped at most (see settle). */
 const MAX_RESTAMPS = 3;
@@ -51,15 +52,15 @@ export class EntityWriter {
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
     const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
     try {
-      await this.store.atomically(async () => {
-        await options.preceding?.();
-        await this.store
+      await this.store.atomically(async (section) => {
+        await options.preceding?.(section);
+        await section
           .collection<StoredEntity>(scope.collection)
           .insertOne(entity)
           .catch((error: unknown) => {
             throw error instanceof DuplicateKeyError ? documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } }) : error;
           });
-        await this.history.append(scope.collection, id, change);
+        await this.history.append(scope.collection, id, change, section);
       });
     } finally {
       stamp.end();
@@ -89,10 +90,10 @@ export class EntityWriter {
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 };
     let result;
     try {
-      result = await this.store.atomically(async () => {
-        await options.preceding?.();
-        const updated = await guardedUpdate(this.store.collection<StoredEntity>(scope.collection), { id, expectedRevision: options.baseRevision, modifier, change: { ...storeChange(change) }, now: stamp.at });
-        if (updated.status === 'updated') await this.history.append(scope.collection, id, change);
+      result = await this.store.atomically(async (section) => {
+        await options.preceding?.(section);
+        const updated = await guardedUpdate(section.collection<StoredEntity>(scope.collection), { id, expectedRevision: options.baseRevision, modifier, change: { ...storeChange(change) }, now: stamp.at });
+        if (updated.status === 'updated') await this.history.append(scope.collection, id, change, section);
         return updated;
       });
     } finally {

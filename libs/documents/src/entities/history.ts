@@ -1,4 +1,4 @@
-import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoreSection, type StoredDocument } from '@platform/storage';
 import type { EventSource } from '@platform/contracts';
 import { DEFAULT_HISTORY_CACHE_CHANGES } from '../config';
 import { historyCollection } from '../domain/collections';
@@ -25,8 +25,8 @@ export class History {
     private readonly prefixes = new HistoryPrefixes(DEFAULT_HISTORY_CACHE_CHANGES),
   ) {}
 
-  private async collectionFor(collection: string) {
-    const history = this.store.collection<HistoryRecord>(historyCollection(collection));
+  private async collectionFor(collection: string, section: StoreSection = this.store) {
+    const history = section.collection<HistoryRecord>(historyCollection(collection));
     if (!this.indexed.has(collection)) {
       await history.ensureIndex({ keys: { entityId: 1, revision: 1 }, unique: true });
       this.indexed.add(collection);
@@ -37,9 +37,10 @@ export class History {
   /**
    * Appends an outbox entry; a second append of the same revision is a no-op (drains may race).
    * A record this call stored stays as it is, so it may continue the entity's cached prefix.
+   * Inside an atomic section, `section` is the section's store.
    */
-  async append(collection: string, entityId: string, entry: OutboxEntry): Promise<void> {
-    const history = await this.collectionFor(collection);
+  async append(collection: string, entityId: string, entry: OutboxEntry, section?: StoreSection): Promise<void> {
+    const history = await this.collectionFor(collection, section);
     try {
       await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
     } catch (error) {

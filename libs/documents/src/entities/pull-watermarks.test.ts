@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, type EventBus } from '@platform/bus';
 import { createLogger, type ProjectCaller } from '@platform/kit';
-import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
+import { createEmbeddedStore, wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EntityScope, StoredEntity } from './entity';
 import { EntityReader } from './entity-reader';
@@ -29,17 +29,19 @@ function replica(store: DocumentStore, bus: EventBus, clock: () => number, water
 function heldUpdates(store: DocumentStore): { store: DocumentStore; release: () => void } {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  const holding: DocumentStore = Object.create(store) as DocumentStore;
-  holding.collection = ((name: string) => {
-    const collection = store.collection(name);
-    if (name !== scope.collection) return collection;
-    return Object.assign(Object.create(collection) as typeof collection, {
-      updateOne: async (...args: Parameters<typeof collection.updateOne>) => {
+  const hold = (collection: Collection<StoredDocument>): Collection<StoredDocument> => {
+    if (collection.name !== scope.collection) return collection;
+    return Object.assign(Object.create(collection) as Collection<StoredDocument>, {
+      updateOne: async (...args: Parameters<Collection<StoredDocument>['updateOne']>) => {
         await held;
         return collection.updateOne(...args);
       },
     });
-  }) as DocumentStore['collection'];
+  };
+  // The entity's update runs in an atomic section: its collections are held too.
+  const holding: DocumentStore = Object.create(store) as DocumentStore;
+  holding.collection = wrappedCollections(store, hold);
+  holding.atomically = wrappedAtomically(store, hold);
   return { store: holding, release };
 }
 

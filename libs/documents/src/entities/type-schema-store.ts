@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore, FindOptions, Filter, IndexSpec, Projection, StoredDocument, UpdateModifier } from '@platform/storage';
+import { wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type FindOptions, type Filter, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
 import { isTypesCollection } from '../domain/collections';
 import { loadedTypeFields, storedTypeFields, storedTypeModifier } from '../domain/type-schema-storage';
 
@@ -65,23 +65,13 @@ class TypeSchemaCollection<T extends StoredDocument> implements Collection<T> {
  * plain JSON Schema while the store never holds a `$` key.
  */
 export function withTypeSchemaEncoding(store: DocumentStore): DocumentStore {
-  // Each collection is wrapped once: a store that instruments what it hands out (telemetry) made a
-  // new wrapper on every call, a measurable share of each write.
-  const collections = new Map<string, Collection<StoredDocument>>();
+  const wrap = (collection: Collection<StoredDocument>) => (isTypesCollection(collection.name) ? new TypeSchemaCollection(collection) : collection);
   return {
     get kind() {
       return store.kind;
     },
-    collection: <T extends StoredDocument = StoredDocument>(name: string): Collection<T> => {
-      let collection = collections.get(name);
-      if (!collection) {
-        const inner = store.collection<StoredDocument>(name);
-        collection = isTypesCollection(name) ? new TypeSchemaCollection(inner) : inner;
-        collections.set(name, collection);
-      }
-      return collection as unknown as Collection<T>;
-    },
-    atomically: (work) => store.atomically(work),
+    collection: wrappedCollections(store, wrap),
+    atomically: wrappedAtomically(store, wrap),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -40,10 +40,10 @@ async function counterLoop(): Promise<void> {
 async function entityLoop(writer: number): Promise<void> {
   for (let i = 0; ; i += 1) {
     const id = `e${writer}-${i}`;
-    await store.atomically(async () => {
-      await entities.insertOne({ id, revision: 1, payload: 'y'.repeat(100) });
-      await history.insertOne({ id: `${id}@1`, entityId: id, revision: 1 });
-      await outbox.insertOne({ id: `${id}:created`, entityId: id });
+    await store.atomically(async (section) => {
+      await section.collection(entities.name).insertOne({ id, revision: 1, payload: 'y'.repeat(100) });
+      await section.collection(history.name).insertOne({ id: `${id}@1`, entityId: id, revision: 1 });
+      await section.collection(outbox.name).insertOne({ id: `${id}:created`, entityId: id });
     });
     process.stdout.write(`entity ${id}\n`);
   }
@@ -62,13 +62,13 @@ for (let index = 0; index < SHARED_DOCUMENTS; index += 1) await shared.insertOne
 async function sharedLoop(): Promise<void> {
   for (let i = 0; ; i += 1) {
     const id = `s${Math.floor(Math.random() * SHARED_DOCUMENTS)}`;
-    const revision = await store.atomically(async () => {
+    const revision = await store.atomically(async (section) => {
       const current = await shared.findById(id);
-      const result = await guardedUpdate(shared, { id, expectedRevision: current?.revision ?? 0, modifier: { $inc: { n: 1 } }, change: {}, now: i });
+      const result = await guardedUpdate(section.collection<{ id: string; revision: number; n: number }>(shared.name), { id, expectedRevision: current?.revision ?? 0, modifier: { $inc: { n: 1 } }, change: {}, now: i });
       if (result.status !== 'updated') return undefined;
       // Sections of different lengths, so a later one often ends before an earlier one.
       for (let turn = Math.floor(Math.random() * 3); turn > 0; turn -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
-      await sharedHistory.insertOne({ id: `${id}@${result.document.revision}`, entityId: id, revision: result.document.revision });
+      await section.collection(sharedHistory.name).insertOne({ id: `${id}@${result.document.revision}`, entityId: id, revision: result.document.revision });
       return result.document.revision;
     });
     if (revision !== undefined) process.stdout.write(`shared ${id} ${revision}\n`);

@@ -22,9 +22,9 @@ describe('embedded store online backup', () => {
       for (let i = 0; !stop.now; i += 1) {
         const id = `w${n}-${i}`;
         if (i % 2 === 0) {
-          await store.atomically(async () => {
-            await store.collection('entities').insertOne({ id, revision: 1 });
-            await store.collection('entities.history').insertOne({ id: `${id}@1`, entityId: id });
+          await store.atomically(async (section) => {
+            await section.collection('entities').insertOne({ id, revision: 1 });
+            await section.collection('entities.history').insertOne({ id: `${id}@1`, entityId: id });
           });
         } else {
           await store.collection('items').insertOne({ id });
@@ -69,10 +69,10 @@ describe('embedded store online backup', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const section = store.atomically(async () => {
-      await store.collection('a').insertOne({ id: 'first' });
+    const section = store.atomically(async (open) => {
+      await open.collection('a').insertOne({ id: 'first' });
       await held;
-      await store.collection('b').insertOne({ id: 'second' });
+      await open.collection('b').insertOne({ id: 'second' });
     });
     let backedUp = false;
     const backup = store.backup(join(root, 'backup')).then((summary) => {

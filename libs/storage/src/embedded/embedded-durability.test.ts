@@ -190,10 +190,10 @@ describe('embedded store durability', () => {
   it('writes changes to several collections as one log, and an atomic section as one line', async () => {
     const store = await createEmbeddedStore({ dataDir });
     await Promise.all([store.collection('a').insertOne({ id: '1' }), store.collection('b').insertOne({ id: '2' })]);
-    await store.atomically(async () => {
-      await store.collection('a').updateOne({ id: '1' }, { $set: { n: 1 } });
-      await store.collection('b').deleteMany({ id: '2' });
-      await store.collection('c').insertOne({ id: '3' });
+    await store.atomically(async (section) => {
+      await section.collection('a').updateOne({ id: '1' }, { $set: { n: 1 } });
+      await section.collection('b').deleteMany({ id: '2' });
+      await section.collection('c').insertOne({ id: '3' });
     });
     await store.close();
     expect((await readdir(dataDir)).filter((name) => name !== 'LOCK')).toEqual([STORE_LOG_FILE]);
@@ -205,6 +205,32 @@ describe('embedded store durability', () => {
     ]);
   });
 
+  it('keeps a write through the store itself out of an open section: only the section handle joins it', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sectionDone = false;
+    const section = store
+      .atomically(async (open) => {
+        await open.collection('a').insertOne({ id: 'in-section' });
+        await held;
+        await open.atomically((nested) => nested.collection('b').insertOne({ id: 'nested' }));
+      })
+      .then(() => {
+        sectionDone = true;
+      });
+    // Resolves on its own line while the section is still open.
+    await store.collection('a').insertOne({ id: 'outside' });
+    expect(sectionDone).toBe(false);
+    release();
+    await section;
+    await store.close();
+    const lines = (await logLines(dataDir)).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([{ c: 'a', put: { id: 'outside' } }, { group: [{ c: 'a', put: { id: 'in-section' } }, { c: 'b', put: { id: 'nested' } }] }]);
+  });
+
   it('keeps the log in memory order when sections and plain writes interleave on one document', async () => {
     const store = await createEmbeddedStore({ dataDir });
     const items = store.collection<{ id: string; n: number; tag?: string }>('items');
@@ -214,16 +240,16 @@ describe('embedded store durability', () => {
       release = resolve;
     });
     // The first section writes `a`, then waits; the second writes `a` on top of it and ends first.
-    const first = store.atomically(async () => {
-      await items.updateOne({ id: 'a' }, { $inc: { n: 1 } });
+    const first = store.atomically(async (section) => {
+      await section.collection(items.name).updateOne({ id: 'a' }, { $inc: { n: 1 } });
       await held;
-      await store.collection('history').insertOne({ id: 'a@1' });
+      await section.collection('history').insertOne({ id: 'a@1' });
     });
     let secondDone = false;
     const second = store
-      .atomically(async () => {
-        await items.updateOne({ id: 'a' }, { $inc: { n: 1 } });
-        await store.collection('history').insertOne({ id: 'a@2' });
+      .atomically(async (section) => {
+        await section.collection(items.name).updateOne({ id: 'a' }, { $inc: { n: 1 } });
+        await section.collection('history').insertOne({ id: 'a@2' });
       })
       .then(() => {
         secondDone = true;
@@ -295,10 +321,10 @@ describe('embedded store durability', () => {
       release = resolve;
     });
     // An open atomic section: a compaction's snapshot has to wait until it ends.
-    const section = store.atomically(async () => {
-      await store.collection('sections').insertOne({ id: 's1' });
+    const section = store.atomically(async (open) => {
+      await open.collection('sections').insertOne({ id: 's1' });
       await held;
-      await store.collection('sections').insertOne({ id: 's2' });
+      await open.collection('sections').insertOne({ id: 's2' });
     });
     for (let i = 0; i < 3000; i += 1) await counters.updateOne({ id: 'c' }, { $inc: { n: 1 } });
     const grown = (await stat(join(dataDir, STORE_LOG_FILE))).size;

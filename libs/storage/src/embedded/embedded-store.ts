@@ -5,6 +5,7 @@ import { readLog, writeLogFile } from './append-log';
 import { serveControlSocket } from './control-socket';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
+import { sectionStore } from './section-store';
 import { recordsByCollection, StoreLog, type CollectionRecord, type StoreLogLine } from './store-log';
 
 export interface EmbeddedStoreOptions {
@@ -135,19 +136,20 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     await unlock();
     throw error;
   }
+  const collectionNamed = (name: string): EmbeddedCollection<StoredDocument> => {
+    if (closed) throw new Error('the embedded store is closed');
+    let collection = collections.get(name);
+    if (!collection) {
+      const created = new EmbeddedCollection<StoredDocument>(name);
+      created.attach(log.writerFor(name, (id) => created.currentJson(id)));
+      collections.set(name, (collection = created));
+    }
+    return collection;
+  };
   return {
     kind: 'embedded',
-    collection<T extends StoredDocument>(name: string): Collection<T> {
-      if (closed) throw new Error('the embedded store is closed');
-      let collection = collections.get(name);
-      if (!collection) {
-        const created = new EmbeddedCollection<StoredDocument>(name);
-        created.attach(log.writerFor(name, (id) => created.currentJson(id)));
-        collections.set(name, (collection = created));
-      }
-      return collection as unknown as Collection<T>;
-    },
-    atomically: (work) => log.atomically(work),
+    collection: <T extends StoredDocument>(name: string) => collectionNamed(name) as unknown as Collection<T>,
+    atomically: (work) => log.atomically((section) => work(sectionStore(log, section, collectionNamed))),
     backup,
     stats: () => ({ collections: collections.size, documents: documentCount(), logBytes: log.size, loadMs }),
     async ping() {

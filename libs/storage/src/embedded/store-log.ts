@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IndexSpec } from '../port';
 import { AppendLog } from './append-log';
 
@@ -33,7 +32,7 @@ interface DirtyDocument {
  * read what the other wrote, so neither may reach the disk without the other.
  */
 interface Group {
-  sections: Set<Section>;
+  sections: Set<LogSection>;
   open: number;
   /** Documents the group wrote, by collection and id: the line holds their state at commit. */
   documents: Map<string, DirtyDocument>;
@@ -43,7 +42,8 @@ interface Group {
   reject: (error: Error) => void;
 }
 
-interface Section {
+/** One atomic section of the log (see StoreLog.atomically); opaque outside this file. */
+export interface LogSection {
   group: Group;
   open: boolean;
 }
@@ -77,8 +77,9 @@ export function recordsByCollection(lines: StoreLogLine[]): Map<string, Collecti
 /**
  * The one write-ahead log of the embedded store: every collection's changes go to one file with
  * group commit, so writes to several collections issued together are one synchronized write.
- * Inside `atomically`, writes change memory at once and their lines are kept back; when the
- * section ends they go out as one line, so after a crash all of them are there or none.
+ * Inside `atomically`, writes made `within` the section change memory at once and their lines
+ * are kept back; when the section ends they go out as one line, so after a crash all of them are
+ * there or none.
  * The line holds each document as memory has it when the section ends, so the log's order
  * follows memory's even when writes interleave with an open section: a section writing a
  * document another open section wrote joins it (they commit as one line once both ended), and
@@ -87,7 +88,11 @@ export function recordsByCollection(lines: StoreLogLine[]): Map<string, Collecti
  * new sections back until it is taken.
  */
 export class StoreLog {
-  private readonly sections = new AsyncLocalStorage<Section>();
+  /**
+   * The section a write is being made in, set only for the synchronous length of that call
+   * (`within`): a collection hands its change to the writer before the call returns its promise.
+   */
+  private active: LogSection | undefined;
   /** Documents written by a group that has not committed yet, by `collection prefix + id`. */
   private readonly dirty = new Map<string, Group>();
   private openSections = 0;
@@ -110,7 +115,7 @@ export class StoreLog {
       del: (id) => this.writeDocument({ prefix, id, current }, () => `${prefix}"del":${JSON.stringify(id)}}`),
       index: (spec) => {
         const line = `${prefix}"index":${JSON.stringify(spec)}}`;
-        const section = this.sections.getStore();
+        const section = this.active;
         if (!section?.open) return this.log.appendSerialized(line);
         section.group.indexLines.push(line);
         return Promise.resolve();
@@ -124,20 +129,18 @@ export class StoreLog {
   }
 
   /**
-   * Runs `work` so that every write it makes reaches the disk in one line: its writes resolve once
-   * applied in memory, and the section resolves once the line is on disk. A write that throws
-   * leaves the writes before it applied, and they are written with the rest. Nested sections
-   * join the outer one.
+   * Runs `work` with a new section: every write made `within` it reaches the disk in one line.
+   * Its writes resolve once applied in memory, and the section resolves once the line is on disk.
+   * A write that throws leaves the writes before it applied, and they are written with the rest.
    */
-  async atomically<R>(work: () => Promise<R>): Promise<R> {
-    if (this.sections.getStore()?.open) return work();
+  async atomically<R>(work: (section: LogSection) => Promise<R>): Promise<R> {
     while (this.snapshotTaken) await this.snapshotTaken;
-    const section: Section = { group: newGroup(), open: true };
+    const section: LogSection = { group: newGroup(), open: true };
     section.group.sections.add(section);
     section.group.open = 1;
     this.openSections += 1;
     try {
-      return await this.sections.run(section, work);
+      return await work(section);
     } finally {
       // Writes from tasks the section started but did not wait for go straight to the log.
       section.open = false;
@@ -145,13 +148,22 @@ export class StoreLog {
       group.open -= 1;
       if (group.open === 0) this.commit(group);
       this.openSections -= 1;
-      if (this.openSections === 0) {
-        // While enabled, an AsyncLocalStorage makes every promise of the process pay for its
-        // hooks (in Node 20 about twice the cost of promise-heavy code): only while sections are open.
-        this.sections.disable();
-        this.takeWaitingSnapshots();
-      }
+      if (this.openSections === 0) this.takeWaitingSnapshots();
       await group.committed;
+    }
+  }
+
+  /**
+   * Makes `write`, a collection call that hands its changes to the writer before it returns (every
+   * embedded collection's write does), a write of `section`.
+   */
+  within<R>(section: LogSection, write: () => R): R {
+    const outer = this.active;
+    this.active = section;
+    try {
+      return write();
+    } finally {
+      this.active = outer;
     }
   }
 
@@ -187,7 +199,7 @@ export class StoreLog {
   private writeDocument(document: DirtyDocument, line: () => string): Promise<void> {
     const key = document.prefix + document.id;
     const owner = this.dirty.get(key);
-    const section = this.sections.getStore();
+    const section = this.active;
     if (section?.open) {
       const group = owner && owner !== section.group ? this.merge(section.group, owner) : section.group;
       group.documents.set(key, document);

@@ -152,13 +152,13 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Docu
   const client = new MongoClient(options.url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, ignoreUndefined: true });
   await client.connect();
   const database = client.db(options.database);
-  return {
+  const store: DocumentStore = {
     kind: 'mongodb',
     collection<T extends StoredDocument>(name: string): Collection<T> {
       return new MongoCollection<T>(database.collection(name));
     },
-    // Sequential, no transaction: see DocumentStore.atomically.
-    atomically: (work) => work(),
+    // Sequential, no transaction: see StoreSection.atomically.
+    atomically: (work) => work(store),
     async ping() {
       try {
         await database.command({ ping: 1 }, { timeoutMS: 2000 });
@@ -171,4 +171,5 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Docu
       await client.close();
     },
   };
+  return store;
 }

@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '@platform/storage';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type StoreSection } from '@platform/storage';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
 import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
@@ -9,6 +9,16 @@ export interface AccessSnapshot {
   access: Access | undefined;
   /** Revision of the entity snapshot the access was read from. */
   revision: number;
+}
+
+/** The trail's two collections as one store (or atomic section) hands them out. */
+interface TrailCollections {
+  items: Collection<StoredTrailItem>;
+  entities: Collection<TrailEntityRecord>;
+}
+
+function trailCollections(store: StoreSection): TrailCollections {
+  return { items: store.collection<StoredTrailItem>(TRAIL_COLLECTION), entities: store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION) };
 }
 
 function sameAccess(a: Access, b: Access): boolean {
@@ -27,8 +37,7 @@ export class TrailStore {
   readonly entities: Collection<TrailEntityRecord>;
 
   constructor(private readonly store: DocumentStore) {
-    this.items = store.collection<StoredTrailItem>(TRAIL_COLLECTION);
-    this.entities = store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION);
+    ({ items: this.items, entities: this.entities } = trailCollections(store));
   }
 
   /**
@@ -53,31 +62,36 @@ export class TrailStore {
    */
   async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
     // The entity record, the access spread and the item: one atomic section (embedded store).
-    await this.store.atomically(() => this.recordIn(entry, snapshot));
+    await this.store.atomically((section) => this.recordIn(trailCollections(section), entry, snapshot));
   }
 
-  private async recordIn(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
-    const { record: known, accessMoved } = await this.advanceEntity(entry.entityKey, entry.projectId, snapshot);
+  private async recordIn(trail: TrailCollections, entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
+    const { record: known, accessMoved } = await this.advanceEntity(trail.entities, entry.entityKey, entry.projectId, snapshot);
     // Items written before hold the record's access already unless this change moved it.
-    if (accessMoved) await this.spreadAccess(entry.entityKey, known);
+    if (accessMoved) await this.spreadAccess(trail.items, entry.entityKey, known);
     try {
-      await this.items.insertOne({ ...entry, access: known.access, accessRevision: known.accessRevision });
+      await trail.items.insertOne({ ...entry, access: known.access, accessRevision: known.accessRevision });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
     // A newer change may have moved the record while this item was being inserted.
-    const latest = (await this.entities.findById(entry.entityKey)) as TrailEntityRecord;
-    if (latest.accessRevision !== known.accessRevision) await this.spreadAccess(entry.entityKey, latest);
+    const latest = (await trail.entities.findById(entry.entityKey)) as TrailEntityRecord;
+    if (latest.accessRevision !== known.accessRevision) await this.spreadAccess(trail.items, entry.entityKey, latest);
   }
 
   /**
    * Moves the entity record to this snapshot if it is newer (compare-and-set on the revision);
    * answers the record as it now stands and whether its access may be newer than some items'.
    */
-  private async advanceEntity(entityKey: string, projectId: string, snapshot: AccessSnapshot): Promise<{ record: TrailEntityRecord; accessMoved: boolean }> {
+  private async advanceEntity(
+    entities: Collection<TrailEntityRecord>,
+    entityKey: string,
+    projectId: string,
+    snapshot: AccessSnapshot,
+  ): Promise<{ record: TrailEntityRecord; accessMoved: boolean }> {
     const access = snapshot.access ?? {};
     for (;;) {
-      const current = await this.entities.findById(entityKey);
+      const current = await entities.findById(entityKey);
       // A redelivery or a late older change: the call that moved the access may have stopped
       // before spreading it, so this one spreads too.
       if (current && current.revision >= snapshot.revision) return { record: current, accessMoved: true };
@@ -85,20 +99,20 @@ export class TrailStore {
       if (!current) {
         const record = { id: entityKey, projectId, revision: snapshot.revision, access, accessRevision };
         try {
-          await this.entities.insertOne(record);
+          await entities.insertOne(record);
           return { record, accessMoved: false };
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
           continue;
         }
       }
-      const moved = await this.entities.updateOne({ id: entityKey, revision: current.revision }, { $set: { revision: snapshot.revision, access, accessRevision } });
+      const moved = await entities.updateOne({ id: entityKey, revision: current.revision }, { $set: { revision: snapshot.revision, access, accessRevision } });
       if (moved) return { record: moved, accessMoved: moved.accessRevision !== current.accessRevision };
     }
   }
 
-  private async spreadAccess(entityKey: string, record: TrailEntityRecord): Promise<void> {
-    await this.items.updateMany({ entityKey, accessRevision: { $lt: record.accessRevision } }, { $set: { access: record.access, accessRevision: record.accessRevision } });
+  private async spreadAccess(items: Collection<StoredTrailItem>, entityKey: string, record: TrailEntityRecord): Promise<void> {
+    await items.updateMany({ entityKey, accessRevision: { $lt: record.accessRevision } }, { $set: { access: record.access, accessRevision: record.accessRevision } });
   }
 
   async page(filter: Filter, skip: number, limit: number): Promise<{ items: StoredTrailItem[]; total: number }> {
@@ -108,9 +122,10 @@ export class TrailStore {
 
   /** Removes a project's whole trail (before a rebuild). */
   async clearProject(projectId: string): Promise<void> {
-    await this.store.atomically(async () => {
-      await this.items.deleteMany({ projectId });
-      await this.entities.deleteMany({ projectId });
+    await this.store.atomically(async (section) => {
+      const { items, entities } = trailCollections(section);
+      await items.deleteMany({ projectId });
+      await entities.deleteMany({ projectId });
     });
   }
 }

@@ -50,9 +50,9 @@ export class ProjectRepository {
     // One atomic section (embedded store); on MongoDB the membership goes first, so a crash in
     // between leaves a membership without a project, which ProjectAccess ignores, never a project
     // nobody can reach.
-    await this.store.atomically(async () => {
-      await this.members.insertOne({ id: projectMemberId(id, input.ownerId), projectId: id, userId: input.ownerId, role: 'owner', permissions: [], createdAt: now });
-      await this.projects.insertOne(project);
+    await this.store.atomically(async (section) => {
+      await section.collection<StoredMember>(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(id, input.ownerId), projectId: id, userId: input.ownerId, role: 'owner', permissions: [], createdAt: now });
+      await section.collection<StoredProject>(PROJECTS_COLLECTION).insertOne(project);
     });
     return project;
   }

@@ -32,7 +32,6 @@ export class TenantRepository {
   private readonly tenants: Collection<Stored<TenantRecord>>;
   private readonly members: Collection<Stored<TenantMember>>;
   private readonly projects: Collection<Stored<ProjectRecord>>;
-  private readonly projectMembers: Collection<Stored<ProjectMember>>;
 
   constructor(
     private readonly store: DocumentStore,
@@ -41,7 +40,6 @@ export class TenantRepository {
     this.tenants = store.collection(TENANTS_COLLECTION);
     this.members = store.collection(TENANT_MEMBERS_COLLECTION);
     this.projects = store.collection(PROJECTS_COLLECTION);
-    this.projectMembers = store.collection(PROJECT_MEMBERS_COLLECTION);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -125,18 +123,21 @@ export class TenantRepository {
    */
   async removeMember(tenantId: string, userId: string, successorId: string): Promise<string[]> {
     // Ownership handover and removal in one atomic section: never a project without its owner's membership.
-    return this.store.atomically(async () => {
-      const projectIds = (await this.projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
+    return this.store.atomically(async (section) => {
+      const members = section.collection<Stored<TenantMember>>(TENANT_MEMBERS_COLLECTION);
+      const projects = section.collection<Stored<ProjectRecord>>(PROJECTS_COLLECTION);
+      const projectMembers = section.collection<Stored<ProjectMember>>(PROJECT_MEMBERS_COLLECTION);
+      const projectIds = (await projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
       const now = this.clock();
-      for (const project of await this.projects.find({ tenantId, ownerId: userId })) {
-        await this.projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
+      for (const project of await projects.find({ tenantId, ownerId: userId })) {
+        await projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
         const successorMembership = projectMemberId(project.id, successorId);
-        const promoted = await this.projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
-        if (!promoted) await this.projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
+        const promoted = await projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
+        if (!promoted) await projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
       }
-      const memberships = await this.projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
-      await this.projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
-      await this.members.deleteMany({ id: tenantMemberId(tenantId, userId) });
+      const memberships = await projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
+      await projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
+      await members.deleteMany({ id: tenantMemberId(tenantId, userId) });
       return memberships.map((membership) => membership.projectId);
     });
   }

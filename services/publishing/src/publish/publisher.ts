@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { DataDeps } from '@platform/documents';
+import type { StoreSection } from '@platform/storage';
 import { snapshot, type StoredVersion } from '../domain/versions';
 import { publishingError } from '../errors';
 import { ApplicationReader, type StoredApplication } from '../stores/applications';
@@ -39,11 +40,16 @@ export class Publisher {
 
     const version = snapshot(application, { publishedBy: caller.userId, now: this.clock(), attempt: randomUUID() });
     // The version row is claimed in the application patch's atomic section (before it on MongoDB).
-    const claim = async () => {
-      const claimed = await this.versions.claim(projectId, version, async () => {
-        const current = await this.applications.live(projectId, applicationId);
-        return current !== null && (current.publishedVersionNumber ?? 0) < version.versionNumber;
-      });
+    const claim = async (section: StoreSection) => {
+      const claimed = await this.versions.claim(
+        projectId,
+        version,
+        async () => {
+          const current = await this.applications.live(projectId, applicationId);
+          return current !== null && (current.publishedVersionNumber ?? 0) < version.versionNumber;
+        },
+        section,
+      );
       if (!claimed) throw this.lost(version);
     };
 

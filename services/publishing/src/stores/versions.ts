@@ -1,5 +1,5 @@
 import { applicationsCollection } from '@platform/documents';
-import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
+import { DuplicateKeyError, type Collection, type DocumentStore, type StoreSection } from '@platform/storage';
 import type { StoredVersion } from '../domain/versions';
 
 /**
@@ -24,8 +24,9 @@ export class VersionStore {
 
   constructor(private readonly store: DocumentStore) {}
 
-  private async versions(projectId: string): Promise<Collection<StoredVersion>> {
-    const collection = this.store.collection<StoredVersion>(versionsCollection(projectId));
+  /** The project's versions; inside an atomic section, `section` is the section's store. */
+  private async versions(projectId: string, section: StoreSection = this.store): Promise<Collection<StoredVersion>> {
+    const collection = section.collection<StoredVersion>(versionsCollection(projectId));
     if (!this.indexed.has(collection.name)) {
       await collection.ensureIndex({ keys: { applicationId: 1, versionNumber: -1 } });
       this.indexed.add(collection.name);
@@ -34,9 +35,9 @@ export class VersionStore {
   }
 
   /** Inserts the version; false when its number is already taken (its id is `{appId}:{number}`). */
-  async insert(projectId: string, version: StoredVersion): Promise<boolean> {
+  async insert(projectId: string, version: StoredVersion, section?: StoreSection): Promise<boolean> {
     try {
-      await (await this.versions(projectId)).insertOne(version);
+      await (await this.versions(projectId, section)).insertOne(version);
       return true;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return false;
@@ -47,19 +48,19 @@ export class VersionStore {
   /**
    * Inserts the version, or replaces a row of the same number that a crashed publish abandoned
    * (older than ABANDONED_AFTER_MS and still not taken by the application). False when a live
-   * publish holds the number.
+   * publish holds the number. Its writes go through `section` (an atomic section's store) when given.
    */
-  async claim(projectId: string, version: StoredVersion, stillUntaken: () => Promise<boolean>): Promise<boolean> {
-    if (await this.insert(projectId, version)) return true;
+  async claim(projectId: string, version: StoredVersion, stillUntaken: () => Promise<boolean>, section?: StoreSection): Promise<boolean> {
+    if (await this.insert(projectId, version, section)) return true;
     const existing = await this.find(projectId, version.id);
     if (!existing || existing.createdAt > version.createdAt - ABANDONED_AFTER_MS || !(await stillUntaken())) return false;
-    await this.withdraw(projectId, existing);
-    return this.insert(projectId, version);
+    await this.withdraw(projectId, existing, section);
+    return this.insert(projectId, version, section);
   }
 
   /** Removes a row only if it is still the one this attempt inserted. */
-  async withdraw(projectId: string, version: StoredVersion): Promise<void> {
-    await (await this.versions(projectId)).deleteMany({ id: version.id, _attempt: version._attempt });
+  async withdraw(projectId: string, version: StoredVersion, section?: StoreSection): Promise<void> {
+    await (await this.versions(projectId, section)).deleteMany({ id: version.id, _attempt: version._attempt });
   }
 
   async find(projectId: string, id: string): Promise<StoredVersion | null> {

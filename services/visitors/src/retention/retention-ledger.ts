@@ -1,5 +1,5 @@
 import type { EntityScope } from '@platform/documents';
-import type { DocumentStore, StoredDocument } from '@platform/storage';
+import type { DocumentStore, StoreSection, StoredDocument } from '@platform/storage';
 
 const COLLECTION = 'visitor-retention';
 
@@ -35,24 +35,25 @@ export class RetentionLedger {
 
   constructor(private readonly store: DocumentStore) {}
 
-  private async entries() {
+  /** The ledger's collection; inside an atomic section, `section` is the section's store. */
+  private async entries(section: StoreSection = this.store) {
     const collection = this.store.collection<LedgerEntry>(COLLECTION);
     this.indexed ??= Promise.all([collection.ensureIndex({ keys: { deleteOn: 1 } }), collection.ensureIndex({ keys: { visitor: 1 } })]).then(() => undefined);
     await this.indexed;
-    return collection;
+    return section.collection<LedgerEntry>(COLLECTION);
   }
 
   /** Records a visitor the service is about to create, with its erasure date. */
-  async schedule(scope: EntityScope, visitorId: string, retention: { deleteOn: number; deleteOnPreference: number }): Promise<void> {
-    await (await this.entries()).insertOne({ id: entryId(scope.collection, visitorId), kind: 'visitor', projectId: scope.projectId, typeId: scope.typeId, collection: scope.collection, entityId: visitorId, ...retention });
+  async schedule(scope: EntityScope, visitorId: string, retention: { deleteOn: number; deleteOnPreference: number }, section?: StoreSection): Promise<void> {
+    await (await this.entries(section)).insertOne({ id: entryId(scope.collection, visitorId), kind: 'visitor', projectId: scope.projectId, typeId: scope.typeId, collection: scope.collection, entityId: visitorId, ...retention });
   }
 
   /**
    * Moves a recorded visitor's erasure date (a period change, a visit); answers false for a record
    * the service did not create, which gets no schedule.
    */
-  async reschedule(scope: EntityScope, visitorId: string, retention: { deleteOn: number; deleteOnPreference: number }): Promise<boolean> {
-    return (await (await this.entries()).updateOne({ id: entryId(scope.collection, visitorId), kind: 'visitor' }, { $set: retention })) !== null;
+  async reschedule(scope: EntityScope, visitorId: string, retention: { deleteOn: number; deleteOnPreference: number }, section?: StoreSection): Promise<boolean> {
+    return (await (await this.entries(section)).updateOne({ id: entryId(scope.collection, visitorId), kind: 'visitor' }, { $set: retention })) !== null;
   }
 
   /** The deletion period the server recorded for a visitor, or undefined for one it does not manage. */
@@ -62,8 +63,8 @@ export class RetentionLedger {
   }
 
   /** Records an event the service created for a visitor, so the visitor's erasure takes it along. */
-  async recordEvent(scope: EntityScope, eventId: string, visitor: EntityScope, visitorId: string): Promise<void> {
-    await (await this.entries()).insertOne({
+  async recordEvent(scope: EntityScope, eventId: string, visitor: EntityScope, visitorId: string, section?: StoreSection): Promise<void> {
+    await (await this.entries(section)).insertOne({
       id: entryId(scope.collection, eventId),
       kind: 'event',
       projectId: scope.projectId,

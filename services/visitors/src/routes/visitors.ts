@@ -101,9 +101,9 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         id: visitorId,
         userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
         defaultAccess: target.type.defaultAccess,
-        preceding: async () => {
-          await deps.ledger.schedule(target.scope, visitorId, retention);
-          secret = await deps.secrets.issue(target.scope.collection, visitorId);
+        preceding: async (section) => {
+          await deps.ledger.schedule(target.scope, visitorId, retention, section);
+          secret = await deps.secrets.issue(target.scope.collection, visitorId, section);
         },
       });
       return reply.code(201).send({ id: visitor.id, secret });
@@ -202,15 +202,15 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         id: eventId,
         userId,
         defaultAccess: target.type.defaultAccess,
-        preceding: async () => {
-          if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id);
+        preceding: async (section) => {
+          if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id, section);
         },
       });
       // A visit restarts the retention period the visitor chose (as the server recorded it).
       const retention = preference === undefined ? undefined : retentionFields(now, preference);
       const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), async () => {
-        if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention);
+      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), async (section) => {
+        if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
       });
       return reply.code(201).send({ id: event.id });
     },

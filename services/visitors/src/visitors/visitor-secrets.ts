@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DocumentStore, StoredDocument } from '@platform/storage';
+import type { DocumentStore, StoreSection, StoredDocument } from '@platform/storage';
 
 const COLLECTION = 'visitor-secrets';
 
@@ -23,9 +23,10 @@ export class VisitorSecrets {
     return `${collection}/${visitorId}`;
   }
 
-  async issue(collection: string, visitorId: string): Promise<string> {
+  /** Stores a new secret's hash (through `section`, an atomic section's store, when given) and answers the secret. */
+  async issue(collection: string, visitorId: string, section: StoreSection = this.store): Promise<string> {
     const secret = randomBytes(24).toString('base64url');
-    await this.store.collection<SecretRecord>(COLLECTION).insertOne({ id: this.key(collection, visitorId), hash: digest(secret).toString('hex') });
+    await section.collection<SecretRecord>(COLLECTION).insertOne({ id: this.key(collection, visitorId), hash: digest(secret).toString('hex') });
     return secret;
   }
 
