@@ -28,8 +28,17 @@ interface Subscriber {
  */
 class Durable {
   private readonly waiting = new ChunkedQueue<number>();
-  /** Keyed by sequence, added as `waiting` is taken (in order), so the first key is the oldest. */
-  private readonly deliveries = new Map<number, { count: number; timer?: NodeJS.Timeout }>();
+  /**
+   * Keyed by sequence, added as `waiting` is taken (in order), so the first key is the oldest.
+   * `deadline`: while a subscriber handles it, when its ack wait ends; `retry`: a redelivery's timer.
+   */
+  private readonly deliveries = new Map<number, { count: number; deadline?: number; retry?: NodeJS.Timeout }>();
+  /**
+   * One timer for every ack wait of the durable: at most one delivery per subscriber is being
+   * handled, so each expiry scans a handful, where a timer per delivery cost a timer set and
+   * cleared for every message every durable takes.
+   */
+  private ackTimer: NodeJS.Timeout | undefined;
   private readonly ready = new ChunkedQueue<number>();
   private readonly subscribers: Subscriber[] = [];
   private pumping = false;
@@ -94,7 +103,8 @@ class Durable {
   }
 
   dispose(): void {
-    for (const delivery of this.deliveries.values()) clearTimeout(delivery.timer);
+    clearTimeout(this.ackTimer);
+    for (const delivery of this.deliveries.values()) clearTimeout(delivery.retry);
     this.subscribers.length = 0;
   }
 
@@ -118,22 +128,45 @@ class Durable {
   private redeliver(seq: number, delayMs = 0): void {
     const delivery = this.deliveries.get(seq);
     if (!delivery) return;
-    clearTimeout(delivery.timer);
-    delivery.timer = setTimeout(() => {
+    delivery.deadline = undefined;
+    clearTimeout(delivery.retry);
+    delivery.retry = setTimeout(() => {
       this.ready.push(seq);
       this.schedule();
     }, delayMs);
   }
 
+  /** Arms the ack-wait timer unless it is armed (it fires at the earliest deadline or later). */
+  private watchAckWait(): void {
+    if (this.ackTimer) return;
+    this.ackTimer = setTimeout(() => this.expireAckWaits(), this.options.ackWaitMs);
+    // Only a delivery being handled needs it, and its handler holds the process open if it must.
+    this.ackTimer.unref();
+  }
+
+  /** Not acknowledged in time: another subscriber (or this one, later) gets it again. */
+  private expireAckWaits(): void {
+    this.ackTimer = undefined;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [seq, delivery] of this.deliveries) {
+      if (delivery.deadline === undefined) continue;
+      if (delivery.deadline <= now) this.redeliver(seq);
+      else next = Math.min(next, delivery.deadline);
+    }
+    if (next === Infinity) return;
+    this.ackTimer = setTimeout(() => this.expireAckWaits(), next - now);
+    this.ackTimer.unref();
+  }
+
   private async deliver(subscriber: Subscriber, seq: number): Promise<void> {
     // Kept: the log drops no message this durable has not acknowledged.
     const stored = this.bus.get(seq) as StoredMessage;
-    const delivery = this.deliveries.get(seq) ?? { count: 0 };
+    let delivery = this.deliveries.get(seq);
+    if (!delivery) this.deliveries.set(seq, (delivery = { count: 0 }));
     delivery.count += 1;
-    this.deliveries.set(seq, delivery);
-    clearTimeout(delivery.timer);
-    // Not acknowledged in time: another subscriber (or this one, later) gets it again.
-    delivery.timer = setTimeout(() => this.redeliver(seq), this.options.ackWaitMs);
+    delivery.deadline = Date.now() + this.options.ackWaitMs;
+    this.watchAckWait();
     subscriber.busy = true;
     subscriber.current = seq;
     const message: BusMessage = {
@@ -147,8 +180,7 @@ class Durable {
     };
     try {
       await subscriber.handler(message);
-      const acked = this.deliveries.get(seq);
-      clearTimeout(acked?.timer);
+      clearTimeout(this.deliveries.get(seq)?.retry);
       // Once per durable: after the ack wait two subscribers may both finish the same message.
       if (this.deliveries.delete(seq)) this.options.acknowledged(stored, this);
       this.options.progressed();
