@@ -266,6 +266,10 @@ describe('the console in a real browser', () => {
     expect(login.status).toBe(401);
 
     await signIn(page);
+    // Loaded before the session ends: a request of the page's first load would meet the 401 first
+    // (and rightly go to sign in), before the test's own (seen on a loaded CI machine).
+    await page.getByRole('button', { name: 'New project' }).waitFor();
+    await page.waitForLoadState('networkidle');
     // The session ends elsewhere (here: logged out with this browser's cookie, outside the app).
     const token = (await page.context().cookies()).find((cookie) => cookie.name === 'session')!.value;
     expect((await platform.call('POST', '/api/auth/logout', { token })).status).toBe(204);
