@@ -3,13 +3,19 @@ import { z } from 'zod';
 export const changeKinds = ['created', 'updated', 'deleted'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
+/**
+ * A JSON object, passed through as it is: `z.record(z.string(), z.unknown())` would build a copy
+ * of every key, and each consumer (audit, actions, the realtime notifier) parses every event.
+ */
+const jsonObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');
+
 /** One entry of a document's history (the spec's EventSource). */
 export const eventSourceSchema = z.object({
   userId: z.string(),
   timestamp: z.number(),
   /** Revision before the change; -1 for the creation, whose result is revision 0. */
   baseRevision: z.number().int(),
-  modifier: z.record(z.string(), z.record(z.string(), z.unknown())),
+  modifier: z.record(z.string(), jsonObject),
 });
 export type EventSource = z.infer<typeof eventSourceSchema>;
 
@@ -26,7 +32,7 @@ export const documentEventSchema = z.object({
   revision: z.number().int(),
   change: eventSourceSchema,
   /** The entity after the change, without its history. */
-  entity: z.record(z.string(), z.unknown()),
+  entity: jsonObject,
 });
 export type DocumentEvent = z.infer<typeof documentEventSchema>;
 
