@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
 import { storeOperationDuration } from './metrics';
 
 const tracer = trace.getTracer('store');
@@ -51,22 +51,60 @@ async function measuredInSpan<R>(kind: string, collection: string, operation: st
   }
 }
 
-function instrumentCollection<T extends StoredDocument>(kind: string, collection: Collection<T>): Collection<T> {
-  const read = <R>(operation: string, work: () => Promise<R>) => measured(kind, collection.name, operation, false, work);
-  const write = <R>(operation: string, work: () => Promise<R>) => measured(kind, collection.name, operation, true, work);
-  return {
-    name: collection.name,
-    insertOne: (doc) => write('insertOne', () => collection.insertOne(doc)),
-    insertMany: (docs) => write('insertMany', () => collection.insertMany(docs)),
-    findById: (id, options) => read('findById', () => collection.findById(id, options)),
-    findOne: (filter, options) => read('findOne', () => collection.findOne(filter, options)),
-    find: (filter, options) => read('find', () => collection.find(filter, options)),
-    count: (filter) => read('count', () => collection.count(filter)),
-    updateOne: (filter, modifier, options) => write('updateOne', () => collection.updateOne(filter, modifier, options)),
-    updateMany: (filter, modifier) => write('updateMany', () => collection.updateMany(filter, modifier)),
-    deleteMany: (filter) => write('deleteMany', () => collection.deleteMany(filter)),
-    ensureIndex: (spec) => write('ensureIndex', () => collection.ensureIndex(spec)),
-  };
+/**
+ * A collection with its operations timed. A class rather than an object of closures: atomic
+ * sections get a wrapper per collection each (one write request opens two), and under tsx, which
+ * keeps names, every named closure made is an Object.defineProperty call.
+ */
+class InstrumentedCollection<T extends StoredDocument> implements Collection<T> {
+  constructor(
+    private readonly kind: string,
+    private readonly inner: Collection<T>,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  insertOne(doc: T): Promise<void> {
+    return measured(this.kind, this.inner.name, 'insertOne', true, () => this.inner.insertOne(doc));
+  }
+
+  insertMany(docs: T[]): Promise<void> {
+    return measured(this.kind, this.inner.name, 'insertMany', true, () => this.inner.insertMany(docs));
+  }
+
+  findById(id: string, options?: { projection?: Projection }): Promise<T | null> {
+    return measured(this.kind, this.inner.name, 'findById', false, () => this.inner.findById(id, options));
+  }
+
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
+    return measured(this.kind, this.inner.name, 'findOne', false, () => this.inner.findOne(filter, options));
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return measured(this.kind, this.inner.name, 'find', false, () => this.inner.find(filter, options));
+  }
+
+  count(filter?: Filter): Promise<number> {
+    return measured(this.kind, this.inner.name, 'count', false, () => this.inner.count(filter));
+  }
+
+  updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
+    return measured(this.kind, this.inner.name, 'updateOne', true, () => this.inner.updateOne(filter, modifier, options));
+  }
+
+  updateMany(filter: Filter, modifier: UpdateModifier): Promise<number> {
+    return measured(this.kind, this.inner.name, 'updateMany', true, () => this.inner.updateMany(filter, modifier));
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return measured(this.kind, this.inner.name, 'deleteMany', true, () => this.inner.deleteMany(filter));
+  }
+
+  ensureIndex(spec: IndexSpec): Promise<void> {
+    return measured(this.kind, this.inner.name, 'ensureIndex', true, () => this.inner.ensureIndex(spec));
+  }
 }
 
 /**
@@ -76,7 +114,7 @@ function instrumentCollection<T extends StoredDocument>(kind: string, collection
  */
 export function instrumentStore(store: DocumentStore): DocumentStore {
   // Sections' collections are timed too: their writes are most of a write request's.
-  const wrap = (collection: Collection<StoredDocument>) => instrumentCollection(store.kind, collection);
+  const wrap = (collection: Collection<StoredDocument>) => new InstrumentedCollection(store.kind, collection);
   const collection = wrappedCollections(store, wrap);
   const atomically = wrappedAtomically(store, wrap);
   return new Proxy(store, {
