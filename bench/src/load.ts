@@ -9,6 +9,11 @@ export interface LoadResult {
   errors: number;
 }
 
+/** compareLoads' answer for one target: the medians, and each round's throughput in round order. */
+export interface ComparedLoad extends LoadResult {
+  roundsPerSecond: number[];
+}
+
 export interface LoadOptions {
   url: string;
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -44,7 +49,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
  * Runs each target `rounds` times, interleaved (A B A B ...) so drift on a shared machine hits
  * both alike, after one short warm-up each; answers the median of every figure per target.
  */
-export async function compareLoads(targets: Record<string, LoadOptions>, rounds = 3): Promise<Record<string, LoadResult>> {
+export async function compareLoads(targets: Record<string, LoadOptions>, rounds = 3): Promise<Record<string, ComparedLoad>> {
   const names = Object.keys(targets);
   for (const name of names) await runLoad({ ...targets[name]!, durationSeconds: 1 });
   const runs: Record<string, LoadResult[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -62,8 +67,18 @@ export async function compareLoads(targets: Record<string, LoadOptions>, rounds 
           p99Ms: median(results.map((r) => r.p99Ms)),
           non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
           errors: results.reduce((sum, r) => sum + r.errors, 0),
+          roundsPerSecond: results.map((r) => r.requestsPerSecond),
         },
       ];
     }),
   );
+}
+
+/**
+ * The median of `a`'s throughput over `b`'s, round by round. The two ran seconds apart in each
+ * round, so a drift of the machine's speed that spans rounds (seen on a shared host: the same loop
+ * 624 to 951 ms) cancels in each ratio, where the ratio of the two medians mixes rounds.
+ */
+export function pairedRatio(a: ComparedLoad, b: ComparedLoad): number {
+  return median(a.roundsPerSecond.map((perSecond, round) => perSecond / (b.roundsPerSecond[round] as number)));
 }
