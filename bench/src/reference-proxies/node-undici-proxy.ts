@@ -20,13 +20,18 @@ createServer((request, response) => {
     response.writeHead(404).end();
     return;
   }
+  // A write the client cannot take yet pauses the upstream body (onData answers false); the
+  // response's drain resumes it, or that connection would wait for good.
+  let resume = () => {};
+  response.on('drain', () => resume());
   const handler: Dispatcher.DispatchHandler = {
     onConnect() {},
     onError(error) {
       if (!response.headersSent) response.writeHead(502);
       response.end(String(error));
     },
-    onHeaders(status, rawHeaders) {
+    onHeaders(status, rawHeaders, resumeBody) {
+      resume = resumeBody;
       const headers: Record<string, string> = {};
       for (let i = 0; i < rawHeaders.length; i += 2) {
         const name = rawHeaders[i]!.toString().toLowerCase();
