@@ -11,6 +11,15 @@ export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '
 /** One secret for every platform process of a run: a process that hosts only some services refuses to start without it. */
 const runPrincipalSecret = randomBytes(32).toString('hex');
 
+/** How a platform process is started: node's arguments and its working directory. */
+export interface PlatformCommand {
+  args: string[];
+  cwd: string;
+}
+
+/** The sources through tsx, as `pnpm start` runs them. */
+const SOURCE_COMMAND: PlatformCommand = { args: ['--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
+
 export interface PlatformProcess {
   url: string;
   child: ChildProcess;
@@ -18,14 +27,14 @@ export interface PlatformProcess {
 }
 
 /**
- * Starts `platform/src/main.ts` as its own process, so the load generator and the server do not
- * share an event loop; resolves once /api/health answers.
+ * Starts `platform/src/main.ts` (or `command`, such as a bundle) as its own process, so the load
+ * generator and the server do not share an event loop; resolves once /api/health answers.
  */
-export async function startPlatformProcess(environment: Record<string, string>): Promise<PlatformProcess> {
+export async function startPlatformProcess(environment: Record<string, string>, command: PlatformCommand = SOURCE_COMMAND): Promise<PlatformProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-data-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/main.ts'], {
-    cwd: repositoryRoot,
+  const child = spawn(process.execPath, command.args, {
+    cwd: command.cwd,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PRINCIPAL_SECRET: runPrincipalSecret, ...environment },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -2,7 +2,7 @@ import { documentsCollection, historyCollection, storeChange } from '@platform/d
 import { createMongoStore } from '@platform/storage';
 import type autocannon from 'autocannon';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
-import { compareLoads, type LoadResult } from '../load';
+import { compareLoads, type LoadOptions, type LoadResult } from '../load';
 import { insertNewDocuments } from '../mongo-fixtures';
 import { formatRow, loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
@@ -10,7 +10,7 @@ import { median, percentile } from '../stats';
 
 const CONNECTIONS = 32;
 /** Documents the PATCH load spreads over, so each gets a realistic few dozen changes, not thousands. */
-const PATCH_DOCUMENTS = 3_200;
+export const PATCH_DOCUMENTS = 3_200;
 const PULL_DOCUMENTS = 10_000;
 const LONG_HISTORY = 10_000;
 /** Every fixture document's fields besides its title. */
@@ -96,6 +96,16 @@ export function patchRequests(path: string, documents: Array<{ id: string; revis
       },
     },
   ];
+}
+
+/** A fresh project with one type of PATCH_DOCUMENTS documents on `baseUrl` (through the API); answers this suite's PATCH load against it. */
+export async function patchLoad(baseUrl: string): Promise<LoadOptions> {
+  const client = await signedInClient(baseUrl);
+  const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'PATCH benchmark' });
+  const path = `/api/projects/${project.id}/types/tasks/data`;
+  await client.call('POST', `/api/projects/${project.id}/types`, { id: 'tasks', name: 'tasks' });
+  const documents = await createDocuments(client, path, PATCH_DOCUMENTS);
+  return { url: baseUrl, headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' }, connections: CONNECTIONS, requests: patchRequests(path, documents) };
 }
 
 async function pullAll(client: ApiClient, path: string): Promise<number> {

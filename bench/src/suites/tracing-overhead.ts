@@ -1,13 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDocuments, patchRequests } from './data-documents';
-import { signedInClient } from '../api-client';
-import { compareLoads, pairedRatio, type LoadOptions } from '../load';
+import { patchLoad, PATCH_DOCUMENTS } from './data-documents';
+import { compareLoads, pairedRatio } from '../load';
 import { loadRow, writeSection } from '../report';
 import { withPlatformProcess } from '../shapes';
 
-const CONNECTIONS = 32;
-const PATCH_DOCUMENTS = 3_200;
 /** The issue's bar: PATCH throughput with tracing on at least this share of off. */
 const TARGET_RATIO = 0.9;
 /** Rounds per process: the target is a ratio, taken round by round (pairedRatio). */
@@ -30,16 +27,6 @@ async function startCollectorStub(): Promise<{ url: string; exports: () => numbe
     exports: () => exports,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A project with one type of PATCH_DOCUMENTS documents on `baseUrl`; answers the PATCH load against it. */
-async function patchLoad(baseUrl: string): Promise<LoadOptions> {
-  const client = await signedInClient(baseUrl);
-  const project = await client.call<{ id: string }>('POST', '/api/projects', { name: 'Tracing benchmark' });
-  const path = `/api/projects/${project.id}/types/tasks/data`;
-  await client.call('POST', `/api/projects/${project.id}/types`, { id: 'tasks', name: 'tasks' });
-  const documents = await createDocuments(client, path, PATCH_DOCUMENTS);
-  return { url: baseUrl, headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' }, connections: CONNECTIONS, requests: patchRequests(path, documents) };
 }
 
 /**
