@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { prepareImageDirectory } from '../../tools/bundle-smoke/image-directory';
-import { runLoad } from './load';
+import { pairedRatio, runLoad } from './load';
 import { repositoryRoot, startPlatformProcess, type PlatformProcess } from './processes';
 import { median } from './stats';
 import { patchLoad } from './suites/data-documents';
@@ -94,11 +94,10 @@ try {
     }
   }
   const [base, head] = sides as [Side, Side];
-  const paired = (figure: (side: Side) => number[]) => median(figure(head).map((value, round) => value / figure(base)[round]!));
   for (const side of sides) {
     console.log(`${side.name}: PATCH ${Math.round(median(side.perSecond))} req/s, ${Math.round(median(side.cpuUsPerRequest))} µs of CPU per PATCH (medians of ${rounds} rounds)`);
   }
-  console.log(`working tree / ${baseCommit}, median of the ${rounds} rounds' ratios: throughput ${paired((side) => side.perSecond).toFixed(3)}x, CPU per PATCH ${paired((side) => side.cpuUsPerRequest).toFixed(3)}x`);
+  console.log(`working tree / ${baseCommit}, median of the ${rounds} rounds' ratios: throughput ${pairedRatio(head.perSecond, base.perSecond).toFixed(3)}x, CPU per PATCH ${pairedRatio(head.cpuUsPerRequest, base.cpuUsPerRequest).toFixed(3)}x`);
 } finally {
   await Promise.all(sides.map((side) => side.platform.stop()));
   await run('git', ['worktree', 'remove', '--force', join(scratch, 'tree')], { cwd: repositoryRoot }).catch(() => undefined);

@@ -75,10 +75,10 @@ export async function compareLoads(targets: Record<string, LoadOptions>, rounds 
 }
 
 /**
- * The median of `a`'s throughput over `b`'s, round by round. The two ran seconds apart in each
- * round, so a drift of the machine's speed that spans rounds (seen on a shared host: the same loop
- * 624 to 951 ms) cancels in each ratio, where the ratio of the two medians mixes rounds.
+ * The median of `a`'s figure over `b`'s, round by round (`a[i] / b[i]`). The two ran seconds apart
+ * in each round, so a drift of the machine's speed that spans rounds (seen on a shared host: the
+ * same loop 624 to 951 ms) cancels in each ratio, where the ratio of the two medians mixes rounds.
  */
-export function pairedRatio(a: ComparedLoad, b: ComparedLoad): number {
-  return median(a.roundsPerSecond.map((perSecond, round) => perSecond / (b.roundsPerSecond[round] as number)));
+export function pairedRatio(a: number[], b: number[]): number {
+  return median(a.map((value, round) => value / (b[round] as number)));
 }

@@ -42,7 +42,7 @@ export async function gatewayOverhead(): Promise<void> {
 
   const ratio = (results: Record<string, LoadResult>, proxy = 'gateway') => results[proxy]!.requestsPerSecond / results.direct!.requestsPerSecond;
   const addedP99 = (results: Record<string, LoadResult>, proxy = 'gateway') => results[proxy]!.p99Ms - results.direct!.p99Ms;
-  const gatewayToReference = pairedRatio(micro.gateway!, micro.bareFastify!);
+  const gatewayToReference = pairedRatio(micro.gateway!.roundsPerSecond, micro.bareFastify!.roundsPerSecond);
   const ofMedians = micro.gateway!.requestsPerSecond / micro.bareFastify!.requestsPerSecond;
   await writeSection(
     'gateway-overhead',

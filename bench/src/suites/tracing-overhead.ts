@@ -40,7 +40,7 @@ export async function tracingOverhead(): Promise<void> {
     const results = await withPlatformProcess({}, async (off) =>
       withPlatformProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, async (on) => compareLoads({ off: await patchLoad(off.url), on: await patchLoad(on.url) }, ROUNDS)),
     );
-    const ratio = pairedRatio(results.on!, results.off!);
+    const ratio = pairedRatio(results.on!.roundsPerSecond, results.off!.roundsPerSecond);
     const ofMedians = results.on!.requestsPerSecond / results.off!.requestsPerSecond;
     if (collector.exports() === 0) throw new Error('the traced process exported no spans: the comparison would measure nothing');
     await writeSection(
