@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLATFORM_NODE_FLAGS } from '@platform/platform';
 import { freePort } from '@platform/testkit/servers';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,7 +19,7 @@ export interface PlatformCommand {
 }
 
 /** The sources through tsx, as `pnpm start` runs them. */
-const SOURCE_COMMAND: PlatformCommand = { args: ['--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
+const SOURCE_COMMAND: PlatformCommand = { args: [...PLATFORM_NODE_FLAGS, '--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
 
 export interface PlatformProcess {
   url: string;

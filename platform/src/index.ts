@@ -1,3 +1,4 @@
 export { loadPlatformConfig, type PlatformConfig } from './config';
 export { startPlatform, type RunningPlatform } from './host';
 export { startLocalTopology, type LocalTopology } from './compose/local-topology';
+export { PLATFORM_NODE_FLAGS } from './node-flags';
