@@ -27,4 +27,4 @@ RUN cd dist && npm install --omit=dev --no-audit --no-fund
 USER node
 EXPOSE 3000
 # Also in dist: the operator command `node dist/promote-owner.mjs <email>` (docker compose exec identity ...).
-CMD ["node", "--max-semi-space-size=64", "dist/platform.mjs"]
+CMD ["node", "dist/platform.mjs"]

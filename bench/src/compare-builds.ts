@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { prepareImageDirectory } from '../../tools/bundle-smoke/image-directory';
 import { pairedRatio, runLoad } from './load';
-import { PLATFORM_NODE_FLAGS } from '@platform/platform';
 import { repositoryRoot, startPlatformProcess, type PlatformProcess } from './processes';
 import { median } from './stats';
 import { patchLoad } from './suites/data-documents';
@@ -79,7 +78,7 @@ try {
     { name: 'working tree', directory: await bundleOf(undefined, scratch) },
   ];
   for (const { name, directory } of bundles) {
-    const platform = await startPlatformProcess({ NODE_ENV: 'production' }, { args: [...PLATFORM_NODE_FLAGS, 'dist/platform.mjs'], cwd: directory });
+    const platform = await startPlatformProcess({ NODE_ENV: 'production' }, { args: ['dist/platform.mjs'], cwd: directory });
     sides.push({ name, platform, perSecond: [], cpuUsPerRequest: [] });
   }
   const loads = await Promise.all(sides.map((side) => patchLoad(side.platform.url)));

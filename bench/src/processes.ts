@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLATFORM_NODE_FLAGS } from '@platform/platform';
 import { freePort } from '@platform/testkit/servers';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,7 +18,7 @@ export interface PlatformCommand {
 }
 
 /** The sources through tsx, as `pnpm start` runs them. */
-const SOURCE_COMMAND: PlatformCommand = { args: [...PLATFORM_NODE_FLAGS, '--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
+const SOURCE_COMMAND: PlatformCommand = { args: ['--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
 
 export interface PlatformProcess {
   url: string;

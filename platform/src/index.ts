@@ -1,4 +1,3 @@
 export { loadPlatformConfig, type PlatformConfig } from './config';
 export { startPlatform, type RunningPlatform } from './host';
 export { startLocalTopology, type LocalTopology } from './compose/local-topology';
-export { PLATFORM_NODE_FLAGS } from './node-flags';

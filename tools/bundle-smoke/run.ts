@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { startBackendServers, type BackendServers } from '../../libs/testkit/src/servers';
 import { startLocalTopology, type LocalTopology } from '../../platform/src/compose/local-topology';
 import { runSmokeRequests } from '../../platform/src/compose/smoke-requests';
-import { PLATFORM_NODE_FLAGS } from '../../platform/src/node-flags';
 import { prepareImageDirectory } from './image-directory';
 
 const run = promisify(execFile);
@@ -31,7 +30,7 @@ async function main(): Promise<string[]> {
     topology = await startLocalTopology({
       backendUrls: backends.urls,
       variables: { PRINCIPAL_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' },
-      command: { executable: process.execPath, args: [...PLATFORM_NODE_FLAGS, 'dist/platform.mjs'], cwd: appDir },
+      command: { executable: process.execPath, args: ['dist/platform.mjs'], cwd: appDir },
       // The Dockerfile's ENV: the console and the guides beside dist.
       extraEnvironment: { CONSOLE_DIR: join(appDir, 'console'), GUIDES_DIR: join(appDir, 'docs') },
       onLine: (service, line) => lines.push(`${service} | ${line}`),

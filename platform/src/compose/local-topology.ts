@@ -5,7 +5,6 @@ import { freePort } from '@platform/testkit/servers';
 import { localEnvironment, readComposeServices, startOrder, type BackendHost } from './compose-topology';
 import { startLoadBalancer, type BalancedService } from './load-balancer';
 import { superviseProcess, type SupervisedProcess } from './supervised-process';
-import { PLATFORM_NODE_FLAGS } from '../node-flags';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -36,7 +35,7 @@ export interface ServiceCommand {
   cwd: string;
 }
 
-export const sourceCommand: ServiceCommand = { executable: process.execPath, args: [...PLATFORM_NODE_FLAGS, '--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
+export const sourceCommand: ServiceCommand = { executable: process.execPath, args: ['--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
 
 /**
  * Starts the platform services of docker-compose.yml as local processes with the environment

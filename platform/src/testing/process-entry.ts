@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { PLATFORM_NODE_FLAGS } from '../node-flags';
 import { httpCaller, type HttpCall } from './platform-http';
 
 const repository = resolve(__dirname, '../../..');
 
 /** `pnpm start` without pnpm: node running the process entry. */
-export const processEntry = [...PLATFORM_NODE_FLAGS, '--import', 'tsx', 'platform/src/main.ts'];
+export const processEntry = ['--import', 'tsx', 'platform/src/main.ts'];
 
 export interface StartedEntry {
   child: ChildProcess;
