@@ -13,6 +13,14 @@ interface StoredMessage {
   handled?: () => void;
 }
 
+/**
+ * A subscriber that finishes a message takes the next one at once, up to this many times in a row,
+ * then the durable waits one turn of the event loop (so a consumer whose handlers resolve at once
+ * cannot hold up I/O). One message per turn let the consumers of a busy server (each turn serving
+ * every socket) fall further behind with every write.
+ */
+const MAX_CHAINED_DELIVERIES = 64;
+
 interface Subscriber {
   handler: (message: BusMessage) => Promise<void>;
   busy: boolean;
@@ -42,6 +50,8 @@ class Durable {
   private readonly ready = new ChunkedQueue<number>();
   private readonly subscribers: Subscriber[] = [];
   private pumping = false;
+  /** Deliveries started straight from a finished one since the durable last waited for a turn. */
+  private chained = 0;
   private readonly matches: (subject: string) => boolean;
 
   constructor(
@@ -98,6 +108,7 @@ class Durable {
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
+      this.chained = 0;
       this.pump();
     });
   }
@@ -189,7 +200,10 @@ class Durable {
     } finally {
       subscriber.busy = false;
       subscriber.current = undefined;
-      this.schedule();
+      if (this.chained < MAX_CHAINED_DELIVERIES) {
+        this.chained += 1;
+        this.pump();
+      } else this.schedule();
     }
   }
 }
