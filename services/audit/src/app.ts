@@ -9,9 +9,12 @@ import { TrailStore } from './trail/trail-store';
 
 /**
  * Subscriptions this process runs on the shared durable. Items of one entity may be recorded
- * concurrently (the trail store is built for it), so several keep a burst of writes moving.
+ * concurrently (the trail store is built for it). Each event waits for its trail write to reach
+ * the disk, a turn or two of a busy event loop, so a subscription records only a few hundred
+ * events a second under load: with 4, the trail fell behind a sustained all-in-one PATCH load and
+ * its backlog (held in memory) grew without bound (BENCHMARKS.md, Documents).
  */
-const CONSUMER_CONCURRENCY = 4;
+const CONSUMER_CONCURRENCY = 32;
 
 export function trailRecorder(context: ServiceContext): TrailRecorder {
   const history = new History(context.store);
