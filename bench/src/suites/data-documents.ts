@@ -22,6 +22,8 @@ const LATENCY_REQUESTS = 500;
 
 interface ShapeResult {
   patch: LoadResult;
+  /** After the last PATCH round, until the audit trail held every PATCH (undefined: not within AUDIT_WAIT_MS). */
+  auditCompleteMs: number | undefined;
   pullP50Ms: number;
   pullP90Ms: number;
   pulledItems: number;
@@ -74,10 +76,11 @@ export async function createDocuments(client: ApiClient, path: string, count: nu
  * Hands every request a document no other request has in flight, with the revision its last
  * answer gave, so no request conflicts with another and every one is a real write: guarded
  * update, history, event. (autocannon resets a connection's context after each pass over its
- * requests, so the documents are handed out from one shared queue of idle ones.)
+ * requests, so the documents are handed out from one shared queue of idle ones.) Each of
+ * `documents` keeps the revision its last answer gave, so their sum counts the writes made.
  */
 export function patchRequests(path: string, documents: Array<{ id: string; revision: number }>): autocannon.Request[] {
-  const idle = documents.map((document) => ({ ...document }));
+  const idle = [...documents];
   return [
     {
       method: 'PATCH',
@@ -163,6 +166,8 @@ async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDo
   const tasksPath = `${projectPath}/types/tasks/data`;
   const patchTargets = await create(fixture, 'tasks', PATCH_DOCUMENTS);
   const [patch] = Object.values(await compareLoads({ patch: { url: baseUrl, headers: auth, connections: CONNECTIONS, requests: patchRequests(tasksPath, patchTargets) } }));
+  // Every fixture document starts at revision 0, so the revisions add up to the PATCHes made.
+  const auditCompleteMs = await auditTrailCompleteAfter(client, projectPath, patchTargets.reduce((sum, document) => sum + document.revision, 0));
 
   const pulledPath = `${projectPath}/types/pulled/data`;
   await create(fixture, 'pulled', PULL_DOCUMENTS);
@@ -176,7 +181,25 @@ async function measureWrites(baseUrl: string, fixture: Fixture, create: CreateDo
     // Every document was stored before the pulls began: a full pull that misses one is a bug.
     if (pulledItems !== PULL_DOCUMENTS) throw new Error(`a full pull returned ${pulledItems} of ${PULL_DOCUMENTS} documents`);
   }
-  return { patch: patch!, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 90), pulledItems };
+  return { patch: patch!, auditCompleteMs, pullP50Ms: median(pullTimes), pullP90Ms: percentile(pullTimes, 90), pulledItems };
+}
+
+/** Longest wait for the audit trail to hold every PATCH of the load. */
+const AUDIT_WAIT_MS = 120_000;
+
+/**
+ * Milliseconds from now until the project's audit trail holds `updates` updates of the PATCH
+ * fixture's type (undefined past AUDIT_WAIT_MS): how far the consumers are behind the writes when
+ * the load stops. A throughput that leaves them further behind every second is not sustainable.
+ */
+async function auditTrailCompleteAfter(client: ApiClient, projectPath: string, updates: number): Promise<number | undefined> {
+  const started = performance.now();
+  while (performance.now() - started < AUDIT_WAIT_MS) {
+    const { total } = await client.call<{ total: number }>('GET', `${projectPath}/audit-trail?typeId=tasks&changeType=updated&limit=1`);
+    if (total >= updates) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
 }
 
 async function measureLongHistoryReads(baseUrl: string, fixture: Fixture, grow: GrowHistory): Promise<Pick<ShapeResult, 'get' | 'getP50Ms'>> {
@@ -231,7 +254,8 @@ function ratios(shape: string, result: ShapeResult): string {
   const latency = result.getP50Ms.longHistory / result.getP50Ms.oneChange;
   const throughput = result.get.oneChange.requestsPerSecond / result.get.longHistory.requestsPerSecond;
   const p50s = `${result.getP50Ms.oneChange.toFixed(2)} / ${result.getP50Ms.longHistory.toFixed(2)}`;
-  return formatRow([shape, Math.round(result.patch.requestsPerSecond), result.patch.p99Ms, Math.round(result.pullP50Ms), Math.round(result.pullP90Ms), result.pulledItems, `${throughput.toFixed(2)}x`, p50s, `${latency.toFixed(2)}x`]);
+  const auditComplete = result.auditCompleteMs === undefined ? `> ${AUDIT_WAIT_MS.toLocaleString('en-US')}` : Math.round(result.auditCompleteMs);
+  return formatRow([shape, Math.round(result.patch.requestsPerSecond), result.patch.p99Ms, auditComplete, Math.round(result.pullP50Ms), Math.round(result.pullP90Ms), result.pulledItems, `${throughput.toFixed(2)}x`, p50s, `${latency.toFixed(2)}x`]);
 }
 
 /**
@@ -262,7 +286,9 @@ export async function dataDocuments(): Promise<void> {
 Command: \`pnpm bench data-documents\`. ${CONNECTIONS} connections. PATCH: each request takes a
 document no other request has in flight, from ${PATCH_DOCUMENTS.toLocaleString('en-US')}, with the
 revision its previous answer gave (no conflicts; each request is a guarded update, a history record and an
-event, and answers the document with all its changes, as the spec requires). Pull: every page of
+event, and answers the document with all its changes, as the spec requires); then the time until
+the audit trail holds every PATCH, polled through its API: the consumers' lag when the load stops,
+which must stay small for the throughput to be one the shape can keep up. Pull: every page of
 \`GET ...?updatedAt=0\` over ${PULL_DOCUMENTS.toLocaleString('en-US')} documents, one client, ${PULL_ROUNDS} rounds.
 Long history: one document with ${LONG_HISTORY.toLocaleString('en-US')} changes, read with plain GET (no
 \`includeChanges\`) against a document with one change; all-in-one builds it through batch RLS
@@ -281,8 +307,8 @@ below, NATS and Redis, all sharing the same 2 cores with the load generator.
 ${rows('all-in-one', single).join('\n')}
 ${rows('microservices', micro).join('\n')}
 
-| shape | PATCH req/s (target ≥ 2,000 all-in-one) | PATCH p99 ms | pull 10,000 p50 ms (target < 250) | pull p90 ms | items pulled | GET 1-change / 10,000-change throughput | GET p50 ms one client, 1 / 10,000 changes | GET p50 10,000 / 1 (target < 1.2) |
-|---|---|---|---|---|---|---|---|---|
+| shape | PATCH req/s (target ≥ 2,000 all-in-one) | PATCH p99 ms | audit trail complete, ms after the load | pull 10,000 p50 ms (target < 250) | pull p90 ms | items pulled | GET 1-change / 10,000-change throughput | GET p50 ms one client, 1 / 10,000 changes | GET p50 10,000 / 1 (target < 1.2) |
+|---|---|---|---|---|---|---|---|---|---|
 ${ratios('all-in-one', single)}
 ${ratios('microservices', micro)}`,
   );
