@@ -2,16 +2,38 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createServer, connect } from 'node:net';
 
-/** Asks the OS for a free loopback port by binding port 0 and releasing it. */
+/**
+ * Ports below the ephemeral range of Linux (32768-60999), macOS and Windows (49152-65535): the OS
+ * hands none of them to an outgoing connection or a bind to port 0, so between the moment one is
+ * found free and the moment its process binds it, only a caller asking for it by number can take
+ * it. A port from port 0 is in the ephemeral range, where any connection the machine opens may
+ * take it in that moment (a replica of the scaling test failed with "port 36067 is in use").
+ */
+export const RESERVED_PORT_RANGE = { low: 20_000, high: 32_767 } as const;
+const RANDOM_PORT_ATTEMPTS = 50;
+
+/** A free loopback port, drawn at random from RESERVED_PORT_RANGE; from port 0 if none of the draws is free. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const { low, high } = RESERVED_PORT_RANGE;
+  for (let attempt = 0; attempt < RANDOM_PORT_ATTEMPTS; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if ((await listenAndRelease(port)) !== undefined) return port;
+  }
+  const port = await listenAndRelease(0);
+  if (port === undefined) throw new Error('no free loopback port');
+  return port;
+}
+
+/** Binds `port` on loopback and releases it; answers the port bound, or undefined when it is taken. */
+function listenAndRelease(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : undefined;
+      server.close(() => resolve(bound));
     });
   });
 }
