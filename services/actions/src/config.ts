@@ -14,8 +14,12 @@ export const actionsEnvSchema = z.object({
   ACTIONS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
   /** Action writes that trigger actions that write...: the chain stops at this depth. */
   ACTIONS_MAX_DEPTH: z.coerce.number().int().min(1).max(20).default(3),
-  /** Document events the executor handles at the same time in one process. */
-  ACTIONS_EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Document events the executor handles at the same time in one process. Each waits for its run
+   * records to reach the store, so under a write load a subscription handles a few dozen a second:
+   * with 4, one action on a busy type fell behind an all-in-one PATCH load without bound.
+   */
+  ACTIONS_EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
 });
 
 export interface ActionsConfig {
