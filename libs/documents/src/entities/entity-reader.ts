@@ -70,6 +70,17 @@ export class EntityReader {
   }
 
   /**
+   * withChanges as JSON text, for the answers of writes (POST, PATCH, DELETE): the same text
+   * `JSON.stringify(await withChanges(...))` gives, with the history's part reused from the cache.
+   */
+  async withChangesJson(scope: EntityScope, entity: StoredEntity): Promise<string> {
+    const { _outbox, ...visible } = entity;
+    const fields = JSON.stringify(visible);
+    // `visible` always holds id and revision, so its text is `{...}` with at least one field; `changes` is a server-owned name no stored entity has.
+    return `${fields.slice(0, -1)},"changes":${await this.history.changesJson(scope.collection, entity)}}`;
+  }
+
+  /**
    * One page of the entity's changes, newest first: revisions `fromRevision` down to
    * `fromRevision - limit + 1` (not below 0), each with its revision. History reads only that
    * range, from the store or the cached prefix; erased changes (visitor retention) are missing.

@@ -37,4 +37,17 @@ describe('HistoryPrefixes', () => {
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first!.modifier.$set)).toBe(true);
   });
+
+  it("keeps each change's JSON text: the array of revisions 0 to r is the text JSON.stringify gives, while the prefix reaches r", () => {
+    const prefixes = new HistoryPrefixes(100);
+    expect(prefixes.jsonThrough('a', 0)).toBeUndefined();
+    prefixes.extend('a', [change(0), change(1), change(2)]);
+    expect(prefixes.jsonThrough('a', 2)).toBe(JSON.stringify(prefixes.get('a')));
+    expect(prefixes.jsonThrough('a', 0)).toBe(JSON.stringify(prefixes.get('a').slice(0, 1)));
+    expect(prefixes.jsonThrough('a', 3)).toBeUndefined();
+    prefixes.extend('a', [change(3)]);
+    expect(JSON.parse(prefixes.jsonThrough('a', 3)!)).toEqual([0, 1, 2, 3].map((revision) => ({ userId: 'u', timestamp: 1000 + revision, baseRevision: revision - 1, modifier: { $set: { n: revision } } })));
+    prefixes.forget('a');
+    expect(prefixes.jsonThrough('a', 0)).toBeUndefined();
+  });
 });

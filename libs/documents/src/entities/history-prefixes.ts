@@ -2,24 +2,44 @@ import type { EventSource } from '@platform/contracts';
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from '../domain/deep-freeze';
 
+/** One entity's cached changes (index = revision) and each one's JSON text, as a write's answer sends it. */
+interface CachedPrefix {
+  changes: readonly EventSource[];
+  texts: readonly string[];
+}
+
+const NO_CHANGES: readonly EventSource[] = Object.freeze([]);
+
 /**
  * The changes of recently written or read entities, revision 0 onwards without a gap, so reading
  * an entity's changes asks the store only for the newer ones. History records are written once and
  * never changed or removed (save erasure of a soft-deleted entity, whose changes History never
  * answers from here), so a prefix stays true on every replica. Least recently used entities
  * are dropped past `maxChanges` in all (an entity with more is not kept); the cached changes are
- * frozen, as they are shared.
+ * frozen, as they are shared. Each change also keeps its JSON text, made once as it joins the
+ * prefix: every write answers the entity's whole history, and encoding it again on every write
+ * made a write's cost grow with the entity's age (about 1 ms more CPU per write at 3,000 changes).
  */
 export class HistoryPrefixes {
-  private readonly prefixes: LRUCache<string, readonly EventSource[]>;
+  private readonly prefixes: LRUCache<string, CachedPrefix>;
 
   constructor(maxChanges: number) {
-    this.prefixes = new LRUCache({ maxSize: maxChanges, sizeCalculation: (prefix) => prefix.length });
+    this.prefixes = new LRUCache({ maxSize: maxChanges, sizeCalculation: (prefix) => prefix.changes.length });
   }
 
   /** The entity's cached changes (index = revision); empty when none are cached. */
   get(key: string): readonly EventSource[] {
-    return this.prefixes.get(key) ?? [];
+    return this.prefixes.get(key)?.changes ?? NO_CHANGES;
+  }
+
+  /**
+   * The JSON array of the entity's changes 0 to `revision` (the text `JSON.stringify` gives for
+   * them), or undefined when the prefix does not reach `revision`.
+   */
+  jsonThrough(key: string, revision: number): string | undefined {
+    const texts = this.prefixes.get(key)?.texts;
+    if (!texts || texts.length <= revision) return undefined;
+    return `[${(texts.length === revision + 1 ? texts : texts.slice(0, revision + 1)).join(',')}]`;
   }
 
   forget(key: string): void {
@@ -32,13 +52,16 @@ export class HistoryPrefixes {
    */
   extend(key: string, records: ReadonlyArray<EventSource & { revision: number }>): void {
     if (records.length === 0) return;
-    const cached = this.get(key);
-    const prefix = [...cached];
+    const cached = this.prefixes.get(key);
+    const changes = cached ? [...cached.changes] : [];
+    const texts = cached ? [...cached.texts] : [];
     for (const { revision, userId, timestamp, baseRevision, modifier } of records) {
-      if (revision < prefix.length) continue;
-      if (revision > prefix.length) break;
-      prefix.push(deepFreeze({ userId, timestamp, baseRevision, modifier }));
+      if (revision < changes.length) continue;
+      if (revision > changes.length) break;
+      const change = deepFreeze({ userId, timestamp, baseRevision, modifier });
+      changes.push(change);
+      texts.push(JSON.stringify(change));
     }
-    if (prefix.length > cached.length) this.prefixes.set(key, prefix);
+    if (changes.length > (cached?.changes.length ?? 0)) this.prefixes.set(key, { changes, texts });
   }
 }

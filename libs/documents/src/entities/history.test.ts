@@ -88,4 +88,25 @@ describe('History', () => {
     expect(revisionsOf(await eraser.changes(COLLECTION, tombstone))).toEqual([3]);
     expect(revisionsOf(await other.changes(COLLECTION, tombstone))).toEqual([3]);
   });
+
+  it('answers changesJson with the text of changes(): from the kept texts for a write, encoded anew otherwise', async () => {
+    const counted = countingHistoryReads(store);
+    const history = new History(counted.store);
+    for (const revision of [0, 1, 2]) await history.append(COLLECTION, 'e1', entry(revision));
+    const written = { id: 'e1', revision: 2, _outbox: [storeChange(entry(2))] };
+    expect(await history.changesJson(COLLECTION, written)).toBe(JSON.stringify(await history.changes(COLLECTION, written)));
+    const older = { id: 'e1', revision: 1 };
+    expect(await history.changesJson(COLLECTION, older)).toBe(JSON.stringify(await history.changes(COLLECTION, older)));
+    expect(revisionsOf(JSON.parse(await history.changesJson(COLLECTION, older)) as Array<{ timestamp: number }>)).toEqual([0, 1]);
+    expect(counted.reads()).toBe(0);
+
+    // A change still in the outbox and not yet in history, a cold replica, a soft-deleted entity.
+    const pending = { id: 'e1', revision: 3, _outbox: [storeChange(entry(3))] };
+    expect(revisionsOf(JSON.parse(await history.changesJson(COLLECTION, pending)) as Array<{ timestamp: number }>)).toEqual([0, 1, 2, 3]);
+    const cold = new History(store);
+    expect(await cold.changesJson(COLLECTION, written)).toBe(JSON.stringify(await history.changes(COLLECTION, written)));
+    await history.append(COLLECTION, 'e1', entry(3));
+    await history.erase(COLLECTION, 'e1', 3);
+    expect(revisionsOf(JSON.parse(await history.changesJson(COLLECTION, { ...pending, deletedAt: 2_000 })) as Array<{ timestamp: number }>)).toEqual([3]);
+  });
 });

@@ -79,6 +79,17 @@ export class History {
   }
 
   /**
+   * `changes(collection, entity)` as the text of a JSON array. A write's answer, whose changes the
+   * cached prefix holds (its own included), joins the texts the prefix keeps instead of encoding
+   * the whole history again; anything else is encoded from changes().
+   */
+  async changesJson(collection: string, entity: HistoryOwner): Promise<string> {
+    // The same condition as changes()'s answer from the prefix alone: a live entity whose prefix reaches its revision.
+    const cached = entity.deletedAt === undefined ? this.prefixes.jsonThrough(`${collection}/${entity.id}`, entity.revision) : undefined;
+    return cached ?? JSON.stringify(await this.changes(collection, entity));
+  }
+
+  /**
    * Removes a soft-deleted entity's changes before `revision` (personal data erased by visitor
    * retention), here and from this process's cache. Other replicas never answer a deleted entity's
    * changes from their caches, and their least recently used entries age out.

@@ -73,9 +73,14 @@ describe('documents', () => {
   });
 
   it('patches with baseRevision, omits changes on GET unless asked', async () => {
-    const created = (await platform.call('POST', path(), { token: tokens.alice, body: { title: 'Draft', count: 1 } })).body;
+    const creation = await platform.call('POST', path(), { token: tokens.alice, body: { title: 'Draft', count: 1 } });
+    const created = creation.body;
+    expect(creation.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Write answers are sent as text built from each change's kept JSON: it must read exactly as the zod-encoded GET.
+    expect(created).toEqual((await platform.call('GET', `${path()}/${created.id}?includeChanges=true`, { token: tokens.alice })).body);
     const patched = await platform.call('PATCH', `${path()}/${created.id}`, { token: tokens.bob, body: { modifier: { $set: { title: 'Final' }, $inc: { count: 2 } }, baseRevision: 0 } });
     expect(patched.status).toBe(200);
+    expect(patched.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(patched.body).toMatchObject({ title: 'Final', count: 3, revision: 1 });
     expect(patched.body.changes).toHaveLength(2);
     expect(patched.body.changes[1]).toMatchObject({ userId: 'bob', baseRevision: 0, modifier: { $set: { title: 'Final' }, $inc: { count: 2 } } });
