@@ -76,4 +76,14 @@ describe('instrumentBus', () => {
     expect(seen).toEqual([4, 3, 2, 1, 0]);
     await bus.close();
   });
+
+  it('untraced, passes the given headers on as they are and runs the handler in no span', async () => {
+    const bus = instrumentBus(createInProcessBus());
+    const received: Array<{ headers: Record<string, string>; span: unknown }> = [];
+    await bus.subscribe({ durable: `untraced-${Math.random()}`, filter: 'platform.docs.>', handler: async (message) => void received.push({ headers: message.headers, span: trace.getActiveSpan() }) });
+    await bus.publish('platform.docs.p1.t1.created', { n: 1 }, { msgId: 'untraced-1', headers: { 'x-request-id': 'r1' } });
+    await expect.poll(() => received.length).toBe(1);
+    expect(received[0]).toEqual({ headers: { 'x-request-id': 'r1' }, span: undefined });
+    await bus.close();
+  });
 });

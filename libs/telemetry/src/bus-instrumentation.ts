@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import type { BusMessage, EventBus, SubscribeOptions } from '@platform/bus';
+import type { BusMessage, EventBus, PublishOptions, PublishResult, SubscribeOptions } from '@platform/bus';
 import { busConsumed, busConsumeDuration, busConsumerPending, busPublished, busRedeliveries, subjectFamily } from './metrics';
+import { tracingStarted } from './tracing';
 
 const tracer = trace.getTracer('bus');
 
@@ -9,28 +10,57 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
+/** A publish, counted by subject family and result. */
+async function countedPublish(bus: EventBus, family: string, subject: string, data: unknown, options: PublishOptions): Promise<PublishResult> {
+  try {
+    const result = await bus.publish(subject, data, options);
+    busPublished.inc({ subject: family, result: result.duplicate ? 'duplicate' : 'stored' });
+    return result;
+  } catch (error) {
+    busPublished.inc({ subject: family, result: 'failed' });
+    throw error;
+  }
+}
+
+/** One delivery to `handler`: redeliveries, the durable's lag, the outcome and the handling time counted. */
+async function countedDelivery<T>(durable: string, message: BusMessage<T>, handler: (message: BusMessage<T>) => Promise<void>): Promise<void> {
+  if (message.deliveryCount > 1) busRedeliveries.inc({ durable });
+  if (message.pending !== undefined) busConsumerPending.set({ durable }, message.pending);
+  const stopTimer = busConsumeDuration.startTimer({ durable });
+  try {
+    await handler(message);
+    busConsumed.inc({ durable, outcome: 'ack' });
+  } catch (error) {
+    busConsumed.inc({ durable, outcome: 'retry' });
+    throw error;
+  } finally {
+    stopTimer();
+  }
+}
+
 /**
  * The bus with traces and metrics: a publish is a producer span whose context travels in the
  * message headers (W3C `traceparent`, which both adapters carry), and each delivery to a durable
  * is a consumer span under it, active while the handler runs, so whatever the consumer does joins
  * the writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time, and
- * keeps each durable's lag as the adapter reports it with each delivery.
+ * keeps each durable's lag as the adapter reports it with each delivery. Untraced (no tracer
+ * provider registered), publishes and deliveries are only counted: no no-op span, context or
+ * attributes per message.
  */
 export function instrumentBus(bus: EventBus): EventBus {
   return {
     kind: bus.kind,
     async publish(subject, data, options) {
       const family = subjectFamily(subject);
+      // Untraced (no provider registered), there is no span to start and no context to carry.
+      if (!tracingStarted()) return countedPublish(bus, family, subject, data, options);
       // Not made active: the adapter starts no spans; the consumers' parent travels in the headers.
       const span = tracer.startSpan(`publish ${family}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': bus.kind, 'messaging.destination.name': subject, 'messaging.message.id': options.msgId } });
       const headers = { ...options.headers };
       propagation.inject(trace.setSpan(context.active(), span), headers);
       try {
-        const result = await bus.publish(subject, data, { ...options, headers });
-        busPublished.inc({ subject: family, result: result.duplicate ? 'duplicate' : 'stored' });
-        return result;
+        return await countedPublish(bus, family, subject, data, { ...options, headers });
       } catch (error) {
-        busPublished.inc({ subject: family, result: 'failed' });
         failed(span, error);
         throw error;
       } finally {
@@ -39,22 +69,18 @@ export function instrumentBus(bus: EventBus): EventBus {
     },
     async subscribe<T>(options: SubscribeOptions<T>) {
       const { durable } = options;
+      const counted = (message: BusMessage<T>) => countedDelivery(durable, message, options.handler);
       const handler = async (message: BusMessage<T>): Promise<void> => {
-        if (message.deliveryCount > 1) busRedeliveries.inc({ durable });
-        if (message.pending !== undefined) busConsumerPending.set({ durable }, message.pending);
+        if (!tracingStarted()) return counted(message);
         const parent = propagation.extract(ROOT_CONTEXT, message.headers);
         const attributes = { 'messaging.system': bus.kind, 'messaging.destination.name': message.subject, 'messaging.consumer.group.name': durable, 'messaging.message.id': message.msgId, 'messaging.delivery_count': message.deliveryCount };
         await tracer.startActiveSpan(`consume ${durable}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
-          const stopTimer = busConsumeDuration.startTimer({ durable });
           try {
-            await options.handler(message);
-            busConsumed.inc({ durable, outcome: 'ack' });
+            await counted(message);
           } catch (error) {
-            busConsumed.inc({ durable, outcome: 'retry' });
             failed(span, error);
             throw error;
           } finally {
-            stopTimer();
             span.end();
           }
         });

@@ -1,8 +1,8 @@
-import { context, ROOT_CONTEXT, trace, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace, type Span } from '@opentelemetry/api';
 import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEvent } from '@platform/contracts';
 import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
-import { outboxBacklog } from '@platform/telemetry';
+import { outboxBacklog, tracingStarted } from '@platform/telemetry';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import type { ConsumedPulls } from './consumed-pulls';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
@@ -14,6 +14,9 @@ const REGISTRY = 'outbox-collections';
 const SWEEP_PAGE = 500;
 
 const tracer = trace.getTracer('data');
+
+/** The drain's span while no tracer provider is registered: what it is told goes nowhere, as with any no-op span, but none is made per write. */
+const UNTRACED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 interface RegistryRecord extends StoredDocument {
   projectId: string;
@@ -74,6 +77,7 @@ export class OutboxDrainer {
    * names the revision whose history record the writer stored with the entity itself.
    */
   async drain(scope: EntityScope, entity: StoredEntity, options: { inHistory?: number } = {}): Promise<boolean> {
+    if (!tracingStarted()) return this.drainEntries(scope, entity, options.inHistory, UNTRACED);
     return tracer.startActiveSpan('outbox drain', { attributes: { 'platform.outbox.entries': entity._outbox?.length ?? 0 } }, async (span) => {
       try {
         return await this.drainEntries(scope, entity, options.inHistory, span);
