@@ -16,9 +16,16 @@ export class ApiError extends Error {
   get field(): string | undefined {
     const field = this.details?.field;
     if (typeof field === 'string') return field;
+    return this.firstIssue?.field;
+  }
+
+  /** The first validation issue (`{ field: 'body.password', message: 'at least 8 characters' }`), if the 400 lists any. */
+  get firstIssue(): { field: string; message: string } | undefined {
     const issues = this.details?.issues;
     const first: unknown = Array.isArray(issues) ? issues[0] : undefined;
-    return first && typeof first === 'object' && typeof (first as { field?: unknown }).field === 'string' ? (first as { field: string }).field : undefined;
+    if (!first || typeof first !== 'object') return undefined;
+    const { field, message } = first as { field?: unknown; message?: unknown };
+    return typeof field === 'string' && typeof message === 'string' ? { field, message } : undefined;
   }
 }
 

@@ -9,12 +9,22 @@ export interface FormErrors {
 
 export const noErrors: FormErrors = { fields: {} };
 
-/** Places an error beside the field a 400 names (its first path segment), or on the form. */
+/**
+ * Places an error beside the field a 400 names (its first path segment), or on the form. Beside
+ * its own field a validation issue reads as what it says of that field ("At least 8 characters"),
+ * not as the server's whole message ("Invalid body.password: at least 8 characters"); an issue
+ * deeper inside the field (`access.read.userIds`) keeps the whole message, which names the part.
+ */
 export function formErrors(error: unknown, knownFields: readonly string[]): FormErrors {
   if (error instanceof ApiError) {
     // Validation issues name the request part first (`body.password`); service errors name the field.
-    const field = error.field?.replace(/^(body|querystring|params)\./, '').split('.')[0];
-    if (field && knownFields.includes(field)) return { fields: { [field]: error.message } };
+    const path = error.field?.replace(/^(body|querystring|params)\./, '');
+    const field = path?.split('.')[0];
+    if (field && knownFields.includes(field)) {
+      const issue = error.firstIssue;
+      const own = issue && issue.field === error.field && path === field ? sentence(issue.message) : undefined;
+      return { fields: { [field]: own ?? error.message } };
+    }
     return { fields: {}, form: error.message };
   }
   return { fields: {}, form: error instanceof Error ? error.message : String(error) };
@@ -31,4 +41,8 @@ export function refusalErrors(conflict: SyncConflict | undefined, formFields: re
   if (field && formFields?.includes(field)) return { fields: { [field]: refusal.message } };
   if (field && !formFields) return { fields: { document: refusal.message } };
   return { fields: {}, form: refusal.message };
+}
+
+function sentence(text: string): string | undefined {
+  return text ? text[0]!.toUpperCase() + text.slice(1) : undefined;
 }
