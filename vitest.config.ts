@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const everyTest = ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'platform/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
+const everyTest = ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'platform/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/src/**/*.test.ts'];
 const backendSuffixes = ['int.test.ts', 'api.test.ts'];
 
 // Two projects, one run: `pnpm test` runs both, `pnpm test:unit` only `unit`.

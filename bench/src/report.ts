@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from './load';
 import { repositoryRoot } from './processes';
+import { withSection } from './report-section';
 import { runConditionsText } from './run-conditions';
 
 const file = join(repositoryRoot, 'BENCHMARKS.md');
@@ -21,7 +22,7 @@ Under each section: the 1-min load average during its run and the server that st
 MongoDB in its microservice runs (docs/quality.md, "Benchmarks").
 `;
 
-/** Replaces (or appends) one suite's section, between markers, leaving the other suites' figures. */
+/** Replaces (or appends) one suite's section, between markers, leaving the other suites' figures and the section's dated notes. */
 export async function writeSection(suite: string, markdown: string): Promise<void> {
   let current = header;
   try {
@@ -29,12 +30,8 @@ export async function writeSection(suite: string, markdown: string): Promise<voi
   } catch {
     // first run writes the header
   }
-  const start = `<!-- bench:${suite} -->`;
-  const end = `<!-- /bench:${suite} -->`;
-  const section = `${start}\n${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; ${runConditionsText()}.\n${end}`;
-  const pattern = new RegExp(`${start}[\\s\\S]*?${end}`);
-  // A function, so `$` in the section is not read as a replacement pattern.
-  const next = pattern.test(current) ? current.replace(pattern, () => section) : `${current.trimEnd()}\n\n${section}\n`;
+  const figures = `${markdown.trim()}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machineLine()}; ${runConditionsText()}.`;
+  const next = withSection(current, suite, figures);
   await writeFile(file, next.endsWith('\n') ? next : `${next}\n`);
 }
 
