@@ -118,7 +118,11 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'sync client against the micros
     const { conflicts } = await runRandomizedSession(peers, typeId, { operations: 500, seed: 7, settleRoundPauseMs: PULLABLE_AFTER_MS });
     const server = comparable(await serverDocuments(typeId));
     expect(server.length).toBeGreaterThan(10);
-    expect(conflicts).toBeGreaterThan(5);
+    // The session must have made several conflicts for its convergence to mean anything. How many
+    // depends on how the peers' syncs interleave with the services' answers, not only on the seed:
+    // from 5 or fewer to 11 over twelve runs on 2026-12-04, at that day's code and the code before
+    // it, so "more than 5" failed now and then.
+    expect(conflicts).toBeGreaterThan(2);
     for (const peer of peers) {
       expect(peer.sync.collection(typeId).conflicts()).toEqual([]);
       expect(peer.sync.collection(typeId).list().filter((d) => peer.sync.collection(typeId).state(d.id) !== 'synced')).toEqual([]);
