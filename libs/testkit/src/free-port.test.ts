@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { freePort, RESERVED_PORT_RANGE } from './processes';
+import { freePort, portRangeFor, RESERVED_PORT_RANGE } from './processes';
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -24,7 +24,7 @@ describe('freePort', () => {
   it('draws again when the port it drew is taken', async () => {
     const taken = await listen(await freePort());
     const takenPort = (taken.address() as { port: number }).port;
-    const { low, high } = RESERVED_PORT_RANGE;
+    const { low, high } = portRangeFor(process.env.VITEST_POOL_ID);
     // The first draw lands on the taken port, the later ones wherever they fall.
     const random = vi.spyOn(Math, 'random').mockReturnValueOnce((takenPort - low + 0.5) / (high - low + 1));
     try {
@@ -36,5 +36,24 @@ describe('freePort', () => {
       random.mockRestore();
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+
+  it('never answers the same port twice in a process, though each is free again once checked', async () => {
+    const ports: number[] = [];
+    for (let call = 0; call < 300; call += 1) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+
+  it("gives each vitest worker a share of the range of its own, and a process outside vitest the whole range", () => {
+    const shares = [1, 2, 3, 4, 5, 6, 7, 8].map((worker) => portRangeFor(String(worker)));
+    for (const [index, share] of shares.entries()) {
+      expect(share.low).toBeGreaterThanOrEqual(RESERVED_PORT_RANGE.low);
+      expect(share.high).toBeLessThanOrEqual(RESERVED_PORT_RANGE.high);
+      expect(share.high - share.low).toBeGreaterThan(1_000);
+      for (const other of shares.slice(index + 1)) expect(share.high < other.low || other.high < share.low).toBe(true);
+    }
+    expect(portRangeFor('9')).toEqual(shares[0]);
+    expect(portRangeFor(undefined)).toEqual(RESERVED_PORT_RANGE);
+    expect(portRangeFor('')).toEqual(RESERVED_PORT_RANGE);
   });
 });

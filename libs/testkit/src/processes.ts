@@ -11,13 +11,39 @@ import { createServer, connect } from 'node:net';
  */
 export const RESERVED_PORT_RANGE = { low: 20_000, high: 32_767 } as const;
 const RANDOM_PORT_ATTEMPTS = 50;
+/** Vitest workers (VITEST_POOL_ID 1, 2, ...) draw from this many disjoint shares of the range. */
+const WORKER_SHARES = 8;
 
-/** A free loopback port, drawn at random from RESERVED_PORT_RANGE; from port 0 if none of the draws is free. */
+/**
+ * The part of RESERVED_PORT_RANGE a process draws from: under vitest, its worker's own share, so
+ * two test files running side by side cannot both draw a port before either's process binds it
+ * (each topology picks every port up front and binds them seconds later: "port 28902 is in use"
+ * failed a CI run); outside vitest (no pool id), the whole range.
+ */
+export function portRangeFor(poolId: string | undefined): { low: number; high: number } {
+  const worker = Number(poolId);
+  if (!Number.isInteger(worker) || worker < 1) return RESERVED_PORT_RANGE;
+  const size = Math.floor((RESERVED_PORT_RANGE.high - RESERVED_PORT_RANGE.low + 1) / WORKER_SHARES);
+  const low = RESERVED_PORT_RANGE.low + ((worker - 1) % WORKER_SHARES) * size;
+  return { low, high: low + size - 1 };
+}
+
+/**
+ * Ports this process has answered: never answered twice. A port is free again once its check
+ * releases it, so without this a topology drawing ports one after another could draw the same
+ * one twice before binding either.
+ */
+const answered = new Set<number>();
+
+/** A free loopback port, drawn at random from this process's part of RESERVED_PORT_RANGE (portRangeFor); from port 0 if none of the draws is free. */
 export async function freePort(): Promise<number> {
-  const { low, high } = RESERVED_PORT_RANGE;
+  const { low, high } = portRangeFor(process.env.VITEST_POOL_ID);
   for (let attempt = 0; attempt < RANDOM_PORT_ATTEMPTS; attempt += 1) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
-    if ((await listenAndRelease(port)) !== undefined) return port;
+    if (answered.has(port)) continue;
+    if ((await listenAndRelease(port)) === undefined) continue;
+    answered.add(port);
+    return port;
   }
   const port = await listenAndRelease(0);
   if (port === undefined) throw new Error('no free loopback port');
