@@ -2,10 +2,14 @@ import type { EventSource } from '@platform/contracts';
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from '../domain/deep-freeze';
 
-/** One entity's cached changes (index = revision) and each one's JSON text, as a write's answer sends it. */
+/**
+ * One entity's cached changes (index = revision) and the JSON texts of its first changes, as a
+ * write's answer sends them: made when an answer first needs them, so changes a read brought in
+ * (a history page, a conflict) are not encoded unless a write's answer sends them.
+ */
 interface CachedPrefix {
   changes: readonly EventSource[];
-  texts: readonly string[];
+  texts: string[];
 }
 
 const NO_CHANGES: readonly EventSource[] = Object.freeze([]);
@@ -16,9 +20,9 @@ const NO_CHANGES: readonly EventSource[] = Object.freeze([]);
  * never changed or removed (save erasure of a soft-deleted entity, whose changes History never
  * answers from here), so a prefix stays true on every replica. Least recently used entities
  * are dropped past `maxChanges` in all (an entity with more is not kept); the cached changes are
- * frozen, as they are shared. Each change also keeps its JSON text, made once as it joins the
- * prefix: every write answers the entity's whole history, and encoding it again on every write
- * made a write's cost grow with the entity's age (about 1 ms more CPU per write at 3,000 changes).
+ * frozen, as they are shared. A change's JSON text is kept too once a write's answer has needed
+ * it: every write answers the entity's whole history, and encoding it again on every write made a
+ * write's cost grow with the entity's age (about 1 ms more CPU per write at 3,000 changes).
  */
 export class HistoryPrefixes {
   private readonly prefixes: LRUCache<string, CachedPrefix>;
@@ -37,8 +41,11 @@ export class HistoryPrefixes {
    * them), or undefined when the prefix does not reach `revision`.
    */
   jsonThrough(key: string, revision: number): string | undefined {
-    const texts = this.prefixes.get(key)?.texts;
-    if (!texts || texts.length <= revision) return undefined;
+    const cached = this.prefixes.get(key);
+    if (!cached || cached.changes.length <= revision) return undefined;
+    const { changes, texts } = cached;
+    // Texts only grow, each the encoding of its frozen change: filling them in place is safe for every holder.
+    while (texts.length <= revision) texts.push(JSON.stringify(changes[texts.length]));
     return `[${(texts.length === revision + 1 ? texts : texts.slice(0, revision + 1)).join(',')}]`;
   }
 
@@ -54,14 +61,12 @@ export class HistoryPrefixes {
     if (records.length === 0) return;
     const cached = this.prefixes.get(key);
     const changes = cached ? [...cached.changes] : [];
-    const texts = cached ? [...cached.texts] : [];
     for (const { revision, userId, timestamp, baseRevision, modifier } of records) {
       if (revision < changes.length) continue;
       if (revision > changes.length) break;
-      const change = deepFreeze({ userId, timestamp, baseRevision, modifier });
-      changes.push(change);
-      texts.push(JSON.stringify(change));
+      changes.push(deepFreeze({ userId, timestamp, baseRevision, modifier }));
     }
-    if (changes.length > (cached?.changes.length ?? 0)) this.prefixes.set(key, { changes, texts });
+    // The texts stay shared: each is its change's encoding, and the new changes extend the old ones.
+    if (changes.length > (cached?.changes.length ?? 0)) this.prefixes.set(key, { changes, texts: cached?.texts ?? [] });
   }
 }
