@@ -37,6 +37,24 @@ describe('security headers through the gateway', () => {
     expect(policy.has('script-src')).toBe(false);
   });
 
+  it.each(['/api/health', '/api/users/u1/avatar', '/api/nowhere'])('%s: an API answer carries the API set of headers, not the ones that instruct a page', async (path) => {
+    const { headers } = await fetch(`${platform.url}${path}`);
+    expect(headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    expect(headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    for (const pageOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+      expect(headers.get(pageOnly), pageOnly).toBeNull();
+    }
+  });
+
+  it.each(['/llm.txt', '/api/docs/'])('%s: a page carries all of helmet\'s headers', async (path) => {
+    const { headers } = await fetch(`${platform.url}${path}`);
+    expect(headers.get('referrer-policy')).toBe('no-referrer');
+    expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(headers.get('origin-agent-cluster')).toBe('?1');
+    expect(headers.get('x-permitted-cross-domain-policies')).toBe('none');
+    expect(headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+  });
+
   it('the SVG avatar cannot run its script', async () => {
     const response = await fetch(`${platform.url}/api/users/u1/avatar`);
     expect(response.headers.get('content-type')).toContain('image/svg+xml');
