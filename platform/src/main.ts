@@ -1,3 +1,4 @@
+import './v8-tuning';
 import { loadPlatformConfig, type PlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { describeStartupFailure, type StartupSettings } from './startup-failure';
