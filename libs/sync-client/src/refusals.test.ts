@@ -3,9 +3,10 @@ import { refusalOf, refusedField } from './refusals';
 
 describe('the field a refusal names', () => {
   it('takes a limit’s details.field, a schema problem’s field, or a modifier problem’s path without its operator', () => {
-    expect(refusedField({ field: 'body', problems: [{ field: 'title' }] })).toBe('body');
-    expect(refusedField({ problems: [{ field: 'address.city', message: 'must be string' }, { field: 'title' }] })).toBe('address.city');
-    expect(refusedField({ problems: [{ path: 'modifier.$set.title', message: 'operator keys are not allowed inside values' }] })).toBe('title');
+    expect(refusedField({ field: 'body', problems: [{ field: 'title' }] })).toEqual({ field: 'body' });
+    expect(refusedField({ problems: [{ field: 'address.city', message: 'must be string' }, { field: 'title' }] })).toEqual({ field: 'address.city', fieldMessage: 'must be string' });
+    expect(refusedField({ problems: [{ path: 'modifier.$set.title', message: 'operator keys are not allowed inside values' }] })).toEqual({ field: 'title', fieldMessage: 'operator keys are not allowed inside values' });
+    expect(refusedField({ problems: [{ field: 'title', message: 42 }] })).toEqual({ field: 'title' });
   });
 
   it('names none when the refusal names no document field', () => {
@@ -23,6 +24,7 @@ describe('the field a refusal names', () => {
       code: 'DATA_SCHEMA_VIOLATION',
       message: 'Invalid rating: must be <= 5',
       field: 'rating',
+      fieldMessage: 'must be <= 5',
     });
     expect(refusalOf(403, { error: 'Forbidden', code: 'DATA_FORBIDDEN' })).toEqual({ status: 403, code: 'DATA_FORBIDDEN', message: 'Forbidden' });
     expect(refusalOf(400, undefined)).toEqual({ status: 400, code: undefined, message: '' });

@@ -13,20 +13,21 @@ const MODIFIER_PREFIX = /^modifier\.\$[A-Za-z]+\./;
 /**
  * The document field a refusal names, so an application can show the message beside it: a
  * limit's `details.field`, else the first of `details.problems` (a schema violation's `field`, a
- * modifier problem's `path`). Nested paths stay whole (`address.city`).
+ * modifier problem's `path`), with what that problem says of the field alone (`must be integer`).
+ * Nested paths stay whole (`address.city`).
  */
-export function refusedField(details: RefusalBody['details']): string | undefined {
-  if (typeof details?.field === 'string' && details.field) return details.field;
+export function refusedField(details: RefusalBody['details']): { field: string; fieldMessage?: string } | undefined {
+  if (typeof details?.field === 'string' && details.field) return { field: details.field };
   const first: unknown = Array.isArray(details?.problems) ? details.problems[0] : undefined;
   if (!first || typeof first !== 'object') return undefined;
-  const { field, path } = first as { field?: unknown; path?: unknown };
-  if (typeof field === 'string' && field) return field;
-  if (typeof path === 'string' && MODIFIER_PREFIX.test(path)) return path.replace(MODIFIER_PREFIX, '');
+  const { field, path, message } = first as { field?: unknown; path?: unknown; message?: unknown };
+  const own = typeof message === 'string' && message ? { fieldMessage: message } : {};
+  if (typeof field === 'string' && field) return { field, ...own };
+  if (typeof path === 'string' && MODIFIER_PREFIX.test(path)) return { field: path.replace(MODIFIER_PREFIX, ''), ...own };
   return undefined;
 }
 
-/** What a conflict keeps of the server's refusal: status, code, message and the field it names. */
+/** What a conflict keeps of the server's refusal: status, code, message, and the field it names with what it says of it. */
 export function refusalOf(status: number, body: RefusalBody | undefined): NonNullable<SyncConflict['error']> {
-  const field = refusedField(body?.details);
-  return { status, code: body?.code, message: body?.error ?? '', ...(field ? { field } : {}) };
+  return { status, code: body?.code, message: body?.error ?? '', ...refusedField(body?.details) };
 }

@@ -37,8 +37,12 @@ export interface SyncConflict {
   baseRevision?: number;
   currentRevision?: number;
   fields: FieldConflict[];
-  /** The server's refusal; `field` is the document field it names, when it names one (`title`, `address.city`). */
-  error?: { status: number; code?: string; message: string; field?: string };
+  /**
+   * The server's refusal; `field` is the document field it names, when it names one (`title`,
+   * `address.city`), and `fieldMessage` what it says of that field alone (`must be integer`, where
+   * `message` reads `Invalid priority: must be integer`), when it says it.
+   */
+  error?: { status: number; code?: string; message: string; field?: string; fieldMessage?: string };
   /** When the conflict was stored (client clock, ms). */
   at: number;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
-import { formErrors } from './form-errors';
+import type { SyncConflict } from '@platform/sync-client';
+import { formErrors, noErrors, refusalErrors } from './form-errors';
 
 const validation = (field: string, message: string) => new ApiError(400, 'VALIDATION_FAILED', `Invalid ${field}: ${message}`, { issues: [{ field, message }] });
 
@@ -19,5 +20,28 @@ describe('formErrors', () => {
     expect(formErrors(taken, ['email', 'password'])).toEqual({ fields: { email: 'An account with this email already exists' } });
     expect(formErrors(validation('body.tenant', 'required'), ['email'])).toEqual({ fields: {}, form: 'Invalid body.tenant: required' });
     expect(formErrors(new Error('offline'), ['email'])).toEqual({ fields: {}, form: 'offline' });
+  });
+});
+
+const rejected = (error: NonNullable<SyncConflict['error']>): SyncConflict => ({ reason: 'rejected', fields: [], error, at: 0 });
+
+describe('refusalErrors', () => {
+  const priority = { status: 400, code: 'DATA_SCHEMA_VIOLATION', message: 'Invalid priority: must be integer', field: 'priority', fieldMessage: 'must be integer' };
+
+  it('shows beside a form field what the refusal says of that field', () => {
+    expect(refusalErrors(rejected(priority), ['title', 'priority'])).toEqual({ fields: { priority: 'Must be integer' } });
+  });
+
+  it('keeps the whole message for a part deeper inside the field, or when the refusal says nothing of the field alone', () => {
+    const city = { status: 400, message: 'Invalid address.city: must be string', field: 'address.city', fieldMessage: 'must be string' };
+    expect(refusalErrors(rejected(city), ['address'])).toEqual({ fields: { address: 'Invalid address.city: must be string' } });
+    const limit = { status: 400, message: 'The field title is longer than 100 characters', field: 'title' };
+    expect(refusalErrors(rejected(limit), ['title'])).toEqual({ fields: { title: 'The field title is longer than 100 characters' } });
+  });
+
+  it("puts the whole message in the JSON editor's error when the type has no form, on the form when it names no form field, and nothing for other conflicts", () => {
+    expect(refusalErrors(rejected(priority), undefined)).toEqual({ fields: { document: 'Invalid priority: must be integer' } });
+    expect(refusalErrors(rejected({ status: 403, message: 'Forbidden' }), ['title'])).toEqual({ fields: {}, form: 'Forbidden' });
+    expect(refusalErrors({ reason: 'revision', fields: [], at: 0 }, ['title'])).toBe(noErrors);
   });
 });

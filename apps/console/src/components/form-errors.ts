@@ -31,14 +31,19 @@ export function formErrors(error: unknown, knownFields: readonly string[]): Form
 }
 
 /**
- * A write the SDK queued and the server then refused (a `rejected` conflict): the server's message
- * beside the field it names, in the JSON editor's error when the type has no form, else on the form.
+ * A write the SDK queued and the server then refused (a `rejected` conflict): beside the field it
+ * names what it says of that field ("Must be integer", as formErrors does), or the whole message
+ * for a part deeper inside the field; in the JSON editor's error (the whole message, which names
+ * the field) when the type has no form, else on the form.
  */
 export function refusalErrors(conflict: SyncConflict | undefined, formFields: readonly string[] | undefined): FormErrors {
   const refusal = conflict?.reason === 'rejected' ? conflict.error : undefined;
   if (!refusal) return noErrors;
   const field = refusal.field?.split('.')[0];
-  if (field && formFields?.includes(field)) return { fields: { [field]: refusal.message } };
+  if (field && formFields?.includes(field)) {
+    const own = refusal.field === field && refusal.fieldMessage ? sentence(refusal.fieldMessage) : undefined;
+    return { fields: { [field]: own ?? refusal.message } };
+  }
   if (field && !formFields) return { fields: { document: refusal.message } };
   return { fields: {}, form: refusal.message };
 }
