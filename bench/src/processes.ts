@@ -73,7 +73,8 @@ export type ReferenceProxy = 'fastify-http-proxy' | 'node-undici-proxy';
 /** A reference proxy in its own process in front of `upstream`; resolves once its proxied health route answers. */
 export async function startReferenceProxy(kind: ReferenceProxy, upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
+  // Under the V8 settings the platform gives itself (platform/src/v8-tuning.ts), so the comparison is of the code alone.
+  const child = spawn(process.execPath, ['--no-allocation-site-pretenuring', '--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', UPSTREAM: upstream, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
