@@ -1,5 +1,8 @@
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 
+/** Where every process serves the Swagger UI: its pages are HTML documents (the gateway's security headers treat them as pages). */
+export const API_DOCS_PREFIX = '/api/docs';
+
 /**
  * The introduction at the top of `/api/docs` and in the OpenAPI document's `info.description`
  * (Markdown): what the platform is, how to sign in, and where the guides are.
@@ -25,5 +28,5 @@ export const apiDocsAppearance: Pick<FastifySwaggerUiOptions, 'theme' | 'logo'> 
     title: 'Platform API',
     favicon: [{ filename: 'platform.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: PLATFORM_MARK }],
   },
-  logo: { type: 'image/svg+xml', content: PLATFORM_MARK, href: '/api/docs', target: '_self' },
+  logo: { type: 'image/svg+xml', content: PLATFORM_MARK, href: API_DOCS_PREFIX, target: '_self' },
 };

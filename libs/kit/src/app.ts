@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Logger } from 'pino';
-import { API_DESCRIPTION, apiDocsAppearance } from './api-docs';
+import { API_DESCRIPTION, API_DOCS_PREFIX, apiDocsAppearance } from './api-docs';
 import { answerClientError, registerErrorHandling } from './errors';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { registerLimitedJsonParser } from './json-body-parser';
@@ -146,7 +146,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
     const extend = options.extendOpenapi ?? ((document) => document);
     const document = () => extend(app.swagger() as OpenAPIV3.Document);
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP, transformSpecification: () => document(), ...apiDocsAppearance });
+    await app.register(swaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: API_DOCS_CSP, transformSpecification: () => document(), ...apiDocsAppearance });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => document());
   }
   return app;

@@ -1,4 +1,5 @@
 export { addressLimitKey } from './address-limit-key';
+export { API_DOCS_PREFIX } from './api-docs';
 export { createApp, type AppOptions } from './app';
 export { requestTraceContext } from './request-telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';

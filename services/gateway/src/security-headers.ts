@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_DOCS_PREFIX } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -11,7 +12,7 @@ const HELMET_OPTIONS: HelmetOptions = {
 };
 
 /**
- * What an API answer (JSON, text, the SVG avatar, the realtime stream) carries of helmet's
+ * What an API answer (JSON, text, the SVG avatar) carries of helmet's
  * headers: the set OWASP's REST Security Cheat Sheet asks of an API (no sniffing, no framing, a
  * policy that allows nothing, HSTS) and the resource policy that keeps other sites from embedding
  * it. The rest of helmet's headers instruct a browser about a page it renders (its browsing
@@ -46,7 +47,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 
 /** Everything under `/api/` but the Swagger UI's pages is an API answer; the rest (the console, `/llm.txt`, ...) are pages. */
 function isApiAnswerPath(url: string): boolean {
-  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+  return url.startsWith('/api/') && !url.startsWith(API_DOCS_PREFIX);
 }
 
 /**
