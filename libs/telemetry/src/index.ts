@@ -9,7 +9,6 @@ export {
   busRedeliveries,
   embeddedDataBytes,
   httpRequestDuration,
-  httpRequests,
   loginThrottled,
   measureEmbeddedData,
   metricsRegistry,

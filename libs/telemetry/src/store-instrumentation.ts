@@ -34,7 +34,7 @@ function measured<R>(kind: string, collection: string, operation: string, traced
 }
 
 function observeSince(operation: string, started: number): void {
-  storeOperationDuration.observe(operation, (performance.now() - started) / 1000);
+  storeOperationDuration.observe([operation], (performance.now() - started) / 1000);
 }
 
 async function measuredInSpan<R>(kind: string, collection: string, operation: string, started: number, work: () => Promise<R>): Promise<R> {

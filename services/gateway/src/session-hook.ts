@@ -16,11 +16,11 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader)
   // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
   // without the promise and microtask of an async hook.
   app.addHook('onRequest', (request, _reply, done) => {
+    const token = sessionToken(request);
+    if (!token) return done();
     const path = request.url.split('?')[0] ?? '';
     // The console's static files and the guides need no caller, and must load while the session store is down.
     if (sessionBypassList.has(path) || isConsolePath(path) || isGuidePath(path)) return done();
-    const token = sessionToken(request);
-    if (!token) return done();
     loader.load(token).then((lookup) => {
       if (lookup.status === 'store-unavailable') {
         return done(new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly'));

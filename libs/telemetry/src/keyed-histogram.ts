@@ -1,5 +1,5 @@
-/** One operation's observations: the count in each bucket (not cumulative; the last holds values above every bound), their sum and count. */
-interface OperationCounts {
+/** One series' observations: the count in each bucket (not cumulative; the last holds values above every bound), their sum and count. */
+export interface SeriesCounts {
   labels: Record<string, string>;
   buckets: Float64Array;
   sum: number;
@@ -14,42 +14,47 @@ interface ExportedValue {
   exemplar: null | undefined;
 }
 
-export interface OperationHistogramConfig {
+export interface KeyedHistogramConfig {
   name: string;
   help: string;
-  /** The one label, whose value names the operation. */
-  labelName: string;
+  /** The labels, in the order `observe` is given their values. */
+  labelNames: readonly string[];
   buckets: readonly number[];
 }
 
 /**
- * A histogram with one label, for the hottest timings (every store operation): an observation is
- * an array increment, where prom-client's `observe` validates and hashes the labels each time.
- * It hands the registry what a prom-client Histogram of the same name, help, label and buckets
- * would, in the same shape, so the scrape output is identical (operation-histogram.test.ts
- * compares them); register it with `registerMetric`.
+ * A histogram for the hottest timings (every HTTP request, every store operation): an
+ * observation finds its series by the label values joined into one key and increments an array,
+ * where prom-client's `observe` validates the labels, sorts their names and hashes them each time
+ * (about 3 us of the gateway's 55 a proxied request, BENCHMARKS.md). It hands the registry what a
+ * prom-client Histogram of the same name, help, labels and buckets would, in the same shape, so
+ * the scrape output is identical (keyed-histogram.test.ts compares them); register it with
+ * `registerMetric`.
  */
-export class OperationHistogram {
+export class KeyedHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly name: string;
   readonly help: string;
-  private readonly labelName: string;
+  private readonly labelNames: readonly string[];
   private readonly bounds: readonly number[];
-  private byOperation = new Map<string, OperationCounts>();
+  private bySeries = new Map<string, SeriesCounts>();
 
-  constructor(config: OperationHistogramConfig) {
+  constructor(config: KeyedHistogramConfig) {
     this.name = config.name;
     this.help = config.help;
-    this.labelName = config.labelName;
+    this.labelNames = config.labelNames;
     this.bounds = config.buckets;
   }
 
-  observe(operation: string, seconds: number): void {
-    let counts = this.byOperation.get(operation);
+  /** Records `seconds` under the label values, given in the order of `labelNames`. */
+  observe(labelValues: readonly string[], seconds: number): void {
+    // A NUL cannot be in a route template, method, status or operation name: keys cannot collide.
+    const key = labelValues.length === 1 ? (labelValues[0] as string) : labelValues.join('\u0000');
+    let counts = this.bySeries.get(key);
     if (!counts) {
-      counts = { labels: { [this.labelName]: operation }, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
-      this.byOperation.set(operation, counts);
+      counts = { labels: Object.fromEntries(this.labelNames.map((name, index) => [name, labelValues[index] as string])), buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+      this.bySeries.set(key, counts);
     }
     let bucket = 0;
     while (bucket < this.bounds.length && seconds > (this.bounds[bucket] as number)) bucket += 1;
@@ -58,15 +63,20 @@ export class OperationHistogram {
     counts.count += 1;
   }
 
-  reset(): void {
-    this.byOperation = new Map();
+  /** Every series observed since the start or the last reset, in the order first seen. */
+  series(): Iterable<SeriesCounts> {
+    return this.bySeries.values();
   }
 
-  /** What the registry formats into the text exposition (the operation as a shared label, as prom-client has it). */
+  reset(): void {
+    this.bySeries = new Map();
+  }
+
+  /** What the registry formats into the text exposition (the series' labels as shared labels, as prom-client has them). */
   async getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; values: ExportedValue[]; aggregator: 'sum' }> {
     const values: ExportedValue[] = [];
     const bucketName = `${this.name}_bucket`;
-    for (const counts of this.byOperation.values()) {
+    for (const counts of this.bySeries.values()) {
       let cumulative = 0;
       this.bounds.forEach((bound, bucket) => {
         cumulative += counts.buckets[bucket] as number;
@@ -81,7 +91,7 @@ export class OperationHistogram {
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
-  /** The values with the operation among each one's labels (the registry's JSON). */
+  /** The values with the series' labels among each one's labels (the registry's JSON). */
   async get(): Promise<{ name: string; help: string; type: 'histogram'; values: Array<Omit<ExportedValue, 'sharedLabels'>>; aggregator: 'sum' }> {
     const exported = await this.getForPromString();
     return { ...exported, values: exported.values.map(({ sharedLabels, labels, ...value }) => ({ ...value, labels: { ...labels, ...sharedLabels } })) };
