@@ -10,8 +10,10 @@ type BackendUrls = BackendServers['urls'];
 /** The microservice shape while it runs. */
 export interface Microservices {
   gatewayUrl: string;
-  /** Base URL of every platform service by compose name. */
+  /** Base URL of every platform service by compose name (its load balancer's when it has replicas). */
   serviceUrls: Map<string, string>;
+  /** Base URL of every process: the compose name, or `name-1`, `name-2`, ... for replicas. */
+  instanceUrls: Map<string, string>;
   backendUrls: BackendUrls;
   /** The MongoDB database all services of this run share, for fixtures written straight into it. */
   database: string;
@@ -44,14 +46,15 @@ export async function withBackends<T>(run: (urls: BackendUrls) => Promise<T>): P
 
 /**
  * The services of docker-compose.yml as local processes on their own backends and a fresh
- * database, for the length of `run`; `environment` is added to every service's.
+ * database, for the length of `run`; `environment` is added to every service's, `replicas` are
+ * processes per service as `startLocalTopology` takes them (one each when absent).
  */
-export function withMicroservices<T>(environment: Record<string, string>, run: (shape: Microservices) => Promise<T>): Promise<T> {
+export function withMicroservices<T>(environment: Record<string, string>, run: (shape: Microservices) => Promise<T>, replicas?: Record<string, number>): Promise<T> {
   return withBackends(async (backendUrls) => {
     const database = `bench_${randomBytes(4).toString('hex')}`;
-    const topology = await startLocalTopology({ backendUrls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database, ...environment } });
+    const topology = await startLocalTopology({ backendUrls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database, ...environment }, replicas });
     try {
-      return await run({ gatewayUrl: topology.gatewayUrl, serviceUrls: topology.serviceUrls, backendUrls, database });
+      return await run({ gatewayUrl: topology.gatewayUrl, serviceUrls: topology.serviceUrls, instanceUrls: topology.instanceUrls, backendUrls, database });
     } finally {
       await topology.stop();
     }

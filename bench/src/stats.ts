@@ -8,3 +8,8 @@ export function percentile(values: number[], p: number): number {
 export function median(values: number[]): number {
   return percentile(values, 50);
 }
+
+/** The arithmetic mean of the values. */
+export function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
