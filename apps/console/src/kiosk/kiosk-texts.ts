@@ -3,6 +3,8 @@ export interface KioskTexts {
   title: string;
   name: string;
   nameMissing: string;
+  /** The name the visitor type's schema refused, with the server's reason (in English: the schema's own words). */
+  nameRefused: (reason: string) => string;
   keepFor: string;
   checkIn: string;
   checkOut: string;
@@ -17,6 +19,7 @@ const english: KioskTexts = {
   title: 'Visitor check-in',
   name: 'Your name',
   nameMissing: 'Please enter your name.',
+  nameRefused: (reason) => `Please check your name: it ${reason}.`,
   keepFor: 'Keep my data for',
   checkIn: 'Check in',
   checkOut: 'Check out',
@@ -31,6 +34,7 @@ const german: KioskTexts = {
   title: 'Besucher-Check-in',
   name: 'Ihr Name',
   nameMissing: 'Bitte geben Sie Ihren Namen ein.',
+  nameRefused: (reason) => `Bitte prüfen Sie Ihren Namen (${reason}).`,
   keepFor: 'Meine Daten aufbewahren für',
   checkIn: 'Einchecken',
   checkOut: 'Auschecken',

@@ -19,11 +19,12 @@ function languagesOf(setup: Setup): Set<string> {
   return new Set([...Object.keys(KIOSK_LANGUAGES), ...translations.flatMap((text) => Object.keys(text))]);
 }
 
-/** The data field a visitors 400 names (`data.name`), if any. */
-function invalidField(error: unknown): string | undefined {
+/** The data field a visitors 400 names (`data.name`) and what it says of it (`must NOT have more than 40 characters`), if any. */
+function invalidField(error: unknown): { field: string; reason?: string } | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  const problems = (error.details as { problems?: Array<{ field?: string }> } | undefined)?.problems;
-  return error.field ?? problems?.[0]?.field;
+  const first = (error.details as { problems?: Array<{ field?: string; message?: string }> } | undefined)?.problems?.[0];
+  const field = error.field ?? first?.field;
+  return field ? { field, reason: first?.field === field ? first.message : undefined } : undefined;
 }
 
 /**
@@ -103,9 +104,11 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
       form.reset();
       focusName();
     } catch (error) {
-      const field = invalidField(error);
-      if (field === 'data.name' || field === 'data') setNameError(error instanceof Error ? error.message : String(error));
-      else setFormError(error instanceof Error ? error.message : String(error));
+      const invalid = invalidField(error);
+      const whole = error instanceof Error ? error.message : String(error);
+      // A visitor reads why their name was refused in the kiosk's language, not the API's message with its field path.
+      if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(invalid.reason ? words.nameRefused(invalid.reason) : whole);
+      else setFormError(whole);
     } finally {
       setBusy(false);
     }
