@@ -67,14 +67,17 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The V8 settings the platform gives itself (platform/src/v8-tuning.ts), for the bench's own child processes, so their figures are taken as the platform runs. */
+export const PLATFORM_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+
 /** The reference proxies of the gateway-overhead suite (bench/src/reference-proxies). */
 export type ReferenceProxy = 'fastify-http-proxy' | 'node-undici-proxy';
 
 /** A reference proxy in its own process in front of `upstream`; resolves once its proxied health route answers. */
 export async function startReferenceProxy(kind: ReferenceProxy, upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  // Under the V8 settings the platform gives itself (platform/src/v8-tuning.ts), so the comparison is of the code alone.
-  const child = spawn(process.execPath, ['--no-allocation-site-pretenuring', '--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
+  // Under the platform's V8 settings, so the comparison is of the code alone.
+  const child = spawn(process.execPath, [...PLATFORM_V8_FLAGS, '--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', UPSTREAM: upstream, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -8,6 +8,7 @@ import { documentsCollection, historyCollection, storeChange } from '@platform/d
 import { createEmbeddedStore, type EmbeddedStoreStats } from '@platform/storage';
 import { MemoryStore, SyncClient } from '@platform/sync-client';
 import { forEachConcurrently, signedInClient } from '../api-client';
+import { PLATFORM_V8_FLAGS } from '../processes';
 import { openStream } from '../realtime-stream';
 import { formatRow, writeSection } from '../report';
 import { withPlatformProcess } from '../shapes';
@@ -91,7 +92,7 @@ async function fillStore(dataDir: string): Promise<void> {
 /** Opens the store in a fresh process (store-open.ts) and reads what the open cost. */
 async function openInFreshProcess(dataDir: string): Promise<EmbeddedStoreStats & { residentBytes: number }> {
   const script = fileURLToPath(new URL('../store-open.ts', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', script, dataDir], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(process.execPath, [...PLATFORM_V8_FLAGS, '--expose-gc', '--import', 'tsx', script, dataDir], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
   return JSON.parse(stdout) as EmbeddedStoreStats & { residentBytes: number };
 }
 
