@@ -26,10 +26,10 @@ export interface KeyedHistogramConfig {
  * A histogram for the hottest timings (every HTTP request, every store operation): an
  * observation finds its series by the label values joined into one key and increments an array,
  * where prom-client's `observe` validates the labels, sorts their names and hashes them each time
- * (with the counter beside it 0.57 us a request, against 0.10 here; docs/observability.md). It hands the registry what a
- * prom-client Histogram of the same name, help, labels and buckets would, in the same shape, so
- * the scrape output is identical (keyed-histogram.test.ts compares them); register it with
- * `registerMetric`.
+ * (with its counter beside it 0.57 us a request, against 0.10 here; docs/observability.md). It
+ * hands the registry what a prom-client Histogram of the same name, help, labels and buckets
+ * would, in the same shape, so the scrape output is identical (keyed-histogram.test.ts compares
+ * them); register it with `registerMetric`.
  */
 export class KeyedHistogram {
   readonly type = 'histogram';
