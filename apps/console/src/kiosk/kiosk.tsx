@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { refusedField, type RefusalBody } from '@platform/sync-client';
 import { api, ApiError, unwrap } from '../api/client';
 import { Field } from '../components/field';
 import { LoadError } from '../components/load-error';
@@ -20,11 +21,8 @@ function languagesOf(setup: Setup): Set<string> {
 }
 
 /** The data field a visitors 400 names (`data.name`) and what it says of it (`must NOT have more than 40 characters`), if any. */
-function invalidField(error: unknown): { field: string; reason?: string } | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const first = (error.details as { problems?: Array<{ field?: string; message?: string }> } | undefined)?.problems?.[0];
-  const field = error.field ?? first?.field;
-  return field ? { field, reason: first?.field === field ? first.message : undefined } : undefined;
+function invalidField(error: unknown): ReturnType<typeof refusedField> {
+  return error instanceof ApiError ? refusedField(error.details as RefusalBody['details']) : undefined;
 }
 
 /**
@@ -107,7 +105,7 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
       const invalid = invalidField(error);
       const whole = error instanceof Error ? error.message : String(error);
       // A visitor reads why their name was refused in the kiosk's language, not the API's message with its field path.
-      if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(invalid.reason ? words.nameRefused(invalid.reason) : whole);
+      if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(invalid.fieldMessage ? words.nameRefused(invalid.fieldMessage) : whole);
       else setFormError(whole);
     } finally {
       setBusy(false);
