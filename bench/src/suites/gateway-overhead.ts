@@ -7,10 +7,11 @@ import { withMicroservices, withPlatformProcess } from '../shapes';
 /** Rounds of the microservice comparison: its target is a ratio, taken round by round (pairedRatio). */
 const GATEWAY_ROUNDS = 5;
 /**
- * Processes of the gateway and of the bare Fastify reference in the microservice comparison. Two
- * processes of the same proxy, measured side by side in the same rounds, differ by up to 10% for the
- * whole of their lives (four bare proxies read 42.7 to 48.5 us of CPU a request, BENCHMARKS.md), so
- * one process against one compares the luck of two draws; each side is the mean of three.
+ * Processes of the gateway and of the bare Fastify reference in the microservice comparison.
+ * Processes of the same proxy started together (as the topology starts its replicas) can differ by
+ * 10 to 20% for the whole of their lives (two bare proxies read 43.0 and 51.6 us of CPU a request,
+ * BENCHMARKS.md), so one process against one may compare the luck of two draws; each side is the
+ * mean of three.
  */
 const PROXY_PROCESSES = 3;
 
@@ -120,8 +121,8 @@ the two cores. The gateway's target is relative to the bare Fastify proxy measur
 run: at least 0.9x its throughput. The topology runs ${PROXY_PROCESSES} gateway processes (as
 \`docker compose up --scale gateway=${PROXY_PROCESSES}\` would), each loaded directly, and as many bare Fastify
 proxies; every round loads each process once, in turn, and the round's ratio is the gateways' mean
-over the bare proxies' mean: two processes of the same proxy differ by up to 10% for their whole
-lives, so one against one would compare two draws.`,
+over the bare proxies' mean: processes of the same proxy started together can differ by 10 to 20%
+for their whole lives, so one against one may compare two draws.`,
   );
   console.log(
     `gateway overhead: all-in-one ${ratio(single).toFixed(2)}x, microservices ${ratio(microRows).toFixed(2)}x (+${addedP99(microRows).toFixed(1)} ms p99), ${gatewayToReference.toFixed(2)}x the bare Fastify proxy`,

@@ -21,7 +21,7 @@ export const httpRequestDuration = new KeyedHistogram({
 });
 
 /** The duration histogram's counts, scraped as a counter of their own. */
-export const httpRequests = new ObservationCounter({
+const httpRequests = new ObservationCounter({
   name: 'platform_http_requests_total',
   help: 'HTTP requests answered, by route template, method and status',
   histogram: httpRequestDuration,

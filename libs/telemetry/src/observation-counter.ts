@@ -4,7 +4,7 @@ import type { KeyedHistogram } from './keyed-histogram';
  * A counter of a KeyedHistogram's observations by the same labels (`platform_http_requests_total`
  * beside `platform_http_request_duration_seconds`): read from the histogram's counts when scraped,
  * so counting costs a request nothing more. It hands the registry what a prom-client Counter
- * incremented once per observation would (observation-counter.test.ts compares them); register
+ * incremented once per observation would (keyed-histogram.test.ts compares them); register
  * it with `registerMetric`. A registry reset resets the histogram, which this counter follows.
  */
 export class ObservationCounter {
