@@ -146,6 +146,7 @@ describe('actions in the console', () => {
         return runs.getByRole('row').filter({ hasText: 'succeeded' }).count();
       }, { timeout: 15_000 })
       .toBe(1);
+    expect(await page.getByRole('status').filter({ hasText: 'page' }).textContent()).toBe('1 run, page 1 of 1');
     const run = runs.getByRole('row').nth(1);
     const blocks = await run.getByRole('listitem').allTextContents();
     expect(blocks).toHaveLength(2);

@@ -4,6 +4,7 @@ import { changeInWords } from '../audit/change-words';
 import { itemLink } from '../audit/item-link';
 import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
 import { filtersFromSearch, filtersToSearch, pageCount, trailQuery, type TrailFilters } from '../audit/trail-filters';
+import { counted } from '../components/counted';
 import { formErrors, noErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { Pager } from '../components/pager';
@@ -52,7 +53,7 @@ export function AuditTrail({ projectId }: { projectId: string }) {
       {page && (
         <>
           <p className="toolbar" role="status">
-            <span className="badge">{page.total === 1 ? '1 change' : `${page.total} changes`}</span>
+            <span className="badge">{counted(page.total, 'change')}</span>
             <span>
               Page {page.page} of {pages}
             </span>

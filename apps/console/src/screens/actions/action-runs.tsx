@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/openapi';
+import { counted } from '../../components/counted';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
@@ -49,7 +50,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
         <button type="button" onClick={runs.reload}>
           Refresh
         </button>
-        <span role="status">{runs.value ? `${runs.value.total} runs, page ${page} of ${pages}` : 'Loading…'}</span>
+        <span role="status">{runs.value ? `${counted(runs.value.total, 'run')}, page ${page} of ${pages}` : 'Loading…'}</span>
         <Pager page={page} pages={pages} onPage={setPage} previousLabel="Newer" nextLabel="Older" />
       </div>
       <table aria-label="Runs">
