@@ -76,10 +76,11 @@ const withErrorBody: typeof jsonSchemaTransform = (input) => {
  * The router's own refusals (a path parameter over 100 characters, a malformed percent escape)
  * answer the shared error body too, instead of Fastify's `{ error, message, statusCode }`.
  */
-function answerRouterError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const body: ErrorBody = { error: tooLong ? 'A path parameter is too long' : 'Malformed URL', code: tooLong ? 'PATH_PARAMETER_TOO_LONG' : 'BAD_URL' };
-  void reply.code(tooLong ? 414 : 400).send(body);
+  // Refused before any hook runs: the request id is set here instead.
+  void reply.code(tooLong ? 414 : 400).header('x-request-id', request.id).send(body);
 }
 
 /**
@@ -116,10 +117,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   awaitRunningHandlersOnClose(app);
   instrumentRequests(app);
   // Callback hooks, not async ones: a promise and its microtask per hook and request showed in the
-  // gateway's proxy profile, whose hooks are most of what it adds to a bare proxy.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // gateway's proxy profile, whose hooks are most of what it adds to a bare proxy. The request id
+  // is set on arrival rather than in an onSend hook: the header survives error answers, and a
+  // phase without hooks costs nothing (BENCHMARKS.md, gateway overhead).
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done(null, payload);
+    done();
   });
   app.addHook('onResponse', (request, reply, done) => {
     // The access line's object and URL redaction are skipped when info lines are not written.

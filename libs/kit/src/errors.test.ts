@@ -128,6 +128,21 @@ describe('shared error handling', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('names the request id on every answer: thrown errors, unknown routes, refused bodies and the router\'s own refusals', async () => {
+    const answers = await Promise.all([
+      app.inject({ method: 'GET', url: '/crash', headers: { 'x-request-id': 'crash-1' } }),
+      app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'missing-1' } }),
+      app.inject({ method: 'POST', url: '/items', payload: { name: 'x'.repeat(4096), count: 1 }, headers: { 'x-request-id': 'large-1' } }),
+      app.inject({ method: 'GET', url: '/things/%E0%A4%A', headers: { 'x-request-id': 'url-1' } }),
+    ]);
+    expect(answers.map((answer) => [answer.statusCode, answer.headers['x-request-id']])).toEqual([
+      [500, 'crash-1'],
+      [404, 'missing-1'],
+      [413, 'large-1'],
+      [400, 'url-1'],
+    ]);
+  });
+
   it('AppError carries what the handler needs', () => {
     const error = new AppError(418, 'TEST_TEAPOT', 'short and stout');
     expect([error.statusCode, error.code, error.message]).toEqual([418, 'TEST_TEAPOT', 'short and stout']);
