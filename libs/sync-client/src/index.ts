@@ -4,7 +4,7 @@ export { IndexedDBStore, type IndexedDBEnvironment } from './indexeddb-store.js'
 export { TabCoordinator, type TabChannel, type TabCoordinatorOptions, type TabLocks, type TabRole, type TabStoreChange } from './tab-coordinator.js';
 export { NetworkError, UnauthorizedError } from './http.js';
 export { OfflineError } from './browser-network.js';
-export { refusedField, type RefusalBody } from './refusals.js';
+export { refusedField, type RefusalBody, type RefusedField } from './refusals.js';
 export { Backoff, systemTimers, type BackoffOptions, type Timers } from './timers.js';
 export type { SyncEvents } from './emitter.js';
 export type { LocalDocument } from './records.js';
@@ -18,6 +18,7 @@ export type {
   LocalChange,
   PullResult,
   RealtimeStatus,
+  RefusedRule,
   SyncConflict,
   SyncDocument,
   SyncNotification,

@@ -9,6 +9,14 @@ describe('the field a refusal names', () => {
     expect(refusedField({ problems: [{ field: 'title', message: 42 }] })).toEqual({ field: 'title' });
   });
 
+  it('passes on the schema rule a problem names (keyword and parameters), for a message in the application\'s own words', () => {
+    const maxLength = { field: 'data.name', message: 'must NOT have more than 40 characters', keyword: 'maxLength', params: { limit: 40 } };
+    expect(refusedField({ problems: [maxLength] })).toEqual({ field: 'data.name', fieldMessage: 'must NOT have more than 40 characters', rule: { keyword: 'maxLength', params: { limit: 40 } } });
+    expect(refusedField({ problems: [{ field: 'title', message: 'is required', keyword: 'required' }] })).toEqual({ field: 'title', fieldMessage: 'is required', rule: { keyword: 'required', params: {} } });
+    expect(refusedField({ problems: [{ field: 'title', message: 'x', keyword: 7, params: { limit: 1 } }] })).toEqual({ field: 'title', fieldMessage: 'x' });
+    expect(refusedField({ problems: [{ field: 'title', message: 'x', keyword: 'type', params: ['string'] }] })).toEqual({ field: 'title', fieldMessage: 'x', rule: { keyword: 'type', params: {} } });
+  });
+
   it('names none when the refusal names no document field', () => {
     expect(refusedField(undefined)).toBeUndefined();
     expect(refusedField({})).toBeUndefined();
@@ -26,6 +34,8 @@ describe('the field a refusal names', () => {
       field: 'rating',
       fieldMessage: 'must be <= 5',
     });
+    const broken = { field: 'rating', message: 'must be <= 5', keyword: 'maximum', params: { comparison: '<=', limit: 5 } };
+    expect(refusalOf(400, { error: 'Invalid rating: must be <= 5', details: { problems: [broken] } }).rule).toEqual({ keyword: 'maximum', params: { comparison: '<=', limit: 5 } });
     expect(refusalOf(403, { error: 'Forbidden', code: 'DATA_FORBIDDEN' })).toEqual({ status: 403, code: 'DATA_FORBIDDEN', message: 'Forbidden' });
     expect(refusalOf(400, undefined)).toEqual({ status: 400, code: undefined, message: '' });
   });

@@ -25,6 +25,12 @@ export interface FieldConflict {
   serverTouched: boolean;
 }
 
+/** The JSON Schema keyword a refused value failed and that keyword's parameters (`maxLength`, `{ limit: 40 }`). */
+export interface RefusedRule {
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
 export interface SyncConflict {
   /**
    * `revision`: the server answered 409 (someone changed it since the base revision).
@@ -40,9 +46,11 @@ export interface SyncConflict {
   /**
    * The server's refusal; `field` is the document field it names, when it names one (`title`,
    * `address.city`), and `fieldMessage` what it says of that field alone (`must be integer`, where
-   * `message` reads `Invalid priority: must be integer`), when it says it.
+   * `message` reads `Invalid priority: must be integer`), when it says it; `rule` the JSON Schema
+   * keyword the value failed and its parameters (`{ keyword: 'maximum', params: { comparison: '<=', limit: 5 } }`),
+   * for a message in the application's own words.
    */
-  error?: { status: number; code?: string; message: string; field?: string; fieldMessage?: string };
+  error?: { status: number; code?: string; message: string; field?: string; fieldMessage?: string; rule?: RefusedRule };
   /** When the conflict was stored (client clock, ms). */
   at: number;
 }

@@ -75,11 +75,12 @@ export function compileProblem(schema: TypeSchema): { path: string[]; message: s
 function problemOf(error: ErrorObject, patternWorkExhausted: boolean, patternWorkLimit: number): SchemaProblem {
   const at = fieldOf(error.instancePath);
   const join = (name: string) => (at ? `${at}.${name}` : name);
-  if (error.keyword === 'required') return { field: join(String(error.params.missingProperty)), message: 'is required' };
   // With allErrors off, the first failure ends the validation: the refused check is this one.
   if (error.keyword === 'pattern' && patternWorkExhausted) return { field: at || 'body', message: `is too long to check against its pattern (the document's pattern checks may take ${patternWorkLimit} steps: pattern size times value length)` };
-  if (error.keyword === 'additionalProperties') return { field: join(String(error.params.additionalProperty)), message: 'is not a field of this type' };
-  return { field: at || 'body', message: error.message ?? `fails ${error.keyword}` };
+  const rule = { keyword: error.keyword, params: error.params };
+  if (error.keyword === 'required') return { field: join(String(error.params.missingProperty)), message: 'is required', ...rule };
+  if (error.keyword === 'additionalProperties') return { field: join(String(error.params.additionalProperty)), message: 'is not a field of this type', ...rule };
+  return { field: at || 'body', message: error.message ?? `fails ${error.keyword}`, ...rule };
 }
 
 /**

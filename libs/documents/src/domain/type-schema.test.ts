@@ -28,28 +28,28 @@ describe('validating documents with JSON Schema (Ajv)', () => {
   });
 
   it.each([
-    ['title', { rating: 3 }, 'is required'],
-    ['title', { title: 'x' }, 'must NOT have fewer than 2 characters'],
-    ['title', { title: 7 }, 'must be string'],
-    ['email', { title: 'ok', email: 'nope' }, 'must match format "email"'],
-    ['email', { title: 'ok', email: `${'a'.repeat(3_000)}@example.org` }, 'must match format "email"'],
-    ['code', { title: 'ok', code: 'abc-12' }, 'must match pattern "^[A-Z]{3}-[0-9]{2}$"'],
-    ['rating', { title: 'ok', rating: 9 }, 'must be <= 5'],
-    ['rating', { title: 'ok', rating: 2.5 }, 'must be integer'],
-    ['price', { title: 'ok', price: 0 }, 'must be > 0'],
-    ['price', { title: 'ok', price: 1.001 }, 'must be multiple of 0.01'],
-    ['status', { title: 'ok', status: 'pending' }, 'must be equal to one of the allowed values'],
-    ['kind', { title: 'ok', kind: 'lead' }, 'must be equal to constant'],
-    ['done', { title: 'ok', done: 'yes' }, 'must be boolean'],
-    ['born', { title: 'ok', born: '2001-13-45' }, 'must match format "date"'],
-    ['tags', { title: 'ok', tags: ['a', 'b', 'c', 'd'] }, 'must NOT have more than 3 items'],
-    ['tags.1', { title: 'ok', tags: ['a', 2] }, 'must be string'],
-    ['address.city', { title: 'ok', address: {} }, 'is required'],
-    ['address', { title: 'ok', address: [] }, 'must be object'],
-    ['address.zip', { title: 'ok', address: { city: 'Bonn', zip: '1' } }, 'is not a field of this type'],
-    ['places.1.city', { title: 'ok', places: [{ city: 'Bonn' }, { city: 3 }] }, 'must be string'],
-  ])('names %s for %j', (field, document, message) => {
-    expect(validateDocument(contact, document)).toEqual([{ field, message }]);
+    ['title', { rating: 3 }, 'is required', 'required', { missingProperty: 'title' }],
+    ['title', { title: 'x' }, 'must NOT have fewer than 2 characters', 'minLength', { limit: 2 }],
+    ['title', { title: 7 }, 'must be string', 'type', { type: 'string' }],
+    ['email', { title: 'ok', email: 'nope' }, 'must match format "email"', 'format', { format: 'email' }],
+    ['email', { title: 'ok', email: `${'a'.repeat(3_000)}@example.org` }, 'must match format "email"', 'format', { format: 'email' }],
+    ['code', { title: 'ok', code: 'abc-12' }, 'must match pattern "^[A-Z]{3}-[0-9]{2}$"', 'pattern', { pattern: '^[A-Z]{3}-[0-9]{2}$' }],
+    ['rating', { title: 'ok', rating: 9 }, 'must be <= 5', 'maximum', { comparison: '<=', limit: 5 }],
+    ['rating', { title: 'ok', rating: 2.5 }, 'must be integer', 'type', { type: 'integer' }],
+    ['price', { title: 'ok', price: 0 }, 'must be > 0', 'exclusiveMinimum', { comparison: '>', limit: 0 }],
+    ['price', { title: 'ok', price: 1.001 }, 'must be multiple of 0.01', 'multipleOf', { multipleOf: 0.01 }],
+    ['status', { title: 'ok', status: 'pending' }, 'must be equal to one of the allowed values', 'enum', { allowedValues: expect.arrayContaining(['open']) }],
+    ['kind', { title: 'ok', kind: 'lead' }, 'must be equal to constant', 'const', { allowedValue: 'contact' }],
+    ['done', { title: 'ok', done: 'yes' }, 'must be boolean', 'type', { type: 'boolean' }],
+    ['born', { title: 'ok', born: '2001-13-45' }, 'must match format "date"', 'format', { format: 'date' }],
+    ['tags', { title: 'ok', tags: ['a', 'b', 'c', 'd'] }, 'must NOT have more than 3 items', 'maxItems', { limit: 3 }],
+    ['tags.1', { title: 'ok', tags: ['a', 2] }, 'must be string', 'type', { type: 'string' }],
+    ['address.city', { title: 'ok', address: {} }, 'is required', 'required', { missingProperty: 'city' }],
+    ['address', { title: 'ok', address: [] }, 'must be object', 'type', { type: 'object' }],
+    ['address.zip', { title: 'ok', address: { city: 'Bonn', zip: '1' } }, 'is not a field of this type', 'additionalProperties', { additionalProperty: 'zip' }],
+    ['places.1.city', { title: 'ok', places: [{ city: 'Bonn' }, { city: 3 }] }, 'must be string', 'type', { type: 'string' }],
+  ])('names %s for %j, with the keyword it fails and that keyword\'s parameters', (field, document, message, keyword, params) => {
+    expect(validateDocument(contact, document)).toEqual([{ field, message, keyword, params }]);
   });
 
   it('runs patterns on RE2: a catastrophic-backtracking pattern answers at once', () => {

@@ -56,6 +56,13 @@ export interface TypeSchema extends JsonSchemaNode {
 export interface SchemaProblem {
   field: string;
   message: string;
+  /**
+   * The JSON Schema keyword the value failed (`maxLength`, `required`, `format`, ...) and its
+   * parameters as the validator reports them (`{ limit: 40 }`), so a client can word the problem
+   * in its own language; absent for problems no keyword states (a pattern check over its budget).
+   */
+  keyword?: string;
+  params?: Record<string, unknown>;
 }
 
 /** Field names become modifier paths (`address.city`) and storage keys: no dots, no `$`. */

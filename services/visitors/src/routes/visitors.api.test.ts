@@ -194,6 +194,14 @@ describe('bad input is refused with 400 naming the field, and changes nothing', 
     expect((await call('GET', `/api/projects/${names.projectId}/types/guests/data`, { token: env.ownerToken })).body.items).toEqual([]);
   });
 
+  it('names the schema rule a refused value breaks, so a kiosk can say it in its own language', async () => {
+    const names = await seeded();
+    const wrongType = await call('POST', `/api/projects/${names.projectId}/visitors`, { body: { collectionName: names.visitors, data: { name: 42 } } });
+    expect(wrongType.body.details.problems).toEqual([{ field: 'data.name', message: 'must be string', keyword: 'type', params: { type: 'string' } }]);
+    const missing = await call('POST', `/api/projects/${names.projectId}/visitors`, { body: { collectionName: names.visitors, data: { company: 'x' } } });
+    expect(missing.body.details.problems).toEqual([{ field: 'data.name', message: 'is required', keyword: 'required', params: { missingProperty: 'name' } }]);
+  });
+
   it.each([
     ['the visitor type', (s: Names) => s.visitors, 'VISITORS_INVALID_COLLECTION'],
     ['an event without eventType', (s: Names) => s.visitorEvents, 'VALIDATION_FAILED', {}],

@@ -40,7 +40,7 @@ function clientFields(input: Record<string, unknown>, owned: readonly string[], 
   const keyProblems = Object.keys(fields).length ? checkClientModifier({ $set: fields }, { allowAccess: false }) : [];
   const problems = [
     ...keyProblems.map((problem) => ({ field: problem.path.replace(/^modifier\.\$set/, 'data'), message: problem.message })),
-    ...(keyProblems.length ? [] : validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ field: `data.${problem.field}`, message: problem.message }))),
+    ...(keyProblems.length ? [] : validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ ...problem, field: `data.${problem.field}` }))),
   ];
   const first = problems[0];
   if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });

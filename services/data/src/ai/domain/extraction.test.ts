@@ -25,10 +25,10 @@ describe('readExtraction', () => {
   it.each([
     { case: 'prose', content: 'Sorry, I cannot help', problems: [{ field: 'answer', message: 'is not JSON' }] },
     { case: 'an array', content: '[{"name":"Ada"}]', problems: [{ field: 'answer', message: 'is not a JSON object' }] },
-    { case: 'a missing required field', content: '{"age":3}', problems: [{ field: 'name', message: 'is required' }] },
-    { case: 'a wrong type', content: '{"name":"Ada","age":"old"}', problems: [{ field: 'age', message: 'must be integer,null' }] },
-    { case: 'a nested missing field', content: '{"name":"Ada","address":{}}', problems: [{ field: 'address.city', message: 'is required' }] },
-    { case: 'a value outside its enum', content: '{"name":"Ada","tags":["friend"]}', problems: [{ field: 'tags.0', message: 'must be equal to one of the allowed values' }] },
+    { case: 'a missing required field', content: '{"age":3}', problems: [{ field: 'name', message: 'is required', keyword: 'required', params: { missingProperty: 'name' } }] },
+    { case: 'a wrong type', content: '{"name":"Ada","age":"old"}', problems: [{ field: 'age', message: 'must be integer,null', keyword: 'type', params: { type: ['integer', 'null'] } }] },
+    { case: 'a nested missing field', content: '{"name":"Ada","address":{}}', problems: [{ field: 'address.city', message: 'is required', keyword: 'required', params: { missingProperty: 'city' } }] },
+    { case: 'a value outside its enum', content: '{"name":"Ada","tags":["friend"]}', problems: [{ field: 'tags.0', message: 'must be equal to one of the allowed values', keyword: 'enum', params: { allowedValues: expect.any(Array) } }] },
   ])('refuses $case with the problems', ({ content, problems }) => {
     expect(readExtraction(contact, content)).toEqual({ ok: false, problems });
   });

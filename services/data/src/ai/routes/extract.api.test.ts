@@ -65,9 +65,9 @@ describe('ai-extract', () => {
     {
       case: 'a missing required field and a wrong type',
       answer: '{"age":"thirty"}',
-      problems: [{ field: 'name', message: 'is required' }],
+      problems: [{ field: 'name', message: 'is required', keyword: 'required', params: { missingProperty: 'name' } }],
     },
-    { case: 'a value breaking a pattern', answer: '{"name":"Ada","email":"nope"}', problems: [{ field: 'email', message: 'must match pattern "^[^@]+@[^@]+$"' }] },
+    { case: 'a value breaking a pattern', answer: '{"name":"Ada","email":"nope"}', problems: [{ field: 'email', message: 'must match pattern "^[^@]+@[^@]+$"', keyword: 'pattern', params: { pattern: '^[^@]+@[^@]+$' } }] },
     { case: 'prose instead of JSON', answer: 'I think her name is Ada.', problems: [{ field: 'answer', message: 'is not JSON' }] },
   ])('answers 400 with the problems when the model gives $case', async ({ answer, problems }) => {
     const { extract } = await setup();
