@@ -105,7 +105,8 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
       const invalid = invalidField(error);
       const whole = error instanceof Error ? error.message : String(error);
       // A visitor reads why their name was refused in the kiosk's language, not the API's message with its field path.
-      if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(invalid.fieldMessage ? words.nameRefused(invalid.fieldMessage) : whole);
+      const reason = (invalid?.rule && words.nameRule(invalid.rule)) ?? invalid?.fieldMessage;
+      if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(reason ? words.nameRefused(reason) : whole);
       else setFormError(whole);
     } finally {
       setBusy(false);
