@@ -1,19 +1,16 @@
 import type { RefusedRule } from '@platform/sync-client';
 
-/** A refused rule's numeric limit (`maxLength`'s and `minLength`'s `limit`), when it has one. */
-export function ruleLimit(rule: RefusedRule): number | undefined {
-  return typeof rule.params.limit === 'number' ? rule.params.limit : undefined;
-}
-
 /** The kiosk's own words (the widget configures the rest); English is the fallback for other languages. */
 export interface KioskTexts {
   title: string;
   name: string;
   nameMissing: string;
-  /** The name the visitor type's schema refused, with the reason: nameRule's words, else the server's (English). */
+  /** The name the visitor type's schema refused, with the reason: nameRuleWords' words, else the server's (English). */
   nameRefused: (reason: string) => string;
-  /** Why a name breaks the visitor type's rule, for the rules a name field has (its length, its pattern); undefined for others. */
-  nameRule: (rule: RefusedRule) => string | undefined;
+  /** Why a name breaks the rules a name field has: its length (`maxLength`, `minLength`) and its `pattern`. */
+  nameAtMost: (limit: number) => string;
+  nameAtLeast: (limit: number) => string;
+  nameBadCharacters: string;
   keepFor: string;
   checkIn: string;
   checkOut: string;
@@ -29,13 +26,9 @@ const english: KioskTexts = {
   name: 'Your name',
   nameMissing: 'Please enter your name.',
   nameRefused: (reason) => `Please check your name: it ${reason}.`,
-  nameRule: (rule) => {
-    const limit = ruleLimit(rule);
-    if (rule.keyword === 'maxLength' && limit !== undefined) return `may have at most ${limit} characters`;
-    if (rule.keyword === 'minLength' && limit !== undefined) return `needs at least ${limit} characters`;
-    if (rule.keyword === 'pattern') return 'contains characters this kiosk does not accept';
-    return undefined;
-  },
+  nameAtMost: (limit) => `may have at most ${limit} characters`,
+  nameAtLeast: (limit) => `needs at least ${limit} characters`,
+  nameBadCharacters: 'contains characters this kiosk does not accept',
   keepFor: 'Keep my data for',
   checkIn: 'Check in',
   checkOut: 'Check out',
@@ -51,13 +44,9 @@ const german: KioskTexts = {
   name: 'Ihr Name',
   nameMissing: 'Bitte geben Sie Ihren Namen ein.',
   nameRefused: (reason) => `Bitte prüfen Sie Ihren Namen (${reason}).`,
-  nameRule: (rule) => {
-    const limit = ruleLimit(rule);
-    if (rule.keyword === 'maxLength' && limit !== undefined) return `höchstens ${limit} Zeichen`;
-    if (rule.keyword === 'minLength' && limit !== undefined) return `mindestens ${limit} Zeichen`;
-    if (rule.keyword === 'pattern') return 'er enthält Zeichen, die dieser Kiosk nicht annimmt';
-    return undefined;
-  },
+  nameAtMost: (limit) => `höchstens ${limit} Zeichen`,
+  nameAtLeast: (limit) => `mindestens ${limit} Zeichen`,
+  nameBadCharacters: 'er enthält Zeichen, die dieser Kiosk nicht annimmt',
   keepFor: 'Meine Daten aufbewahren für',
   checkIn: 'Einchecken',
   checkOut: 'Auschecken',
@@ -72,4 +61,13 @@ export const KIOSK_LANGUAGES: Readonly<Record<string, KioskTexts>> = { en: engli
 
 export function kioskTexts(language: string): KioskTexts {
   return KIOSK_LANGUAGES[language] ?? KIOSK_LANGUAGES[language.split('-')[0]!] ?? english;
+}
+
+/** The kiosk's words for the schema rule a refused name broke; undefined for a rule it has no words for (the server's are shown). */
+export function nameRuleWords(words: KioskTexts, rule: RefusedRule): string | undefined {
+  const limit = typeof rule.params.limit === 'number' ? rule.params.limit : undefined;
+  if (rule.keyword === 'maxLength' && limit !== undefined) return words.nameAtMost(limit);
+  if (rule.keyword === 'minLength' && limit !== undefined) return words.nameAtLeast(limit);
+  if (rule.keyword === 'pattern') return words.nameBadCharacters;
+  return undefined;
 }

@@ -5,7 +5,7 @@ import { Field } from '../components/field';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { pickLanguage, translate, type Translation } from './kiosk-language';
-import { KIOSK_LANGUAGES, kioskTexts } from './kiosk-texts';
+import { KIOSK_LANGUAGES, kioskTexts, nameRuleWords } from './kiosk-texts';
 import { KioskVisitors, type KioskVisitor } from './kiosk-visitors';
 import './kiosk.css';
 
@@ -105,7 +105,7 @@ function CheckInPage({ projectId, applicationId, setup }: { projectId: string; a
       const invalid = invalidField(error);
       const whole = error instanceof Error ? error.message : String(error);
       // A visitor reads why their name was refused in the kiosk's language, not the API's message with its field path.
-      const reason = (invalid?.rule && words.nameRule(invalid.rule)) ?? invalid?.fieldMessage;
+      const reason = (invalid?.rule && nameRuleWords(words, invalid.rule)) ?? invalid?.fieldMessage;
       if (invalid?.field === 'data.name' || invalid?.field === 'data') setNameError(reason ? words.nameRefused(reason) : whole);
       else setFormError(whole);
     } finally {
