@@ -219,9 +219,13 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     const row = grid.getByRole('row').filter({ hasText: 'Refused on sync' });
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('synced');
+    // The history's author lookup fails once, as it does when the connection drops while the page opens.
+    await page.route('**/api/users/*', (route) => route.abort('internetdisconnected'), { times: 1 });
     await row.getByRole('link').click();
     const priority = page.getByLabel('priority', { exact: true });
     await priority.waitFor();
+    const history = page.getByRole('list', { name: 'Changes' });
+    await history.getByRole('listitem').first().waitFor();
 
     // The schema wants an integer: the form sends 1.5 as it is, the SDK queues it offline, the server refuses it on sync.
     await context.setOffline(true);
@@ -234,6 +238,11 @@ describe('the console in a real browser', () => {
     // What the refusal says of the field, as the form's own validation reads (not 'Invalid priority: must be integer').
     expect(await message.textContent()).toBe('Must be integer');
     expect(await page.getByLabel('title', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    // Back online, the failed lookup is asked again: the author's name, not the user id.
+    await expect.poll(() => history.getByRole('listitem').first().textContent()).toContain('Ada Lovelace');
+    // The document reads as its grid row does.
+    expect(await page.locator('.sync-conflict').textContent()).toBe('refused');
+    expect(await page.getByText('Saved', { exact: true }).count()).toBe(0);
     await screenshot(page, '08b-refused-field');
     const token = (await context.cookies()).find((cookie) => cookie.name === 'session')!.value;
     const id = new URL(page.url()).pathname.split('/').pop()!;

@@ -1,16 +1,16 @@
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
+import { authorNames, type NameLookup } from './author-names';
 
-const names = new Map<string, Promise<string>>();
+/** `GET /api/users/{id}`: the display name, or hidden when the API refuses (4xx); anything else fails. */
+async function lookUpUser(userId: string): Promise<NameLookup> {
+  try {
+    const user = await unwrap(api.GET('/api/users/{userId}', { params: { path: { userId } } }));
+    return { found: typeof user.displayName === 'string' && user.displayName ? user.displayName : undefined };
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return 'hidden';
+    throw error;
+  }
+}
 
 /** An author's display name as the caller may see it (`GET /api/users/{id}`), else the user id. */
-export function authorName(userId: string): Promise<string> {
-  let name = names.get(userId);
-  if (!name) {
-    name = unwrap(api.GET('/api/users/{userId}', { params: { path: { userId } } })).then(
-      (user) => (typeof user.displayName === 'string' && user.displayName ? user.displayName : userId),
-      () => userId,
-    );
-    names.set(userId, name);
-  }
-  return name;
-}
+export const authorName = authorNames(lookUpUser);

@@ -9,8 +9,9 @@ import { noErrors, refusalErrors, type FormErrors } from '../components/form-err
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
+import { syncLabel } from '../components/sync-label';
+import { useUserName } from '../components/user-name';
 import { diffStates, restoringModifier, type Modifier } from '../history/state-diff';
-import { authorName } from '../history/authors';
 import { linkedRevision } from '../history/linked-revision';
 import { useChangePages } from '../history/use-change-pages';
 import { useRevisionState } from '../history/use-revision-state';
@@ -21,9 +22,7 @@ import { useTypeClient } from '../sync/use-type-client';
 const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
 
 function Author({ userId }: { userId: string }) {
-  const [name, setName] = useState(userId);
-  useEffect(() => void authorName(userId).then(setName), [userId]);
-  return <span className="author">{name}</span>;
+  return <span className="author">{useUserName(userId)}</span>;
 }
 
 function AccessSummary({ access }: { access: unknown }) {
@@ -119,6 +118,11 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   // Revisions are typed, not picked from a list: two lists of 10,000 options made every render slow.
   const revisionOf = (typed: string) => Math.min(revision, Math.max(0, Math.trunc(Number(typed)) || 0));
 
+  // "Saved" said the browser took the change; once the server refuses it or meets a conflict, the conflict's own words take over.
+  useEffect(() => {
+    if (conflict) setNotice(undefined);
+  }, [conflict]);
+
   const save = async (fields: Record<string, unknown>) => {
     await client.collection(typeId).update(id, changedFields(live ?? {}, fields));
     setErrors(noErrors);
@@ -170,7 +174,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
       </p>
       <h1>Document {id}</h1>
       <p>
-        Revision <strong data-testid="revision">{revision}</strong> · sync <span className={`sync-${state ?? 'synced'}`}>{state === 'localChanges' ? 'pending' : (state ?? (loaded.value.deletedAt ? 'deleted' : 'synced'))}</span>
+        Revision <strong data-testid="revision">{revision}</strong> · sync <span className={`sync-${state ?? 'synced'}`}>{state ? syncLabel(state, conflict) : loaded.value.deletedAt ? 'deleted' : 'synced'}</span>
         {loaded.value.deletedAt !== undefined && ' · deleted'}
       </p>
       {notice && <p role="status">{notice}</p>}

@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import { DocumentEditor, SERVER_FIELDS } from '../components/document-editor';
 import { noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
+import { syncLabel } from '../components/sync-label';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
 import { Link } from '../router';
@@ -20,12 +21,6 @@ interface Row {
   id: string;
   document: Record<string, unknown>;
   deleted: boolean;
-}
-
-/** What a row's sync column says: `pending` for queued writes, `refused` for a write the server refused. */
-function syncLabel(client: SyncClient, typeId: string, id: string, state: string): string {
-  if (state === 'localChanges') return 'pending';
-  return state === 'conflict' && client.conflict(typeId, id)?.reason === 'rejected' ? 'refused' : state;
 }
 
 const cell = (value: unknown): string => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -96,7 +91,7 @@ function Grid({ client, projectId, typeId, rows, columns }: { client: SyncClient
                 ))}
                 <span role="cell">{cell(row.document.revision)}</span>
                 <span role="cell" className={`sync-${state}`}>
-                  {syncLabel(client, typeId, row.id, state)}
+                  {syncLabel(state, client.conflict(typeId, row.id))}
                 </span>
               </div>
             );
