@@ -24,6 +24,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
   const prefix = options.keyPrefix ?? '';
   const client = new Redis(options.url, {
     lazyConnect: true,
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,

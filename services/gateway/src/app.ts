@@ -100,7 +100,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     // In their own scope, so the caller's credentials are gone before any service route sees the
     // request (the session hook above has read them); the gateway's own routes keep them.
     await app.register(async (scope) => {
-      scope.addHook('onRequest', async (request) => stripClientCredentials(request));
+      scope.addHook('onRequest', (request, _reply, done) => {
+        stripClientCredentials(request);
+        done();
+      });
       for (const service of hosted) await scope.register(service.routes, context);
     });
   }

@@ -33,6 +33,22 @@ describe('SessionLoader', () => {
     expect(await loader.load('b')).toEqual({ status: 'store-unavailable' });
   });
 
+  it('keeps the latest record of a session: a refreshed one replaces the cached one, an unchanged one is read from the cache again', async () => {
+    const { kv, down } = switchableStore();
+    const loader = new SessionLoader(kv, () => NOW, 10);
+    await storeSession(kv, 'a');
+    const first = await loader.load('a');
+    const again = await loader.load('a');
+    expect(again).toMatchObject({ status: 'found', fromCache: false });
+    // The same record: the parsed session is the cached one, not parsed again.
+    expect(again.status === 'found' && first.status === 'found' && again.session === first.session).toBe(true);
+    const key = sessionKey(hashSessionToken('a'));
+    await kv.set(key, JSON.stringify({ ...JSON.parse((await kv.get(key)) as string), displayName: 'Ada Lovelace' }));
+    expect(await loader.load('a')).toMatchObject({ status: 'found', session: { displayName: 'Ada Lovelace' } });
+    down();
+    expect(await loader.load('a')).toMatchObject({ status: 'found', fromCache: true, session: { displayName: 'Ada Lovelace' } });
+  });
+
   it('forgets a session the store no longer has, so a logout holds even when the store goes down after it', async () => {
     const { kv, down } = switchableStore();
     const loader = new SessionLoader(kv, () => NOW, 10);

@@ -41,7 +41,9 @@ export class SessionLoader {
       const cached = this.cache.get(tokenHash);
       const session = cached?.raw === raw ? cached.session : this.parse(raw);
       if (session && session.expiresAt > this.clock()) {
-        this.cache.set(tokenHash, { raw, session });
+        // Unchanged, the entry stays as it is (get has made it the most recent): a new entry per
+        // request would be an object that outlives the request, promoted by the young collector.
+        if (cached?.session !== session) this.cache.set(tokenHash, { raw, session });
         return { status: 'found', session, fromCache: false };
       }
     }

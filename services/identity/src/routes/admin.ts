@@ -1,5 +1,5 @@
-import { requireUser, userGuard } from '@platform/kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '@platform/kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
@@ -14,10 +14,10 @@ function pageOf<T extends z.ZodTypeAny>(item: T) {
   return z.object({ items: z.array(item), total: z.number(), page: z.number(), limit: z.number() });
 }
 
-/** Signed in and a platform owner (from the development promotion or `promote-owner`), else 403. */
-export async function platformOwnerGuard(request: FastifyRequest): Promise<void> {
-  await userGuard(request);
+/** Signed in (else 401) and a platform owner (from the development promotion or `promote-owner`), else 403; a callback hook, as userGuard. */
+export function platformOwnerGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (!requireUser(request).platformOwner) throw identityError('IDENTITY_PLATFORM_OWNER_ONLY');
+  done();
 }
 
 /** Platform administration: every tenant, project and user, a page at a time, oldest first. */
