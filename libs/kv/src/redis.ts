@@ -36,9 +36,8 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
 
   return {
     kind: 'redis',
-    async get(key) {
-      return client.get(prefix + key);
-    },
+    // The command's own promise: every signed-in request reads its session here, and an async wrapper would add a promise and a microtask to each.
+    get: (key) => client.get(prefix + key),
     async set(key: string, value: string, setOptions: SetOptions = {}) {
       const ttl = setOptions.ttlMs !== undefined ? ['PX', Math.max(1, Math.round(setOptions.ttlMs))] : [];
       const onlyIfAbsent = setOptions.onlyIfAbsent ? ['NX'] : [];

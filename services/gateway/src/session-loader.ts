@@ -25,7 +25,7 @@ export class SessionLoader {
     this.cache = new LRUCache({ max: maxCached });
   }
 
-  async load(token: string): Promise<SessionLookup> {
+  load(token: string): Promise<SessionLookup> {
     return this.loadByHash(hashSessionToken(token));
   }
 
