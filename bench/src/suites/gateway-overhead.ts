@@ -1,5 +1,5 @@
-import { compareLoads, pairedRatio, type ComparedLoad, type LoadOptions, type LoadResult } from '../load';
-import { mean } from '../stats';
+import { compareLoads, pairedRatio, type LoadOptions, type LoadResult } from '../load';
+import { pooled, processNames, roundMeans } from '../pooled';
 import { startReferenceProxy } from '../processes';
 import { loadRow, writeSection } from '../report';
 import { withMicroservices, withPlatformProcess } from '../shapes';
@@ -15,26 +15,8 @@ const GATEWAY_ROUNDS = 5;
  */
 const PROXY_PROCESSES = 3;
 
-const processNames = (kind: string) => Array.from({ length: PROXY_PROCESSES }, (_, index) => `${kind}${index + 1}`);
-const gatewayNames = processNames('gateway');
-const bareFastifyNames = processNames('bareFastify');
-
-/** Each round's mean throughput over `names`. */
-function roundMeans(results: Record<string, ComparedLoad>, names: string[]): number[] {
-  return results[names[0]!]!.roundsPerSecond.map((_, round) => mean(names.map((name) => results[name]!.roundsPerSecond[round]!)));
-}
-
-/** One row standing for the processes `names`: the mean of their medians (throughput, p50, p99), their errors summed. */
-function pooled(results: Record<string, ComparedLoad>, names: string[]): LoadResult {
-  const of = (figure: (result: LoadResult) => number) => mean(names.map((name) => figure(results[name]!)));
-  return {
-    requestsPerSecond: of((result) => result.requestsPerSecond),
-    p50Ms: of((result) => result.p50Ms),
-    p99Ms: of((result) => result.p99Ms),
-    non2xx: names.reduce((sum, name) => sum + results[name]!.non2xx, 0),
-    errors: names.reduce((sum, name) => sum + results[name]!.errors, 0),
-  };
-}
+const gatewayNames = processNames('gateway', PROXY_PROCESSES);
+const bareFastifyNames = processNames('bareFastify', PROXY_PROCESSES);
 
 /**
  * Gateway overhead (issue 2): a health route through the gateway vs the same route on the
