@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorNames, type NameLookup } from './author-names';
+import { authorNames, hidesUser, type NameLookup } from './author-names';
 
 /** A lookup answering from `answers` in turn, counting calls per user. */
 function scripted(answers: Array<NameLookup | Error>) {
@@ -47,5 +47,10 @@ describe('author names', () => {
     const name = authorNames(lookup);
     expect(await Promise.all([name('u1'), name('u1')])).toEqual(['Ada Lovelace', 'Ada Lovelace']);
     expect(calls).toEqual(['u1']);
+  });
+
+  it('keeps a 403 or 404 as hidden, and asks again after a 401, a 429 or a 5xx', () => {
+    expect([403, 404].map(hidesUser)).toEqual([true, true]);
+    expect([400, 401, 408, 429, 500, 503].map(hidesUser)).toEqual([false, false, false, false, false, false]);
   });
 });

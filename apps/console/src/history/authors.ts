@@ -1,13 +1,13 @@
 import { api, ApiError, unwrap } from '../api/client';
-import { authorNames, type NameLookup } from './author-names';
+import { authorNames, hidesUser, type NameLookup } from './author-names';
 
-/** `GET /api/users/{id}`: the display name, or hidden when the API refuses (4xx); anything else fails. */
+/** `GET /api/users/{id}`: the display name, or hidden when the API will not show the user; anything else fails. */
 async function lookUpUser(userId: string): Promise<NameLookup> {
   try {
     const user = await unwrap(api.GET('/api/users/{userId}', { params: { path: { userId } } }));
     return { found: typeof user.displayName === 'string' && user.displayName ? user.displayName : undefined };
   } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return 'hidden';
+    if (error instanceof ApiError && hidesUser(error.status)) return 'hidden';
     throw error;
   }
 }
