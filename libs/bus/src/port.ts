@@ -10,6 +10,11 @@ export interface PublishOptions {
   msgId: string;
   /** Extra headers carried to consumers (for example the request id). */
   headers?: Record<string, string>;
+  /**
+   * The publisher's trace context (an OpenTelemetry Context), for the tracing instrumentation: the
+   * publish span starts under it and its W3C `traceparent` travels in the headers. Adapters ignore it.
+   */
+  traceContext?: unknown;
 }
 
 export interface PublishResult {
@@ -35,6 +40,11 @@ export interface BusMessage<T = unknown> {
    * pending count: the consumer's lag); both adapters report it.
    */
   pending?: number;
+  /**
+   * The delivery's trace context (an OpenTelemetry Context holding the consumer span), set by the
+   * tracing instrumentation for the handler to start its spans under; absent while tracing is off.
+   */
+  traceContext?: unknown;
 }
 
 export interface SubscribeOptions<T = unknown> {

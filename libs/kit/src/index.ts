@@ -2,6 +2,7 @@ export { addressLimitKey } from './address-limit-key';
 export { API_DOCS_PREFIX } from './api-docs';
 export { createApp, type AppOptions } from './app';
 export { requestTraceContext } from './request-telemetry';
+export type { TraceContext } from '@platform/telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';
 export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type HttpTimeouts } from './http-timeouts';
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { trace } from '@opentelemetry/api';
 import { startMemoryTracing } from '@platform/telemetry/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from './app';
 import { createLogger } from './logger';
 
 function lines(): { destination: Writable; text(): string } {
@@ -30,19 +30,26 @@ describe('createLogger', () => {
     expect(line).not.toHaveProperty('trace_id');
   });
 
-  it('puts the active span\'s trace_id and span_id on lines written inside a trace', () => {
+  it('puts the request span\'s trace_id and span_id on the lines a traced request writes (its own and the access line), and none on others', async () => {
     tracing = startMemoryTracing();
     const out = lines();
-    const logger = createLogger({ destination: out.destination });
-    const ids = trace.getTracer('test').startActiveSpan('work', (span) => {
-      logger.info('inside');
-      span.end();
-      return span.spanContext();
+    const app = await createApp({ logger: createLogger({ destination: out.destination }), title: 'test', openapi: false });
+    app.get('/work', async (request) => {
+      request.log.info('inside');
+      return { ok: true };
     });
-    logger.info('outside');
-    const [inside, outside] = out.text().trim().split('\n').map((text) => JSON.parse(text));
-    expect(inside).toMatchObject({ msg: 'inside', trace_id: ids.traceId, span_id: ids.spanId });
-    expect(outside).not.toHaveProperty('trace_id');
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect((await app.inject({ method: 'GET', url: '/work', headers: { traceparent } })).statusCode).toBe(200);
+    app.log.info('outside');
+    await app.close();
+    const written = out.text().trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
+    const inside = written.find((line) => line.msg === 'inside');
+    const access = written.find((line) => line.msg === 'request');
+    expect(inside).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    // The request's own span, not the caller's.
+    expect(inside?.span_id).not.toBe('00f067aa0ba902b7');
+    expect(access).toMatchObject({ trace_id: inside?.trace_id, span_id: inside?.span_id });
+    expect(written.find((line) => line.msg === 'outside')).not.toHaveProperty('trace_id');
   });
 
   it('pretty-prints for a person when asked, with the level, the message and the fields', () => {

@@ -1,4 +1,3 @@
-import { activeTraceIds } from '@platform/telemetry';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -10,8 +9,9 @@ function prettyByDefault(): boolean {
 }
 
 /**
- * Logs with the service name on every line, and `trace_id`/`span_id` on every line written inside
- * a trace; secrets in headers are redacted (credential query parameters are redacted where the
+ * Logs with the service name on every line; a request's logger inside a recorded trace carries
+ * `trace_id`/`span_id` (request-telemetry.ts), as do the lines the trace's other work writes with
+ * `traceLogFields`. Secrets in headers are redacted (credential query parameters are redacted where the
  * access line is written, in app.ts). JSON on standard output, pretty-printed with pino-pretty
  * when `pretty` (default: a terminal outside production). Tests give a destination to read lines.
  */
@@ -19,7 +19,6 @@ export function createLogger(options: { level?: string; name?: string; destinati
   const settings = {
     level: options.level ?? 'info',
     name: options.name,
-    mixin: activeTraceIds,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-platform-principal"]', 'res.headers["set-cookie"]'],
       censor: '[redacted]',

@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, trace, TraceFlags, type Context } from '@opentelemetry/api';
 import { createInProcessBus, type BusMessage } from '@platform/bus';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrumentBus } from './bus-instrumentation';
@@ -17,22 +17,40 @@ describe('instrumentBus', () => {
     tracing = undefined;
   });
 
-  it('carries the publisher\'s trace in the headers, beside the ones given, and runs the handler in a consumer span under it', async () => {
+  it('starts the publish under the publisher\'s trace context, carries it in the headers beside the ones given, and hands the handler its consumer span', async () => {
     tracing = startMemoryTracing();
     const bus = instrumentBus(createInProcessBus());
-    const received: Array<{ message: BusMessage; traceId: string | undefined }> = [];
-    await bus.subscribe({ durable: 'trace-test', filter: 'platform.docs.>', handler: async (message) => void received.push({ message, traceId: trace.getActiveSpan()?.spanContext().traceId }) });
-    const traceId = await trace.getTracer('test').startActiveSpan('write', async (span) => {
-      await bus.publish('platform.docs.p1.t1.created', { n: 1 }, { msgId: 'm1', headers: { 'x-request-id': 'r1' } });
-      span.end();
-      return span.spanContext().traceId;
+    const received: Array<{ message: BusMessage; spanId: string | undefined }> = [];
+    await bus.subscribe({
+      durable: 'trace-test',
+      filter: 'platform.docs.>',
+      handler: async (message) => void received.push({ message, spanId: trace.getSpan(message.traceContext as Context)?.spanContext().spanId }),
     });
-    while (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const write = trace.getTracer('test').startSpan('write');
+    await bus.publish('platform.docs.p1.t1.created', { n: 1 }, { msgId: 'm1', headers: { 'x-request-id': 'r1' }, traceContext: trace.setSpan(ROOT_CONTEXT, write) });
+    write.end();
+    const traceId = write.spanContext().traceId;
+    await expect.poll(() => received.length).toBe(1);
     expect(received[0]?.message.headers).toMatchObject({ 'x-request-id': 'r1', traceparent: expect.stringContaining(traceId) });
-    expect(received[0]?.traceId).toBe(traceId);
     const consume = tracing.spans().find((span) => span.name === 'consume trace-test');
     const publish = tracing.spans().find((span) => span.name === 'publish platform.docs.created');
+    expect(publish?.parentSpanContext?.spanId).toBe(write.spanContext().spanId);
     expect(consume?.parentSpanContext?.spanId).toBe(publish?.spanContext().spanId);
+    expect(received[0]?.spanId).toBe(consume?.spanContext().spanId);
+    await bus.close();
+  });
+
+  it('makes no span for a trace the sampler left out: its traceparent goes on unchanged and the handler gets no context', async () => {
+    tracing = startMemoryTracing();
+    const bus = instrumentBus(createInProcessBus());
+    const received: BusMessage[] = [];
+    await bus.subscribe({ durable: `left-out-${Math.random()}`, filter: 'platform.docs.>', handler: async (message) => void received.push(message) });
+    const leftOut = trace.setSpanContext(ROOT_CONTEXT, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.NONE });
+    await bus.publish('platform.docs.p1.t1.created', { n: 1 }, { msgId: 'left-out-1', traceContext: leftOut });
+    await expect.poll(() => received.length).toBe(1);
+    expect(received[0]?.headers.traceparent).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00');
+    expect(received[0]?.traceContext).toBeUndefined();
+    expect(tracing.spans()).toHaveLength(0);
     await bus.close();
   });
 
@@ -77,13 +95,13 @@ describe('instrumentBus', () => {
     await bus.close();
   });
 
-  it('untraced, passes the given headers on as they are and runs the handler in no span', async () => {
+  it('untraced, passes the given headers on as they are and hands the handler no trace context', async () => {
     const bus = instrumentBus(createInProcessBus());
-    const received: Array<{ headers: Record<string, string>; span: unknown }> = [];
-    await bus.subscribe({ durable: `untraced-${Math.random()}`, filter: 'platform.docs.>', handler: async (message) => void received.push({ headers: message.headers, span: trace.getActiveSpan() }) });
+    const received: Array<{ headers: Record<string, string>; traceContext: unknown }> = [];
+    await bus.subscribe({ durable: `untraced-${Math.random()}`, filter: 'platform.docs.>', handler: async (message) => void received.push({ headers: message.headers, traceContext: message.traceContext }) });
     await bus.publish('platform.docs.p1.t1.created', { n: 1 }, { msgId: 'untraced-1', headers: { 'x-request-id': 'r1' } });
     await expect.poll(() => received.length).toBe(1);
-    expect(received[0]).toEqual({ headers: { 'x-request-id': 'r1' }, span: undefined });
+    expect(received[0]).toEqual({ headers: { 'x-request-id': 'r1' }, traceContext: undefined });
     await bus.close();
   });
 });

@@ -1,14 +1,10 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { BusMessage, EventBus, PublishOptions, PublishResult, SubscribeOptions } from '@platform/bus';
 import { busConsumed, busConsumeDuration, busConsumerPending, busPublished, busRedeliveries, subjectFamily } from './metrics';
+import { recordFailure, startChildSpan, unsampledTraceparent, type TraceContext } from './trace-context';
 import { tracingStarted } from './tracing';
 
 const tracer = trace.getTracer('bus');
-
-function failed(span: Span, error: unknown): void {
-  span.recordException(error as Error);
-  span.setStatus({ code: SpanStatusCode.ERROR });
-}
 
 /** A publish, counted by subject family and result. */
 async function countedPublish(bus: EventBus, family: string, subject: string, data: unknown, options: PublishOptions): Promise<PublishResult> {
@@ -39,10 +35,11 @@ async function countedDelivery<T>(durable: string, message: BusMessage<T>, handl
 }
 
 /**
- * The bus with traces and metrics: a publish is a producer span whose context travels in the
- * message headers (W3C `traceparent`, which both adapters carry), and each delivery to a durable
- * is a consumer span under it, active while the handler runs, so whatever the consumer does joins
- * the writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time, and
+ * The bus with traces and metrics: a publish is a producer span under the publisher's
+ * `traceContext` whose context travels in the message headers (W3C `traceparent`, which both
+ * adapters carry), and each delivery to a durable is a consumer span under it, handed to the
+ * handler as the message's `traceContext`, so whatever the consumer starts below joins the
+ * writer's trace. Counts publishes, deliveries by outcome, redeliveries and handling time, and
  * keeps each durable's lag as the adapter reports it with each delivery. Untraced (no tracer
  * provider registered), publishes and deliveries are only counted: no no-op span, context or
  * attributes per message.
@@ -54,14 +51,15 @@ export function instrumentBus(bus: EventBus): EventBus {
       const family = subjectFamily(subject);
       // Untraced (no provider registered), there is no span to start and no context to carry.
       if (!tracingStarted()) return countedPublish(bus, family, subject, data, options);
-      // Not made active: the adapter starts no spans; the consumers' parent travels in the headers.
-      const span = tracer.startSpan(`publish ${family}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': bus.kind, 'messaging.destination.name': subject, 'messaging.message.id': options.msgId } });
+      // The consumers' parent travels in the headers.
+      const attributes = { 'messaging.system': bus.kind, 'messaging.destination.name': subject, 'messaging.message.id': options.msgId };
+      const { span, context } = startChildSpan(tracer, `publish ${family}`, { kind: SpanKind.PRODUCER, attributes }, options.traceContext as TraceContext | undefined);
       const headers = { ...options.headers };
-      propagation.inject(trace.setSpan(context.active(), span), headers);
+      propagation.inject(context, headers);
       try {
-        return await countedPublish(bus, family, subject, data, { ...options, headers });
+        return await countedPublish(bus, family, subject, data, { msgId: options.msgId, headers });
       } catch (error) {
-        failed(span, error);
+        recordFailure(span, error);
         throw error;
       } finally {
         span.end();
@@ -71,19 +69,19 @@ export function instrumentBus(bus: EventBus): EventBus {
       const { durable } = options;
       const counted = (message: BusMessage<T>) => countedDelivery(durable, message, options.handler);
       const handler = async (message: BusMessage<T>): Promise<void> => {
-        if (!tracingStarted()) return counted(message);
+        // Untraced, or a trace the sampler left out: nothing below it is recorded.
+        if (!tracingStarted() || unsampledTraceparent(message.headers.traceparent)) return counted(message);
         const parent = propagation.extract(ROOT_CONTEXT, message.headers);
         const attributes = { 'messaging.system': bus.kind, 'messaging.destination.name': message.subject, 'messaging.consumer.group.name': durable, 'messaging.message.id': message.msgId, 'messaging.delivery_count': message.deliveryCount };
-        await tracer.startActiveSpan(`consume ${durable}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
-          try {
-            await counted(message);
-          } catch (error) {
-            failed(span, error);
-            throw error;
-          } finally {
-            span.end();
-          }
-        });
+        const { span, context } = startChildSpan(tracer, `consume ${durable}`, { kind: SpanKind.CONSUMER, attributes }, parent);
+        try {
+          await counted({ ...message, traceContext: context });
+        } catch (error) {
+          recordFailure(span, error);
+          throw error;
+        } finally {
+          span.end();
+        }
       };
       return bus.subscribe({ ...options, handler });
     },

@@ -21,6 +21,6 @@ export {
 } from './metrics';
 export { directoryBytes } from './directory-bytes';
 export { startMetricsServer } from './metrics-server';
-export { instrumentStore } from './store-instrumentation';
-export { activeTraceIds } from './trace-ids';
+export { inStoreWriteSpan, instrumentStore } from './store-instrumentation';
+export { inChildSpan, inRecordedTrace, recordFailure, startChildSpan, traceLogFields, type TraceContext } from './trace-context';
 export { startTracing, startTracingFromEnv, tracesRequested, tracingStarted, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';

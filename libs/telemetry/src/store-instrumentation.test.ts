@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { createEmbeddedStore, isEmbeddedStore, STORE_LOG_FILE, type DocumentStore } from '@platform/storage';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { metricsText, storeOperationDuration } from './metrics';
-import { instrumentStore } from './store-instrumentation';
+import { inStoreWriteSpan, instrumentStore } from './store-instrumentation';
 import { startMemoryTracing } from './testing';
 
 async function timedCount(operation: string): Promise<number> {
@@ -67,30 +67,35 @@ describe('instrumentStore', () => {
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ group: [{ c: 'things', put: { id: 'a' } }, { c: 'things.history', put: { id: 'a@0' } }] }]);
   });
 
-  it('makes a span per write only inside a trace, under the active span', async () => {
+  it('makes a write a span only under a recorded parent: inStoreWriteSpan, with the store and collection', async () => {
     const things = store.collection('things');
-    await things.insertOne({ id: 'outside' });
+    await inStoreWriteSpan(undefined, store, 'insertOne', 'things', () => things.insertOne({ id: 'outside' }));
     expect(tracing.spans()).toHaveLength(0);
-    const parent = await trace.getTracer('test').startActiveSpan('request', async (span) => {
-      await things.updateOne({ id: 'outside' }, { $set: { seen: true } });
-      span.end();
-      return span.spanContext().spanId;
-    });
+    const request = trace.getTracer('test').startSpan('request');
+    const parent = trace.setSpan(ROOT_CONTEXT, request);
+    const updated = await inStoreWriteSpan(parent, store, 'updateOne', 'things', () => things.updateOne({ id: 'outside' }, { $set: { seen: true } }));
+    request.end();
+    expect(updated).toMatchObject({ id: 'outside', seen: true });
     const update = tracing.spans().find((span) => span.name === 'store updateOne');
-    expect(update?.parentSpanContext?.spanId).toBe(parent);
+    expect(update?.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
     expect(update?.attributes).toMatchObject({ 'db.system.name': 'embedded', 'db.operation.name': 'updateOne', 'db.collection.name': 'things' });
   });
 
-  it('times reads inside a trace without a span each', async () => {
+  it('marks a failed write\'s span and passes the error on', async () => {
+    const things = store.collection('things');
+    await things.insertOne({ id: 'taken' });
+    const request = trace.getTracer('test').startSpan('request');
+    await expect(inStoreWriteSpan(trace.setSpan(ROOT_CONTEXT, request), store, 'insertOne', 'things', () => things.insertOne({ id: 'taken' }))).rejects.toThrow(/duplicate key/);
+    request.end();
+    expect(tracing.spans().find((span) => span.name === 'store insertOne')?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('makes no span for an operation by itself, in a trace or not: a store call does not know its caller\'s trace', async () => {
     const things = store.collection('things');
     await things.insertOne({ id: 'read-me' });
     const before = await timedCount('findById');
-    await trace.getTracer('test').startActiveSpan('request', async (span) => {
-      expect(await things.findById('read-me')).toMatchObject({ id: 'read-me' });
-      expect(await things.find({})).toHaveLength(1);
-      span.end();
-    });
+    expect(await things.findById('read-me')).toMatchObject({ id: 'read-me' });
     expect(await timedCount('findById')).toBe(before + 1);
-    expect(tracing.spans().map((span) => span.name)).toEqual(['request']);
+    expect(tracing.spans()).toHaveLength(0);
   });
 });

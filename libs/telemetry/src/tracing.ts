@@ -1,5 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -48,9 +47,10 @@ export interface Tracing {
 }
 
 /**
- * Registers the process-wide tracer provider, the AsyncLocalStorage context manager and the W3C
- * trace-context propagator, feeding the spans `sampler` records to `processor`. Until this runs,
- * the API's tracers are no-ops: spans cost a function call and nothing is propagated.
+ * Registers the process-wide tracer provider and the W3C trace-context propagator, feeding the
+ * spans `sampler` records to `processor`. Until this runs, the API's tracers are no-ops: spans cost
+ * a function call and nothing is propagated. No context manager: trace contexts are handed on
+ * explicitly (trace-context.ts), so no async hook is ever turned on.
  */
 export function startTracing(options: { serviceName: string; processor: SpanProcessor; sampler: Sampler }): Tracing {
   const provider = new BasicTracerProvider({
@@ -58,8 +58,6 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
     spanProcessors: [options.processor],
     sampler: options.sampler,
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   tracingOn = true;
@@ -69,7 +67,6 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
       await provider.shutdown();
       trace.disable();
       propagation.disable();
-      context.disable();
     },
   };
 }

@@ -71,7 +71,8 @@ export async function registerProxies(
             // The client address as the gateway sees it (services trust it: only signed requests reach them).
             headers['x-forwarded-for'] = request.ip;
             // The service's spans join the gateway's trace (W3C traceparent of the gateway's span).
-            propagation.inject(requestTraceContext(request), headers);
+            const traced = requestTraceContext(request);
+            if (traced) propagation.inject(traced, headers);
             return headers;
           },
         },

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type UpdateModifier } from '@platform/storage';
+import type { TraceContext } from '@platform/telemetry';
 import { accessRuleProblems } from '../domain/access-rules';
 import { changesOnlyAccess } from '../domain/deleted-entity-rules';
 import { indexBeyondLimit, limitProblem, type DocumentLimits, type LimitProblem } from '../domain/document-limits';
@@ -62,6 +63,8 @@ export interface PatchRequest {
   caller: ProjectCaller;
   /** The project's own access rules (changing `access` needs its update permission). */
   projectAccess: Access | undefined;
+  /** The trace the write joins (the request's, or an action block's). */
+  traceContext?: TraceContext;
 }
 
 /**
@@ -113,5 +116,5 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
   const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision });
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext });
 }

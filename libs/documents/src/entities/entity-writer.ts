@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '@platform/contracts';
 import { DuplicateKeyError, guardedUpdate, type DocumentStore, type StoreSection, type UpdateModifier } from '@platform/storage';
+import { inStoreWriteSpan, type TraceContext } from '@platform/telemetry';
 import { conflictDetails } from '../domain/conflict';
 import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
 import { documentError } from '../errors';
@@ -27,7 +28,8 @@ const MAX_RESTAMPS = 3;
  * section: the entity with the change in its outbox, and the change's history record (so after a
  * crash no entity lacks the history of its revision; on MongoDB the history insert follows, and
  * the drain repeats it if it is missing). The drain then publishes the event and empties the
- * outbox. A write is acknowledged once the store has it, whatever the bus does.
+ * outbox. A write is acknowledged once the store has it, whatever the bus does. Given the caller's
+ * `traceContext`, the atomic section is a store span and the drain an outbox span of that trace.
  */
 export class EntityWriter {
   constructor(
@@ -39,7 +41,7 @@ export class EntityWriter {
     private readonly watermarks?: PullWatermarks,
   ) {}
 
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access; preceding?: PrecedingWrites }): Promise<StoredEntity> {
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access; preceding?: PrecedingWrites; traceContext?: TraceContext }): Promise<StoredEntity> {
     await this.drainer.register(scope);
     const id = options.id ?? randomUUID();
     // Every write of an access rule stores plain permission names scoped to the project.
@@ -52,21 +54,23 @@ export class EntityWriter {
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
     const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
     try {
-      await this.store.atomically(async (section) => {
-        await options.preceding?.(section);
-        await section
-          .collection<StoredEntity>(scope.collection)
-          .insertOne(entity)
-          .catch((error: unknown) => {
-            throw error instanceof DuplicateKeyError ? documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } }) : error;
-          });
-        await this.history.append(scope.collection, id, change, section);
-      });
+      await inStoreWriteSpan(options.traceContext, this.store, 'insertOne', scope.collection, () =>
+        this.store.atomically(async (section) => {
+          await options.preceding?.(section);
+          await section
+            .collection<StoredEntity>(scope.collection)
+            .insertOne(entity)
+            .catch((error: unknown) => {
+              throw error instanceof DuplicateKeyError ? documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } }) : error;
+            });
+          await this.history.append(scope.collection, id, change, section);
+        }),
+      );
     } finally {
       stamp.end();
     }
     const stored = await this.settle(scope, entity, stamp.at);
-    await this.drainer.drain(scope, stored, { inHistory: change.revision });
+    await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
   }
 
@@ -75,7 +79,7 @@ export class EntityWriter {
    * Permission names it writes into access rules are scoped to the project (400 for operators that
    * could store them otherwise).
    */
-  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites }): Promise<StoredEntity> {
+  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext }): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
     if (unscopable.length) {
@@ -90,19 +94,21 @@ export class EntityWriter {
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 };
     let result;
     try {
-      result = await this.store.atomically(async (section) => {
-        await options.preceding?.(section);
-        const updated = await guardedUpdate(section.collection<StoredEntity>(scope.collection), { id, expectedRevision: options.baseRevision, modifier, change: { ...storeChange(change) }, now: stamp.at });
-        if (updated.status === 'updated') await this.history.append(scope.collection, id, change, section);
-        return updated;
-      });
+      result = await inStoreWriteSpan(options.traceContext, this.store, 'updateOne', scope.collection, () =>
+        this.store.atomically(async (section) => {
+          await options.preceding?.(section);
+          const updated = await guardedUpdate(section.collection<StoredEntity>(scope.collection), { id, expectedRevision: options.baseRevision, modifier, change: { ...storeChange(change) }, now: stamp.at });
+          if (updated.status === 'updated') await this.history.append(scope.collection, id, change, section);
+          return updated;
+        }),
+      );
     } finally {
       stamp.end();
     }
     if (result.status === 'not-found') throw documentError('DATA_ENTITY_NOT_FOUND');
     if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision);
     const stored = await this.settle(scope, result.document as StoredEntity, stamp.at);
-    await this.drainer.drain(scope, stored, { inHistory: change.revision });
+    await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
   }
 
@@ -142,8 +148,8 @@ export class EntityWriter {
   }
 
   /** Soft delete: `deletedAt`, a revision and a change, like any other write. */
-  async remove(scope: EntityScope, entity: StoredEntity, userId: string): Promise<StoredEntity> {
-    return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision });
+  async remove(scope: EntityScope, entity: StoredEntity, userId: string, traceContext?: TraceContext): Promise<StoredEntity> {
+    return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision, traceContext });
   }
 
   /** The 409 for a modifier sent with `baseRevision` against `current`: conflict details, or that the revision does not exist. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { createInProcessBus, type EventBus } from '@platform/bus';
 import { createLogger } from '@platform/kit';
 import { instrumentBus, instrumentStore } from '@platform/telemetry';
@@ -36,7 +36,7 @@ describe('a traced entity write', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('marks the outbox pull as an event of the drain span, not a span of its own', async () => {
+  it('joins the caller\'s trace: the store section and the drain under it, the publish under the drain, and the outbox pull an event of the drain span, not a span of its own', async () => {
     const traced = instrumentStore(store);
     const history = new History(traced);
     const drainer = new OutboxDrainer(traced, instrumentBus(bus), history, Date.now, createLogger({ level: 'silent' }));
@@ -46,17 +46,21 @@ describe('a traced entity write', () => {
     await drainer.settled();
     tracing.reset();
 
-    await trace.getTracer('test').startActiveSpan('request', async (request) => {
-      await writer.patch(scope, created.id, { $set: { title: 'b' } }, { userId: 'u1', baseRevision: created.revision });
-      request.end();
-    });
+    const request = trace.getTracer('test').startSpan('request');
+    await writer.patch(scope, created.id, { $set: { title: 'b' } }, { userId: 'u1', baseRevision: created.revision, traceContext: trace.setSpan(ROOT_CONTEXT, request) });
+    request.end();
     await drainer.settled();
 
     const spans = tracing.spans();
     const drain = spans.find((span) => span.name === 'outbox drain');
     expect(drain?.events.map((event) => ({ name: event.name, revision: event.attributes?.['platform.outbox.revision'] }))).toEqual([{ name: 'outbox pull started', revision: 1 }]);
-    // The entity's own update is the one updateOne span; the pull that empties its outbox adds none.
-    expect(spans.filter((span) => span.name === 'store updateOne')).toHaveLength(1);
+    // The entity's own update (its atomic section, with its history record) is the one updateOne span; the pull that empties its outbox adds none.
+    const updates = spans.filter((span) => span.name === 'store updateOne');
+    expect(updates).toHaveLength(1);
+    // All of it in the request's trace, handed on explicitly: the section and the drain under the request, the publish under the drain.
+    expect(updates[0]?.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(drain?.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(spans.find((span) => span.name.startsWith('publish '))?.parentSpanContext?.spanId).toBe(drain?.spanContext().spanId);
     expect(await store.collection(scope.collection).findById('e1')).toMatchObject({ revision: 1, _outbox: [] });
   });
 });

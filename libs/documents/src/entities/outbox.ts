@@ -1,8 +1,8 @@
-import { context, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, trace, type Span } from '@opentelemetry/api';
 import { documentEventId, documentEventSubject, type ChangeKind, type DocumentEvent } from '@platform/contracts';
 import type { EventBus } from '@platform/bus';
 import type { Logger } from '@platform/kit';
-import { outboxBacklog, tracingStarted } from '@platform/telemetry';
+import { outboxBacklog, startChildSpan, traceLogFields, tracingStarted, type TraceContext } from '@platform/telemetry';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 import type { ConsumedPulls } from './consumed-pulls';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
@@ -15,8 +15,14 @@ const SWEEP_PAGE = 500;
 
 const tracer = trace.getTracer('data');
 
+/** A drain's span and the context that holds it (none while untraced), for the publishes it makes. */
+interface DrainSpan {
+  span: Span;
+  context: TraceContext | undefined;
+}
+
 /** The drain's span while no tracer provider is registered: what it is told goes nowhere, as with any no-op span, but none is made per write. */
-const UNTRACED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+const UNTRACED: DrainSpan = { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), context: undefined };
 
 interface RegistryRecord extends StoredDocument {
   projectId: string;
@@ -73,21 +79,21 @@ export class OutboxDrainer {
 
   /**
    * Drains one entity; answers false when publishing failed (the entry stays for the sweeper). A
-   * span of the writer's trace, so each event published carries it to the consumers. `inHistory`
-   * names the revision whose history record the writer stored with the entity itself.
+   * span of the writer's trace (`traceContext`; the sweeper's drains start their own), so each
+   * event published carries it to the consumers. `inHistory` names the revision whose history
+   * record the writer stored with the entity itself.
    */
-  async drain(scope: EntityScope, entity: StoredEntity, options: { inHistory?: number } = {}): Promise<boolean> {
+  async drain(scope: EntityScope, entity: StoredEntity, options: { inHistory?: number; traceContext?: TraceContext } = {}): Promise<boolean> {
     if (!tracingStarted()) return this.drainEntries(scope, entity, options.inHistory, UNTRACED);
-    return tracer.startActiveSpan('outbox drain', { attributes: { 'platform.outbox.entries': entity._outbox?.length ?? 0 } }, async (span) => {
-      try {
-        return await this.drainEntries(scope, entity, options.inHistory, span);
-      } finally {
-        span.end();
-      }
-    });
+    const drainSpan = startChildSpan(tracer, 'outbox drain', { attributes: { 'platform.outbox.entries': entity._outbox?.length ?? 0 } }, options.traceContext);
+    try {
+      return await this.drainEntries(scope, entity, options.inHistory, drainSpan);
+    } finally {
+      drainSpan.span.end();
+    }
   }
 
-  private async drainEntries(scope: EntityScope, entity: StoredEntity, inHistory: number | undefined, span: Span): Promise<boolean> {
+  private async drainEntries(scope: EntityScope, entity: StoredEntity, inHistory: number | undefined, drainSpan: DrainSpan): Promise<boolean> {
     const entries = this.ownEntries(scope, entity, inHistory)
       .map((stored) => ({ stored, entry: loadChange(stored) }))
       .sort((a, b) => a.entry.revision - b.entry.revision);
@@ -95,7 +101,7 @@ export class OutboxDrainer {
     let published = 0;
     try {
       for (const { stored, entry } of entries) {
-        if (!(await this.publishEntry(scope, entity, stored, entry, inHistory, span))) return false;
+        if (!(await this.publishEntry(scope, entity, stored, entry, inHistory, drainSpan))) return false;
         published += 1;
       }
       return true;
@@ -117,7 +123,7 @@ export class OutboxDrainer {
   }
 
   /** One entry: history if the writer did not store it, the event, then its pull; false when the bus refused it. */
-  private async publishEntry(scope: EntityScope, entity: StoredEntity, stored: StoredChange, entry: OutboxEntry, inHistory: number | undefined, span: Span): Promise<boolean> {
+  private async publishEntry(scope: EntityScope, entity: StoredEntity, stored: StoredChange, entry: OutboxEntry, inHistory: number | undefined, { span, context }: DrainSpan): Promise<boolean> {
     if (entry.revision !== inHistory) await this.history.append(scope.collection, entity.id, entry);
     const kind = changeKindOf(entry);
     const event: DocumentEvent = {
@@ -132,17 +138,17 @@ export class OutboxDrainer {
     };
     let handled: Promise<void> | undefined;
     try {
-      ({ handled } = await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision) }));
+      ({ handled } = await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision), traceContext: context }));
     } catch (error) {
-      this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision }, 'event not published yet; the outbox keeps it');
+      this.logger.warn({ err: error, collection: scope.collection, id: entity.id, revision: entry.revision, ...traceLogFields(context) }, 'event not published yet; the outbox keeps it');
       return false;
     }
     // An event, not a span of its own: the pull lands after the answer and a reader of the
     // trace learns nothing more from its timing; one span fewer per write (docs/observability.md, Overhead).
     span.addEvent('outbox pull started', { 'platform.outbox.revision': entry.revision });
     const pulls = this.consumedPulls;
-    if (pulls) context.with(ROOT_CONTEXT, () => pulls.published(scope.collection, entity.id, stored, handled));
-    else context.with(ROOT_CONTEXT, () => this.pullInBackground(scope, entity.id, stored));
+    if (pulls) pulls.published(scope.collection, entity.id, stored, handled);
+    else this.pullInBackground(scope, entity.id, stored);
     return true;
   }
 

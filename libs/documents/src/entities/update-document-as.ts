@@ -1,3 +1,4 @@
+import type { TraceContext } from '@platform/telemetry';
 import type { DataDeps } from '../data-deps';
 import { documentsKind } from './entity-kinds';
 import type { StoredEntity } from './entity';
@@ -12,6 +13,8 @@ export interface DocumentUpdateRequest {
   baseRevision: number;
   /** The user the write is made as: RLS is evaluated for them and the change carries their id. */
   userId: string;
+  /** The trace the write joins (the action block's). */
+  traceContext?: TraceContext;
 }
 
 /**
@@ -22,5 +25,5 @@ export interface DocumentUpdateRequest {
 export async function updateDocumentAs(deps: DataDeps, request: DocumentUpdateRequest): Promise<StoredEntity> {
   const { project, caller } = await deps.projects.require(request.projectId, { kind: 'user', userId: request.userId, sessionId: 'server', platformOwner: false });
   const resolved = await documentsKind.resolve(deps, { projectId: request.projectId, typeId: request.typeId }, { caller, projectAccess: project.access });
-  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access });
+  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access, traceContext: request.traceContext });
 }

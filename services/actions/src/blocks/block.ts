@@ -1,6 +1,6 @@
 import type { DocumentEvent } from '@platform/contracts';
 import type { DataDeps } from '@platform/documents';
-import type { Clock, Mailer } from '@platform/kit';
+import type { Clock, Mailer, TraceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { ActionsConfig } from '../config';
@@ -36,6 +36,8 @@ export interface BlockRunContext {
   /** Revisions this run wrote, by `collection/id`, so later blocks build on them. */
   revisions: Map<string, number>;
   services: BlockServices;
+  /** The block's span (in the run's trace), which its writes join; absent outside a recorded trace. */
+  traceContext?: TraceContext;
 }
 
 export interface BlockOutcome {

@@ -49,7 +49,7 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     await services.causes.expect(messageId, { userId: context.ownerId, depth: context.depth + 1 });
     try {
       const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
-      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId });
+      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId, traceContext: context.traceContext });
       // A modifier that changes nothing writes nothing: no event will carry the expected message id.
       if (updated.revision === baseRevision) await services.causes.forget(messageId);
       context.revisions.set(`${collection}/${documentId}`, updated.revision);

@@ -1,6 +1,6 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import { documentEventSchema } from '@platform/contracts';
-import type { Logger } from '@platform/kit';
+import type { Logger, TraceContext } from '@platform/kit';
 import type { Executor } from '../executor/executor';
 
 /** The executor's durable consumer; replicas of the actions service share its messages. */
@@ -27,7 +27,7 @@ export async function startDocumentEventConsumer(bus: EventBus, executor: Execut
             options.logger.warn({ subject: message.subject, msgId: message.msgId }, 'skipping a document event that does not match its schema');
             return;
           }
-          await executor.handle(parsed.data);
+          await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);
         },
       }),
     );

@@ -3,7 +3,7 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
 import { RESERVED_TYPE_IDS } from '@platform/documents';
 import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
-import { actionBlockRuns, actionRuns } from '@platform/telemetry';
+import { actionBlockRuns, actionRuns, inChildSpan, traceLogFields, type TraceContext } from '@platform/telemetry';
 import type { BlockDefinition, BlockServices } from '../blocks/block';
 import { BlockError } from '../blocks/block';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
@@ -15,20 +15,6 @@ import { runId, type ActionRun, type BlockResult, type BlockStatus, type Documen
 
 const tracer = trace.getTracer('actions');
 
-/** A block's work as a span of the run; a throw marks it failed and passes on. */
-async function inBlockSpan<T>(blockName: string, work: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(`block ${blockName}`, { attributes: { 'platform.action.block': blockName } }, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
-}
 import type { WriteCauses } from './write-causes';
 
 const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
@@ -61,7 +47,8 @@ export interface ExecutorDeps {
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
 
-  async handle(event: DocumentEvent): Promise<void> {
+  /** `traceContext`: the delivery's consumer span, which each run's span joins. */
+  async handle(event: DocumentEvent, traceContext?: TraceContext): Promise<void> {
     // The project's own collections (types, applications, AI agents) hold no documents to act on.
     if (RESERVED_TYPE_IDS.has(event.typeId)) return;
     const triggerName = TRIGGER_OF_KIND[event.kind];
@@ -72,10 +59,10 @@ export class Executor {
     if (matching.length === 0) return;
     const eventId = documentEventId(event.collection, event.entityId, event.revision);
     const depth = await this.deps.causes.depthOf(eventId, event.change.userId);
-    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth });
+    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth }, traceContext);
   }
 
-  private async runOnce(action: StoredAction, event: DocumentEvent, trigger: { eventId: string; triggerName: TriggerName; depth: number }): Promise<void> {
+  private async runOnce(action: StoredAction, event: DocumentEvent, trigger: { eventId: string; triggerName: TriggerName; depth: number }, traceContext: TraceContext | undefined): Promise<void> {
     const owner = await this.ownerOf(action);
     // An action sees only documents its owner may read (by their own rule and their type's): it must not become a way around RLS.
     if (owner && !(rlsAllows(event.entity.access as Access | undefined, 'read', owner) && (await this.deps.projects.types.mayRead(event.projectId, event.typeId, owner)))) return;
@@ -96,18 +83,16 @@ export class Executor {
     };
     if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
     // One span per run in the event's trace; its blocks' spans (and their webhook calls) below it.
-    await tracer.startActiveSpan('action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, async (span) => {
-      try {
-        await this.execute(action, event, trigger, owner, run);
-        span.setAttribute('platform.action.status', run.status);
-        if (run.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
-      } finally {
-        span.end();
-      }
+    await inChildSpan(tracer, 'action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, traceContext, async (runContext) => {
+      await this.execute(action, event, trigger, owner, run, runContext);
+      // The run's span; outside a recorded trace there is none, or the parent's, which records nothing.
+      const span = runContext && trace.getSpan(runContext);
+      span?.setAttribute('platform.action.status', run.status);
+      if (run.status === 'failed') span?.setStatus({ code: SpanStatusCode.ERROR });
     });
   }
 
-  private async execute(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun): Promise<void> {
+  private async execute(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     const started = performance.now();
 
     if (!owner) {
@@ -118,7 +103,7 @@ export class Executor {
         message: `Not run: this event comes from a chain of ${trigger.depth} writes made by actions (limit ${this.deps.maxDepth}); an action probably triggers itself`,
       };
     } else {
-      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId });
+      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId }, traceContext);
     }
     run.status = run.error || run.blocks.some((block) => block.status === 'failed') ? 'failed' : 'succeeded';
     run.finishedAt = this.deps.services.clock();
@@ -127,7 +112,7 @@ export class Executor {
     actionRuns.inc({ status: run.status });
   }
 
-  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }): Promise<BlockResult[]> {
+  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
     const blocks = new Map(action.blocks.map((block) => [block.id, block]));
     const outputs = new Map<string, Record<string, unknown>>();
     const statuses = new Map<string, BlockStatus>();
@@ -180,22 +165,26 @@ export class Executor {
       }
       try {
         const configuration = definition.configuration.parse(block.configuration ?? {});
-        const outcome = await inBlockSpan(block.blockName, () => definition.run(configuration, {
-          projectId: action.projectId,
-          actionId: action.id,
-          ownerId: trigger.ownerId,
-          triggerName: trigger.triggerName,
-          event,
-          depth: trigger.depth,
-          inputs,
-          revisions,
-          services: this.deps.services,
-        }));
+        // A span per block under the run's (its webhook call and its writes inside it); a throw marks it failed and passes on.
+        const outcome = await inChildSpan(tracer, `block ${block.blockName}`, { attributes: { 'platform.action.block': block.blockName } }, traceContext, (blockContext) =>
+          definition.run(configuration, {
+            projectId: action.projectId,
+            actionId: action.id,
+            ownerId: trigger.ownerId,
+            triggerName: trigger.triggerName,
+            event,
+            depth: trigger.depth,
+            inputs,
+            revisions,
+            services: this.deps.services,
+            traceContext: blockContext,
+          }),
+        );
         outputs.set(id, outcome.outputs);
         record('succeeded', { summary: outcome.summary }, outcome.documents);
       } catch (error) {
         const code = error instanceof BlockError ? error.code : runErrorCodes.blockFailed;
-        if (!(error instanceof BlockError)) this.deps.logger.warn({ err: error, actionId: action.id, blockId: id }, 'block failed unexpectedly');
+        if (!(error instanceof BlockError)) this.deps.logger.warn({ err: error, actionId: action.id, blockId: id, ...traceLogFields(traceContext) }, 'block failed unexpectedly');
         record('failed', { error: { code, message: (error as Error).message } }, error instanceof BlockError ? error.documents : []);
       }
     }

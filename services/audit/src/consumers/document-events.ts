@@ -1,7 +1,7 @@
 import type { Subscription } from '@platform/bus';
 import { documentEventSchema, type Access, type DocumentEvent } from '@platform/contracts';
 import type { History } from '@platform/documents';
-import type { ServiceContext } from '@platform/kit';
+import type { ServiceContext, TraceContext } from '@platform/kit';
 import type { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';
 import type { TrailStore } from '../trail/trail-store';
@@ -33,10 +33,10 @@ async function stateAfter(event: DocumentEvent, history: History): Promise<Recor
  * entity's access at the event's own revision, exactly what the rebuild replays, so both produce
  * the same items.
  */
-export async function recordDocumentEvent(event: DocumentEvent, recorder: TrailRecorder): Promise<void> {
+export async function recordDocumentEvent(event: DocumentEvent, recorder: TrailRecorder, traceContext?: TraceContext): Promise<void> {
   const state = await stateAfter(event, recorder.history);
   const entry = await trailEntryFor({ ...event, state }, recorder.names);
-  await recorder.trail.record(entry, { access: state.access as Access | undefined, revision: event.revision });
+  await recorder.trail.record(entry, { access: state.access as Access | undefined, revision: event.revision }, traceContext);
 }
 
 /** Subscribes the audit trail to document events; a failed store write makes the event come again. */
@@ -51,7 +51,7 @@ export async function startDocumentEventsConsumer(context: ServiceContext, recor
         context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed document event skipped');
         return;
       }
-      await recordDocumentEvent(parsed.data, recorder);
+      await recordDocumentEvent(parsed.data, recorder, message.traceContext as TraceContext | undefined);
     },
   });
 }

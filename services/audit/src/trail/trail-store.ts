@@ -1,5 +1,7 @@
 import type { Access } from '@platform/contracts';
+import type { TraceContext } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type StoreSection } from '@platform/storage';
+import { inStoreWriteSpan } from '@platform/telemetry';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
 import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
@@ -60,9 +62,10 @@ export class TrailStore {
    * to date. Older items get the new access before the new item appears, so a reader never sees
    * a change whose earlier changes still follow the old access.
    */
-  async record(entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
+  /** `traceContext`: the event's trace (its consumer span), which the section joins as a store span. */
+  async record(entry: TrailEntry, snapshot: AccessSnapshot, traceContext?: TraceContext): Promise<void> {
     // The entity record, the access spread and the item: one atomic section (embedded store).
-    await this.store.atomically((section) => this.recordIn(trailCollections(section), entry, snapshot));
+    await inStoreWriteSpan(traceContext, this.store, 'insertOne', TRAIL_COLLECTION, () => this.store.atomically((section) => this.recordIn(trailCollections(section), entry, snapshot)));
   }
 
   private async recordIn(trail: TrailCollections, entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {

@@ -1,5 +1,5 @@
 import { storedAccessSchema } from '@platform/contracts';
-import { requireUser, rlsAllows, rlsFilter } from '@platform/kit';
+import { requestTraceContext, requireUser, rlsAllows, rlsFilter } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -83,7 +83,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
           if (entity.deletedAt !== undefined) deletedCount += 1;
           const modifier = batchModifierFor(projectId, body, entity.access, type.defaultAccess);
           if (!modifier) continue;
-          await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision });
+          await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision, traceContext: requestTraceContext(request) });
           modifiedCount += 1;
         }
         if (page.length < PAGE) break;

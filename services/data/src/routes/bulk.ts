@@ -1,4 +1,4 @@
-import { AppError, requireUser } from '@platform/kit';
+import { AppError, requestTraceContext, requireUser } from '@platform/kit';
 import { StoreUnavailableError } from '@platform/storage';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -37,7 +37,7 @@ async function apply(writer: EntityWriteContext, operation: Operation): Promise<
   if (operation.op === 'delete') return { status: 200, body: publicView(await removeEntity(writer, operation.id)) };
   writer.resolved.checkModifier?.(operation.modifier);
   const { deps, resolved, caller, projectAccess } = writer;
-  return { status: 200, body: publicView(await patchEntity(deps, resolved, { id: operation.id, modifier: operation.modifier, baseRevision: operation.baseRevision, caller, projectAccess })) };
+  return { status: 200, body: publicView(await patchEntity(deps, resolved, { id: operation.id, modifier: operation.modifier, baseRevision: operation.baseRevision, caller, projectAccess, traceContext: writer.traceContext })) };
 }
 
 /** One operation's failure as the single route's error handler would answer it. */
@@ -111,7 +111,7 @@ export async function registerBulkRoute(app: FastifyInstance, deps: DataDeps): P
       requireUser(request);
       const { project, caller } = await deps.projects.require(request.params.projectId, request.principal);
       const resolved = await documentsKind.resolve(deps, request.params, { caller, projectAccess: project.access });
-      const writer: EntityWriteContext = { deps, resolved, caller, projectAccess: project.access };
+      const writer: EntityWriteContext = { deps, resolved, caller, projectAccess: project.access, traceContext: requestTraceContext(request) };
       return { results: await applyAll(writer, request.body.operations, request.log) };
     },
   );

@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { AppError, requireUser, type ProjectCaller } from '@platform/kit';
+import { AppError, requestTraceContext, requireUser, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -140,7 +140,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     },
     async (request, reply) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      const created = await createEntity({ deps, resolved, caller, projectAccess }, request.body, 'body');
+      const created = await createEntity({ deps, resolved, caller, projectAccess, traceContext: requestTraceContext(request) }, request.body, 'body');
       return sendJsonText(reply.code(201), await deps.reader.withChangesJson(resolved.scope, created));
     },
   );
@@ -160,7 +160,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       const { modifier, baseRevision } = request.body;
       resolved.checkModifier?.(modifier);
-      const updated = await patchEntity(deps, resolved, { id: (request.params as { id: string }).id, modifier, baseRevision, caller, projectAccess });
+      const updated = await patchEntity(deps, resolved, { id: (request.params as { id: string }).id, modifier, baseRevision, caller, projectAccess, traceContext: requestTraceContext(request) });
       return sendJsonText(reply, await deps.reader.withChangesJson(resolved.scope, updated));
     },
   );
@@ -170,7 +170,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
     { schema: { tags: [kind.tag], summary: 'Soft-delete an entity', params: entityParams, response: { 200: entitySchema } } },
     async (request, reply) => {
       const { caller, resolved, projectAccess } = await open(request, request.params as z.infer<z.ZodObject<P>>);
-      const removed = await removeEntity({ deps, resolved, caller, projectAccess }, (request.params as { id: string }).id);
+      const removed = await removeEntity({ deps, resolved, caller, projectAccess, traceContext: requestTraceContext(request) }, (request.params as { id: string }).id);
       return sendJsonText(reply, await deps.reader.withChangesJson(resolved.scope, removed));
     },
   );

@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
+import { AppError, rlsAllows, type ProjectCaller, type TraceContext } from '@platform/kit';
 import { ID_PATTERN, accessFieldsOf, assertAccessRules, assertWithinLimits, badModifier, checkClientModifier, schemaViolation, type DataDeps, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { z } from 'zod';
 import { dataError } from '../errors';
@@ -13,6 +13,8 @@ export interface EntityWriteContext {
   caller: ProjectCaller;
   /** The project's own access rules (writing `access` needs its update permission). */
   projectAccess: Access | undefined;
+  /** The request's trace, which the write's store and outbox spans join. */
+  traceContext?: TraceContext;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface EntityWriteContext {
  * the client's id and fields pass the client rules, the limits and the collection's validation,
  * then the write. `bodyPath` names where the fields came from in error messages (`body`, `fields`).
  */
-export async function createEntity({ deps, resolved, caller, projectAccess }: EntityWriteContext, body: Record<string, unknown>, bodyPath: string): Promise<StoredEntity> {
+export async function createEntity({ deps, resolved, caller, projectAccess, traceContext }: EntityWriteContext, body: Record<string, unknown>, bodyPath: string): Promise<StoredEntity> {
   if (resolved.refuseWrites) throw resolved.refuseWrites;
   const { id, ...fields } = body;
   if (id !== undefined) {
@@ -36,15 +38,15 @@ export async function createEntity({ deps, resolved, caller, projectAccess }: En
   const problems = resolved.validate(fields);
   if (problems.length) throw schemaViolation(problems);
   if (id !== undefined) await resolved.checkNewId?.(id as string);
-  return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess });
+  return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess, traceContext });
 }
 
 /** Every soft delete of an entity (`DELETE .../data/{id}`, one delete of a bulk request). */
-export async function removeEntity({ deps, resolved, caller }: EntityWriteContext, id: string): Promise<StoredEntity> {
+export async function removeEntity({ deps, resolved, caller, traceContext }: EntityWriteContext, id: string): Promise<StoredEntity> {
   if (resolved.refuseWrites) throw resolved.refuseWrites;
   const entity = await deps.reader.readable(resolved.scope, id, caller);
   if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
   const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
   if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
-  return deps.writer.remove(resolved.scope, entity, caller.userId);
+  return deps.writer.remove(resolved.scope, entity, caller.userId, traceContext);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requestTraceContext } from '@platform/kit';
 import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
 import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
@@ -112,7 +113,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
       const scope = TypeDirectory.documentsScope(projectId, typeId);
       const samples = samplesFor(deps, type.schema, request.body.count, request.body.seed);
       const created = [];
-      for (const sample of samples) created.push(publicView(await deps.writer.create(scope, sample, { userId: caller.userId, defaultAccess: type.defaultAccess })));
+      for (const sample of samples) created.push(publicView(await deps.writer.create(scope, sample, { userId: caller.userId, defaultAccess: type.defaultAccess, traceContext: requestTraceContext(request) })));
       return reply.code(201).send({ items: created });
     },
   );

@@ -1,4 +1,4 @@
-import { requireUser, rlsAllows } from '@platform/kit';
+import { requestTraceContext, requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,7 +35,7 @@ export async function registerTypeRestoreRoute(app: FastifyInstance, deps: DataD
       if (!type) throw dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
       if (type.deletedAt === undefined) throw dataError('DATA_TYPE_NOT_DELETED', { message: `Type ${typeId} is not deleted` });
       const scope = TypeDirectory.typesScope(projectId);
-      const restored = await deps.writer.patch(scope, typeId, { $unset: { deletedAt: '' } }, { userId: caller.userId, baseRevision: type.revision });
+      const restored = await deps.writer.patch(scope, typeId, { $unset: { deletedAt: '' } }, { userId: caller.userId, baseRevision: type.revision, traceContext: requestTraceContext(request) });
       return (await deps.reader.withChanges(scope, restored)) as z.infer<typeof typeSchema>;
     },
   );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
+import { AppError, rlsAllows, type ProjectCaller, type TraceContext } from '@platform/kit';
 import type { DataDeps } from '@platform/documents';
 import type { StoreSection } from '@platform/storage';
 import { snapshot, type StoredVersion } from '../domain/versions';
@@ -33,7 +33,8 @@ export class Publisher {
     return application;
   }
 
-  async publish(projectId: string, applicationId: string, caller: ProjectCaller): Promise<StoredVersion> {
+  /** `traceContext`: the request's trace, which the application's write joins. */
+  async publish(projectId: string, applicationId: string, caller: ProjectCaller, traceContext?: TraceContext): Promise<StoredVersion> {
     const application = await this.applications.live(projectId, applicationId);
     if (!application) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
     if (!rlsAllows(application.access, 'update', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'Publishing needs update permission on the application' });
@@ -58,7 +59,7 @@ export class Publisher {
         ApplicationReader.scope(projectId),
         applicationId,
         { $set: { publishedVersionNumber: version.versionNumber, publishedVersionId: version.id, publishedAt: version.createdAt } },
-        { userId: caller.userId, baseRevision: application.revision, preceding: claim },
+        { userId: caller.userId, baseRevision: application.revision, preceding: claim, traceContext },
       );
     } catch (error) {
       // Only a definite refusal means the application did not take the number; after any other

@@ -1,4 +1,4 @@
-import { requireUser } from '@platform/kit';
+import { requestTraceContext, requireUser } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,7 +24,7 @@ export function registerVersionRoutes(app: FastifyInstance, deps: PublishingDeps
     },
     async (request, reply) => {
       const { caller } = await deps.data.projects.require(request.params.projectId, requireUser(request));
-      const version = await deps.publisher.publish(request.params.projectId, request.params.appId, caller);
+      const version = await deps.publisher.publish(request.params.projectId, request.params.appId, caller, requestTraceContext(request));
       return reply.code(201).send(memberView(version));
     },
   );

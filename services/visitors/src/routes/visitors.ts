@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/documents';
+import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -101,6 +102,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         id: visitorId,
         userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
         defaultAccess: target.type.defaultAccess,
+        traceContext: requestTraceContext(request),
         preceding: async (section) => {
           await deps.ledger.schedule(target.scope, visitorId, retention, section);
           secret = await deps.secrets.issue(target.scope.collection, visitorId, section);
@@ -150,7 +152,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
       const rescheduled = retention !== undefined && (await deps.ledger.reschedule(target.scope, visitor.id, retention));
       if (!Object.keys(fields).length && !rescheduled) return publicView(visitor) as z.infer<typeof visitorSchema>;
-      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { ...fields, ...(rescheduled ? retention : {}) } }));
+      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { ...fields, ...(rescheduled ? retention : {}) } }), { traceContext: requestTraceContext(request) });
       return publicView(updated) as z.infer<typeof visitorSchema>;
     },
   );
@@ -167,7 +169,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
-      const removed = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { deletedAt: deps.clock() } }));
+      const removed = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { deletedAt: deps.clock() } }), { traceContext: requestTraceContext(request) });
       return publicView(removed) as z.infer<typeof visitorSchema>;
     },
   );
@@ -202,6 +204,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         id: eventId,
         userId,
         defaultAccess: target.type.defaultAccess,
+        traceContext: requestTraceContext(request),
         preceding: async (section) => {
           if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id, section);
         },
@@ -209,8 +212,11 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       // A visit restarts the retention period the visitor chose (as the server recorded it).
       const retention = preference === undefined ? undefined : retentionFields(now, preference);
       const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), async (section) => {
-        if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
+      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), {
+        preceding: async (section) => {
+          if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
+        },
+        traceContext: requestTraceContext(request),
       });
       return reply.code(201).send({ id: event.id });
     },

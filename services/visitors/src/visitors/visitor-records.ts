@@ -1,4 +1,4 @@
-import { AppError } from '@platform/kit';
+import { AppError, type TraceContext } from '@platform/kit';
 import { documentsCollection, type DataDeps, type EntityScope, type PrecedingWrites, type StoredEntity } from '@platform/documents';
 import type { Access } from '@platform/contracts';
 import type { UpdateModifier } from '@platform/storage';
@@ -22,8 +22,8 @@ export class VisitorRecords {
     return this.data.store.collection<StoredEntity>(scope.collection).findById(id, { projection: { _outbox: 0 } });
   }
 
-  /** `preceding`: the writes that belong to the record (its retention entry, its secret), in its atomic section. */
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { id: string; userId: string; defaultAccess?: Access; preceding?: PrecedingWrites }): Promise<StoredEntity> {
+  /** `preceding`: the writes that belong to the record (its retention entry, its secret), in its atomic section; `traceContext`: the request's trace. */
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { id: string; userId: string; defaultAccess?: Access; preceding?: PrecedingWrites; traceContext?: TraceContext }): Promise<StoredEntity> {
     return this.data.writer.create(scope, fields, options);
   }
 
@@ -31,12 +31,12 @@ export class VisitorRecords {
    * Applies the modifier `change` builds from the current record. Kiosk clients do not track
    * revisions, so a concurrent change is answered by building the modifier again from the new state.
    */
-  async update(scope: EntityScope, id: string, userId: string, change: (current: StoredEntity) => UpdateModifier, preceding?: PrecedingWrites): Promise<StoredEntity> {
+  async update(scope: EntityScope, id: string, userId: string, change: (current: StoredEntity) => UpdateModifier, options: { preceding?: PrecedingWrites; traceContext?: TraceContext } = {}): Promise<StoredEntity> {
     for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt += 1) {
       const current = await this.find(scope, id);
       if (!current) throw visitorsError('VISITORS_NOT_FOUND');
       try {
-        return await this.data.writer.patch(scope, id, change(current), { userId, baseRevision: current.revision, preceding });
+        return await this.data.writer.patch(scope, id, change(current), { userId, baseRevision: current.revision, ...options });
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'DATA_REVISION_CONFLICT')) throw error;
       }
