@@ -12,10 +12,9 @@ import { valueFits } from '../domain/sockets';
 import { runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
 import { runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
+import type { WriteCauses } from './write-causes';
 
 const tracer = trace.getTracer('actions');
-
-import type { WriteCauses } from './write-causes';
 
 const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: 'documentCreated', updated: 'documentUpdated', deleted: 'documentDeleted' };
 
