@@ -1,6 +1,7 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import { documentEventSchema } from '@platform/contracts';
 import type { Logger, TraceContext } from '@platform/kit';
+import { traceLogFields } from '@platform/telemetry';
 import type { Executor } from '../executor/executor';
 
 /** The executor's durable consumer; replicas of the actions service share its messages. */
@@ -24,7 +25,7 @@ export async function startDocumentEventConsumer(bus: EventBus, executor: Execut
         handler: async (message) => {
           const parsed = documentEventSchema.safeParse(message.data);
           if (!parsed.success) {
-            options.logger.warn({ subject: message.subject, msgId: message.msgId }, 'skipping a document event that does not match its schema');
+            options.logger.warn({ subject: message.subject, msgId: message.msgId, ...traceLogFields(message.traceContext as TraceContext | undefined) }, 'skipping a document event that does not match its schema');
             return;
           }
           await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);

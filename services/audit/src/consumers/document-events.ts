@@ -2,6 +2,7 @@ import type { Subscription } from '@platform/bus';
 import { documentEventSchema, type Access, type DocumentEvent } from '@platform/contracts';
 import type { History } from '@platform/documents';
 import type { ServiceContext, TraceContext } from '@platform/kit';
+import { traceLogFields } from '@platform/telemetry';
 import type { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';
 import type { TrailStore } from '../trail/trail-store';
@@ -48,7 +49,7 @@ export async function startDocumentEventsConsumer(context: ServiceContext, recor
       const parsed = documentEventSchema.safeParse(message.data);
       if (!parsed.success) {
         // A message no retry can fix; acknowledging it keeps it from blocking the stream.
-        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed document event skipped');
+        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues, ...traceLogFields(message.traceContext as TraceContext | undefined) }, 'malformed document event skipped');
         return;
       }
       await recordDocumentEvent(parsed.data, recorder, message.traceContext as TraceContext | undefined);

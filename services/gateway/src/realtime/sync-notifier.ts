@@ -1,6 +1,7 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import { documentEventSchema } from '@platform/contracts';
-import type { Logger } from '@platform/kit';
+import type { Logger, TraceContext } from '@platform/kit';
+import { traceLogFields } from '@platform/telemetry';
 import { notificationOf, syncBroadcastSubject } from './sync-notification';
 
 /** Shared by every gateway replica: each document event is turned into one notification. */
@@ -26,7 +27,7 @@ export async function startSyncNotifier(options: { bus: EventBus; clock: () => n
     handler: async (message) => {
       const parsed = documentEventSchema.safeParse(message.data);
       if (!parsed.success) {
-        options.logger.warn({ msgId: message.msgId, subject: message.subject }, 'sync notifier skipped a malformed document event');
+        options.logger.warn({ msgId: message.msgId, subject: message.subject, ...traceLogFields(message.traceContext as TraceContext | undefined) }, 'sync notifier skipped a malformed document event');
         return;
       }
       if (options.clock() - parsed.data.change.timestamp > STALE_EVENT_MS) return;
