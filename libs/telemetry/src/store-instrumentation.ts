@@ -43,7 +43,7 @@ function observeSince(operation: string, started: number): void {
 export function inStoreWriteSpan<R>(parent: TraceContext | undefined, store: { kind: string }, operation: string, collection: string, work: () => Promise<R>): Promise<R> {
   if (!inRecordedTrace(parent)) return work();
   const options: SpanOptions = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': store.kind, 'db.operation.name': operation, 'db.collection.name': collection } };
-  return inChildSpan(tracer, `store ${operation}`, options, parent, () => work());
+  return inChildSpan(tracer, `store ${operation}`, options, parent, work);
 }
 
 /**

@@ -17,14 +17,19 @@ export type TraceContext = Context;
  */
 export function inRecordedTrace(context: TraceContext | undefined): context is TraceContext {
   const span = context === undefined ? undefined : trace.getSpan(context);
-  return span !== undefined && (span.spanContext().traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
+  return span !== undefined && sampled(span);
+}
+
+function sampled(span: Span): boolean {
+  return (span.spanContext().traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
 }
 
 /** `trace_id` and `span_id` of the span `context` holds, for a log line; nothing outside a recorded trace. */
 export function traceLogFields(context: TraceContext | undefined): { trace_id: string; span_id: string } | Record<string, never> {
-  if (!inRecordedTrace(context)) return {};
-  const spanContext = (trace.getSpan(context) as Span).spanContext();
-  return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
+  const span = context === undefined ? undefined : trace.getSpan(context);
+  if (span === undefined || !sampled(span)) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
 }
 
 /**
@@ -35,7 +40,7 @@ export function traceLogFields(context: TraceContext | undefined): { trace_id: s
  */
 export function startChildSpan(tracer: Tracer, name: string, options: SpanOptions, parent: TraceContext | undefined): { span: Span; context: TraceContext } {
   const parentSpan = parent === undefined ? undefined : trace.getSpan(parent);
-  if (parent !== undefined && parentSpan !== undefined && !inRecordedTrace(parent)) return { span: parentSpan, context: parent };
+  if (parent !== undefined && parentSpan !== undefined && !sampled(parentSpan)) return { span: parentSpan, context: parent };
   const from = parent ?? ROOT_CONTEXT;
   const span = tracer.startSpan(name, options, from);
   return { span, context: trace.setSpan(from, span) };
