@@ -40,6 +40,7 @@ describe('createLogger', () => {
     });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     expect((await app.inject({ method: 'GET', url: '/work', headers: { traceparent } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/work' })).statusCode).toBe(200);
     app.log.info('outside');
     await app.close();
     const written = out.text().trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
@@ -50,6 +51,13 @@ describe('createLogger', () => {
     expect(inside?.span_id).not.toBe('00f067aa0ba902b7');
     expect(access).toMatchObject({ trace_id: inside?.trace_id, span_id: inside?.span_id });
     expect(written.find((line) => line.msg === 'outside')).not.toHaveProperty('trace_id');
+    // The next request (a trace of its own) carries its own ids, not the first one's.
+    const insideLines = written.filter((line) => line.msg === 'inside');
+    expect(insideLines).toHaveLength(2);
+    expect(insideLines[1]).toMatchObject({ trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(insideLines[1]?.trace_id).not.toBe(inside?.trace_id);
+    const secondRaw = out.text().trim().split('\n').filter((text) => text.includes('"msg":"inside"'))[1];
+    expect(secondRaw?.match(/"trace_id"/g)).toHaveLength(1);
   });
 
   it('pretty-prints for a person when asked, with the level, the message and the fields', () => {
