@@ -18,12 +18,6 @@ const INT64_MAX_EXCLUSIVE = 2 ** 63;
 /** Strings shorter than this are checked for ASCII and copied by hand. */
 const SHORT_STRING = 128;
 
-/** The value of one hexadecimal digit's character code (0-9, a-f, A-F). */
-function hexDigit(code: number): number {
-  if (code <= 0x39) return code - 0x30;
-  return (code | 0x20) - 0x57;
-}
-
 /**
  * A one-pass protobuf writer into a growing buffer. A length-delimited message reserves one byte
  * for its length and moves its content along in the rare case the length needs more, so nothing
@@ -130,15 +124,12 @@ class Writer {
     this.position += this.buffer.write(value, this.position, bytes, 'utf8');
   }
 
-  /** Bytes written from their lowercase or uppercase hexadecimal form (trace and span ids). */
+  /** Bytes written from their lowercase or uppercase hexadecimal form (trace and span ids, validated by the API). */
   hex(value: string): void {
     const length = value.length >>> 1;
     this.varint(length);
     this.reserve(length);
-    const buffer = this.buffer;
-    for (let index = 0; index < value.length; index += 2) {
-      buffer[this.position++] = (hexDigit(value.charCodeAt(index)) << 4) | hexDigit(value.charCodeAt(index + 1));
-    }
+    this.position += this.buffer.write(value, this.position, length, 'hex');
   }
 
   bytes(value: Uint8Array): void {
@@ -175,8 +166,20 @@ class Writer {
     this.buffer[at] = v;
   }
 
+  /** Bytes already encoded (a scope's spans), as they are. */
+  raw(value: Uint8Array): void {
+    this.reserve(value.length);
+    this.buffer.set(value, this.position);
+    this.position += value.length;
+  }
+
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.position);
+  }
+
+  /** Empties the writer for its next content, keeping its buffer. */
+  reset(): void {
+    this.position = 0;
   }
 }
 
@@ -237,13 +240,31 @@ function writeAnyValue(writer: Writer, value: unknown): void {
   }
 }
 
+/** Attribute keys come from a few places in code: each one's field bytes, written once. */
+const keyFields = new Map<string, Uint8Array>();
+/** Past this many keys (attributes named from data) the rest are encoded each time. */
+const KEY_FIELDS_KEPT = 512;
+
+function writeKey(writer: Writer, key: string): void {
+  const known = keyFields.get(key);
+  if (known) return writer.raw(known);
+  if (keyFields.size >= KEY_FIELDS_KEPT) {
+    writer.tag(1, LENGTH_DELIMITED);
+    return writer.string(key);
+  }
+  const field = new Writer(key.length * 3 + 8);
+  field.tag(1, LENGTH_DELIMITED);
+  field.string(key);
+  keyFields.set(key, Uint8Array.from(field.finish()));
+  writer.raw(field.finish());
+}
+
 function writeKeyValues(writer: Writer, attributes: Record<string, unknown> | Attributes, field: number): void {
   for (const key in attributes) {
     if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
     writer.tag(field, LENGTH_DELIMITED);
     const keyValue = writer.begin();
-    writer.tag(1, LENGTH_DELIMITED);
-    writer.string(key);
+    writeKey(writer, key);
     writer.tag(2, LENGTH_DELIMITED);
     const anyValue = writer.begin();
     writeAnyValue(writer, (attributes as Record<string, AttributeValue | undefined>)[key]);
@@ -347,10 +368,9 @@ function writeSpan(writer: Writer, span: ReadableSpan): void {
 type Scope = ReadableSpan['instrumentationScope'] & { attributes?: Attributes; droppedAttributesCount?: number };
 type Resource = ReadableSpan['resource'];
 
-function writeScopeSpans(writer: Writer, scope: Scope, spans: ReadableSpan[]): void {
-  const start = writer.begin();
+function writeScope(writer: Writer, scope: Scope): void {
   writer.tag(1, LENGTH_DELIMITED);
-  const scopeStart = writer.begin();
+  const start = writer.begin();
   writer.tag(1, LENGTH_DELIMITED);
   writer.string(scope.name);
   if (scope.version) {
@@ -362,60 +382,94 @@ function writeScopeSpans(writer: Writer, scope: Scope, spans: ReadableSpan[]): v
     writer.tag(4, VARINT);
     writer.varint(scope.droppedAttributesCount);
   }
-  writer.end(scopeStart);
-  for (const span of spans) {
-    writer.tag(2, LENGTH_DELIMITED);
-    writeSpan(writer, span);
-  }
-  if (scope.schemaUrl) {
-    writer.tag(3, LENGTH_DELIMITED);
-    writer.string(scope.schemaUrl);
-  }
   writer.end(start);
 }
 
-function writeResourceSpans(writer: Writer, resource: Resource, scopes: Map<Scope, ReadableSpan[]>): void {
-  const start = writer.begin();
+function writeResource(writer: Writer, resource: Resource): void {
   writer.tag(1, LENGTH_DELIMITED);
-  const resourceStart = writer.begin();
+  const start = writer.begin();
   writeKeyValues(writer, resource.attributes, 1);
   writer.tag(2, VARINT);
   writer.varint(0);
-  writer.end(resourceStart);
-  for (const [scope, spans] of scopes) {
-    writer.tag(2, LENGTH_DELIMITED);
-    writeScopeSpans(writer, scope, spans);
-  }
-  if (resource.schemaUrl) {
-    writer.tag(3, LENGTH_DELIMITED);
-    writer.string(resource.schemaUrl);
-  }
   writer.end(start);
 }
 
+/** One scope's spans of the batch, each already a `ScopeSpans.spans` field. */
+interface ScopeBatch {
+  readonly scope: Scope;
+  readonly spans: Writer;
+}
+
 /**
- * The OTLP `ExportTraceServiceRequest` protobuf message for `spans`, grouped by resource and
- * instrumentation scope: the bytes @opentelemetry/otlp-transformer's encoder writes, in one pass
- * and several times faster (that encoder measures the whole message first, through the same
- * code, and was the largest part of a traced request's export cost).
+ * An OTLP `ExportTraceServiceRequest` built a span at a time: each span is encoded when added (so
+ * a batch holds bytes, not the span objects), grouped by resource and instrumentation scope in the
+ * order first seen, and `take` writes the message around them: the bytes
+ * @opentelemetry/otlp-transformer's encoder writes for the same spans, in one pass and several
+ * times faster (that encoder measures the whole message first, through the same code).
  */
-export function encodeTraceExportRequest(spans: ReadableSpan[]): Uint8Array {
-  const resources = new Map<Resource, Map<Scope, ReadableSpan[]>>();
-  for (const span of spans) {
-    let scopes = resources.get(span.resource);
+export class TraceBatchEncoder {
+  private readonly resources = new Map<Resource, Map<Scope, ScopeBatch>>();
+  private spans = 0;
+
+  /** The spans added since the last take. */
+  get spanCount(): number {
+    return this.spans;
+  }
+
+  add(span: ReadableSpan): void {
+    let scopes = this.resources.get(span.resource);
     if (!scopes) {
       scopes = new Map();
-      resources.set(span.resource, scopes);
+      this.resources.set(span.resource, scopes);
     }
-    const ofScope = scopes.get(span.instrumentationScope);
-    if (ofScope) ofScope.push(span);
-    else scopes.set(span.instrumentationScope, [span]);
+    let batch = scopes.get(span.instrumentationScope);
+    if (!batch) {
+      // About 250 bytes a span here; a writer grows past its guess once and keeps its size.
+      batch = { scope: span.instrumentationScope, spans: new Writer(4096) };
+      scopes.set(span.instrumentationScope, batch);
+    }
+    batch.spans.tag(2, LENGTH_DELIMITED);
+    writeSpan(batch.spans, span);
+    this.spans += 1;
   }
-  // About 250 bytes a span here; growing past a guess copies what was written so far once.
-  const writer = new Writer(Math.max(4096, spans.length * 384));
-  for (const [resource, scopes] of resources) {
-    writer.tag(1, LENGTH_DELIMITED);
-    writeResourceSpans(writer, resource, scopes);
+
+  /** The message of the spans added since the last take (empty for none); the encoder starts over. */
+  take(): Uint8Array {
+    let size = 0;
+    for (const scopes of this.resources.values()) for (const batch of scopes.values()) size += batch.spans.position + 256;
+    const writer = new Writer(Math.max(4096, size));
+    for (const [resource, scopes] of this.resources) {
+      const filled = [...scopes.values()].filter((batch) => batch.spans.position > 0);
+      if (filled.length === 0) continue;
+      writer.tag(1, LENGTH_DELIMITED);
+      const resourceSpans = writer.begin();
+      writeResource(writer, resource);
+      for (const batch of filled) {
+        writer.tag(2, LENGTH_DELIMITED);
+        const scopeSpans = writer.begin();
+        writeScope(writer, batch.scope);
+        writer.raw(batch.spans.finish());
+        if (batch.scope.schemaUrl) {
+          writer.tag(3, LENGTH_DELIMITED);
+          writer.string(batch.scope.schemaUrl);
+        }
+        writer.end(scopeSpans);
+        batch.spans.reset();
+      }
+      if (resource.schemaUrl) {
+        writer.tag(3, LENGTH_DELIMITED);
+        writer.string(resource.schemaUrl);
+      }
+      writer.end(resourceSpans);
+    }
+    this.spans = 0;
+    return writer.finish();
   }
-  return writer.finish();
+}
+
+/** The OTLP `ExportTraceServiceRequest` protobuf message for `spans` (TraceBatchEncoder, all at once). */
+export function encodeTraceExportRequest(spans: ReadableSpan[]): Uint8Array {
+  const encoder = new TraceBatchEncoder();
+  for (const span of spans) encoder.add(span);
+  return encoder.take();
 }

@@ -1,10 +1,10 @@
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { z } from 'zod';
-import { otlpProtocolSchema, otlpTraceExporter, tracesEndpoint } from './trace-exporter';
+import { otlpProtocolSchema, otlpSpanProcessor, tracesEndpoint } from './trace-exporter';
 import { samplerFor, samplerNameSchema } from './trace-sampler';
 
 /**
@@ -74,10 +74,9 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
 /** Starts tracing with the OTLP exporter when the environment asks for it; otherwise nothing. */
 export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string): Tracing | undefined {
   if (!tracesRequested(env)) return undefined;
-  const exporter = otlpTraceExporter(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env));
   return startTracing({
     serviceName: env.OTEL_SERVICE_NAME ?? defaultServiceName,
-    processor: new BatchSpanProcessor(exporter),
+    processor: otlpSpanProcessor(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env)),
     sampler: samplerFor(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
   });
 }
