@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind, startMemoryTracing, type ReadableSpan } from '@platform/telemetry/testing';
@@ -11,6 +13,11 @@ let platform: RunningPlatform;
 let tracing: ReturnType<typeof startMemoryTracing>;
 let token: string;
 let projectId: string;
+let receiver: Server;
+/** The receiver is on loopback, which webhooks may reach only when allowed. */
+const webhookSettings = { ACTIONS_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', ACTIONS_WEBHOOK_SECRET: 'observability-webhook-key' };
+/** What the webhook receiver got: each call's path and headers. */
+const hooked: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${platform.url}${path}`, {
@@ -47,7 +54,15 @@ async function scrape(): Promise<string> {
 
 beforeAll(async () => {
   tracing = startMemoryTracing('platform');
+  receiver = createServer((request, response) => {
+    hooked.push({ path: request.url ?? '', headers: request.headers });
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   dataDir = await mkdtemp(join(tmpdir(), 'observability-'));
+  // The actions service reads its own settings from the environment when it starts.
+  Object.assign(process.env, webhookSettings);
   platform = await startPlatform(loadPlatformConfig({ PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   const registered = await fetch(`${platform.url}/api/auth/register`, {
     method: 'POST',
@@ -60,12 +75,17 @@ beforeAll(async () => {
   const action = await call('POST', `/api/projects/${projectId}/actions`, {
     title: 'Mail on new ticket',
     triggers: [{ id: 'created', triggerName: 'documentCreated', configuration: { typeId: 'tickets' } }],
-    blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'support@example.org', subject: 'New ticket', text: 'see it' } }],
+    blocks: [
+      { id: 'mail', blockName: 'send-mail', configuration: { to: 'support@example.org', subject: 'New ticket', text: 'see it' } },
+      { id: 'hook', blockName: 'call-webhook', configuration: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tickets?token=not-in-traces` } },
+    ],
   });
   expect(action.status).toBe(201);
 });
 
 afterAll(async () => {
+  for (const name of Object.keys(webhookSettings)) delete process.env[name];
+  receiver?.close();
   await platform?.close();
   await tracing?.shutdown();
   await rm(dataDir, { recursive: true, force: true });
@@ -82,7 +102,7 @@ describe('traces (all-in-one)', () => {
     const byId = (id: string | undefined) => inTrace().find((span) => span.spanContext().spanId === id);
     const parentOf = (span: ReadableSpan) => byId(span.parentSpanContext?.spanId);
     // The consumers may finish before the drain and the request end (and with them their spans): wait for every one.
-    const waited = ['POST /api/projects/:projectId/types/:typeId/data', 'outbox drain', 'publish platform.docs.created', 'consume audit-trail', 'consume gateway-sync-notifier', 'action run', 'block send-mail'];
+    const waited = ['POST /api/projects/:projectId/types/:typeId/data', 'outbox drain', 'publish platform.docs.created', 'consume audit-trail', 'consume gateway-sync-notifier', 'action run', 'block send-mail', 'block call-webhook', 'POST'];
     await until(() => (waited.every((name) => named(name)) ? true : undefined), 'the request\'s and the consumers\' spans');
 
     const server = named('POST /api/projects/:projectId/types/:typeId/data') as ReadableSpan;
@@ -103,6 +123,16 @@ describe('traces (all-in-one)', () => {
     expect(run.instrumentationScope.name).toBe('actions');
     expect(parentOf(run)).toBe(named('consume actions-executor'));
     expect(parentOf(named('block send-mail') as ReadableSpan)).toBe(run);
+    // The webhook call: a client span inside its block, whose traceparent the receiver got.
+    const hookBlock = named('block call-webhook') as ReadableSpan;
+    expect(parentOf(hookBlock)).toBe(run);
+    const webhookCall = named('POST') as ReadableSpan;
+    expect(webhookCall.kind).toBe(SpanKind.CLIENT);
+    expect(parentOf(webhookCall)).toBe(hookBlock);
+    const port = (receiver.address() as AddressInfo).port;
+    expect(webhookCall.attributes).toMatchObject({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'server.port': port, 'url.full': `http://127.0.0.1:${port}/tickets`, 'http.response.status_code': 200 });
+    const delivery = hooked.find((hook) => hook.headers.traceparent?.includes(traceId));
+    expect(delivery?.headers.traceparent).toBe(`00-${traceId}-${webhookCall.spanContext().spanId}-01`);
   });
 
   it('starts a trace at the gateway when the client sends none', async () => {

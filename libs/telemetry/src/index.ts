@@ -20,6 +20,7 @@ export {
   visitorRateLimited,
 } from './metrics';
 export { directoryBytes } from './directory-bytes';
+export { inHttpClientSpan } from './http-client-span';
 export { startMetricsServer } from './metrics-server';
 export { inStoreWriteSpan, instrumentStore } from './store-instrumentation';
 export { inChildSpan, inRecordedTrace, recordFailure, startChildSpan, traceLogFields, type TraceContext } from './trace-context';

@@ -1,3 +1,4 @@
+import { inHttpClientSpan } from '@platform/telemetry';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
@@ -18,7 +19,8 @@ const configuration = z.strictObject({
  * POSTs JSON (the `body` input, else `{ triggerName, data }`) with a timeout, signed with an HMAC
  * header, through the guarded connection pool: private, loopback and link-local addresses are
  * refused unless ACTIONS_WEBHOOK_ALLOWED_NETWORKS allows them. Redirects are not followed (a
- * redirect could point anywhere). A status outside 2xx fails the block.
+ * redirect could point anywhere). A status outside 2xx fails the block. Inside a trace the call is
+ * a client span and sends the W3C `traceparent` (docs/observability.md, Traces).
  */
 export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = {
   name: 'call-webhook',
@@ -43,26 +45,23 @@ export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = 
     const timestamp = services.clock();
     const timeoutMs = config.timeoutMs ?? services.config.webhookTimeoutMs;
     const started = Date.now();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'platform-actions',
+      [TIMESTAMP_HEADER]: String(timestamp),
+      [SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body),
+    };
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        body,
-        redirect: 'manual',
-        dispatcher: services.http,
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'platform-actions',
-          [TIMESTAMP_HEADER]: String(timestamp),
-          [SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body),
-        },
+      // The call's span carries the answer's reading too; its traceparent lets a traced receiver join the trace.
+      const answer = await inHttpClientSpan(context.traceContext, 'POST', url, headers, async () => {
+        const response = await fetch(url, { method: 'POST', body, redirect: 'manual', dispatcher: services.http, signal: AbortSignal.timeout(timeoutMs), headers });
+        return { status: response.status, text: await readCapped(response.body, MAX_RESPONSE_BYTES), contentType: response.headers.get('content-type') };
       });
-      const text = await readCapped(response.body, MAX_RESPONSE_BYTES);
-      const summary = { url: `${url.origin}${url.pathname}`, status: response.status, durationMs: Date.now() - started };
-      if (response.status < 200 || response.status > 299) {
-        throw new BlockError('ACTIONS_WEBHOOK_FAILED', `${summary.url} answered ${response.status}${response.status < 400 ? ' (redirects are not followed)' : ''}`);
+      const summary = { url: `${url.origin}${url.pathname}`, status: answer.status, durationMs: Date.now() - started };
+      if (answer.status < 200 || answer.status > 299) {
+        throw new BlockError('ACTIONS_WEBHOOK_FAILED', `${summary.url} answered ${answer.status}${answer.status < 400 ? ' (redirects are not followed)' : ''}`);
       }
-      return { outputs: { status: response.status, response: parseAnswer(text, response.headers.get('content-type')) }, summary };
+      return { outputs: { status: answer.status, response: parseAnswer(answer.text, answer.contentType) }, summary };
     } catch (error) {
       throw webhookError(error, url, timeoutMs);
     }
