@@ -99,22 +99,29 @@ class Writer {
     this.position += 8;
   }
 
-  /** UTF-8, length first. Short ASCII strings (names, keys, ids, routes: nearly all) are copied here, cheaper than a call into the runtime's encoder. */
+  /**
+   * UTF-8, length first. Short ASCII strings (names, keys, ids, routes: nearly all) are copied here
+   * in one pass, cheaper than a call into the runtime's encoder: the length (one byte below 128) is
+   * written once the copy has found no other character; one that is not ASCII goes the runtime's way.
+   */
   string(value: string): void {
     const length = value.length;
     if (length < SHORT_STRING) {
-      let ascii = true;
+      this.reserve(length + 1);
+      const buffer = this.buffer;
+      const start = this.position;
+      let at = start + 1;
       for (let index = 0; index < length; index += 1) {
-        if (value.charCodeAt(index) > 0x7f) {
-          ascii = false;
+        const code = value.charCodeAt(index);
+        if (code > 0x7f) {
+          at = -1;
           break;
         }
+        buffer[at++] = code;
       }
-      if (ascii) {
-        this.varint(length);
-        this.reserve(length);
-        const buffer = this.buffer;
-        for (let index = 0; index < length; index += 1) buffer[this.position++] = value.charCodeAt(index);
+      if (at >= 0) {
+        buffer[start] = length;
+        this.position = at;
         return;
       }
     }
