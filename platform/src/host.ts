@@ -16,7 +16,7 @@ import {
   type ServiceContext,
   type ServiceDefinition,
 } from '@platform/kit';
-import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startMetricsServer, startTracingFromEnv } from '@platform/telemetry';
+import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startMetricsServer, startTracingFromEnv, tracingErrorReporter } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
@@ -76,7 +76,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
   const principalSecret = await resolvePrincipalSecret(config, logger);
-  const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`);
+  const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`, tracingErrorReporter(logger));
 
   // The realtime channel reads project membership from the shared store; a gateway-only process
   // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).

@@ -24,4 +24,5 @@ export { inHttpClientSpan } from './http-client-span';
 export { startMetricsServer } from './metrics-server';
 export { inStoreWriteSpan, instrumentStore } from './store-instrumentation';
 export { inChildSpan, inRecordedTrace, recordFailure, startChildSpan, traceLogFields, type TraceContext } from './trace-context';
+export { tracingErrorReporter, type WarningLog } from './tracing-errors';
 export { startTracing, startTracingFromEnv, tracesRequested, tracingStarted, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';

@@ -116,6 +116,14 @@ export const visitorRateLimited = new Counter({
 /** What each embedded data directory of this process holds, measured when Prometheus scrapes. */
 const embeddedDataSources = new Set<() => Promise<number>>();
 
+/** The trace export's own health: spans sent, refused or lost, so a collector that is down shows. */
+export const traceSpans = new Counter({
+  name: 'platform_trace_spans_total',
+  help: 'Recorded spans by what became of them: exported, failed (the collector refused them or did not answer in time), dropped (the export queue was full)',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
 export const embeddedDataBytes = new Gauge({
   name: 'platform_embedded_data_bytes',
   help: 'Bytes the embedded store and key-value log keep under DATA_DIR (absent when MongoDB and Redis serve)',

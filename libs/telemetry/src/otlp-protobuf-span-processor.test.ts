@@ -3,6 +3,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider, InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { traceSpans } from './metrics';
 import { OtlpProtobufSpanProcessor, type BatchLimits } from './otlp-protobuf-span-processor';
 
 interface Sent {
@@ -46,6 +47,11 @@ function harness(limits: Partial<BatchLimits>, options: { answer?: 'at once' | '
     shutDown: () => shutDown,
     ended: () => ended,
   };
+}
+
+/** platform_trace_spans_total for one outcome. */
+async function counted(outcome: string): Promise<number> {
+  return (await traceSpans.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -107,7 +113,8 @@ describe('the OTLP protobuf span processor', () => {
     expect(sent.map((batch) => batch.spanCount)).toEqual([2, 2, 2]);
   });
 
-  it('drops spans past the queue size while exports are behind, and says how many once it takes them again', () => {
+  it('drops spans past the queue size while exports are behind, counts them, and says how many once it takes them again', async () => {
+    const droppedBefore = await counted('dropped');
     const { sent, end } = harness({ maxExportBatchSize: 2, maxQueueSize: 4 }, { answer: 'later' });
     // The first batch is in flight; two batches fit in the queue behind it.
     end(6);
@@ -116,12 +123,14 @@ describe('the OTLP protobuf span processor', () => {
     sent[0]!.done({ code: ExportResultCode.SUCCESS });
     end(1, 'accepted');
     expect(errors.map(String)).toEqual(['Error: Dropped 3 spans because maxQueueSize was reached']);
+    expect((await counted('dropped')) - droppedBefore).toBe(3);
     sent[1]!.done({ code: ExportResultCode.SUCCESS });
     sent[2]!.done({ code: ExportResultCode.SUCCESS });
     expect(sent.map((batch) => batch.spanCount)).toEqual([2, 2, 2]);
   });
 
   it('reports a failed export and goes on with the next batch; an export past its timeout is not waited for', async () => {
+    const before = { failed: await counted('failed'), exported: await counted('exported') };
     const { sent, end } = harness({ maxExportBatchSize: 1, exportTimeoutMillis: 30 }, { answer: 'later' });
     end(3);
     sent[0]!.done({ code: ExportResultCode.FAILED, error: new Error('collector refused') });
@@ -133,6 +142,8 @@ describe('the OTLP protobuf span processor', () => {
     // A late answer of the timed-out export changes nothing.
     sent[1]!.done({ code: ExportResultCode.FAILED, error: new Error('late') });
     expect(errors).toHaveLength(2);
+    // The refused and the timed-out span failed, the third went out; the late answer counts nothing.
+    expect({ failed: (await counted('failed')) - before.failed, exported: (await counted('exported')) - before.exported }).toEqual({ failed: 2, exported: 1 });
   });
 
   it('sends the rest at shutdown, shuts the transport down, and takes no span after it', async () => {

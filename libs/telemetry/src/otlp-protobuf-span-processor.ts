@@ -3,6 +3,7 @@ import { ExportResultCode, getNumberFromEnv, globalErrorHandler, type ExportResu
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { traceSpans } from './metrics';
 import { TraceBatchEncoder } from './otlp-protobuf-encoder';
 
 /** A batch as it leaves: the export request's bytes and how many spans they hold. */
@@ -77,6 +78,7 @@ export class OtlpProtobufSpanProcessor implements SpanProcessor {
     if (this.stopped || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
     if (this.waitingSpans + this.encoder.spanCount >= this.limits.maxQueueSize) {
       this.dropped += 1;
+      traceSpans.inc({ outcome: 'dropped' });
       return;
     }
     if (this.dropped > 0) {
@@ -127,6 +129,7 @@ export class OtlpProtobufSpanProcessor implements SpanProcessor {
       if (settled) return;
       settled = true;
       clearTimeout(timeout);
+      traceSpans.inc({ outcome: error ? 'failed' : 'exported' }, batch.spanCount);
       if (error) globalErrorHandler(error);
       this.exporting = false;
       this.exportNext();

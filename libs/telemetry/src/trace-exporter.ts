@@ -1,6 +1,8 @@
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode } from '@opentelemetry/core';
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
+import { traceSpans } from './metrics';
 import { OtlpProtobufSpanProcessor, otlpProtobufSender } from './otlp-protobuf-span-processor';
 
 /** The OTLP/HTTP encodings this process can send; gRPC is not built in. */
@@ -16,7 +18,21 @@ export type OtlpProtocol = z.output<typeof otlpProtocolSchema>;
  */
 export function otlpSpanProcessor(protocol: OtlpProtocol, url: string | undefined): SpanProcessor {
   if (protocol === 'http/protobuf') return new OtlpProtobufSpanProcessor(otlpProtobufSender(url));
-  return new BatchSpanProcessor(new JsonTraceExporter(url === undefined ? {} : { url }));
+  return new BatchSpanProcessor(countedExports(new JsonTraceExporter(url === undefined ? {} : { url })));
+}
+
+/** The exporter with its outcomes counted in platform_trace_spans_total (the SDK's processor counts no drops of its own). */
+function countedExports(exporter: SpanExporter): SpanExporter {
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        traceSpans.inc({ outcome: result.code === ExportResultCode.SUCCESS ? 'exported' : 'failed' }, spans.length);
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
 }
 
 /** Where traces go: the traces endpoint as given, or `v1/traces` under the general one (the specification's rule). */

@@ -2,9 +2,27 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
+import { traceSpans } from './metrics';
 import { startTracingFromEnv, tracesRequested, tracingEnvSchema, tracingStarted } from './tracing';
 
 const env = (variables: Record<string, string>) => tracingEnvSchema.parse(variables);
+
+/** platform_trace_spans_total for one outcome. */
+async function spansCounted(outcome: 'exported' | 'failed' | 'dropped'): Promise<number> {
+  return (await traceSpans.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+}
+
+/** A collector stand-in answering `status`, keeping each request's method, path and content type. */
+async function collectorAnswering(status: number) {
+  const posts: string[] = [];
+  const server = createServer((request, response) => {
+    posts.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
+    request.resume();
+    request.on('end', () => response.writeHead(status).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { posts, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
 
 describe('tracing from OTEL_* variables', () => {
   it('exports only when an OTLP endpoint or OTEL_TRACES_EXPORTER=otlp asks for it, and never when disabled', () => {
@@ -43,17 +61,11 @@ describe('tracing from OTEL_* variables', () => {
     expect(trace.getTracer('test').startSpan('work').isRecording()).toBe(false);
   });
 
-  it('exports protobuf to <endpoint>/v1/traces by default, and JSON when the protocol variables ask for it (the traces one first)', async () => {
-    const posts: string[] = [];
-    const receiver = createServer((request, response) => {
-      posts.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
-      request.resume();
-      request.on('end', () => response.writeHead(200).end());
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  it('exports protobuf to <endpoint>/v1/traces by default, and JSON when the protocol variables ask for it (the traces one first), counting the spans sent', async () => {
+    const collector = await collectorAnswering(200);
+    const exportedBefore = await spansCounted('exported');
     const exportOneSpan = async (variables: Record<string, string>) => {
-      const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, ...variables }), 'platform');
+      const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, ...variables }), 'platform');
       trace.getTracer('test').startSpan('work').end();
       await tracing?.shutdown();
     };
@@ -62,9 +74,32 @@ describe('tracing from OTEL_* variables', () => {
       await exportOneSpan({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
       await exportOneSpan({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' });
     } finally {
-      receiver.close();
+      collector.close();
     }
-    expect(posts).toEqual(['POST /v1/traces application/x-protobuf', 'POST /v1/traces application/json', 'POST /v1/traces application/x-protobuf']);
+    expect(collector.posts).toEqual(['POST /v1/traces application/x-protobuf', 'POST /v1/traces application/json', 'POST /v1/traces application/x-protobuf']);
+    expect((await spansCounted('exported')) - exportedBefore).toBe(3);
+  });
+
+  it('counts the spans of an export the collector refuses, and hands the error to onError, in either encoding', async () => {
+    const collector = await collectorAnswering(400);
+    const failedBefore = await spansCounted('failed');
+    const errors = new Map<string, string[]>();
+    try {
+      for (const protocol of ['http/protobuf', 'http/json']) {
+        const reported: string[] = [];
+        errors.set(protocol, reported);
+        const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol }), 'platform', (error) => reported.push(String(error)));
+        trace.getTracer('test').startSpan('refused').end();
+        // A failed last export is reported, not thrown.
+        await expect(tracing?.shutdown()).resolves.toBeUndefined();
+      }
+    } finally {
+      collector.close();
+    }
+    expect(collector.posts).toHaveLength(2);
+    expect((await spansCounted('failed')) - failedBefore).toBe(2);
+    for (const reported of errors.values()) expect(reported.some((message) => message.includes('Bad Request'))).toBe(true);
+    expect(tracingStarted()).toBe(false);
   });
 
   it('samples as OTEL_TRACES_SAMPLER says: every trace by default, and a caller\'s sampled trace under a parent-based ratio of 0', async () => {

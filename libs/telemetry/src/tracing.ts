@@ -1,5 +1,5 @@
 import { propagation, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { globalErrorHandler, loggingErrorHandler, setGlobalErrorHandler, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -42,7 +42,7 @@ export function tracingStarted(): boolean {
 }
 
 export interface Tracing {
-  /** Sends the spans still buffered and unregisters the globals (a later start may register anew). */
+  /** Sends the spans still buffered and unregisters the globals (a later start may register anew); never rejects: a failed last export is reported. */
   shutdown(): Promise<void>;
 }
 
@@ -52,7 +52,7 @@ export interface Tracing {
  * a function call and nothing is propagated. No context manager: trace contexts are handed on
  * explicitly (trace-context.ts), so no async hook is ever turned on.
  */
-export function startTracing(options: { serviceName: string; processor: SpanProcessor; sampler: Sampler }): Tracing {
+export function startTracing(options: { serviceName: string; processor: SpanProcessor; sampler: Sampler; onError?: (error: unknown) => void }): Tracing {
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
     spanProcessors: [options.processor],
@@ -60,23 +60,36 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
   });
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  if (options.onError) setGlobalErrorHandler(options.onError);
   tracingOn = true;
   return {
     async shutdown() {
       tracingOn = false;
-      await provider.shutdown();
-      trace.disable();
-      propagation.disable();
+      try {
+        await provider.shutdown();
+      } catch (error) {
+        // The last spans not exported (the SDK's processor rejects its flush): reported, never a
+        // failed stop, and the globals are unregistered all the same.
+        globalErrorHandler(error as Error);
+      } finally {
+        trace.disable();
+        propagation.disable();
+        if (options.onError) setGlobalErrorHandler(loggingErrorHandler());
+      }
     },
   };
 }
 
-/** Starts tracing with the OTLP exporter when the environment asks for it; otherwise nothing. */
-export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string): Tracing | undefined {
+/**
+ * Starts tracing with the OTLP exporter when the environment asks for it; otherwise nothing.
+ * `onError` gets OpenTelemetry's own errors, a failed export among them (tracingErrorReporter).
+ */
+export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string, onError?: (error: unknown) => void): Tracing | undefined {
   if (!tracesRequested(env)) return undefined;
   return startTracing({
     serviceName: env.OTEL_SERVICE_NAME ?? defaultServiceName,
     processor: otlpSpanProcessor(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env)),
     sampler: samplerFor(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
+    ...(onError ? { onError } : {}),
   });
 }
