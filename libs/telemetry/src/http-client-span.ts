@@ -1,5 +1,5 @@
 import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { inRecordedTrace, recordFailure, startChildSpan, type TraceContext } from './trace-context';
+import { inChildSpan, type TraceContext } from './trace-context';
 
 const tracer = trace.getTracer('http-client');
 
@@ -17,24 +17,15 @@ function portOf(url: URL): number {
  * sampled flag clear, and outside any trace (tracing off) nothing is added. The URL attribute has no
  * query: it may hold a token. `call` returns once the answer is read; a 4xx or 5xx marks the span failed.
  */
-export async function inHttpClientSpan<T extends { status: number }>(parent: TraceContext | undefined, method: string, url: URL, headers: Record<string, string>, call: () => Promise<T>): Promise<T> {
+export function inHttpClientSpan<T extends { status: number }>(parent: TraceContext | undefined, method: string, url: URL, headers: Record<string, string>, call: () => Promise<T>): Promise<T> {
   if (parent === undefined) return call();
-  if (!inRecordedTrace(parent)) {
-    propagation.inject(parent, headers);
-    return call();
-  }
+  // Under a trace left out, inChildSpan makes no span and hands the parent's context on as it came.
   const attributes = { 'http.request.method': method, 'server.address': url.hostname, 'server.port': portOf(url), 'url.full': `${url.origin}${url.pathname}` };
-  const { span, context } = startChildSpan(tracer, method, { kind: SpanKind.CLIENT, attributes }, parent);
-  propagation.inject(context, headers);
-  try {
+  return inChildSpan(tracer, method, { kind: SpanKind.CLIENT, attributes }, parent, async (context, span) => {
+    propagation.inject(context ?? parent, headers);
     const answer = await call();
-    span.setAttribute('http.response.status_code', answer.status);
-    if (answer.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+    span?.setAttribute('http.response.status_code', answer.status);
+    if (answer.status >= 400) span?.setStatus({ code: SpanStatusCode.ERROR });
     return answer;
-  } catch (error) {
-    recordFailure(span, error);
-    throw error;
-  } finally {
-    span.end();
-  }
+  });
 }

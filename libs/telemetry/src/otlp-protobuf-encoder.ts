@@ -141,9 +141,7 @@ class Writer {
 
   bytes(value: Uint8Array): void {
     this.varint(value.length);
-    this.reserve(value.length);
-    this.buffer.set(value, this.position);
-    this.position += value.length;
+    this.raw(value);
   }
 
   /** Starts a length-delimited message; `end` with the answer writes its length. */
@@ -253,17 +251,15 @@ const keyFields = new Map<string, Uint8Array>();
 const KEY_FIELDS_KEPT = 512;
 
 function writeKey(writer: Writer, key: string): void {
-  const known = keyFields.get(key);
-  if (known) return writer.raw(known);
-  if (keyFields.size >= KEY_FIELDS_KEPT) {
-    writer.tag(1, LENGTH_DELIMITED);
-    return writer.string(key);
+  let field = keyFields.get(key);
+  if (!field) {
+    const fresh = new Writer(key.length * 3 + 8);
+    fresh.tag(1, LENGTH_DELIMITED);
+    fresh.string(key);
+    field = Uint8Array.from(fresh.finish());
+    if (keyFields.size < KEY_FIELDS_KEPT) keyFields.set(key, field);
   }
-  const field = new Writer(key.length * 3 + 8);
-  field.tag(1, LENGTH_DELIMITED);
-  field.string(key);
-  keyFields.set(key, Uint8Array.from(field.finish()));
-  writer.raw(field.finish());
+  writer.raw(field);
 }
 
 function writeKeyValues(writer: Writer, attributes: Record<string, unknown> | Attributes, field: number): void {

@@ -30,14 +30,17 @@ export function batchLimitsFromEnv(): BatchLimits {
   };
 }
 
-/** What a batch is handed to: the OTLP/HTTP transport in production, a recorder in tests. */
-export type BatchSender = (batch: EncodedBatch, done: (result: ExportResult) => void) => void;
+/** What batches are handed to: the OTLP/HTTP transport in production, a recorder in tests. */
+export interface BatchTransport {
+  send(batch: EncodedBatch, done: (result: ExportResult) => void): void;
+  shutdown(): Promise<void>;
+}
 
 /**
  * The OTLP/HTTP protobuf transport of @opentelemetry/exporter-trace-otlp-proto (the same retries,
  * timeout, headers, compression and OTEL_EXPORTER_OTLP_* variables), posting bytes already encoded.
  */
-export function otlpProtobufSender(url: string | undefined): { send: BatchSender; shutdown(): Promise<void> } {
+export function otlpProtobufSender(url: string | undefined): BatchTransport {
   const options = convertLegacyHttpOptions(url === undefined ? {} : { url }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' });
   const delegate = createOtlpHttpExportDelegate<EncodedBatch, ReturnType<typeof ProtobufTraceSerializer.deserializeResponse>>(
     options,
@@ -65,10 +68,10 @@ export class OtlpProtobufSpanProcessor implements SpanProcessor {
   private timer: NodeJS.Timeout | undefined;
   private dropped = 0;
   private stopped = false;
-  private idle: Array<() => void> = [];
+  private readonly idle: Array<() => void> = [];
 
   constructor(
-    private readonly sender: { send: BatchSender; shutdown(): Promise<void> },
+    private readonly sender: BatchTransport,
     private readonly limits: BatchLimits = batchLimitsFromEnv(),
   ) {}
 

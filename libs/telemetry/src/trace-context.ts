@@ -16,8 +16,13 @@ export type TraceContext = Context;
  * making. A span the sampler left out, here or upstream, has the flag clear.
  */
 export function inRecordedTrace(context: TraceContext | undefined): context is TraceContext {
+  return recordedSpan(context) !== undefined;
+}
+
+/** The span `context` holds when it belongs to a recorded trace. */
+function recordedSpan(context: TraceContext | undefined): Span | undefined {
   const span = context === undefined ? undefined : trace.getSpan(context);
-  return span !== undefined && sampled(span);
+  return span !== undefined && sampled(span) ? span : undefined;
 }
 
 function sampled(span: Span): boolean {
@@ -26,8 +31,8 @@ function sampled(span: Span): boolean {
 
 /** `trace_id` and `span_id` of the span `context` holds, for a log line; nothing outside a recorded trace. */
 export function traceLogFields(context: TraceContext | undefined): { trace_id: string; span_id: string } | Record<string, never> {
-  const span = context === undefined ? undefined : trace.getSpan(context);
-  if (span === undefined || !sampled(span)) return {};
+  const span = recordedSpan(context);
+  if (span === undefined) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
 }
@@ -62,14 +67,15 @@ export function recordFailure(span: Span, error: unknown): void {
 
 /**
  * Runs `work` in a span under `parent`, ended when the work settles and marked failed when it
- * throws; `work` gets the span's context for what it starts below. The span is made only under a
- * recorded span (a store write, a block of a run): without one, `work` runs with `parent` as is.
+ * throws; `work` gets the span's context for what it starts below, and the span to add what the
+ * work learns (an answer's status). The span is made only under a recorded span (a store write, a
+ * block of a run): without one, `work` runs with `parent` as is and no span.
  */
-export async function inChildSpan<T>(tracer: Tracer, name: string, options: SpanOptions, parent: TraceContext | undefined, work: (context: TraceContext | undefined) => Promise<T>): Promise<T> {
+export async function inChildSpan<T>(tracer: Tracer, name: string, options: SpanOptions, parent: TraceContext | undefined, work: (context: TraceContext | undefined, span?: Span) => Promise<T>): Promise<T> {
   if (!inRecordedTrace(parent)) return work(parent);
   const { span, context } = startChildSpan(tracer, name, options, parent);
   try {
-    return await work(context);
+    return await work(context, span);
   } catch (error) {
     recordFailure(span, error);
     throw error;
