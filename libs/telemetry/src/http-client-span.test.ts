@@ -1,10 +1,9 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inHttpClientSpan } from './http-client-span';
-import { startMemoryTracing } from './testing';
+import { callersTrace, startMemoryTracing } from './testing';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-const callersTrace = (flags: TraceFlags) => trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: flags, isRemote: true });
 const hook = new URL('https://hooks.example.org/orders?token=secret');
 
 describe('an outgoing HTTP call in a trace', () => {

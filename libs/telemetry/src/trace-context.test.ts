@@ -1,9 +1,7 @@
 import { ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMemoryTracing } from './testing';
+import { callersTrace, startMemoryTracing } from './testing';
 import { inChildSpan, inRecordedTrace, startChildSpan, traceLogFields, unsampledTraceparent } from './trace-context';
-
-const callersTrace = (flags: TraceFlags) => trace.setSpanContext(ROOT_CONTEXT, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: flags, isRemote: true });
 
 describe('trace contexts handed on explicitly', () => {
   // One tracer provider for the file: the API's tracers keep the first provider they were used with.
