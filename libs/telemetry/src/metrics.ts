@@ -119,7 +119,7 @@ const embeddedDataSources = new Set<() => Promise<number>>();
 /** The trace export's own health: spans sent, refused or lost, so a collector that is down shows. */
 export const traceSpans = new Counter({
   name: 'platform_trace_spans_total',
-  help: 'Recorded spans by what became of them: exported, failed (the collector refused them or did not answer in time), dropped (the export queue was full)',
+  help: 'Recorded spans by what became of them: exported, failed (the collector refused them or did not answer in time, or a span could not be encoded), dropped (the export queue was full)',
   labelNames: ['outcome'] as const,
   registers,
 });

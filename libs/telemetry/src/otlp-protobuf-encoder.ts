@@ -186,6 +186,11 @@ class Writer {
   reset(): void {
     this.position = 0;
   }
+
+  /** Forgets what was written after `position` (a position this writer had). */
+  rewind(position: number): void {
+    this.position = position;
+  }
 }
 
 /**
@@ -431,8 +436,15 @@ export class TraceBatchEncoder {
       batch = { scope: span.instrumentationScope, spans: new Writer(4096) };
       scopes.set(span.instrumentationScope, batch);
     }
-    batch.spans.tag(2, LENGTH_DELIMITED);
-    writeSpan(batch.spans, span);
+    const before = batch.spans.position;
+    try {
+      batch.spans.tag(2, LENGTH_DELIMITED);
+      writeSpan(batch.spans, span);
+    } catch (error) {
+      // A span that cannot be encoded leaves nothing behind: the batch's other spans stay whole.
+      batch.spans.rewind(before);
+      throw error;
+    }
     this.spans += 1;
   }
 

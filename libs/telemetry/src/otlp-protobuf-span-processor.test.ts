@@ -146,6 +146,27 @@ describe('the OTLP protobuf span processor', () => {
     expect({ failed: (await counted('failed')) - before.failed, exported: (await counted('exported')) - before.exported }).toEqual({ failed: 2, exported: 1 });
   });
 
+  it('reports and counts a span it cannot encode, never throws to the code that ended it, and keeps the batch whole', async () => {
+    const before = await counted('failed');
+    const { processor, sent, kept, end } = harness({});
+    end(1, 'before');
+    // A span whose attributes cannot be read: its ids and name are written before they fail.
+    const unreadable = Object.create(kept.getFinishedSpans()[0]!, {
+      attributes: {
+        get() {
+          throw new Error('attributes unreadable');
+        },
+      },
+    });
+    expect(() => processor.onEnd(unreadable)).not.toThrow();
+    end(1, 'after');
+    await processor.forceFlush();
+    expect(errors.map(String)).toEqual(['Error: attributes unreadable']);
+    expect((await counted('failed')) - before).toBe(1);
+    expect(sent.map((batch) => batch.spanCount)).toEqual([2]);
+    expect(sent[0]!.bytes).toEqual(Buffer.from(ProtobufTraceSerializer.serializeRequest(kept.getFinishedSpans())!));
+  });
+
   it('sends the rest at shutdown, shuts the transport down, and takes no span after it', async () => {
     const { processor, sent, end, shutDown } = harness({});
     end(2);

@@ -88,7 +88,15 @@ export class OtlpProtobufSpanProcessor implements SpanProcessor {
       globalErrorHandler(new Error(`Dropped ${this.dropped} spans because maxQueueSize was reached`));
       this.dropped = 0;
     }
-    this.encoder.add(span);
+    try {
+      this.encoder.add(span);
+    } catch (error) {
+      // Ending a span never throws into the code that ends it (OpenTelemetry's error handling
+      // principle): a span that cannot be encoded is lost, counted and reported.
+      traceSpans.inc({ outcome: 'failed' });
+      globalErrorHandler(error as Error);
+      return;
+    }
     if (this.encoder.spanCount >= this.limits.maxExportBatchSize) this.seal();
     else this.timer ??= setTimeout(() => this.seal(), this.limits.scheduledDelayMillis).unref();
   }
