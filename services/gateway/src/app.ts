@@ -77,7 +77,6 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     ...(remoteDocs ? { extendOpenapi: (document) => remoteDocs.extend(document) } : {}),
   });
   await registerSecurityHeaders(app);
-  await app.register(cookie);
   const sessions = new SessionLoader(options.kv, options.clock);
   registerSessionHook(app, sessions);
 
@@ -98,8 +97,12 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   if (options.local) {
     const { services: hosted, context } = options.local;
     // In their own scope, so the caller's credentials are gone before any service route sees the
-    // request (the session hook above has read them); the gateway's own routes keep them.
+    // request (the session hook above has read them); the gateway's own routes keep them. The
+    // cookie plugin is the services' (identity sets the session cookie): registered here, its
+    // parsing and onSend hooks run for their routes only, not for the gateway's own or a proxied
+    // request, whose session hook reads the Cookie header itself (kit's sessionToken).
     await app.register(async (scope) => {
+      await scope.register(cookie);
       scope.addHook('onRequest', (request, _reply, done) => {
         stripClientCredentials(request);
         done();

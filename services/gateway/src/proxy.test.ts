@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
+import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { createLogger, hashSessionToken, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway, type Gateway } from './app';
 
 const secret = randomBytes(32).toString('hex');
+const kv = createMemoryKeyValue();
 
 describe('proxy to a remote service', () => {
   let upstream: FastifyInstance;
@@ -31,7 +33,7 @@ describe('proxy to a remote service', () => {
     const address = await upstream.listen({ host: '127.0.0.1', port: 0 });
     gateway = await buildGateway({
       logger: createLogger({ level: 'silent' }),
-      kv: createMemoryKeyValue(),
+      kv,
       clock: Date.now,
       principalSecret: secret,
       local: undefined,
@@ -64,6 +66,15 @@ describe('proxy to a remote service', () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data', headers });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ authorization: null, cookie: 'theme=dark' });
+  });
+
+  it('signs in the caller of a session cookie among other cookies, and forwards the others only', async () => {
+    const token = randomBytes(32).toString('base64url');
+    const session: SessionRecord = { id: 's-cookie', userId: 'user-7', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: false };
+    await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data', headers: { cookie: `theme=dark; session=${token}; lang=fr` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ principal: { kind: 'user', userId: 'user-7' }, cookie: 'theme=dark; lang=fr' });
   });
 
   it('forwards request bodies byte for byte instead of parsing them', async () => {
@@ -102,7 +113,7 @@ describe('proxy to a service that is down or restarting', () => {
     await closed.close();
     gateway = await buildGateway({
       logger: createLogger({ level: 'silent' }),
-      kv: createMemoryKeyValue(),
+      kv,
       clock: Date.now,
       principalSecret: secret,
       local: undefined,
