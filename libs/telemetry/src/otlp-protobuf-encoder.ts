@@ -182,12 +182,7 @@ class Writer {
     return this.buffer.subarray(0, this.position);
   }
 
-  /** Empties the writer for its next content, keeping its buffer. */
-  reset(): void {
-    this.position = 0;
-  }
-
-  /** Forgets what was written after `position` (a position this writer had). */
+  /** Forgets what was written after `position` (a position this writer had; 0 empties it), keeping its buffer. */
   rewind(position: number): void {
     this.position = position;
   }
@@ -469,7 +464,7 @@ export class TraceBatchEncoder {
           writer.string(batch.scope.schemaUrl);
         }
         writer.end(scopeSpans);
-        batch.spans.reset();
+        batch.spans.rewind(0);
       }
       if (resource.schemaUrl) {
         writer.tag(3, LENGTH_DELIMITED);
