@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDirectory } from './directory-lock';
 
@@ -37,6 +37,21 @@ describe('data directory lock', () => {
     expect(await readFile(join(directory, 'LOCK'), 'utf8')).toBe(String(process.pid));
     await granted[0]?.();
     await (await lockDirectory(directory))();
+  });
+
+  it('refuses the same directory under another spelling (a symlink, a relative path) while it is held', async () => {
+    const unlock = await lockDirectory(directory);
+    const alias = `${directory}-alias`;
+    await symlink(directory, alias);
+    try {
+      for (const spelling of [alias, relative(process.cwd(), directory)]) {
+        await expect(lockDirectory(spelling)).rejects.toThrow(`the data directory ${spelling} is already open in this process`);
+      }
+      expect(await readFile(join(directory, 'LOCK'), 'utf8')).toBe(String(process.pid));
+    } finally {
+      await rm(alias, { force: true });
+      await unlock();
+    }
   });
 
   it('never shows another process a LOCK that exists but is still empty (it would take it for a dead one)', async () => {

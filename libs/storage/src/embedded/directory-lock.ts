@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const heldInThisProcess = new Set<string>();
@@ -46,8 +46,9 @@ async function createLockFile(file: string): Promise<void> {
  * left by a process that died (kill -9) is taken over.
  */
 export async function lockDirectory(directory: string): Promise<() => Promise<void>> {
-  const file = join(directory, 'LOCK');
-  // Claimed before the first await: of two opens started together in this process, one is refused.
+  // The directory's one true path: two spellings of it (relative, through a symlink) are one directory.
+  const file = join(await realpath(directory), 'LOCK');
+  // Claimed before the next await: of two opens started together in this process, one is refused.
   if (heldInThisProcess.has(file)) throw new Error(`the data directory ${directory} is already open in this process`);
   heldInThisProcess.add(file);
   try {
