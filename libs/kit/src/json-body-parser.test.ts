@@ -27,10 +27,23 @@ describe("the app factory's JSON parser", () => {
     expect(huge.json()).toMatchObject({ code: 'JSON_NUMBER_OUT_OF_RANGE', details: { issues: [{ field: 'body.n' }] } });
   });
 
-  it('keeps the default parser behaviour: prototype poisoning, malformed and empty bodies refused', async () => {
-    expect((await post('{"__proto__":{"admin":true}}')).statusCode).toBe(400);
-    expect((await post('{"a":')).json()).toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
-    expect((await post('')).statusCode).toBe(400);
+  it('refuses prototype poisoning, malformed and empty bodies with 400, saying which it is', async () => {
+    for (const poisoned of ['{"__proto__":{"admin":true}}', '{"a":{"constructor":{"prototype":{"admin":true}}}}']) {
+      const refused = await post(poisoned);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'JSON_FORBIDDEN_KEY', details: { issues: [{ field: 'body' }] } });
+    }
+    const cutShort = await post('{"a":');
+    expect(cutShort.statusCode).toBe(400);
+    expect(cutShort.json()).toMatchObject({ code: 'JSON_MALFORMED', error: 'Invalid body: not valid JSON: Unexpected end of JSON input' });
+    // JSON.parse's message, with where the text went wrong.
+    expect((await post('{"a":1,}')).json().error).toMatch(/^Invalid body: not valid JSON: .*position 7/);
+    const outOfRangeAndMalformed = await post('{"n":1e400,');
+    expect(outOfRangeAndMalformed.json()).toMatchObject({ code: 'JSON_MALFORMED' });
+    const empty = await post('');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ code: 'FST_ERR_CTP_EMPTY_JSON_BODY' });
+    expect((await post('{"constructor":{"name":"kept"}}')).json()).toEqual({ body: { constructor: { name: 'kept' } } });
     expect((await post('{"a":[1,2,{"b":"[["}]}')).json()).toEqual({ body: { a: [1, 2, { b: '[[' }] } });
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import secureJsonParse from 'secure-json-parse';
 import { AppError } from './errors';
 import { findJsonLimitViolation, MAX_JSON_DEPTH, pathOfNonFiniteNumber } from './json-limits';
 
@@ -6,30 +7,48 @@ function refusal(code: string, field: string, message: string): AppError {
   return new AppError(400, code, `Invalid ${field}: ${message}`, { issues: [{ field, message }] });
 }
 
+/** secure-json-parse's message for a `__proto__` key or a `constructor` holding `prototype`. */
+const POISONING_MESSAGE = 'Object contains forbidden prototype property';
+
+/**
+ * Parses as Fastify's own parser does (secure-json-parse, prototype and constructor poisoning
+ * refused), but says what is wrong: Fastify's answers every failure with "Body is not valid JSON",
+ * which sends a client looking for a syntax error in a body whose only fault is a `__proto__` key.
+ */
+function parseBody(text: string): { value: unknown } | { error: AppError } {
+  try {
+    return { value: secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message === POISONING_MESSAGE) {
+      return { error: refusal('JSON_FORBIDDEN_KEY', 'body', 'a key named __proto__, or a constructor key holding prototype, is not accepted') };
+    }
+    // JSON.parse's own message names the position (`... in JSON at position 5 (line 1 column 6)`).
+    return { error: refusal('JSON_MALFORMED', 'body', `not valid JSON: ${message}`) };
+  }
+}
+
 /**
  * Replaces Fastify's JSON body parser with one that first checks the text's limits
- * (json-limits.ts) and then parses as before (prototype and constructor poisoning refused).
- * Registered by the app factory, so every service is covered whether it runs behind the gateway
- * or listens alone.
+ * (json-limits.ts) and then parses (parseBody). Registered by the app factory, so every service
+ * is covered whether it runs behind the gateway or listens alone.
  */
 export function registerLimitedJsonParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const parseEmpty = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    // Fastify's own answer to an empty body (FST_ERR_CTP_EMPTY_JSON_BODY) already says what is wrong.
+    if (text.length === 0) return parseEmpty(request, text, done);
     const violation = findJsonLimitViolation(text);
     if (violation === 'too-deep') {
       done(refusal('JSON_TOO_DEEP', 'body', `objects and arrays may nest at most ${MAX_JSON_DEPTH} levels deep`), undefined);
       return;
     }
-    if (violation === null) {
-      parseJson(request, text, done);
-      return;
-    }
-    parseJson(request, text, (error, value) => {
-      if (error) return done(error, undefined);
-      const path = pathOfNonFiniteNumber(value);
-      done(refusal('JSON_NUMBER_OUT_OF_RANGE', path ? `body.${path}` : 'body', 'number is too large to be stored'), undefined);
-    });
+    const parsed = parseBody(text);
+    if ('error' in parsed) return done(parsed.error, undefined);
+    if (violation === null) return done(null, parsed.value);
+    const path = pathOfNonFiniteNumber(parsed.value);
+    done(refusal('JSON_NUMBER_OUT_OF_RANGE', path ? `body.${path}` : 'body', 'number is too large to be stored'), undefined);
   });
 }

@@ -46,6 +46,16 @@ describe('JSON bodies through the gateway', () => {
     expect(response.body).toMatchObject({ code: 'JSON_NUMBER_OUT_OF_RANGE', details: { issues: [{ field: 'body.items.1.price' }] } });
   });
 
+  it('says which fault a refused body has: a __proto__ key, or where its syntax breaks', async () => {
+    const poisoned = await postRaw('/api/help/echo', '{"modifier":{"$set":{"__proto__":{"admin":true}}},"baseRevision":0}');
+    expect(poisoned.status).toBe(400);
+    expect(poisoned.body).toMatchObject({ code: 'JSON_FORBIDDEN_KEY', details: { issues: [{ field: 'body' }] } });
+    const malformed = await postRaw('/api/help/echo', '{"title":"a",}');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('JSON_MALFORMED');
+    expect(malformed.body.error).toMatch(/position 13/);
+  });
+
   it('still accepts ordinary bodies, 64 levels deep included', async () => {
     // With the outer object, 64 levels.
     const deep = JSON.parse(`${'['.repeat(63)}1.5e308${']'.repeat(63)}`);
