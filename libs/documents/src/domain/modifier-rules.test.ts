@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientModifier, MODIFIER_LIMITS, touchedPaths } from './modifier-rules';
+import { checkClientModifier, checkNewFields, MODIFIER_LIMITS, touchedPaths } from './modifier-rules';
 
 const ok = (modifier: unknown, allowAccess = false) => checkClientModifier(modifier, { allowAccess });
 
@@ -99,5 +99,17 @@ describe('client modifier rules', () => {
 
   it('lists the paths a modifier touches, both ends of a rename', () => {
     expect(touchedPaths({ $set: { a: 1, 'b.c': 2 }, $rename: { d: 'e' } }).sort()).toEqual(['a', 'b.c', 'd', 'e']);
+  });
+
+  it("names a new record's fields: no '.' in a top-level key, dotted keys below kept, the client rules under the given name", () => {
+    expect(checkNewFields({ 'a.b': 1, title: 'x', 'c.d': 2 }, 'body', { allowAccess: false })).toEqual([
+      { path: 'body.a.b', message: "a field name may not contain '.'; nest an object instead" },
+      { path: 'body.c.d', message: "a field name may not contain '.'; nest an object instead" },
+    ]);
+    expect(checkNewFields({ strings: { 'home.title': 'Hi', 'example.org': true } }, 'body', { allowAccess: false })).toEqual([]);
+    expect(checkNewFields({ revision: 3, note: { $gt: 1 } }, 'data', { allowAccess: false })).toEqual([
+      { path: 'data.revision', message: 'revision is managed by the server' },
+      { path: 'data.note.$gt', message: 'operator keys are not allowed inside values' },
+    ]);
   });
 });

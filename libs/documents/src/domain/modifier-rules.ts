@@ -112,6 +112,21 @@ export function checkClientModifier(modifier: unknown, options: ClientModifierOp
   return problems;
 }
 
+/**
+ * Checks the fields of a new record (a create's body, a visitor record's data), problems named
+ * under `at` (`body`, `data`): each top-level key names one field, so none may hold a `.` (the
+ * history records a create as a `$set` of its fields, where `a.b` means field b inside a, and no
+ * later modifier path could name such a field); then the client rules of a `$set` of them. Keys
+ * deeper down may hold dots (translation keys, host names): they are values' keys, not paths.
+ */
+export function checkNewFields(fields: Record<string, unknown>, at: string, options: ClientModifierOptions): ModifierProblem[] {
+  const dotted = Object.keys(fields).filter((key) => key.includes('.'));
+  const problems = dotted.length
+    ? dotted.map((key) => ({ path: `modifier.$set.${key}`, message: "a field name may not contain '.'; nest an object instead" }))
+    : checkClientModifier({ $set: fields }, options);
+  return problems.map((problem) => ({ ...problem, path: problem.path.replace(/^modifier\.\$set/, at) }));
+}
+
 /** `$push`/`$addToSet` may wrap several values as `{ $each: [...] }`, the one allowed `$` key in a value. */
 function isEachWrapper(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && Array.isArray((value as { $each?: unknown }).$each);

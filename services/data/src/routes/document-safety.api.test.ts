@@ -248,6 +248,17 @@ describe('reserved fields', () => {
     expect(access.body.access).toEqual({ read: { userIds: ['owner', 'member'] } });
   });
 
+  it("refuses a created document's top-level field name holding '.', writes nothing, and keeps dotted keys inside values", async () => {
+    const typeId = await createType({ name: 'Dotted' });
+    const refused = await platform.call('POST', dataPath(typeId), { token, body: { id: 'dotted', 'home.title': 'Hi' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'DATA_INVALID_MODIFIER', details: { problems: [{ path: 'body.home.title', message: "a field name may not contain '.'; nest an object instead" }] } });
+    expect((await platform.call('GET', `${dataPath(typeId)}/dotted`, { token })).status).toBe(404);
+    const nested = await createDocument(typeId, { id: 'nested', strings: { 'home.title': 'Hi' } });
+    expect(nested.strings).toEqual({ 'home.title': 'Hi' });
+    expect((nested.changes as Array<{ modifier: unknown }>)[0]?.modifier).toEqual({ $set: { strings: { 'home.title': 'Hi' } } });
+  });
+
   it('refuses sample data from a stored schema that names a reserved field', async () => {
     await storeLegacyType('legacy-reserved', { fields: { deleteOn: { type: 'timestamp' }, name: { type: 'string' } } });
     for (const method of ['GET', 'POST'] as const) {

@@ -1,6 +1,6 @@
 import type { Access } from '@platform/contracts';
 import { AppError, rlsAllows, type ProjectCaller, type TraceContext } from '@platform/kit';
-import { ID_PATTERN, accessFieldsOf, assertAccessRules, assertWithinLimits, badModifier, checkClientModifier, schemaViolation, type DataDeps, type ResolvedKind, type StoredEntity } from '@platform/documents';
+import { ID_PATTERN, accessFieldsOf, assertAccessRules, assertWithinLimits, badModifier, checkNewFields, schemaViolation, type DataDeps, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { z } from 'zod';
 import { dataError } from '../errors';
 
@@ -30,8 +30,8 @@ export async function createEntity({ deps, resolved, caller, projectAccess, trac
     if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid ${bodyPath}.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
   }
   if (Object.keys(fields).length) {
-    const problems = checkClientModifier({ $set: fields }, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
-    if (problems.length) throw badModifier(problems.map((p) => ({ ...p, path: p.path.replace(/^modifier\.\$set/, bodyPath) })));
+    const problems = checkNewFields(fields, bodyPath, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
+    if (problems.length) throw badModifier(problems);
   }
   assertWithinLimits(deps.limits, fields, Object.keys(fields));
   assertAccessRules(fields, accessFieldsOf(resolved.scope.typeId));

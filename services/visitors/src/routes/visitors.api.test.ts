@@ -183,6 +183,7 @@ describe('bad input is refused with 400 naming the field, and changes nothing', 
     ['a system field', (s: Names) => ({ collectionName: s.visitors, data: { revision: 5 } }), 'VISITORS_INVALID_DATA', 'data.revision'],
     ['access', (s: Names) => ({ collectionName: s.visitors, data: { access: {} } }), 'VISITORS_INVALID_DATA', 'data.access'],
     ['an operator key in a value', (s: Names) => ({ collectionName: s.visitors, data: { name: { $where: 'x' } } }), 'VISITORS_INVALID_DATA', 'data.name'],
+    ["a field name holding '.'", (s: Names) => ({ collectionName: s.visitors, data: { name: 'Ada', 'badge.color': 'red' } }), 'VISITORS_INVALID_DATA', 'data.badge.color'],
     ['a value against the type schema', (s: Names) => ({ collectionName: s.visitors, data: { name: 42 } }), 'VISITORS_INVALID_DATA', 'data.name'],
     ['a missing required field', (s: Names) => ({ collectionName: s.visitors, data: { company: 'x' } }), 'VISITORS_INVALID_DATA', 'data.name'],
   ])('POST with %s', async (_case, body, code, field) => {

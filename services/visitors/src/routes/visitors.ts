@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkClientModifier, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/documents';
+import { checkNewFields, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -38,9 +38,9 @@ const visitorSchema = z
  */
 function clientFields(input: Record<string, unknown>, owned: readonly string[], type: TypeRecord, existing: Record<string, unknown> = {}): Record<string, unknown> {
   const { fields } = withoutServerFields(input, owned);
-  const keyProblems = Object.keys(fields).length ? checkClientModifier({ $set: fields }, { allowAccess: false }) : [];
+  const keyProblems = Object.keys(fields).length ? checkNewFields(fields, 'data', { allowAccess: false }) : [];
   const problems = [
-    ...keyProblems.map((problem) => ({ field: problem.path.replace(/^modifier\.\$set/, 'data'), message: problem.message })),
+    ...keyProblems.map((problem) => ({ field: problem.path, message: problem.message })),
     ...(keyProblems.length ? [] : validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ ...problem, field: `data.${problem.field}` }))),
   ];
   const first = problems[0];
