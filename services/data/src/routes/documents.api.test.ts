@@ -72,6 +72,20 @@ describe('documents', () => {
     expect(again.body.code).toBe('DATA_DUPLICATE_ID');
   });
 
+  it('refuses an id outside the id pattern with 400 naming body.id, as every validation failure does, and stores nothing', async () => {
+    for (const id of ['', '../../etc', 'a b', 'x'.repeat(65)]) {
+      const refused = await platform.call('POST', path(), { token: tokens.alice, body: { id, title: 'refused id' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        error: 'Invalid body.id: ids hold 1 to 64 letters, digits, _ or -',
+        code: 'VALIDATION_FAILED',
+        details: { issues: [{ field: 'body.id', message: 'ids hold 1 to 64 letters, digits, _ or -' }] },
+      });
+    }
+    const listed = await platform.call('GET', `${path()}?updatedAt=0`, { token: tokens.alice });
+    expect(listed.body.items.filter((item: { title?: string }) => item.title === 'refused id')).toEqual([]);
+  });
+
   it('patches with baseRevision, omits changes on GET unless asked', async () => {
     const creation = await platform.call('POST', path(), { token: tokens.alice, body: { title: 'Draft', count: 1 } });
     const created = creation.body;

@@ -27,7 +27,11 @@ export async function createEntity({ deps, resolved, caller, projectAccess, trac
   const { id, ...fields } = body;
   if (id !== undefined) {
     const idCheck = (resolved.idSchema ?? entityIdSchema).safeParse(id);
-    if (!idCheck.success) throw new AppError(400, 'VALIDATION_FAILED', `Invalid ${bodyPath}.id: ${idCheck.error.issues[0]?.message ?? 'invalid id'}`);
+    if (!idCheck.success) {
+      // The shape of every other VALIDATION_FAILED (the kit's schema errors): the field and its message in details.issues.
+      const issue = { field: `${bodyPath}.id`, message: idCheck.error.issues[0]?.message ?? 'invalid id' };
+      throw new AppError(400, 'VALIDATION_FAILED', `Invalid ${issue.field}: ${issue.message}`, { issues: [issue] });
+    }
   }
   if (Object.keys(fields).length) {
     const problems = checkNewFields(fields, bodyPath, { allowAccess: rlsAllows(projectAccess, 'update', caller), serverOwned: resolved.serverOwnedFields, jsonSchemaFields: resolved.jsonSchemaFields });
