@@ -164,6 +164,19 @@ describe('GET audit-trail: items and filters', () => {
     expect((await trail(projectId, 'owner')).body.total).toBe(7);
   });
 
+  it('says what is wrong with a number, one issue each: not a number, a fraction, or past the safe integers', async () => {
+    for (const [query, message] of [
+      ['?limit=ten', 'must be a number'],
+      ['?from=1.5', 'must be a whole number'],
+      ['?to=99999999999999999999', `must be at most ${Number.MAX_SAFE_INTEGER}`],
+      ['?limit=9007199254740993', `must be at most ${Number.MAX_SAFE_INTEGER}`],
+    ]) {
+      const parameter = /\?(\w+)=/.exec(query as string)?.[1];
+      const response = await trail(projectId, 'owner', query);
+      expect({ query, status: response.status, issues: response.body.details.issues }).toEqual({ query, status: 400, issues: [{ field: `querystring.${parameter}`, message }] });
+    }
+  });
+
   it('an inverted range names its field in details too, as validation errors do, so a form shows it beside From', async () => {
     const response = await trail(projectId, 'owner', '?from=20&to=10');
     expect(response.body).toMatchObject({ code: 'AUDIT_INVALID_RANGE', details: { field: 'from', from: 20, to: 10 } });

@@ -15,8 +15,16 @@ export const MAX_PAGE = 1_000_000;
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A whole non-negative number, typed as a number: `20` and `20.0` are the same, `2.5` and `abc` are refused. */
-const wholeNumber = (description: string) => z.coerce.number('must be a number').int('must be a whole number').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER).describe(description);
+/**
+ * A whole non-negative number, typed as a number: `20` and `20.0` are the same, `2.5` and `abc` are
+ * refused, and so is a number past the safe integers (the description's maximum), as too big.
+ */
+const wholeNumber = (description: string) =>
+  z.coerce
+    .number('must be a number')
+    .int({ error: (issue) => (issue.code === 'too_big' ? `must be at most ${Number.MAX_SAFE_INTEGER}` : 'must be a whole number') })
+    .min(0, 'must be at least 0')
+    .describe(description);
 
 const querySchema = z.object({
     // The piped bounds are not in the API description (it shows the input side), so meta declares them.
