@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { createApp } from './app';
 import { createLogger } from './logger';
 
@@ -8,7 +9,8 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   app = await createApp({ logger: createLogger({ level: 'silent' }), title: 'service', openapi: false });
-  app.post('/echo', async (request) => ({ body: request.body }));
+  app.post('/echo', async (request) => ({ body: request.body ?? 'none' }));
+  app.post('/needs-body', { schema: { body: z.object({ name: z.string() }) } }, async (request) => request.body);
 });
 
 afterAll(async () => {
@@ -27,7 +29,7 @@ describe("the app factory's JSON parser", () => {
     expect(huge.json()).toMatchObject({ code: 'JSON_NUMBER_OUT_OF_RANGE', details: { issues: [{ field: 'body.n' }] } });
   });
 
-  it('refuses prototype poisoning, malformed and empty bodies with 400, saying which it is', async () => {
+  it('refuses prototype poisoning and malformed bodies with 400, saying which it is', async () => {
     for (const poisoned of ['{"__proto__":{"admin":true}}', '{"a":{"constructor":{"prototype":{"admin":true}}}}']) {
       const refused = await post(poisoned);
       expect(refused.statusCode).toBe(400);
@@ -40,10 +42,16 @@ describe("the app factory's JSON parser", () => {
     expect((await post('{"a":1,}')).json().error).toMatch(/^Invalid body: not valid JSON: .*position 7/);
     const outOfRangeAndMalformed = await post('{"n":1e400,');
     expect(outOfRangeAndMalformed.json()).toMatchObject({ code: 'JSON_MALFORMED' });
-    const empty = await post('');
-    expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toMatchObject({ code: 'FST_ERR_CTP_EMPTY_JSON_BODY' });
     expect((await post('{"constructor":{"name":"kept"}}')).json()).toEqual({ body: { constructor: { name: 'kept' } } });
     expect((await post('{"a":[1,2,{"b":"[["}]}')).json()).toEqual({ body: { a: [1, 2, { b: '[[' }] } });
+  });
+
+  it('takes an empty body with the JSON content type as no body: accepted where none is needed, a validation failure where one is', async () => {
+    const none = await post('');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ body: 'none' });
+    const needed = await app.inject({ method: 'POST', url: '/needs-body', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(needed.statusCode).toBe(400);
+    expect(needed.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body' }] } });
   });
 });

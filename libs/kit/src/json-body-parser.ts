@@ -30,16 +30,17 @@ function parseBody(text: string): { value: unknown } | { error: AppError } {
 
 /**
  * Replaces Fastify's JSON body parser with one that first checks the text's limits
- * (json-limits.ts) and then parses (parseBody). Registered by the app factory, so every service
+ * (json-limits.ts) and then parses (parseBody); an empty body is no body. Registered by the app factory, so every service
  * is covered whether it runs behind the gateway or listens alone.
  */
 export function registerLimitedJsonParser(app: FastifyInstance): void {
-  const parseEmpty = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
-    // Fastify's own answer to an empty body (FST_ERR_CTP_EMPTY_JSON_BODY) already says what is wrong.
-    if (text.length === 0) return parseEmpty(request, text, done);
+    // An empty body is no body, as Express's JSON parser takes it: many HTTP clients send their
+    // JSON content type on every POST, a body-less one (publish) included. A route that needs a
+    // body then answers its schema's VALIDATION_FAILED naming `body`.
+    if (text.length === 0) return done(null, undefined);
     const violation = findJsonLimitViolation(text);
     if (violation === 'too-deep') {
       done(refusal('JSON_TOO_DEEP', 'body', `objects and arrays may nest at most ${MAX_JSON_DEPTH} levels deep`), undefined);

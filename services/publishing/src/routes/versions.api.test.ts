@@ -136,6 +136,16 @@ describe('publish', () => {
     expect(await applicationDoc(appId)).toMatchObject({ revision: 1, publishedVersionNumber: 1, publishedVersionId: `${appId}:1` });
   });
 
+  it('publishes for a client that sends its JSON content type with no body, as many HTTP clients do on every POST', async () => {
+    const appId = await application();
+    const response = await fetch(`${platform.url}/api/projects/${projectId}/applications/${appId}/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ applicationId: appId, versionNumber: 1 });
+  });
+
   it('answers 404 for a missing or deleted application', async () => {
     expect((await publish('no-such-app')).body.code).toBe('PUBLISHING_APPLICATION_NOT_FOUND');
     const appId = await application();
