@@ -230,7 +230,7 @@ describe('signals', () => {
     expect(bob.collection(typeId).list().map((document) => document.id).sort()).toEqual([...written].sort());
   });
 
-  it('refuses server-owned fields locally, naming them, before anything is queued', async () => {
+  it('refuses server-owned and dotted field names locally, naming them, before anything is queued', async () => {
     const typeId = await freshType();
     const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
     const notes = bob.collection(typeId);
@@ -242,6 +242,13 @@ describe('signals', () => {
       expect((refused as Error).message).toContain(field);
     }
     await expect(notes.insert({ title: 'x', latestEventAt: 1 })).rejects.toThrow('latestEventAt');
+    // A dotted name would be a path on the server (b inside a), not the field the application wrote.
+    for (const write of [() => notes.update(note.id, { 'a.b': 1 }), () => notes.insert({ title: 'x', 'a.b': 1 })]) {
+      const refused = await write().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SyncError);
+      expect((refused as SyncError).code).toBe('SYNC_INVALID_FIELD_NAME');
+      expect((refused as Error).message).toContain('a.b');
+    }
     expect(notes.list().map((document) => document.title)).toEqual(['mine']);
     await bob.sync();
     expect(notes.state(note.id)).toBe('synced');

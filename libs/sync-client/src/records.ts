@@ -26,6 +26,17 @@ export function isServerOwned(field: string): boolean {
   return SYSTEM_FIELDS.has(field) || SERVER_SET_FIELDS.has(field);
 }
 
+/**
+ * Why a top-level field name cannot be written, as the server's document routes refuse it, or
+ * undefined. A `.` would turn the name into a path on the server (`$set: { "a.b": 1 }` sets `b`
+ * inside `a`), so the server's document would silently differ from the local one.
+ */
+export function fieldNameProblem(field: string): { code: string; message: string } | undefined {
+  if (isServerOwned(field)) return { code: 'SYNC_SERVER_OWNED_FIELD', message: `Field ${field} is set by the server; clients may not write it` };
+  if (field.includes('.')) return { code: 'SYNC_INVALID_FIELD_NAME', message: `Field name ${field} may not contain '.'; nest an object instead` };
+  return undefined;
+}
+
 /** The type-defined fields of a server document. */
 export function fieldsOf(document: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};

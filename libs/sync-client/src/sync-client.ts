@@ -14,7 +14,7 @@ import {
   applyPulled,
   discardLocalChanges,
   fieldsOf,
-  isServerOwned,
+  fieldNameProblem,
   pendingOperation,
   rebaseOnServer,
   resolveRevisionConflict,
@@ -115,6 +115,11 @@ export class SyncError extends Error {
     super(message);
     this.name = 'SyncError';
   }
+}
+
+/** Refuses a write locally, before anything is queued, when a field name is one the server would refuse or misread. */
+function refuseFieldName(problem: { code: string; message: string } | undefined): void {
+  if (problem) throw new SyncError(problem.message, undefined, problem.code);
 }
 
 /** The server is busy or unreachable: retried with backoff. */
@@ -746,8 +751,7 @@ export class SyncClient {
   async insertEntity(typeId: string, fields: Record<string, unknown>): Promise<LocalDocument> {
     await this.open();
     const collection = this.require(typeId);
-    const owned = Object.keys(fields).find((field) => field !== 'id' && isServerOwned(field));
-    if (owned) throw new SyncError(`Field ${owned} is set by the server; clients may not write it`, undefined, 'SYNC_SERVER_OWNED_FIELD');
+    for (const field of Object.keys(fields)) refuseFieldName(field === 'id' ? undefined : fieldNameProblem(field));
     const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
     const existing = collection.records.get(id);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
@@ -765,7 +769,7 @@ export class SyncClient {
     const record = await this.visibleRecord(typeId, id);
     const local = { ...record.local };
     for (const [field, value] of Object.entries(changes)) {
-      if (isServerOwned(field)) throw new SyncError(`Field ${field} is set by the server; clients may not write it`, undefined, 'SYNC_SERVER_OWNED_FIELD');
+      refuseFieldName(fieldNameProblem(field));
       if (value === undefined) delete local[field];
       else local[field] = structuredClone(value);
       if (!record.touched.includes(field)) record.touched.push(field);
