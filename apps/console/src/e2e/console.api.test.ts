@@ -259,6 +259,36 @@ describe('the console in a real browser', () => {
     expect((await platform.call('GET', `${projectPath}/data/${id}`, { token })).body).toMatchObject({ revision: 1, priority: 2 });
   }, 120_000);
 
+  it("the JSON editor shows the client's refusal of a field the server sets or a dotted name, and queues nothing", async () => {
+    const { context, page } = await newPage();
+    await signIn(page);
+    await page.getByRole('button', { name: /Analytical engine/ }).click();
+    await page.getByRole('link', { name: 'notes' }).waitFor();
+    const projectId = new URL(page.url()).pathname.split('/').pop()!;
+    const token = (await context.cookies()).find((cookie) => cookie.name === 'session')!.value;
+    // A type without a schema: its documents are edited as JSON.
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'raw', name: 'raw' } })).status).toBe(201);
+    await page.goto(`/console/projects/${projectId}/types/raw`);
+    await page.getByRole('button', { name: 'New document' }).click();
+    const json = page.getByLabel('Document (JSON)');
+    const alert = page.getByRole('alert');
+    for (const [document, message] of [
+      ['{ "title": "x", "revision": 3 }', 'Field revision is set by the server; clients may not write it'],
+      ['{ "home.title": "Hi" }', "Field name home.title may not contain '.'; nest an object instead"],
+    ]) {
+      await json.fill(document!);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => alert.textContent()).toBe(message);
+    }
+    expect(await page.getByRole('status', { name: 'Pending changes' }).textContent()).toBe('0 pending');
+    await screenshot(page, '08c-json-refused-locally');
+    await json.fill('{ "strings": { "home.title": "Hi" } }');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status', { name: 'Pending changes' }).textContent(), { timeout: 10_000 }).toBe('0 pending');
+    await expect.poll(async () => (await platform.call('GET', `/api/projects/${projectId}/types/raw/data?updatedAt=0`, { token })).body.items.map((item: { strings?: unknown }) => item.strings)).toEqual([{ 'home.title': 'Hi' }]);
+    expect(await alert.count()).toBe(0);
+  }, 60_000);
+
   it("a 400 shows what the server says of the field beside it and creates nothing; a 401 goes back to sign in", async () => {
     const { page } = await newPage();
     await page.goto('/console/sign-up');

@@ -5,7 +5,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { AccessEditor } from '../components/access-editor';
 import { ConflictView } from '../components/conflict-view';
 import { DocumentEditor, editableFields, formFieldsOf } from '../components/document-editor';
-import { noErrors, refusalErrors, type FormErrors } from '../components/form-errors';
+import { formErrors, noErrors, refusalErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
@@ -52,7 +52,11 @@ function LocalOnly({ client, projectId, typeId, document, conflict }: { client: 
   const back = () => navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
   const { schema } = useTypeSchema(projectId, typeId);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const save = (fields: Record<string, unknown>) => void collection.update(document.id, changedFields(document, fields)).then(() => setErrors(noErrors));
+  const save = (fields: Record<string, unknown>) =>
+    void collection.update(document.id, changedFields(document, fields)).then(
+      () => setErrors(noErrors),
+      (error: unknown) => setErrors(formErrors(error, [])),
+    );
   return (
     <main className="wide">
       <h1>Document {document.id}</h1>
@@ -124,7 +128,13 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   }, [conflict]);
 
   const save = async (fields: Record<string, unknown>) => {
-    await client.collection(typeId).update(id, changedFields(live ?? {}, fields));
+    try {
+      await client.collection(typeId).update(id, changedFields(live ?? {}, fields));
+    } catch (error) {
+      // The SDK refuses a field the server would (one it sets, a name with a dot) before queueing anything.
+      setErrors(formErrors(error, []));
+      return;
+    }
     setErrors(noErrors);
     setNotice('Saved');
   };
