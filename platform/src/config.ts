@@ -10,6 +10,11 @@ const serviceList = commaList.pipe(z.array(z.enum(['all', ...serviceNames])).min
 
 const url = z.url();
 
+/** `*`, or an origin as browsers send it: scheme, host and port, no path (`https://app.example.org`). */
+const corsOrigin = z.string().refine((value) => value === '*' || (URL.canParse(value) && new URL(value).origin === value), {
+  error: (issue) => `${String(issue.input)} is not an origin: scheme://host[:port], no path or trailing slash (or * for any)`,
+});
+
 export const platformEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('127.0.0.1'),
@@ -30,6 +35,8 @@ export const platformEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Origins whose browser applications may call the API (CORS), comma-separated, or `*` for any; unset: same-origin only. */
+  CORS_ORIGINS: commaList.pipe(z.array(corsOrigin)).default([]),
   /** The realtime sync channel; `false` makes /api/realtime/token answer 503 and clients poll. */
   REALTIME_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */

@@ -113,6 +113,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       dependencyProbes: adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB),
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
+      corsOrigins: config.CORS_ORIGINS,
       timeouts,
       consoleRoot: config.CONSOLE_DIR,
       guidesRoot: config.GUIDES_DIR,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
 import { stripClientCredentials } from './client-credentials';
 import { registerConsole } from './console-assets';
+import { registerCors } from './cors';
 import { registerGuides } from './guides';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { platformOwnerSession } from './health-viewer';
@@ -46,6 +47,8 @@ export interface GatewayOptions {
   guidesRoot?: string;
   /** How often the remote services' OpenAPI documents are read again (default 30 s). */
   apiDocsRefreshMs?: number;
+  /** Origins whose browser applications may call the API (CORS); `*` for any; empty or absent: same-origin only. */
+  corsOrigins?: readonly string[];
 }
 
 export interface Gateway {
@@ -77,6 +80,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     ...(remoteDocs ? { extendOpenapi: (document) => remoteDocs.extend(document) } : {}),
   });
   await registerSecurityHeaders(app);
+  await registerCors(app, options.corsOrigins ?? []);
   const sessions = new SessionLoader(options.kv, options.clock);
   registerSessionHook(app, sessions);
 

@@ -12,6 +12,7 @@ import { sessionCaller, tokenCaller } from './stream-caller';
 import { SyncHub } from './sync-hub';
 import { syncChannel, type AccessChangedNotification, type SyncNotification } from './sync-notification';
 import { startSyncNotifier } from './sync-notifier';
+import { corsHeadersOf } from '../cors';
 
 export interface RealtimeOptions {
   /**
@@ -93,7 +94,8 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
 
       reply.hijack();
       const stream = reply.raw;
-      stream.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      // Its own head: only the CORS headers of those set so far, so a browser application on an allowed origin can read it.
+      stream.writeHead(200, { ...corsHeadersOf(reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       // The keep-alive interval goes in the first event, so a client's stall detection follows this server's.
       const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
       stream.write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId), keepAliveMs })}`);
