@@ -22,6 +22,15 @@ describe('batch RLS request rules', () => {
     expect(result.error?.issues.map((issue) => issue.path[0])).toContain(field);
   });
 
+  it.each([
+    [{ action: 'setPermission', operations: ['read'], permission: '' }, 'permission'],
+    [{ action: 'addUserId', operations: ['read'], userId: '' }, 'userId'],
+    [{ action: 'setPermission', operations: [], permission: 'x' }, 'operations'],
+  ])('%j has one issue, on %s: empty, not also missing', (body, field) => {
+    const issues = batchRlsRequestSchema.safeParse(body).error?.issues ?? [];
+    expect(issues.map((issue) => issue.path.join('.'))).toEqual([field]);
+  });
+
   it('accepts resetToDefault without operations', () => {
     expect(batchRlsRequestSchema.safeParse({ action: 'resetToDefault' }).success).toBe(true);
   });

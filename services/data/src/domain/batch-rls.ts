@@ -25,12 +25,13 @@ export const batchRlsRequestSchema = z
   })
   // A misspelt key (`userIds` for `userId`) is refused rather than ignored.
   .strict()
+  // Only a missing field is reported here: an empty one has its own issue already (min 1), and one fault gets one issue.
   .superRefine((body, ctx) => {
-    if (body.action !== 'resetToDefault' && !body.operations) ctx.addIssue({ code: 'custom', path: ['operations'], message: `is required for ${body.action}` });
-    if ((body.action === 'setPermission' || body.action === 'removePermission') && !body.permission) {
+    if (body.action !== 'resetToDefault' && body.operations === undefined) ctx.addIssue({ code: 'custom', path: ['operations'], message: `is required for ${body.action}` });
+    if ((body.action === 'setPermission' || body.action === 'removePermission') && body.permission === undefined) {
       ctx.addIssue({ code: 'custom', path: ['permission'], message: `is required for ${body.action}` });
     }
-    if ((body.action === 'addUserId' || body.action === 'removeUserId') && !body.userId) {
+    if ((body.action === 'addUserId' || body.action === 'removeUserId') && body.userId === undefined) {
       ctx.addIssue({ code: 'custom', path: ['userId'], message: `is required for ${body.action}` });
     }
   });
