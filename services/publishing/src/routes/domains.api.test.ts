@@ -179,6 +179,17 @@ describe('domains CRUD', () => {
     expect(removed.status).toBe(row.write === 201 ? 200 : row.write);
   });
 
+  it('refuses a key the create does not take, naming it, instead of ignoring it, and creates nothing', async () => {
+    const wanted = hostname();
+    for (const body of [{ id: 'chosen', hostname: wanted }, { hostName: wanted }]) {
+      const refused = await createDomain(body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.details.issues.map((issue: { message: string }) => issue.message).join('\n')).toContain(`"${Object.keys(body)[0]}"`);
+    }
+    expect((await createDomain({ hostname: wanted })).status).toBe(201);
+  });
+
   it('hides a domain of another project', async () => {
     const foreign = (await createDomain({ hostname: hostname() }, { token: outsider, project: otherProjectId })).body.id;
     expect((await getDomain(foreign)).status).toBe(404);

@@ -111,6 +111,8 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
         params: projectParams,
         body: z
           .object({ hostname: hostnameSchema, targetType: z.literal('application').optional(), targetId: idSchema.optional(), targetVersionId: targetVersionIdSchema })
+          // A key the route does not take (an `id` of the client's choosing, a misspelt `hostName`) is refused rather than ignored.
+          .strict()
           .refine((body) => body.targetVersionId === undefined || body.targetId !== undefined, { message: 'needs targetId', path: ['targetVersionId'] }),
         response: { 201: domainSchema },
       },
