@@ -12,7 +12,7 @@ const POISONING_MESSAGE = 'Object contains forbidden prototype property';
 
 /**
  * Parses as Fastify's own parser does (secure-json-parse, prototype and constructor poisoning
- * refused), but says what is wrong: Fastify's answers every failure with "Body is not valid JSON",
+ * refused), but says what is wrong: Fastify's parser answers every failure "Body is not valid JSON",
  * which sends a client looking for a syntax error in a body whose only fault is a `__proto__` key.
  */
 function parseBody(text: string): { value: unknown } | { error: AppError } {
@@ -30,8 +30,8 @@ function parseBody(text: string): { value: unknown } | { error: AppError } {
 
 /**
  * Replaces Fastify's JSON body parser with one that first checks the text's limits
- * (json-limits.ts) and then parses (parseBody); an empty body is no body. Registered by the app factory, so every service
- * is covered whether it runs behind the gateway or listens alone.
+ * (json-limits.ts) and then parses (parseBody); an empty body is no body. Registered by the app
+ * factory, so every service is covered whether it runs behind the gateway or listens alone.
  */
 export function registerLimitedJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');

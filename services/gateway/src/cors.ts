@@ -22,7 +22,7 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     credentials: false,
-    // Browsers cap it lower (Chromium: 2 hours); ten minutes spares most preflights of a session.
+    // Ten minutes: a session's repeated calls skip most preflights, and a changed CORS_ORIGINS reaches browsers soon.
     maxAge: 600,
   });
 }
