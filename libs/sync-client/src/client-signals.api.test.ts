@@ -252,6 +252,15 @@ describe('signals', () => {
     expect(notes.list().map((document) => document.title)).toEqual(['mine']);
     await bob.sync();
     expect(notes.state(note.id)).toBe('synced');
+
+    // A refused update changes nothing, not even the fields named beside the refused one: had it
+    // marked title as this client's change, the next update would conflict with the server's title.
+    await expect(notes.update(note.id, { title: 'changed', 'a.b': 1 })).rejects.toThrow('a.b');
+    expect((await platform.call('PATCH', `${dataPath(typeId)}/${note.id}`, { token: owner, body: { modifier: { $set: { title: "the owner's" } }, baseRevision: 0 } })).status).toBe(200);
+    await notes.update(note.id, { done: true });
+    await bob.sync();
+    expect(notes.state(note.id)).toBe('synced');
+    expect(notes.get(note.id)).toMatchObject({ title: "the owner's", done: true, revision: 2 });
   });
 
   it('emits nothing after close(), even for a pull that was under way', async () => {

@@ -767,9 +767,10 @@ export class SyncClient {
   /** @internal */
   async updateEntity(typeId: string, id: string, changes: Record<string, unknown>): Promise<LocalDocument> {
     const record = await this.visibleRecord(typeId, id);
+    // Every name first: a refused one leaves the record as it was, none of the others marked touched.
+    for (const field of Object.keys(changes)) refuseFieldName(fieldNameProblem(field));
     const local = { ...record.local };
     for (const [field, value] of Object.entries(changes)) {
-      refuseFieldName(fieldNameProblem(field));
       if (value === undefined) delete local[field];
       else local[field] = structuredClone(value);
       if (!record.touched.includes(field)) record.touched.push(field);
