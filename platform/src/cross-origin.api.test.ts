@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { httpCaller, registerAccount } from './testing/platform-http';
+import { sharedBackendsEnvironment } from './testing/shared-backends';
 
 const ALLOWED = 'https://app.example.org';
 const STRANGER = 'https://elsewhere.example.net';
@@ -126,18 +127,7 @@ describe('cross-origin browser applications, all-in-one', () => {
 describeWithBackends(['mongo', 'nats', 'redis'], 'cross-origin browser applications, a gateway process in front of a services process', (backends) => {
   crossOriginSuite(async (env) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cross-origin-proxied-'));
-    const run = randomBytes(4).toString('hex');
-    const shared = {
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      MONGO_URL: backends.mongo,
-      MONGO_DATABASE: `cors_${run}`,
-      NATS_URL: backends.nats,
-      NATS_NAMESPACE: `cors_${run}`,
-      REDIS_URL: backends.redis,
-      REDIS_KEY_PREFIX: `cors-${run}:`,
-      PRINCIPAL_SECRET: randomBytes(32).toString('hex'),
-    };
+    const shared = { PORT: '0', LOG_LEVEL: 'silent', ...sharedBackendsEnvironment(backends, `cors_${randomBytes(4).toString('hex')}`), PRINCIPAL_SECRET: randomBytes(32).toString('hex') };
     const services: RunningPlatform = await startPlatform(loadPlatformConfig({ ...shared, SERVICES: 'identity,data,audit,publishing,actions,visitors', DATA_DIR: join(dataDir, 'services') }));
     const urls = Object.fromEntries(['IDENTITY_URL', 'DATA_URL', 'AUDIT_URL', 'PUBLISHING_URL', 'ACTIONS_URL', 'VISITORS_URL'].map((name) => [name, services.url]));
     const gateway = await startPlatform(loadPlatformConfig({ ...shared, ...urls, ...env, SERVICES: 'gateway', DATA_DIR: join(dataDir, 'gateway') }));

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describeWithBackends } from '@platform/testkit';
 import { freePort } from '@platform/testkit/servers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sharedBackendsEnvironment } from '../testing/shared-backends';
 
 const run = promisify(execFile);
 const repositoryRoot = resolve(__dirname, '../../..');
@@ -35,13 +36,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
         PORT: String(port),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
-        // The shared test backends, kept apart from every other test file's.
-        MONGO_URL: urls.mongo,
-        MONGO_DATABASE: `start_dev_${unique}`,
-        NATS_URL: urls.nats,
-        NATS_NAMESPACE: `start_dev_${unique}`,
-        REDIS_URL: urls.redis,
-        REDIS_KEY_PREFIX: `start_dev_${unique}:`,
+        ...sharedBackendsEnvironment(urls, `start_dev_${unique}`),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
