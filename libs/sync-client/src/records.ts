@@ -22,7 +22,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return keysA.every((key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
-export function isServerOwned(field: string): boolean {
+function isServerOwned(field: string): boolean {
   return SYSTEM_FIELDS.has(field) || SERVER_SET_FIELDS.has(field);
 }
 

@@ -751,7 +751,8 @@ export class SyncClient {
   async insertEntity(typeId: string, fields: Record<string, unknown>): Promise<LocalDocument> {
     await this.open();
     const collection = this.require(typeId);
-    for (const field of Object.keys(fields)) refuseFieldName(field === 'id' ? undefined : fieldNameProblem(field));
+    // `id` is the one server field an insert may choose.
+    for (const field of Object.keys(fields)) if (field !== 'id') refuseFieldName(fieldNameProblem(field));
     const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
     const existing = collection.records.get(id);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
