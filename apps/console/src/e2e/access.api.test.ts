@@ -141,6 +141,8 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
 
     await page.getByRole('button', { name: 'Apply' }).click();
     await poll(() => page.getByTestId('modified-count').textContent()).toBe('3');
+    // Every match changed: no "others" to speak of.
+    expect(await page.getByRole('region', { name: 'Applied' }).getByRole('status').textContent()).toBe('Applied: 3 of 3 matching documents changed.');
     await screenshot(page, 'access-06-applied');
     expect(await revisions()).toEqual([1, 1, 1]);
 

@@ -243,6 +243,8 @@ describe('the console in a real browser', () => {
     // The document reads as its grid row does.
     expect(await page.locator('.sync-conflict').textContent()).toBe('refused');
     expect(await page.getByText('Saved', { exact: true }).count()).toBe(0);
+    // A comparison of a revision with itself says so rather than showing an empty table.
+    await expect.poll(() => page.getByRole('region', { name: 'Diff' }).getByText('No differences between revisions 0 and 0.').count()).toBe(1);
     await screenshot(page, '08b-refused-field');
     const token = (await context.cookies()).find((cookie) => cookie.name === 'session')!.value;
     const id = new URL(page.url()).pathname.split('/').pop()!;

@@ -301,6 +301,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
           </tbody>
         </table>
         {differences === undefined && <p className="loading">Comparing revisions {comparison.from} and {comparison.to}…</p>}
+        {differences?.length === 0 && <p>No differences between revisions {comparison.from} and {comparison.to}.</p>}
       </section>
     </main>
   );

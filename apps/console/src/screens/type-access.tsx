@@ -61,7 +61,8 @@ function Outcome({ projectId, typeId, answer }: { projectId: string; typeId: str
         </p>
       ) : (
         <p role="status">
-          Applied: <strong data-testid="modified-count">{answer.modifiedCount ?? 0}</strong> of {answer.matchingCount} matching documents changed (the others already were as asked).
+          Applied: <strong data-testid="modified-count">{answer.modifiedCount ?? 0}</strong> of {answer.matchingCount} matching documents changed
+          {(answer.modifiedCount ?? 0) < answer.matchingCount && ' (the others already were as asked)'}.
         </p>
       )}
       {answer.dryRun && sample.length > 0 && (
