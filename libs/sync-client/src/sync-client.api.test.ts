@@ -193,6 +193,32 @@ describe('conflicts', () => {
     expect(comparable(bob.collection(typeId).list())).toEqual(comparable(await serverDocuments(typeId)));
     expect((await serverDocuments(typeId)).map((d) => d.title)).toEqual(['two, edited']);
   });
+  it('an insert under the id of an entity deleted on the server is a deletedOnServer conflict, not lost: Keep Mine inserts it under a new id, Accept Theirs drops it', async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    for (const id of ['settings', 'draft']) await alice.collection(typeId).insert({ id, title: `alice's ${id}` });
+    await alice.sync();
+    for (const id of ['settings', 'draft']) await alice.collection(typeId).remove(id);
+    await alice.sync();
+    await expect(alice.collection(typeId).insert({ id: 'settings', title: 'again' })).rejects.toThrow(/settings in .* was deleted; a deleted entity's id is not reused/);
+    // Bob has not pulled since: his copy does not know the ids were deleted.
+    const bob = client(tokens.bob, [typeId]);
+    const conflicts: string[] = [];
+    bob.on('conflict', ({ id }) => conflicts.push(id));
+    for (const id of ['settings', 'draft']) await bob.collection(typeId).insert({ id, title: `bob's ${id}` });
+    await bob.push();
+    expect(conflicts.sort()).toEqual(['draft', 'settings']);
+    expect(bob.collection(typeId).conflict('settings')).toMatchObject({ reason: 'deletedOnServer', current: { id: 'settings', deletedAt: expect.any(Number) }, error: { status: 409, code: 'DATA_DUPLICATE_ID' } });
+    expect(bob.collection(typeId).get('settings')).toMatchObject({ title: "bob's settings" });
+    const kept = await bob.collection(typeId).keepMine('settings');
+    await bob.collection(typeId).acceptTheirs('draft');
+    await bob.sync();
+    expect(kept).not.toBe('settings');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: kept, revision: 0, title: "bob's settings" }]);
+    expect(comparable(bob.collection(typeId).list())).toEqual(comparable(await serverDocuments(typeId)));
+    expect(bob.collection(typeId).conflicts()).toEqual([]);
+  });
+
   it('deleting an entity in conflict settles the conflict: the delete reaches the server and every copy drops the entity', async () => {
     const { typeId, id, notes, bob, alice } = await concurrentEdit({ title: 'mine' }, { title: 'theirs' });
     expect(notes.conflicts().map((entry) => entry.id)).toEqual([id]);

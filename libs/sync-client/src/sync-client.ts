@@ -755,6 +755,7 @@ export class SyncClient {
     for (const field of Object.keys(fields)) if (field !== 'id') refuseFieldName(fieldNameProblem(field));
     const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
     const existing = collection.records.get(id);
+    if (existing?.server?.deletedAt !== undefined) throw new SyncError(`Entity ${id} in ${typeId} was deleted; a deleted entity's id is not reused: insert it under another id`);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
     const local = structuredClone(fieldsOf(fields));
     const record: EntityRecord = { id, local, deleted: false, touched: Object.keys(local), seq: 1, ...(collection.syncType === 'localOnly' ? { localOnly: true } : {}) };
@@ -1010,7 +1011,14 @@ export class SyncClient {
       // An earlier POST arrived but its answer did not: take the stored entity as the base.
       const stored = await this.http.request('GET', entityPath);
       if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: refusalOf(answer.status, answer.body) });
-      afterPush(record, serverDocument(stored.body as Record<string, unknown>), Number.NaN);
+      const server = serverDocument(stored.body as Record<string, unknown>);
+      if (server.deletedAt !== undefined) {
+        // The id is a deleted entity's, taken for good: this insert cannot land under it; the
+        // application decides (Keep Mine inserts it under a new id, Accept Theirs drops it).
+        record.server = server;
+        return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: server, fields: [], error: refusalOf(answer.status, answer.body) });
+      }
+      afterPush(record, server, Number.NaN);
     } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
       const details = answer.body.details ?? {};
       const current = details.current ? serverDocument(details.current) : undefined;

@@ -34,7 +34,7 @@ export interface RefusedRule {
 export interface SyncConflict {
   /**
    * `revision`: the server answered 409 (someone changed it since the base revision).
-   * `deletedOnServer`: the entity was deleted on the server while changed here.
+   * `deletedOnServer`: the entity was deleted on the server while changed here (or, for an insert, its id is a deleted entity's).
    * `rejected`: the server refused the change for good (validation, permission); the error says why.
    */
   reason: 'revision' | 'deletedOnServer' | 'rejected';

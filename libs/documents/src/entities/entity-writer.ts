@@ -53,6 +53,7 @@ export class EntityWriter {
     const stamp = this.timestamps.begin();
     const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: -1, modifier: { $set: initial }, revision: 0 };
     const entity: StoredEntity = { ...initial, id, revision: 0, createdAt: stamp.at, updatedAt: stamp.at, _outbox: [storeChange(change)] };
+    let idTaken = false;
     try {
       await inStoreWriteSpan(options.traceContext, this.store, 'insertOne', scope.collection, () =>
         this.store.atomically(async (section) => {
@@ -61,17 +62,35 @@ export class EntityWriter {
             .collection<StoredEntity>(scope.collection)
             .insertOne(entity)
             .catch((error: unknown) => {
-              throw error instanceof DuplicateKeyError ? documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } }) : error;
+              idTaken = error instanceof DuplicateKeyError;
+              throw error;
             });
           await this.history.append(scope.collection, id, change, section);
         }),
       );
+    } catch (error) {
+      if (!idTaken) throw error;
     } finally {
       stamp.end();
     }
+    // Read once the write is over: what holds the id decides the answer.
+    if (idTaken) throw await this.duplicateIdError(scope, id);
     const stored = await this.settle(scope, entity, stamp.at);
     await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
+  }
+
+  /**
+   * The 409 for an id already taken. A deleted entity keeps its id for good (its history and
+   * tombstone stay), so that answer says so: re-creating a deleted id is not a retry that will pass.
+   */
+  private async duplicateIdError(scope: EntityScope, id: string): Promise<Error> {
+    const existing = await this.store.collection<StoredEntity>(scope.collection).findOne({ id }, { projection: { deletedAt: 1 } });
+    if (existing?.deletedAt === undefined) return documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
+    return documentError('DATA_DUPLICATE_ID', {
+      message: `The entity with id ${id} was deleted; a deleted entity's id is not reused: create it under another id`,
+      details: { id, deleted: true },
+    });
   }
 
   /**

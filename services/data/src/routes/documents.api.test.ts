@@ -69,7 +69,23 @@ describe('documents', () => {
     expect((await platform.call('POST', path(), { token: tokens.alice, body: { id: 'dup', title: 'a' } })).status).toBe(201);
     const again = await platform.call('POST', path(), { token: tokens.alice, body: { id: 'dup', title: 'b' } });
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe('DATA_DUPLICATE_ID');
+    expect(again.body).toEqual({ error: 'An entity with id dup already exists', code: 'DATA_DUPLICATE_ID', details: { id: 'dup' } });
+  });
+
+  it("refuses a deleted entity's id with 409 saying it was deleted, and leaves the deleted entity as it was", async () => {
+    expect((await platform.call('POST', path(), { token: tokens.alice, body: { id: 'gone', title: 'a' } })).status).toBe(201);
+    const deleted = await platform.call('DELETE', `${path()}/gone`, { token: tokens.alice });
+    expect(deleted.status).toBe(200);
+    const again = await platform.call('POST', path(), { token: tokens.alice, body: { id: 'gone', title: 'b' } });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      error: "The entity with id gone was deleted; a deleted entity's id is not reused: create it under another id",
+      code: 'DATA_DUPLICATE_ID',
+      details: { id: 'gone', deleted: true },
+    });
+    const stored = await platform.call('GET', `${path()}/gone?includeChanges=true`, { token: tokens.alice });
+    expect(stored.body).toMatchObject({ title: 'a', revision: 1, deletedAt: deleted.body.deletedAt });
+    expect(stored.body.changes).toHaveLength(2);
   });
 
   it('refuses an id outside the id pattern with 400 naming body.id, as every validation failure does, and stores nothing', async () => {
