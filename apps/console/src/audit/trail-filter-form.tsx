@@ -3,6 +3,7 @@ import { Field } from '../components/field';
 import type { FormErrors } from '../components/form-errors';
 import { useLoad } from '../components/use-load';
 import { SelectField } from './select-field';
+import { typeOptions } from './type-options';
 import { CHANGE_TYPES, PAGE_SIZES, withoutEmpty, type TrailFilters } from './trail-filters';
 import { UserFilter } from './user-filter';
 
@@ -21,9 +22,9 @@ export function TrailFilterForm({ projectId, filters, errors, onChange }: { proj
     <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
       <SelectField label="Type" value={filters.typeId ?? ''} error={errors.fields.typeId} onChange={(event) => set({ typeId: event.target.value })}>
         <option value="">All types</option>
-        {(types.value ?? []).map((type) => (
-          <option key={type.id} value={type.id}>
-            {type.id}
+        {typeOptions(types.value ?? []).map(({ id, label }) => (
+          <option key={id} value={id}>
+            {label}
           </option>
         ))}
         <option value="types">Type definitions</option>

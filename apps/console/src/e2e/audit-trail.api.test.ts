@@ -86,7 +86,7 @@ describe('the audit trail screen in a real browser', () => {
     await page.getByLabel('Per page').selectOption('50');
 
     await page.getByLabel('User').selectOption({ label: 'Bob' });
-    await page.getByLabel('Type', { exact: true }).selectOption('tasks');
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Tasks' });
     await poll(() => total(page)).toBe('2 changes');
     // Time aside: user, type, change, entity, revision, newest first.
     expect(await shownRows(page)).toEqual([
@@ -102,7 +102,7 @@ describe('the audit trail screen in a real browser', () => {
     expect(await page.getByLabel('User').inputValue()).toBe(bob.id);
 
     await page.getByLabel('Change type').selectOption('created');
-    await page.getByLabel('Type', { exact: true }).selectOption('notes');
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Notes' });
     await poll(async () => shownRows(page)).toEqual([['Bob', 'Notes', 'created', 'Bob note', '0']]);
     expect(await total(page)).toBe('1 change');
   });
