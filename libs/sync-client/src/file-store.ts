@@ -1,7 +1,7 @@
 import { mkdir, open, readdir, readFile, rename, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lockDirectory } from './directory-lock.js';
-import type { LocalStore } from './local-store.js';
+import { MemoryStore } from './local-store.js';
 
 export { StoreLockedError } from './directory-lock.js';
 
@@ -53,8 +53,7 @@ async function writeAtomically(target: string, contents: string): Promise<void> 
  * One writer per directory: `open` takes a lock file and refuses a second opener (StoreLockedError)
  * until `close`.
  */
-export class FileStore implements LocalStore {
-  private readonly stores = new Map<string, Map<string, unknown>>();
+export class FileStore extends MemoryStore {
   /** Lines waiting for the next append, and who waits for them. */
   private pending: string[] = [];
   private waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
@@ -68,7 +67,9 @@ export class FileStore implements LocalStore {
     private readonly journal: FileHandle,
     private readonly unlock: () => Promise<void>,
     private readonly compactAfterBytes: number,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * Opens (creating if needed) the directory, locks it and loads every object store in it (its
@@ -103,35 +104,20 @@ export class FileStore implements LocalStore {
     }
   }
 
-  private store(name: string): Map<string, unknown> {
-    let store = this.stores.get(name);
-    if (!store) this.stores.set(name, (store = new Map()));
-    return store;
-  }
-
-  async get<T>(storeName: string, key: string): Promise<T | undefined> {
-    const value = this.store(storeName).get(key);
-    return value === undefined ? undefined : structuredClone(value as T);
-  }
-
-  async getAll<T>(storeName: string): Promise<T[]> {
-    return [...this.store(storeName).values()].map((value) => structuredClone(value as T));
-  }
-
-  put<T>(storeName: string, key: string, value: T): Promise<void> {
+  override put<T>(storeName: string, key: string, value: T): Promise<void> {
     return this.write(['put', storeName, key, structuredClone(value)]);
   }
 
-  delete(storeName: string, key: string): Promise<void> {
+  override delete(storeName: string, key: string): Promise<void> {
     return this.write(['delete', storeName, key]);
   }
 
-  clear(storeName: string): Promise<void> {
+  override clear(storeName: string): Promise<void> {
     return this.write(['clear', storeName]);
   }
 
   /** Waits for pending writes, then releases the directory. */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     this.closed ??= (async () => {
       await this.writing;
       await this.journal.close();

@@ -15,11 +15,14 @@ export interface LocalStore {
 /** Values are cloned on the way in and out, as IndexedDB's structured clone does. */
 const clone = <T>(value: T): T => structuredClone(value);
 
-/** Keeps everything in memory: for tests, and for clients that do not need to survive a restart. */
+/**
+ * Keeps everything in memory: for tests, and for clients that do not need to survive a restart.
+ * FileStore reads from these maps too, and makes each write durable before it resolves.
+ */
 export class MemoryStore implements LocalStore {
-  private readonly stores = new Map<string, Map<string, unknown>>();
+  protected readonly stores = new Map<string, Map<string, unknown>>();
 
-  private store(name: string): Map<string, unknown> {
+  protected store(name: string): Map<string, unknown> {
     let store = this.stores.get(name);
     if (!store) this.stores.set(name, (store = new Map()));
     return store;
