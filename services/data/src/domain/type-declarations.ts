@@ -1,5 +1,6 @@
 import { compile } from 'json-schema-to-typescript';
 import type { JsonSchemaNode, TypeSchema } from '@platform/documents';
+import { indentDeclarations } from './indent-declarations';
 
 /** One type as its declaration is generated: its id, its name and its checked JSON Schema (none: any document). */
 export interface DeclaredType {
@@ -40,7 +41,8 @@ function declaredSchema({ id, name, schema }: DeclaredType): JsonSchemaNode {
  * become their own interfaces) and ProjectTypes mapping type ids to them. Fields a schema does not
  * name are left out unless it sets `additionalProperties`, so a misspelt field does not compile.
  * The schemas are the checked subset (local references only, no `tsType`-like keywords), so nothing
- * is fetched and nothing but types is generated; comments are escaped by the generator.
+ * is fetched and nothing but types is generated; comments are escaped by the generator. The
+ * generator's Prettier pass is off (its cost on a request path); the output is indented instead.
  */
 export async function typeDeclarations(projectId: string, types: readonly DeclaredType[]): Promise<string> {
   const combined = {
@@ -51,11 +53,12 @@ export async function typeDeclarations(projectId: string, types: readonly Declar
     required: types.map((type) => type.id),
     additionalProperties: false,
   };
-  return compile(combined as never, PROJECT_TYPES_INTERFACE, {
+  const declarations = await compile(combined as never, PROJECT_TYPES_INTERFACE, {
     bannerComment: `/* TypeScript declarations for the types of project ${projectId} you may read, generated from their JSON Schemas by GET /api/projects/${projectId}/types.d.ts. */`,
     additionalProperties: false,
     format: false,
     unreachableDefinitions: false,
     $refOptions: { resolve: { external: false } },
   });
+  return indentDeclarations(declarations);
 }

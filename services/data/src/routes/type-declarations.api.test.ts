@@ -68,6 +68,8 @@ describe('GET /api/projects/{p}/types.d.ts', () => {
     const declarations = answer.body as string;
     expect(declarations).toContain('export interface ProjectTypes');
     expect(declarations).not.toContain('Secret');
+    // Indented for reading: every member two spaces a level.
+    expect(declarations).toMatch(/\nexport interface ProjectTypes \{\n  contacts: Contacts\n/);
 
     const client = `
       import { SyncClient, MemoryStore } from ${JSON.stringify(sdkEntry)};
