@@ -390,6 +390,11 @@ describe('type schemas and sample data', () => {
     expect(stored.status).toBe(201);
     expect(stored.body.items).toHaveLength(2);
     expect((await platform.call('GET', path, { token: tokens.bob })).body.items).toHaveLength(3);
+    // A misspelt key is refused by name, not taken for the default of 5 documents.
+    const misspelt = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/sample-data`, { token: tokens.bob, body: { amount: 50 } });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "amount"' }] } });
+    expect((await platform.call('GET', path, { token: tokens.bob })).body.items).toHaveLength(3);
   });
 
   it('answers the four schema and sample-data routes with 401 "Unauthorized" without a session', async () => {

@@ -100,7 +100,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
         tags: ['types'],
         summary: 'Create sample documents from the type schema',
         params,
-        body: z.object({ count: z.number().int().min(1).max(100).default(5), seed: z.number().int().min(0).optional() }).default({ count: 5 }),
+        body: z.object({ count: z.number().int().min(1).max(100).default(5), seed: z.number().int().min(0).optional() }).strict().default({ count: 5 }),
         response: { 201: z.object({ items: z.array(z.record(z.string(), z.unknown())) }), ...unauthorized },
       },
     },

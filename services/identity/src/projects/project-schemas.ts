@@ -20,7 +20,9 @@ export const createProjectBody = z.object({
   name: z.string().trim().min(1).max(200),
   tenantId: z.string().min(1).max(100).optional().describe("A tenant the caller belongs to; the caller's personal tenant when absent"),
   access: accessSchema.optional().describe('RLS of the project itself; plain permission names are scoped to the new project'),
-});
+})
+  // A misspelt optional key (`tenantID`) would otherwise put the project in the personal tenant without a word.
+  .strict();
 
 /** A permission name as members hold it: plain (`editors`) or already scoped (`{projectId}::editors`). */
 export const permissionName = z.string().regex(/^([A-Za-z0-9_-]{1,100}::)?[A-Za-z0-9_.-]{1,100}$/, 'letters, digits, _ . - (optionally scoped {projectId}::name)');
@@ -32,6 +34,8 @@ export const addMemberBody = z
     email: emailAddress.optional().describe('An email address: it is mailed an invitation link that any signed-in account may accept'),
     permissions: z.array(permissionName).max(200).default([]),
   })
+  // A misspelt `permission` would otherwise replace a member's permissions with none.
+  .strict()
   .superRefine((body, context) => {
     if (body.userId !== undefined && body.email !== undefined) context.addIssue({ code: 'custom', path: ['email'], message: 'give either userId or email, not both' });
     if (body.userId === undefined && body.email === undefined) context.addIssue({ code: 'custom', path: ['userId'], message: 'give userId or email' });

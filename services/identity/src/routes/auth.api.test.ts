@@ -51,6 +51,13 @@ describe('registration', () => {
     expect(login.status).toBe(401);
   });
 
+  it('refuses a misspelt key by name instead of making the account without it', async () => {
+    const response = await platform.call('POST', '/api/auth/register', { body: { email: 'misspelt@example.org', password: 'long enough', displayname: 'Ann' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "displayname"' }] } });
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'misspelt@example.org', password: 'long enough' } })).status).toBe(401);
+  });
+
   it('refuses a whitespace-only password with 400 naming password, creates nothing, and trims no password', async () => {
     for (const password of [' '.repeat(8), '\t \n \t \n  ']) {
       const response = await platform.call('POST', '/api/auth/register', { body: { email: 'blank@example.org', password } });

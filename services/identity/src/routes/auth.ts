@@ -21,7 +21,9 @@ const registerBody = z.object({
     .refine((password) => password.trim() !== '', 'must contain something other than spaces'),
   displayName: z.string().trim().min(1).max(100).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as en or de').optional(),
-});
+})
+  // A misspelt `displayname` or `lang` would otherwise be dropped, and the account made without it.
+  .strict();
 
 // Any non-blank address (not the email check: an account stored before it still signs in); the API description declares non-blank as a pattern.
 const loginBody = z.object({ email: z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320), password: z.string().min(1).max(1024) });

@@ -52,6 +52,14 @@ describe('projects', () => {
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(201) }]) expect((await platform.call('POST', '/api/projects', { token: owner.token, body })).status).toBe(400);
   });
 
+  it('refuses a misspelt key by name instead of creating the project without it (in the personal tenant, for a misspelt tenantId)', async () => {
+    const before = (await platform.call('GET', '/api/projects', { token: owner.token })).body.items.length;
+    const refused = await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Misspelt', tenantID: 'some-tenant' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "tenantID"' }] } });
+    expect((await platform.call('GET', '/api/projects', { token: owner.token })).body.items.length).toBe(before);
+  });
+
   it('scopes plain permission names in the project access to the new project', async () => {
     const project = await createProject({ name: 'Scoped', access: { update: { permission: 'admins' } } });
     expect(project.access).toEqual({ update: { permission: `${project.id}::admins` } });
@@ -82,6 +90,11 @@ describe('members', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body.permissions).toEqual([`${projectId}::admins`]);
     expect((await members(editor.token)).body.items.map((m: any) => [m.userId, m.role])).toEqual([[owner.user.id, 'owner'], [editor.user.id, 'member']]);
+    // A misspelt `permission` is refused by name: taken as absent, it would replace them with none.
+    const misspelt = await platform.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { userId: editor.user.id, permission: ['editors'] } });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "permission"' }] } });
+    expect((await members(owner.token)).body.items.find((m: any) => m.userId === editor.user.id).permissions).toEqual([`${projectId}::admins`]);
   });
 
   it('lets a member with the update permission manage members, and nobody else', async () => {

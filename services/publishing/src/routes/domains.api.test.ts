@@ -224,6 +224,15 @@ describe('assign: the Domain pin table', () => {
     expect(stored).not.toHaveProperty('targetVersionId');
   });
 
+  it('refuses a misspelt targetVersionId by name instead of leaving the pin as it was', async () => {
+    const { appId, domainId } = await pinnedDomain();
+    const before = (await getDomain(domainId)).body;
+    const answer = await assign(domainId, { targetType: 'application', targetId: appId, targetVersionID: `${appId}:2` });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: 'Invalid body: Unrecognized key: "targetVersionID"', code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "targetVersionID"' }] } });
+    expect((await getDomain(domainId)).body).toEqual(before);
+  });
+
   it('the key absent leaves a pin, and leaves an unpinned domain unpinned', async () => {
     const { appId, v1, domainId } = await pinnedDomain();
     expect((await assign(domainId, { targetType: 'application', targetId: appId })).body).toMatchObject({ targetVersionId: v1, revision: 1 });

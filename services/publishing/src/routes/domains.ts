@@ -13,7 +13,8 @@ import { domainSchema, hostnameSchema, idSchema, targetVersionIdSchema } from '.
 
 const projectParams = z.object({ projectId: idSchema });
 const domainParams = projectParams.extend({ domainId: idSchema });
-const assignBody = z.object({ targetType: z.literal('application'), targetId: idSchema, targetVersionId: targetVersionIdSchema });
+// Strict: a misspelt `targetVersionId` would otherwise leave the pin as it was and answer 200.
+const assignBody = z.object({ targetType: z.literal('application'), targetId: idSchema, targetVersionId: targetVersionIdSchema }).strict();
 
 function domainView(domain: StoredDomain, now: number): z.infer<typeof domainSchema> {
   const { id, projectId, hostname, targetType, targetId, targetVersionId, verificationToken, verificationExpiresAt, verifiedAt, revision, createdAt, updatedAt } = domain;

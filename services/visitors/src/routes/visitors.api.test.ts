@@ -135,6 +135,13 @@ describe('internal fields are set by the server only', () => {
     const refused = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'C' }, deletionPeriod: 3 * DAY } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 'VISITORS_INVALID_DELETION_PERIOD', details: { field: 'deletionPeriod', offered: [DAY, 7 * DAY] } });
+    // A misspelt key is refused by name, not dropped for the default period.
+    const misspelt = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'D' }, deletionperiod: DAY } });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'body', message: 'Unrecognized key: "deletionperiod"' }] } });
+    const misspeltChange = await call('PATCH', `/api/projects/${projectId}/visitors/${chosen.id}`, { headers: secretHeader(chosen.secret), body: { collectionName: visitors, data: {}, deletion_period: 7 * DAY } });
+    expect(misspeltChange.status).toBe(400);
+    expect(await read(chosen)).toMatchObject({ deleteOnPreference: DAY, deleteOn: env.time.now + DAY });
     expect((await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items.length).toBe(before);
   });
 });

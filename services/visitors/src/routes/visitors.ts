@@ -72,6 +72,8 @@ function periodFor(periods: Parameters<typeof chooseDeletionPeriod>[0], requeste
  */
 export async function registerVisitorRoutes(app: FastifyInstance, deps: VisitorsDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // Strict: a misspelt `deletionPeriod` would otherwise give the default period without a word.
+  const checkInBody = z.object({ collectionName, data, deletionPeriod }).strict();
   const base = '/api/projects/:projectId/visitors';
 
   typed.post(
@@ -82,7 +84,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         summary: 'Check a visitor in: create the visitor record (public, rate-limited); answers its id and the secret to change it later',
         security: [],
         params: projectParams,
-        body: z.object({ collectionName, data, deletionPeriod }),
+        body: checkInBody,
         response: { 201: z.object({ id: z.string(), secret: z.string().describe(`Send as ${SECRET_HEADER} to read, change or add events to this visitor`) }) },
       },
     },
@@ -136,7 +138,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         security: [],
         params: visitorParams,
         headers: secretHeader,
-        body: z.object({ collectionName, data, deletionPeriod }),
+        body: checkInBody,
         response: { 200: visitorSchema },
       },
     },
