@@ -1,3 +1,5 @@
+// Sets Zod's messages for every schema of the process (validation-messages.ts).
+import './validation-messages';
 export { addressLimitKey } from './address-limit-key';
 export { API_DOCS_PREFIX } from './api-docs';
 export { createApp, type AppOptions } from './app';
