@@ -6,3 +6,4 @@ export * from './services';
 export * from './access';
 export * from './document-events';
 export * from './tenants';
+export { installValidationMessages } from './validation-messages';

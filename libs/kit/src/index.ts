@@ -1,5 +1,8 @@
-// Sets Zod's messages for every schema of the process (validation-messages.ts).
-import './validation-messages';
+import { installValidationMessages } from '@platform/contracts';
+
+// Every process that serves the API loads the kit: its schemas answer in the platform's words from the start.
+installValidationMessages();
+
 export { addressLimitKey } from './address-limit-key';
 export { API_DOCS_PREFIX } from './api-docs';
 export { createApp, type AppOptions } from './app';

@@ -1,5 +1,10 @@
+import { installValidationMessages } from '@platform/contracts/validation-messages';
 import { findWidgets, inlineTranslationSchema, validateWidgetTree, widgetRegistry, widgetTreeSchema, type InlineTranslation } from '@platform/widgets';
 import { z } from 'zod';
+
+// The problems below are shown as the server words its own (installed here, in the lazily loaded
+// chunk that checks with Zod, so the console's first load does not carry Zod).
+installValidationMessages();
 
 /** One page of an application: where it is served and its widget tree (the shape the platform's tools write). */
 const routeSchema = z.object({

@@ -93,7 +93,7 @@ describe('applications, versions and domains in the console', () => {
     await page.getByLabel('Title').fill('"Lobby"');
     await page.getByRole('button', { name: 'Save' }).click();
     await poll(() => routes.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator(`[id="${await routes.getAttribute('aria-describedby')}"]`).textContent()).toContain('routes.0.widgetTree.widgets.desk.data.deletionPeriods');
+    expect(await page.locator(`[id="${await routes.getAttribute('aria-describedby')}"]`).textContent()).toBe('routes.0.widgetTree.widgets.desk.data.deletionPeriods: must not be empty');
     const title = page.getByLabel('Title');
     expect(await title.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator(`[id="${await title.getAttribute('aria-describedby')}"]`).textContent()).toContain('title');

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import { config } from 'zod';
 
-type Issue = Parameters<NonNullable<Parameters<typeof z.config>[0]>['customError'] & {}>[0];
+type Issue = Parameters<NonNullable<Parameters<typeof config>[0]>['customError'] & {}>[0];
 
 const ARTICLES: Readonly<Record<string, string>> = { object: 'an object', array: 'an array', integer: 'an integer', int: 'an integer' };
 
@@ -57,4 +57,11 @@ export function validationMessage(issue: Issue): string | undefined {
   }
 }
 
-z.config({ customError: validationMessage });
+/**
+ * Makes these the messages of every Zod schema in this JavaScript realm (Zod's configuration is
+ * global): the service processes install them through the kit, the console in its entry, so a
+ * field checked in the browser reads as the server would say it.
+ */
+export function installValidationMessages(): void {
+  config({ customError: validationMessage });
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import './validation-messages';
+import { installValidationMessages } from './validation-messages';
+
+installValidationMessages();
 
 /** The message of the first issue `schema` finds in `value`. */
 function messageOf(schema: z.ZodType, value: unknown): string | undefined {
