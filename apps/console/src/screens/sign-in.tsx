@@ -1,28 +1,11 @@
-import { useState, type FormEvent } from 'react';
 import { Field } from '../components/field';
-import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
-import { keepingReturnPath, Link, navigate, returnPath } from '../router';
+import { keepingReturnPath, Link } from '../router';
 import { useSession } from '../session';
+import { useAccountForm } from '../components/use-account-form';
 
 export function SignIn() {
   const { signIn } = useSession();
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      await signIn(String(form.get('email')), String(form.get('password')));
-      setErrors(noErrors);
-      navigate(returnPath());
-    } catch (error) {
-      setErrors(formErrors(error, ['email', 'password']));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { errors, busy, submit } = useAccountForm(['email', 'password'], (form) => signIn(String(form.get('email')), String(form.get('password'))));
 
   return (
     <main className="narrow">

@@ -1,28 +1,11 @@
-import { useState, type FormEvent } from 'react';
 import { Field } from '../components/field';
-import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
-import { keepingReturnPath, Link, navigate, returnPath } from '../router';
+import { keepingReturnPath, Link } from '../router';
 import { useSession } from '../session';
+import { useAccountForm } from '../components/use-account-form';
 
 export function SignUp() {
   const { signUp } = useSession();
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      await signUp(String(form.get('email')), String(form.get('password')), String(form.get('displayName')));
-      setErrors(noErrors);
-      navigate(returnPath());
-    } catch (error) {
-      setErrors(formErrors(error, ['email', 'password', 'displayName']));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { errors, busy, submit } = useAccountForm(['email', 'password', 'displayName'], (form) => signUp(String(form.get('email')), String(form.get('password')), String(form.get('displayName'))));
 
   return (
     <main className="narrow">
