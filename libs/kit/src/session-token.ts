@@ -8,13 +8,17 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** `Bearer <token>`; the scheme's case is free (RFC 9110, 11.1: `bearer` and `BEARER` are the same scheme). */
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
 /**
  * The session token from an `Authorization: Bearer` header, else the `session` cookie, read from
  * the Cookie header itself: the gateway's own hooks need no cookie plugin, so a proxied request
  * passes none of its hooks (services/gateway/src/app.ts).
  */
-export function sessionToken(request: FastifyRequest): string | undefined {
+export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
   const { authorization, cookie } = request.headers;
-  if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || undefined;
+  const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  if (bearer) return bearer;
   return cookie ? parseCookie(cookie)[SESSION_COOKIE] || undefined : undefined;
 }

@@ -131,7 +131,8 @@ describe('gateway in the all-in-one shape', () => {
 
   it('loads the session from a bearer header or the session cookie', async () => {
     const token = await seedSession(switchable.kv, now, { displayName: 'Ada' });
-    for (const headers of [{ authorization: `Bearer ${token}` }, { cookie: `session=${token}` }]) {
+    // The scheme's case is free (RFC 9110): clients that send `bearer` are signed in too.
+    for (const headers of [{ authorization: `Bearer ${token}` }, { authorization: `bearer ${token}` }, { authorization: `BEARER  ${token}` }, { cookie: `session=${token}` }]) {
       const response = await gateway.app.inject({ method: 'GET', url: '/api/me', headers });
       expect(response.statusCode).toBe(200);
       expect(response.json().principal).toMatchObject({ kind: 'user', userId: 'user-1', displayName: 'Ada', platformOwner: false });
