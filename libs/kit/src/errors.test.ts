@@ -58,6 +58,13 @@ describe('shared error handling', () => {
     expect(malformed.json().code).toBeTruthy();
     const large = await app.inject({ method: 'POST', url: '/items', payload: { name: 'x'.repeat(4096), count: 1 } });
     expect(large.statusCode).toBe(413);
+    expect(large.json()).toEqual({ error: 'The body is larger than the 2048 bytes this route takes', code: 'BODY_TOO_LARGE', details: { limitBytes: 2048 } });
+  });
+
+  it('says a body in another format than JSON is not taken, and which content type to send', async () => {
+    const form = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=a&count=1' });
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toEqual({ error: 'Bodies are JSON: send Content-Type: application/json (this request sent application/x-www-form-urlencoded)', code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('hides the message of every 5xx', async () => {

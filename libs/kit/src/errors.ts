@@ -2,7 +2,7 @@ import type { ErrorBody } from '@platform/contracts';
 import { StoreUnavailableError } from '@platform/storage';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /**
@@ -82,9 +82,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, 'request failed');
       return reply.code(status).send({ error: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody);
     }
-    // Fastify's own client errors: bad JSON, body too large, unsupported media type, rate limits.
-    return reply.code(status).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' } satisfies ErrorBody);
+    // Fastify's own client errors (body too large, a content type no parser takes, ...) in the
+    // interface's codes: FST_ codes are the framework's, and its messages do not say what to send.
+    return reply.code(status).send(fastifyRefusal(error, request) ?? { error: error.message, code: error.code?.startsWith('FST_') ? 'BAD_REQUEST' : (error.code ?? 'BAD_REQUEST') });
   });
+}
+
+/** Fastify's refusals of a request's body, said as the platform says things, with what to send instead. */
+function fastifyRefusal(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const sent = String(request.headers['content-type'] ?? '').slice(0, 100);
+    return { error: `Bodies are JSON: send Content-Type: application/json${sent ? ` (this request sent ${sent})` : ''}`, code: 'UNSUPPORTED_MEDIA_TYPE' };
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { error: `The body is larger than the ${request.routeOptions.bodyLimit} bytes this route takes`, code: 'BODY_TOO_LARGE', details: { limitBytes: request.routeOptions.bodyLimit } };
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return { error: 'The body is not as long as its Content-Length says', code: 'BAD_REQUEST' };
+  return undefined;
 }
 
 const clientErrors: Record<string, [status: number, body: ErrorBody]> = {
