@@ -172,7 +172,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   }
   const address = app.server.address();
   listenedPort = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port: listenedPort, url: publicUrl(config, listenedPort), metrics: metrics?.url, tracing: tracing !== undefined }, 'platform started');
+  const url = publicUrl(config, listenedPort);
+  // Where a person goes next, when this process is the front door: the console and the API's pages.
+  const frontDoor = config.services.has('gateway') ? { console: `${url}/console/`, apiDocs: `${url}/api/docs` } : {};
+  logger.info({ services: [...config.services], store: adapters.store?.kind, bus: adapters.bus.kind, kv: adapters.kv.kind, port: listenedPort, url, ...frontDoor, metrics: metrics?.url, tracing: tracing !== undefined }, 'platform started');
 
   return {
     url: listenUrl(config.HOST, listenedPort),

@@ -71,6 +71,9 @@ describe('pnpm start at a terminal', () => {
     const listening = await terminal.waitFor(/platform started/);
     expect(listening).toMatch(PRETTY_LINE);
     const url = /^ {4}url: "(http:\/\/127\.0\.0\.1:\d+)"$/.exec(await terminal.waitFor(/^ {4}url: "/))![1]!;
+    // Where to go next, on lines of their own.
+    expect(await terminal.waitFor(/^ {4}console: "/)).toBe(`    console: "${url}/console/"`);
+    expect(await terminal.waitFor(/^ {4}apiDocs: "/)).toBe(`    apiDocs: "${url}/api/docs"`);
 
     const registered = await fetch(`${url}/api/auth/register`, {
       method: 'POST',
