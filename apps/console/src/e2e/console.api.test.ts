@@ -152,6 +152,43 @@ describe('the console in a real browser', () => {
     await screenshot(first.page, '06-live-grid');
   }, 120_000);
 
+  it('a document deleted on the server while changed offline: the conflict says so, and Keep mine opens the version kept as a new document', async () => {
+    const first = await newPage();
+    const second = await newPage();
+    for (const { page } of [first, second]) await signIn(page);
+    await openType(first.page);
+    await first.page.getByRole('button', { name: 'New document' }).click();
+    await first.page.getByLabel('title', { exact: true }).fill('Meeting notes');
+    await first.page.getByRole('button', { name: 'Save' }).click();
+    const gridA = first.page.getByRole('table', { name: 'Documents of notes' });
+    const row = gridA.getByRole('row').filter({ hasText: 'Meeting notes' });
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('synced');
+    const id = (await row.getByRole('link').textContent())!;
+    const detail = `${new URL(first.page.url()).pathname}/documents/${id}`;
+
+    await second.page.goto(detail);
+    await second.page.getByLabel('title', { exact: true }).waitFor();
+    await second.context.setOffline(true);
+    await second.page.getByLabel('title', { exact: true }).fill('Meeting notes, with my minutes');
+    await second.page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => second.page.getByText('pending').count()).toBeGreaterThan(0);
+
+    await first.page.goto(detail);
+    await first.page.getByRole('button', { name: 'Delete' }).click();
+    await first.page.waitForURL(/\/types\/notes$/);
+
+    await second.context.setOffline(false);
+    const conflict = second.page.getByRole('region', { name: 'Conflict' });
+    await expect.poll(() => conflict.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await conflict.getByRole('alert').textContent()).toContain('This document was deleted on the server while you changed it. Keep mine saves your version as a new document');
+    await screenshot(second.page, '05b-deleted-on-server');
+    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    await second.page.waitForURL((url) => url.pathname.includes('/documents/') && !url.pathname.endsWith(`/documents/${id}`));
+    const kept = decodeURIComponent(second.page.url().split('/documents/')[1]!);
+    await expect.poll(() => second.page.getByLabel('title', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('Meeting notes, with my minutes');
+    await expect.poll(() => gridA.getByRole('row').filter({ hasText: kept }).textContent(), { timeout: 10_000 }).toContain('Meeting notes, with my minutes');
+  }, 120_000);
+
   it('two tabs of one browser share the copy: one syncs, a write in the other reaches the server through it, and the other takes over when it closes', async () => {
     const { context, page: first } = await newPage();
     await signIn(first);

@@ -144,6 +144,12 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
     navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
   };
 
+  // Kept as a new document: its page is where the person's version now lives.
+  const keepMineAsNew = async () => {
+    const kept = await client.collection(typeId).keepMine(id);
+    navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/documents/${encodeURIComponent(kept)}`);
+  };
+
   const patch = async (modifier: Modifier, baseRevision: number) => {
     try {
       await unwrap(api.PATCH('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path }, body: { modifier, baseRevision } }));
@@ -200,11 +206,21 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
           onResolve={(choices) => void client.collection(typeId).resolveFields(id, choices)}
         />
       )}
-      {conflict && conflict.reason !== 'revision' && (
+      {conflict && conflict.reason === 'rejected' && (
         <section className="conflict" aria-label="Conflict">
-          <p role="alert">{conflict.reason === 'rejected' ? `The server refused this change: ${conflict.error?.message ?? ''}` : 'This document was deleted on the server.'}</p>
+          <p role="alert">The server refused this change: {conflict.error?.message ?? ''}</p>
           <button type="button" onClick={() => void client.collection(typeId).acceptTheirs(id)}>Accept theirs</button>
           <button type="button" onClick={() => void client.collection(typeId).keepMine(id)}>Keep mine</button>
+        </section>
+      )}
+      {conflict && conflict.reason === 'deletedOnServer' && (
+        <section className="conflict" aria-label="Conflict">
+          <p role="alert">
+            This document was deleted on the server while you changed it. Keep mine saves your version as a new document (a deleted document's id is not
+            reused); Accept theirs drops your changes.
+          </p>
+          <button type="button" onClick={() => void client.collection(typeId).acceptTheirs(id)}>Accept theirs</button>
+          <button type="button" onClick={() => void keepMineAsNew()}>Keep mine</button>
         </section>
       )}
       {restoreConflict && (
