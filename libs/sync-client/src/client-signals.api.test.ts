@@ -249,6 +249,13 @@ describe('signals', () => {
       expect((refused as SyncError).code).toBe('SYNC_INVALID_FIELD_NAME');
       expect((refused as Error).message).toContain('a.b');
     }
+    // An id the server would refuse is refused by insert itself, not by a conflict after the push.
+    for (const id of ['a b', '../up', 'x'.repeat(65), '', 5]) {
+      const refused = await notes.insert({ id, title: 'bad id' } as never).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SyncError);
+      expect((refused as SyncError).code).toBe('SYNC_INVALID_ID');
+      expect((refused as Error).message).toBe(`Id ${JSON.stringify(id)} is not one the server takes: ids hold 1 to 64 letters, digits, _ or -`);
+    }
     expect(notes.list().map((document) => document.title)).toEqual(['mine']);
     await bob.sync();
     expect(notes.state(note.id)).toBe('synced');

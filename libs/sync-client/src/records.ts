@@ -37,6 +37,13 @@ export function fieldNameProblem(field: string): { code: string; message: string
   return undefined;
 }
 
+/** The ids the server's document routes take (their `id` pattern): 1 to 64 letters, digits, _ or -. */
+const ENTITY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isEntityId(id: unknown): id is string {
+  return typeof id === 'string' && ENTITY_ID.test(id);
+}
+
 /** The type-defined fields of a server document. */
 export function fieldsOf(document: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};

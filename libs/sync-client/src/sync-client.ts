@@ -15,6 +15,7 @@ import {
   discardLocalChanges,
   fieldsOf,
   fieldNameProblem,
+  isEntityId,
   pendingOperation,
   rebaseOnServer,
   resolveRevisionConflict,
@@ -753,7 +754,9 @@ export class SyncClient {
     const collection = this.require(typeId);
     // `id` is the one server field an insert may choose.
     for (const field of Object.keys(fields)) if (field !== 'id') refuseFieldName(fieldNameProblem(field));
-    const id = typeof fields.id === 'string' ? fields.id : (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
+    const id: unknown = fields.id ?? (this.options.newId ?? (() => globalThis.crypto.randomUUID()))();
+    // The id chosen, or the one `newId` made, must be one the server takes: said here by `insert`, not by a conflict after the push.
+    if (!isEntityId(id)) throw new SyncError(`Id ${JSON.stringify(id)} is not one the server takes: ids hold 1 to 64 letters, digits, _ or -`, undefined, 'SYNC_INVALID_ID');
     const existing = collection.records.get(id);
     if (existing?.server?.deletedAt !== undefined) throw new SyncError(`Entity ${id} in ${typeId} was deleted; a deleted entity's id is not reused: insert it under another id`);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
