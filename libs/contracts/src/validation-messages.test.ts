@@ -23,6 +23,8 @@ describe('validation messages', () => {
   it('lists the values an enum or a literal takes', () => {
     expect(messageOf(z.enum(['remote', 'localOnly']), 'sometimes')).toBe('must be one of "remote", "localOnly"');
     expect(messageOf(z.literal('application'), 'page')).toBe('must be "application"');
+    const operation = z.discriminatedUnion('op', [z.object({ op: z.literal('create') }), z.object({ op: z.literal('delete') })]);
+    expect(messageOf(operation, { op: 'upsert' })).toBe('must be one of "create", "delete"');
   });
 
   it('says bounds of lengths, counts and numbers in words', () => {

@@ -45,6 +45,10 @@ export function validationMessage(issue: Issue): string | undefined {
       return sizeBound(issue, issue.minimum, 'least');
     case 'too_big':
       return sizeBound(issue, issue.maximum, 'most');
+    case 'invalid_union':
+      // A discriminated union's tag that names none of its members: the tags it takes.
+      if ('options' in issue && Array.isArray(issue.options) && issue.options.length > 0) return `must be one of ${issue.options.map(literal).join(', ')}`;
+      return undefined;
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     case 'invalid_format':
