@@ -1,3 +1,5 @@
+import { documentPath, typePath } from '../paths';
+
 /** What an audit item names: its entity, where the entity lives, and the revision the change made. */
 export interface TrailItemTarget {
   entityId: string;
@@ -14,8 +16,7 @@ const APPLICATIONS_COLLECTION = 'applications';
  * (`?revision=N`, read by the document screen), a type's documents, or the applications.
  */
 export function itemLink(projectId: string, item: TrailItemTarget): string {
-  const project = `/projects/${encodeURIComponent(projectId)}`;
-  if (item.entityTypeId === TYPES_COLLECTION) return `${project}/types/${encodeURIComponent(item.entityId)}`;
-  if (item.entityTypeId === APPLICATIONS_COLLECTION) return `${project}/applications`;
-  return `${project}/types/${encodeURIComponent(item.entityTypeId)}/documents/${encodeURIComponent(item.entityId)}?revision=${item.revision}`;
+  if (item.entityTypeId === TYPES_COLLECTION) return typePath(projectId, item.entityId);
+  if (item.entityTypeId === APPLICATIONS_COLLECTION) return `/projects/${encodeURIComponent(projectId)}/applications`;
+  return `${documentPath(projectId, item.entityTypeId, item.entityId)}?revision=${item.revision}`;
 }

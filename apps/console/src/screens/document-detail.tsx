@@ -18,6 +18,7 @@ import { useRevisionState } from '../history/use-revision-state';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
+import { documentPath, typePath } from '../paths';
 
 const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
 
@@ -49,7 +50,7 @@ function AccessSummary({ access }: { access: unknown }) {
  */
 function LocalOnly({ client, projectId, typeId, document, conflict }: { client: SyncClient; projectId: string; typeId: string; document: LocalDocument; conflict: SyncConflict | undefined }) {
   const collection = client.collection(typeId);
-  const back = () => navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
+  const back = () => navigate(typePath(projectId, typeId));
   const { schema } = useTypeSchema(projectId, typeId);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const save = (fields: Record<string, unknown>) =>
@@ -141,13 +142,13 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
 
   const remove = async () => {
     await client.collection(typeId).remove(id);
-    navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`);
+    navigate(typePath(projectId, typeId));
   };
 
   // Kept as a new document: its page is where the person's version now lives.
   const keepMineAsNew = async () => {
     const kept = await client.collection(typeId).keepMine(id);
-    navigate(`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/documents/${encodeURIComponent(kept)}`);
+    navigate(documentPath(projectId, typeId, kept));
   };
 
   const patch = async (modifier: Modifier, baseRevision: number) => {
@@ -186,7 +187,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   return (
     <main className="wide">
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`}>{typeId}</Link> / {id}
+        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / {id}
       </p>
       <h1>Document {id}</h1>
       <p>

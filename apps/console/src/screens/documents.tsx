@@ -12,6 +12,7 @@ import { useTypeSchema } from '../components/use-type-schema';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
+import { documentPath, typePath } from '../paths';
 
 const ROW_HEIGHT = 36;
 /** Tombstones come from the pull route, a page at a time, up to this many. */
@@ -82,7 +83,7 @@ function Grid({ client, projectId, typeId, rows, columns }: { client: SyncClient
                 style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
                 <span role="cell">
-                  <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/documents/${encodeURIComponent(row.id)}`}>{row.id}</Link>
+                  <Link to={documentPath(projectId, typeId, row.id)}>{row.id}</Link>
                 </span>
                 {columns.map((column) => (
                   <span role="cell" key={column} dir="auto">
@@ -144,12 +145,12 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
       <h1>Documents of {typeId}</h1>
       <div className="toolbar">
         <button type="button" onClick={() => setCreating(true)}>New document</button>
-        <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/access`}>Batch access</Link>
+        <Link to={`${typePath(projectId, typeId)}/access`}>Batch access</Link>
         <span className="badge" role="status" aria-label="Pending changes">
           {pending} pending
         </span>
         <span className={`realtime realtime-${realtime}`}>{realtime}</span>
-        {conflicts.length > 0 && <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/documents/${encodeURIComponent(conflicts[0]!.id)}`}>{conflicts.length} in conflict</Link>}
+        {conflicts.length > 0 && <Link to={documentPath(projectId, typeId, conflicts[0]!.id)}>{conflicts.length} in conflict</Link>}
         <label>
           <input type="checkbox" checked={showDeleted} onChange={(event) => setShowDeleted(event.target.checked)} /> Show deleted
         </label>

@@ -6,6 +6,7 @@ import { plainPermission } from '../access/permission-names';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { Link } from '../router';
+import { documentPath, typePath } from '../paths';
 
 type BatchRequest = paths['/api/projects/{projectId}/types/{typeId}/batch-rls']['post']['requestBody']['content']['application/json'];
 type BatchAnswer = paths['/api/projects/{projectId}/types/{typeId}/batch-rls']['post']['responses'][200]['content']['application/json'];
@@ -82,7 +83,7 @@ function Outcome({ projectId, typeId, answer }: { projectId: string; typeId: str
             {sample.map((entity) => (
               <tr key={entity.id}>
                 <th scope="row">
-                  <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}/documents/${encodeURIComponent(entity.id)}`}>{entity.id}</Link>
+                  <Link to={documentPath(projectId, typeId, entity.id)}>{entity.id}</Link>
                   {entity.deletedAt !== undefined && <small className="muted"> deleted</small>}
                 </th>
                 <RuleCell projectId={projectId} rule={entity.access?.read} />
@@ -129,11 +130,10 @@ export function TypeAccess({ projectId, typeId }: { projectId: string; typeId: s
     void run(event.currentTarget, dryRun);
   };
 
-  const typePath = `/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`;
   return (
     <main className="wide">
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={typePath}>{typeId}</Link> / access
+        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / access
       </p>
       <h1>Access of {typeId} documents</h1>
       <p className="muted">Changes the row-level security of many documents at once. Dry run first to see what would change; Apply makes the change (each document gets a new revision).</p>

@@ -5,6 +5,7 @@ import { formErrors, noErrors, type FormErrors } from '../components/form-errors
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
+import { typePath } from '../paths';
 
 /** A type's schema, as the server answers it (`GET .../types/{t}/schema`). */
 function SchemaView({ projectId, typeId }: { projectId: string; typeId: string }) {
@@ -70,7 +71,7 @@ export function Types({ projectId }: { projectId: string }) {
           {(types.value ?? []).map((type) => (
             <tr key={type.id}>
               <td>
-                <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(type.id)}`}>{type.id}</Link>
+                <Link to={typePath(projectId, type.id)}>{type.id}</Link>
               </td>
               <td>
                 {'schema' in type && type.schema ? (

@@ -7,6 +7,7 @@ import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { actionsPath } from './action-paths';
+import { documentPath } from '../../paths';
 
 type Run = paths['/api/projects/{projectId}/actions/{actionId}/runs']['get']['responses'][200]['content']['application/json']['items'][number];
 type BlockResult = Run['blocks'][number];
@@ -70,7 +71,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
               <td className={`run-${run.status}`}>{run.status}</td>
               <td>{duration(run.durationMs)}</td>
               <td>
-                <Link to={`/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(run.typeId)}/documents/${encodeURIComponent(run.documentId)}`}>
+                <Link to={documentPath(projectId, run.typeId, run.documentId)}>
                   {run.typeId}/{run.documentId}
                 </Link>
                 <div className="run-note">{run.triggerName}</div>

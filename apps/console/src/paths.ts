@@ -1,0 +1,9 @@
+/** A type's documents screen (router paths, without the /console base). */
+export function typePath(projectId: string, typeId: string): string {
+  return `/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`;
+}
+
+/** A document's screen: its state, history and conflicts. */
+export function documentPath(projectId: string, typeId: string, id: string): string {
+  return `${typePath(projectId, typeId)}/documents/${encodeURIComponent(id)}`;
+}
