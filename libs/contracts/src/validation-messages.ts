@@ -35,7 +35,7 @@ function sizeBound(issue: { origin?: string; inclusive?: boolean; exact?: boolea
  * undefined", a bound "must be at least 1" as the hand-written ones do. Issues not listed here keep
  * Zod's own message (undefined hands them back to it).
  */
-export function validationMessage(issue: Issue): string | undefined {
+function validationMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'required' : `must be ${kind(issue.expected)}`;
@@ -63,8 +63,8 @@ export function validationMessage(issue: Issue): string | undefined {
 
 /**
  * Makes these the messages of every Zod schema in this JavaScript realm (Zod's configuration is
- * global): the service processes install them through the kit, the console in its entry, so a
- * field checked in the browser reads as the server would say it.
+ * global): the service processes install them through the kit, the console in the chunk that
+ * checks applications with Zod, so a field checked in the browser reads as the server would say it.
  */
 export function installValidationMessages(): void {
   config({ customError: validationMessage });

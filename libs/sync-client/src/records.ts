@@ -38,10 +38,10 @@ export function fieldNameProblem(field: string): { code: string; message: string
 }
 
 /** The ids the server's document routes take (their `id` pattern): 1 to 64 letters, digits, _ or -. */
-const ENTITY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const ENTITY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isEntityId(id: unknown): id is string {
-  return typeof id === 'string' && ENTITY_ID.test(id);
+  return typeof id === 'string' && ENTITY_ID_PATTERN.test(id);
 }
 
 /** The type-defined fields of a server document. */

@@ -1,4 +1,5 @@
 import { changeKinds } from '@platform/contracts';
+import { ID_PATTERN } from '@platform/documents';
 import { requireUser, type ProjectAccess } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,8 +13,6 @@ import type { TrailStore } from '../trail/trail-store';
 
 /** Pages past this are refused: skipping further would scan more than any trail holds. */
 export const MAX_PAGE = 1_000_000;
-
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A whole non-negative number, typed as a number: `20` and `20.0` are the same, `2.5` and `abc` are
