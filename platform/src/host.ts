@@ -16,10 +16,11 @@ import {
   type ServiceContext,
   type ServiceDefinition,
 } from '@platform/kit';
-import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startMetricsServer, startTracingFromEnv, tracingErrorReporter } from '@platform/telemetry';
+import { directoryBytes, instrumentBus, instrumentStore, measureEmbeddedData, startTracingFromEnv, tracingErrorReporter } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
+import { startMetricsListener } from './metrics-listener';
 import { logStoreLoaded } from './store-ceiling';
 import { resolvePrincipalSecret } from './principal-secret';
 import { listenUrl, publicUrl } from './public-url';
@@ -148,9 +149,9 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     monitors = { start: () => dependencies.start(), stop: () => dependencies.stop() };
   }
 
-  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let metrics: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   try {
-    if (config.METRICS_PORT !== undefined) metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT });
+    if (config.METRICS_PORT !== undefined) metrics = await startMetricsListener(config.METRICS_HOST, config.METRICS_PORT);
     if (access) {
       await access.accessChanges.follow();
       stops.push(() => access.accessChanges.stop());

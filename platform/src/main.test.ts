@@ -45,6 +45,19 @@ describe('process entry', () => {
     }
   }, 60_000);
 
+  it('names a busy metrics port by METRICS_PORT, not PORT', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const result = runEntry({ PORT: '0', METRICS_PORT: String(port), DATA_DIR: dataDir });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(`start-up failed: metrics port ${port} is in use: set METRICS_PORT (METRICS_PORT=0 picks a free one)\n`);
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
   it('names a data directory another process holds, and DATA_DIR', async () => {
     const first = await startEntry({ PORT: '0', DATA_DIR: dataDir });
     running.push(first.child);

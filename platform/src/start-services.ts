@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasExecutableSync, mongoCompatBinaryPath, startBackendServers, type BackendServers } from '@platform/testkit/servers';
@@ -6,6 +7,7 @@ import { prefixedLineWriter } from './compose/log-lines';
 import { startLocalTopology, type LocalTopology } from './compose/local-topology';
 import { missingPrograms } from './compose/missing-programs';
 import { promoteOwnerCommand } from './compose/owner-command';
+import { prometheusTargetsFile } from './compose/prometheus-targets';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const serviceNames = ['mongo', 'nats', 'redis', 'gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors', 'start'];
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
       backendUrls: backends.urls,
       variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret },
       gatewayPort: config.gatewayPort,
+      metricsPort: config.metricsPort,
       // The configured namespace (none by default), the same on every start so durables resume.
       natsNamespace: process.env.NATS_NAMESPACE ?? '',
       redisKeyPrefix: process.env.REDIS_KEY_PREFIX ?? '',
@@ -74,6 +77,21 @@ async function main(): Promise<void> {
   say(`gateway ready at ${topology.gatewayUrl} (${config.nodeEnv}; mongo ${mongo}, nats ${nats}, redis ${redis}); Ctrl-C stops everything`);
   const owner = promoteOwnerCommand({ mongoUrl: mongo, mongoDatabase: process.env.MONGO_DATABASE || 'platform', redisUrl: redis, redisKeyPrefix: topology.redisKeyPrefix });
   say(`make an account platform owner: ${owner}`);
+  await announceMetrics(topology, resolve(config.backendDataDir, 'prometheus-targets.json'), say);
+}
+
+/**
+ * Lists each process's metrics address and writes them where a local Prometheus finds them
+ * (`file_sd_configs`); without METRICS_PORT the file of an earlier run goes, so that Prometheus
+ * stops scraping listeners that are not there.
+ */
+async function announceMetrics(topology: LocalTopology, targetsFile: string, say: (line: string) => void): Promise<void> {
+  if (topology.metricsTargets.length === 0) return void (await rm(targetsFile, { force: true }));
+  // Backends given by URL leave the directory unmade.
+  await mkdir(dirname(targetsFile), { recursive: true });
+  await writeFile(targetsFile, prometheusTargetsFile(topology.metricsTargets));
+  say(`metrics: ${topology.metricsTargets.map(({ instance, url }) => `${instance} ${url}`).join(', ')}`);
+  say(`Prometheus targets of this run (file_sd_configs): ${targetsFile}`);
 }
 
 void main().catch((error: unknown) => {

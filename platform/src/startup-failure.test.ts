@@ -1,6 +1,6 @@
 import { ConfigError } from '@platform/kit';
 import { describe, expect, it } from 'vitest';
-import { describeStartupFailure, StartupFailure } from './startup-failure';
+import { describeStartupFailure, listenFailure, StartupFailure } from './startup-failure';
 
 const settings = { HOST: '127.0.0.1', DATA_DIR: './.data' };
 
@@ -18,6 +18,16 @@ describe('describeStartupFailure', () => {
     const expected = 'HOST 10.9.9.9 is not an address of this machine: set HOST (127.0.0.1, or 0.0.0.0 for every interface)';
     expect(describeStartupFailure(systemError({ code: 'EADDRNOTAVAIL', syscall: 'listen', port: 3000 }), { ...settings, HOST: '10.9.9.9' })).toBe(expected);
     expect(describeStartupFailure(systemError({ code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'nowhere.invalid' }), { ...settings, HOST: 'nowhere.invalid' })).toMatch(/^HOST nowhere\.invalid .*set HOST/);
+  });
+
+  it("names another listener's own variables (the metrics listener's METRICS_PORT and METRICS_HOST), not PORT", () => {
+    const metrics = { name: 'metrics port', portVariable: 'METRICS_PORT', hostVariable: 'METRICS_HOST', host: '127.0.0.1' };
+    expect(listenFailure(systemError({ code: 'EADDRINUSE', syscall: 'listen', port: 9464 }), metrics)).toBe('metrics port 9464 is in use: set METRICS_PORT (METRICS_PORT=0 picks a free one)');
+    expect(listenFailure(systemError({ code: 'EACCES', syscall: 'listen', port: 464 }), metrics)).toBe('metrics port 464 needs privileges this process does not have: set METRICS_PORT to 1024 or above');
+    expect(listenFailure(systemError({ code: 'EADDRNOTAVAIL', syscall: 'listen', port: 9464 }), { ...metrics, host: '10.9.9.9' })).toBe(
+      'METRICS_HOST 10.9.9.9 is not an address of this machine: set METRICS_HOST (127.0.0.1, or 0.0.0.0 for every interface)',
+    );
+    expect(listenFailure(new TypeError('x is undefined'), metrics)).toBeUndefined();
   });
 
   it('names DATA_DIR for a directory another process holds or that cannot be written', () => {

@@ -22,22 +22,44 @@ function isSystemError(error: unknown): error is SystemError {
   return error instanceof Error && typeof (error as SystemError).code === 'string';
 }
 
-/** The listen socket's refusals, told by the variable that chooses it. */
-function listenFailure(error: SystemError, settings: StartupSettings): string | undefined {
+/** A listening socket of the process and the variables that choose its port and address. */
+export interface Listener {
+  /** How a message names its port: `port`, `metrics port`. */
+  name: string;
+  portVariable: string;
+  hostVariable: string;
+  host: string;
+}
+
+/** The public listener: PORT on HOST. */
+function publicListener(settings: StartupSettings): Listener {
+  return { name: 'port', portVariable: 'PORT', hostVariable: 'HOST', host: settings.HOST };
+}
+
+/**
+ * A listen socket's refusal (or the failed lookup of its address), told by the variables that
+ * choose it; undefined for any other error.
+ */
+export function listenFailure(error: unknown, listener: Listener): string | undefined {
+  if (!isSystemError(error)) return undefined;
+  const { name, portVariable, host } = listener;
+  // Listening on a name first looks it up.
+  if (error.syscall === 'getaddrinfo' && error.hostname === host) return hostFailure(listener);
+  if (error.syscall !== 'listen') return undefined;
   switch (error.code) {
     case 'EADDRINUSE':
-      return `port ${error.port} is in use: set PORT (PORT=0 picks a free one)`;
+      return `${name} ${error.port} is in use: set ${portVariable} (${portVariable}=0 picks a free one)`;
     case 'EACCES':
-      return `port ${error.port} needs privileges this process does not have: set PORT to 1024 or above`;
+      return `${name} ${error.port} needs privileges this process does not have: set ${portVariable} to 1024 or above`;
     case 'EADDRNOTAVAIL':
-      return hostFailure(settings);
+      return hostFailure(listener);
     default:
       return undefined;
   }
 }
 
-function hostFailure(settings: StartupSettings): string {
-  return `HOST ${settings.HOST} is not an address of this machine: set HOST (127.0.0.1, or 0.0.0.0 for every interface)`;
+function hostFailure({ hostVariable, host }: Listener): string {
+  return `${hostVariable} ${host} is not an address of this machine: set ${hostVariable} (127.0.0.1, or 0.0.0.0 for every interface)`;
 }
 
 /** Files under DATA_DIR that cannot be created or written. */
@@ -59,8 +81,5 @@ export function describeStartupFailure(error: unknown, settings: StartupSettings
   if (error instanceof CorruptLogError) return `${error.message}; restore a backup (start with DATA_DIR set to its directory)`;
   if (!isSystemError(error)) return undefined;
   if (error.code === 'DATA_DIRECTORY_IN_USE') return `${error.message} (another pnpm start?): stop it, or set DATA_DIR to another directory`;
-  if (error.syscall === 'listen') return listenFailure(error, settings);
-  // Listening on a name first looks it up.
-  if (error.syscall === 'getaddrinfo' && error.hostname === settings.HOST) return hostFailure(settings);
-  return dataDirectoryFailure(error, settings);
+  return listenFailure(error, publicListener(settings)) ?? dataDirectoryFailure(error, settings);
 }

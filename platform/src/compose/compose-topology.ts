@@ -56,7 +56,7 @@ export async function readComposeServices(composeFile: string, variables: Record
 /**
  * Rewrites a container's environment for a local process: URLs that name a backend host become
  * the local backend's URL, URLs that name a platform service point at its loopback port, and the
- * process listens on its own port on loopback.
+ * process listens on its own port, and its metrics listener, on loopback.
  */
 export function localEnvironment(
   service: ComposeService,
@@ -70,7 +70,9 @@ export function localEnvironment(
     else if (host && servicePorts.has(host)) environment[key] = value.replace(/\/\/[^/:]+:\d+/, `//127.0.0.1:${servicePorts.get(host)}`);
     else environment[key] = value;
   }
+  // Loopback, not the compose file's 0.0.0.0 (every interface of a container's own network).
   environment.HOST = '127.0.0.1';
+  environment.METRICS_HOST = '127.0.0.1';
   environment.PORT = String(servicePorts.get(service.name));
   return environment;
 }

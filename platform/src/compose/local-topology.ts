@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@platform/testkit/servers';
 import { localEnvironment, readComposeServices, startOrder, type BackendHost } from './compose-topology';
 import { startLoadBalancer, type BalancedService } from './load-balancer';
+import { metricsPorts } from './metrics-ports';
 import { superviseProcess, type SupervisedProcess } from './supervised-process';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -23,9 +24,20 @@ export interface LocalTopology {
   instanceUrls: Map<string, string>;
   /** The running processes by instance name (each restarted after a crash). */
   processes: Map<string, SupervisedProcess>;
+  /** Each process's `GET /metrics` address, when `metricsPort` was given. */
+  metricsTargets: MetricsTarget[];
   /** The REDIS_KEY_PREFIX every process uses ('' for none), for a test that reads or writes their keys. */
   redisKeyPrefix: string;
   stop(): Promise<void>;
+}
+
+/** Where Prometheus scrapes one process of the topology. */
+export interface MetricsTarget {
+  /** The compose service (`data`). */
+  service: string;
+  /** The process (`data`, or `data-1`, `data-2`, ... for replicas). */
+  instance: string;
+  url: string;
 }
 
 /** How each service process is started: by default the TypeScript entry through tsx. */
@@ -65,6 +77,12 @@ export async function startLocalTopology(options: {
    * more gets nginx in front (Debian's `nginx`) on the port the others and the caller use.
    */
   replicas?: Record<string, number>;
+  /**
+   * METRICS_PORT of the first process, the next port for each further one (compose file order,
+   * replicas included), or 0 for a free port each (metricsPorts); unset: the compose variables'
+   * METRICS_PORT, which more than one process cannot share on one host.
+   */
+  metricsPort?: number;
   command?: ServiceCommand;
   /** Every line a service prints. */
   onLine?: (service: string, line: string) => void;
@@ -83,6 +101,9 @@ export async function startLocalTopology(options: {
     const names = count === 1 ? [service.name] : Array.from({ length: count }, (_, index) => `${service.name}-${index + 1}`);
     instances.set(service.name, await Promise.all(names.map(async (name) => ({ name, port: count === 1 ? ports.get(service.name)! : await freePort() }))));
   }
+  const serviceOfInstance = new Map([...instances].flatMap(([service, replicas]) => replicas.map(({ name }) => [name, service] as const)));
+  const metricsPortOf = options.metricsPort === undefined ? new Map<string, number>() : await metricsPorts([...serviceOfInstance.keys()], options.metricsPort, freePort);
+  const metricsTargets = [...metricsPortOf].map(([instance, port]) => ({ service: serviceOfInstance.get(instance)!, instance, url: `http://127.0.0.1:${port}/metrics` }));
   const busNamespace = options.natsNamespace ?? `topology_${randomBytes(6).toString('hex')}`;
   const redisKeyPrefix = options.redisKeyPrefix ?? `topology_${randomBytes(6).toString('hex')}:`;
   const processes = new Map<string, SupervisedProcess>();
@@ -103,7 +124,15 @@ export async function startLocalTopology(options: {
       await Promise.all(
         level.flatMap((service) =>
           instances.get(service.name)!.map(async (instance) => {
-            const environment = { ...localEnvironment(service, options.backendUrls, ports), PORT: String(instance.port), NATS_NAMESPACE: busNamespace, REDIS_KEY_PREFIX: redisKeyPrefix, ...options.extraEnvironment };
+            const metricsPort = metricsPortOf.get(instance.name);
+            const environment = {
+              ...localEnvironment(service, options.backendUrls, ports),
+              PORT: String(instance.port),
+              ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
+              NATS_NAMESPACE: busNamespace,
+              REDIS_KEY_PREFIX: redisKeyPrefix,
+              ...options.extraEnvironment,
+            };
             const supervised = superviseProcess({
               name: instance.name,
               command: command.executable,
@@ -125,5 +154,5 @@ export async function startLocalTopology(options: {
     await stop();
     throw error;
   }
-  return { gatewayUrl, serviceUrls, instanceUrls, processes, redisKeyPrefix, stop };
+  return { gatewayUrl, serviceUrls, instanceUrls, metricsTargets, processes, redisKeyPrefix, stop };
 }

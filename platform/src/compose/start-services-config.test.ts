@@ -6,6 +6,7 @@ describe('pnpm start:services configuration', () => {
     const first = loadStartServicesConfig({}, '/home/dev/platform');
     const second = loadStartServicesConfig({}, '/home/dev/platform');
     expect(first).toMatchObject({ nodeEnv: 'development', gatewayPort: 3000, backendDataDir: '/home/dev/platform/.data/services', generatedSecret: true });
+    expect(first.metricsPort).toBeUndefined();
     expect(first.principalSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(second.principalSecret).not.toBe(first.principalSecret);
   });
@@ -13,6 +14,12 @@ describe('pnpm start:services configuration', () => {
   it('honours PORT, DATA_DIR and a given PRINCIPAL_SECRET', () => {
     const secret = 's'.repeat(40);
     expect(loadStartServicesConfig({ PORT: '8080', DATA_DIR: '/var/lib/platform', PRINCIPAL_SECRET: secret }, '/x')).toMatchObject({ gatewayPort: 8080, backendDataDir: '/var/lib/platform/services', principalSecret: secret, generatedSecret: false });
+  });
+
+  it('takes METRICS_PORT as the first process’s metrics port, and names a bad one', () => {
+    expect(loadStartServicesConfig({ METRICS_PORT: '9464' }, '/x').metricsPort).toBe(9464);
+    expect(loadStartServicesConfig({ METRICS_PORT: '0' }, '/x').metricsPort).toBe(0);
+    expect(() => loadStartServicesConfig({ METRICS_PORT: '70000' }, '/x')).toThrow(/METRICS_PORT/);
   });
 
   it('requires PRINCIPAL_SECRET in production and names a bad PORT', () => {

@@ -9,6 +9,7 @@ const startServicesEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./.data'),
   PRINCIPAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export interface StartServicesConfig {
@@ -19,6 +20,8 @@ export interface StartServicesConfig {
   principalSecret: string;
   /** True when PRINCIPAL_SECRET was not set and this run made one. */
   generatedSecret: boolean;
+  /** The first process's metrics port (the others the following ones; 0: free ports); undefined: no metrics listeners. */
+  metricsPort: number | undefined;
 }
 
 /**
@@ -37,5 +40,6 @@ export function loadStartServicesConfig(env: NodeJS.ProcessEnv, cwd: string): St
     backendDataDir: resolve(cwd, parsed.DATA_DIR, 'services'),
     principalSecret: parsed.PRINCIPAL_SECRET ?? randomBytes(32).toString('hex'),
     generatedSecret: !parsed.PRINCIPAL_SECRET,
+    metricsPort: parsed.METRICS_PORT,
   };
 }

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +36,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
         PORT: String(port),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
+        // A free metrics port for each process, as a developer would choose for a machine with other listeners.
+        METRICS_PORT: '0',
         ...sharedBackendsEnvironment(urls, `start_dev_${unique}`),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +78,22 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
     });
     for (const service of platformServices) await expect.poll(() => started(service), { timeout: 10_000 }).toEqual({ service, started: true });
     expect(output).toContain(`start      | gateway ready at ${gatewayUrl} (development;`);
+  });
+
+  it('gives each process a metrics listener of its own (METRICS_PORT), listed at start and in a Prometheus targets file', async () => {
+    await expect.poll(() => output.includes('Prometheus targets of this run'), { timeout: 15_000 }).toBe(true);
+    const listed = /^start +\| metrics: (.+)$/m.exec(output)?.[1];
+    const addresses = new Map(listed!.split(', ').map((entry) => entry.split(' ') as [string, string]));
+    expect([...addresses.keys()].sort()).toEqual([...platformServices].sort());
+    expect(new Set(addresses.values()).size).toBe(platformServices.length);
+    const targets = JSON.parse(await readFile(join(dataDir, 'services', 'prometheus-targets.json'), 'utf8')) as Array<{ targets: string[]; labels: { service: string; process: string } }>;
+    expect(targets.map(({ targets: [host], labels }) => [labels.process, `http://${host}/metrics`]).sort()).toEqual([...addresses].sort());
+    for (const [service, url] of addresses) {
+      const response = await fetch(url);
+      expect(response.status, service).toBe(200);
+      // Every process counts its own requests; each has answered health checks by now.
+      expect(await response.text(), service).toContain('platform_http_requests_total');
+    }
   });
 
   it("prints the first account's promotion URL, which makes it platform owner", async () => {
