@@ -77,7 +77,10 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
   const principalSecret = await resolvePrincipalSecret(config, logger);
-  const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`, tracingErrorReporter(logger));
+  const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`, {
+    onError: tracingErrorReporter(logger),
+    logSpan: (fields, message) => logger.info(fields, message),
+  });
 
   // The realtime channel reads project membership from the shared store; a gateway-only process
   // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).

@@ -25,4 +25,4 @@ export { startMetricsServer } from './metrics-server';
 export { inStoreWriteSpan, instrumentStore } from './store-instrumentation';
 export { inChildSpan, inRecordedTrace, recordFailure, startChildSpan, traceLogFields, type TraceContext } from './trace-context';
 export { tracingErrorReporter, type WarningLog } from './tracing-errors';
-export { startTracing, startTracingFromEnv, tracesRequested, tracingStarted, tracingEnvSchema, type Tracing, type TracingEnv } from './tracing';
+export { startTracing, startTracingFromEnv, tracesRequested, tracingStarted, tracingEnvSchema, type Tracing, type TracingEnv, type TracingReports } from './tracing';

@@ -30,6 +30,7 @@ describe('tracing from OTEL_* variables', () => {
     expect(tracesRequested(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(true);
     expect(tracesRequested(env({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }))).toBe(true);
     expect(tracesRequested(env({ OTEL_TRACES_EXPORTER: 'otlp' }))).toBe(true);
+    expect(tracesRequested(env({ OTEL_TRACES_EXPORTER: 'console' }))).toBe(true);
     expect(tracesRequested(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }))).toBe(false);
     expect(tracesRequested(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }))).toBe(false);
   });
@@ -48,6 +49,15 @@ describe('tracing from OTEL_* variables', () => {
     expect(span.isRecording()).toBe(false);
     expect(trace.isSpanContextValid(span.spanContext())).toBe(false);
     span.end();
+  });
+
+  it('writes spans to the given log with OTEL_TRACES_EXPORTER=console, and exports none', async () => {
+    const logged: string[] = [];
+    const tracing = startTracingFromEnv(env({ OTEL_TRACES_EXPORTER: 'console' }), 'platform', { logSpan: (fields, message) => logged.push(`${message} ${fields.trace_id}`) });
+    const span = trace.getTracer('test').startSpan('work');
+    span.end();
+    expect(logged).toEqual([expect.stringMatching(new RegExp(`^span work \\d+(\\.\\d)? ms ${span.spanContext().traceId}$`))]);
+    await tracing?.shutdown();
   });
 
   it('registers an OTLP exporter when asked, and unregisters it at shutdown', async () => {
@@ -88,7 +98,7 @@ describe('tracing from OTEL_* variables', () => {
       for (const protocol of ['http/protobuf', 'http/json']) {
         const reported: string[] = [];
         errors.set(protocol, reported);
-        const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol }), 'platform', (error) => reported.push(String(error)));
+        const tracing = startTracingFromEnv(env({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol }), 'platform', { onError: (error) => reported.push(String(error)) });
         trace.getTracer('test').startSpan('refused').end();
         // A failed last export is reported, not thrown.
         await expect(tracing?.shutdown()).resolves.toBeUndefined();

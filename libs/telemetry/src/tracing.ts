@@ -4,6 +4,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { z } from 'zod';
+import { LogSpanProcessor, type SpanLogFields } from './log-span-processor';
 import { otlpProtocolSchema, otlpSpanProcessor, tracesEndpoint } from './trace-exporter';
 import { samplerFor, samplerNameSchema } from './trace-sampler';
 
@@ -11,11 +12,12 @@ import { samplerFor, samplerNameSchema } from './trace-sampler';
  * The standard OpenTelemetry variables this process reads. Traces are exported over OTLP/HTTP
  * (protobuf unless the protocol variables say `http/json`) to the endpoint given here, or to
  * the exporter's default with `OTEL_TRACES_EXPORTER=otlp` alone; the exporter itself reads the
- * headers and timeout variables (OTEL_EXPORTER_OTLP_*).
+ * headers and timeout variables (OTEL_EXPORTER_OTLP_*). `OTEL_TRACES_EXPORTER=console` writes
+ * each span to the process's log instead (LogSpanProcessor).
  */
 export const tracingEnvSchema = z.object({
   OTEL_SDK_DISABLED: z.enum(['true', 'false']).default('false'),
-  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocolSchema.optional(),
@@ -27,10 +29,10 @@ export const tracingEnvSchema = z.object({
 
 export type TracingEnv = z.output<typeof tracingEnvSchema>;
 
-/** Whether the environment asks for traces to be exported. */
+/** Whether the environment asks for traces to be exported (or written to the log). */
 export function tracesRequested(env: TracingEnv): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
-  return env.OTEL_TRACES_EXPORTER === 'otlp' || env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
+  return env.OTEL_TRACES_EXPORTER === 'otlp' || env.OTEL_TRACES_EXPORTER === 'console' || env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined;
 }
 
 /** Whether startTracing's provider is registered (until its shutdown): without it every span is a no-op. */
@@ -80,16 +82,32 @@ export function startTracing(options: { serviceName: string; processor: SpanProc
   };
 }
 
+/** Where startTracingFromEnv reports: OpenTelemetry's own errors, and the spans of `OTEL_TRACES_EXPORTER=console`. */
+export interface TracingReports {
+  /** OpenTelemetry's errors, a failed export among them (tracingErrorReporter). */
+  onError?: (error: unknown) => void;
+  /** An ended span's log line (the process's logger); absent: a JSON line on standard output. */
+  logSpan?: (fields: SpanLogFields, message: string) => void;
+}
+
+function spanLineOnStdout(fields: SpanLogFields, message: string): void {
+  process.stdout.write(`${JSON.stringify({ ...fields, msg: message })}\n`);
+}
+
 /**
- * Starts tracing with the OTLP exporter when the environment asks for it; otherwise nothing.
- * `onError` gets OpenTelemetry's own errors, a failed export among them (tracingErrorReporter).
+ * Starts tracing with the exporter the environment asks for (OTLP, or the log for `console`);
+ * otherwise nothing.
  */
-export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string, onError?: (error: unknown) => void): Tracing | undefined {
+export function startTracingFromEnv(env: TracingEnv, defaultServiceName: string, reports: TracingReports = {}): Tracing | undefined {
   if (!tracesRequested(env)) return undefined;
+  const processor =
+    env.OTEL_TRACES_EXPORTER === 'console'
+      ? new LogSpanProcessor(reports.logSpan ?? spanLineOnStdout)
+      : otlpSpanProcessor(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env));
   return startTracing({
     serviceName: env.OTEL_SERVICE_NAME ?? defaultServiceName,
-    processor: otlpSpanProcessor(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', tracesEndpoint(env)),
+    processor,
     sampler: samplerFor(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
-    ...(onError ? { onError } : {}),
+    ...(reports.onError ? { onError: reports.onError } : {}),
   });
 }
