@@ -75,4 +75,18 @@ describeWithBackend('redis', 'traces across the proxy hop (a gateway process and
     expect(parentOf(named('consume audit-trail'))).toBe(publish);
     expect(parentOf(parentOf(named('block send-mail')))).toBe(named('consume actions-executor'));
   });
+
+  it("makes no trace of a health probe (the gateway's monitor's, an orchestrator's) unless a caller's traceparent covers it", async () => {
+    tracing.reset();
+    expect((await fetch(`${gateway.url}/api/health`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/api/health/data`)).status).toBe(200);
+    expect((await fetch(`${services.url}/api/health`)).status).toBe(200);
+    const traceId = randomBytes(16).toString('hex');
+    expect((await fetch(`${gateway.url}/api/health/data`, { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } })).status).toBe(200);
+    // The followed probe: the gateway's span and the service's under it.
+    const followed = () => tracing.spans().filter((span) => span.spanContext().traceId === traceId);
+    await expect.poll(() => followed().map((span) => span.name).sort(), { timeout: 10_000 }).toEqual(['GET /api/health', 'GET /api/health/data']);
+    // Nothing else: no trace of the untraced probes above, nor of the monitor's every 2 s.
+    expect(tracing.spans().filter((span) => span.spanContext().traceId !== traceId).map((span) => span.name)).toEqual([]);
+  });
 });

@@ -26,7 +26,8 @@ function routeLabel(request: FastifyRequest): string {
  * One server span per request, continuing a W3C `traceparent` the caller sent (the gateway's
  * client, or the gateway for a service process); its context is the request's
  * (requestTraceContext), and inside a recorded trace the request's logger carries its
- * `trace_id`/`span_id`. Counts every answer and its latency by route template, method and status.
+ * `trace_id`/`span_id`; health probes outside a caller's trace get none (isUntracedHealthProbe).
+ * Counts every answer and its latency by route template, method and status.
  * Tracing starts before any app is built (platform/src/host.ts); an app built while it is off gets
  * no span hook at all: a hook costs every request even when it returns at once (BENCHMARKS.md,
  * gateway overhead).
@@ -51,9 +52,22 @@ export function instrumentRequests(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A health probe (`/api/health`, the gateway's `/api/health/{service}`) that no caller's trace
+ * covers. The gateway's monitor probes every service every 2 s, and orchestrators probe too: as
+ * traces of their own they would be thousands of one-span traces an hour, burying the ones a
+ * person looks for. A probe sent with a `traceparent` (someone following one) is traced as usual.
+ */
+function isUntracedHealthProbe(request: FastifyRequest): boolean {
+  if (request.headers.traceparent !== undefined) return false;
+  const path = request.url.split('?', 1)[0]!;
+  return path === '/api/health' || path.startsWith('/api/health/');
+}
+
 /** Starts each request's server span; a recorded one puts its ids on the request's log lines. */
 function startSpansOnRequest(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    if (isUntracedHealthProbe(request)) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     // A caller's trace the sampler left out is handed on as it came (startChildSpan).
     const { span, context: active } = startChildSpan(tracer, request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
