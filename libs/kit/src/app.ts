@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { API_DESCRIPTION, API_DOCS_PREFIX, apiDocsAppearance } from './api-docs';
 import { answerClientError, registerErrorHandling } from './errors';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
+import { isHealthProbePath } from './health-probe';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
 import { instrumentRequests } from './request-telemetry';
@@ -125,11 +126,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
+    const log = request.log as Logger;
     // The access line's object and URL redaction are skipped when info lines are not written.
-    if ((request.log as Logger).isLevelEnabled('info')) {
-      const clientRequestId = trustRequestId ? undefined : givenRequestId(request.headers);
-      request.log.info({ method: request.method, ...(clientRequestId ? { clientRequestId } : {}), url: redactUrlCredentials(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-    }
+    if (!log.isLevelEnabled('info')) return done();
+    // A health probe that answered well is routine (every 2 s from the gateway's monitor): a debug line. One that failed stays in view.
+    const routine = reply.statusCode < 400 && isHealthProbePath(request.url);
+    if (routine && !log.isLevelEnabled('debug')) return done();
+    const clientRequestId = trustRequestId ? undefined : givenRequestId(request.headers);
+    const line = { method: request.method, ...(clientRequestId ? { clientRequestId } : {}), url: redactUrlCredentials(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (routine) log.debug(line, 'request');
+    else log.info(line, 'request');
     done();
   });
 

@@ -60,6 +60,32 @@ describe('createLogger', () => {
     expect(secondRaw?.match(/"trace_id"/g)).toHaveLength(1);
   });
 
+  it('writes the access line of a health probe that answered well at debug, and of one that failed at info', async () => {
+    const out = lines();
+    const app = await createApp({ logger: createLogger({ destination: out.destination }), title: 'test', openapi: false });
+    let healthy = true;
+    app.get('/api/health', async (_request, reply) => reply.code(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'degraded' }));
+    app.get('/api/health/:service', async () => ({ status: 'ok' }));
+    app.get('/api/healthy-looking', async () => ({ ok: true }));
+    for (const url of ['/api/health', '/api/health/data', '/api/health?detail=1', '/api/healthy-looking']) expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    healthy = false;
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
+    await app.close();
+    const access = out.text().trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>).filter((line) => line.msg === 'request');
+    expect(access.map((line) => [line.url, line.status])).toEqual([
+      ['/api/healthy-looking', 200],
+      ['/api/health', 503],
+    ]);
+
+    const debugOut = lines();
+    const debugApp = await createApp({ logger: createLogger({ destination: debugOut.destination, level: 'debug' }), title: 'test', openapi: false });
+    debugApp.get('/api/health', async () => ({ status: 'ok' }));
+    expect((await debugApp.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    await debugApp.close();
+    const debugAccess = debugOut.text().trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>).filter((line) => line.msg === 'request');
+    expect(debugAccess).toEqual([expect.objectContaining({ url: '/api/health', status: 200, level: 20 })]);
+  });
+
   it('pretty-prints for a person when asked, with the level, the message and the fields', () => {
     const out = lines();
     createLogger({ name: 'audit', destination: out.destination, pretty: true }).warn({ collection: 'c1' }, 'slow write');

@@ -1,6 +1,7 @@
 import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { httpRequestDuration, startChildSpan, traceLogFields, tracingStarted, type TraceContext } from '@platform/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isHealthProbePath } from './health-probe';
 import type { Logger } from './logger';
 
 const tracer = trace.getTracer('http');
@@ -53,15 +54,12 @@ export function instrumentRequests(app: FastifyInstance): void {
 }
 
 /**
- * A health probe (`/api/health`, the gateway's `/api/health/{service}`) that no caller's trace
- * covers. The gateway's monitor probes every service every 2 s, and orchestrators probe too: as
- * traces of their own they would be thousands of one-span traces an hour, burying the ones a
- * person looks for. A probe sent with a `traceparent` (someone following one) is traced as usual.
+ * A health probe that no caller's trace covers: as traces of their own, the probes would be
+ * thousands of one-span traces an hour, burying the ones a person looks for. A probe sent with a
+ * `traceparent` (someone following one) is traced as usual.
  */
 function isUntracedHealthProbe(request: FastifyRequest): boolean {
-  if (request.headers.traceparent !== undefined) return false;
-  const path = request.url.split('?', 1)[0]!;
-  return path === '/api/health' || path.startsWith('/api/health/');
+  return request.headers.traceparent === undefined && isHealthProbePath(request.url);
 }
 
 /** Starts each request's server span; a recorded one puts its ids on the request's log lines. */
