@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
 import type { SyncConflict } from '@platform/sync-client';
-import { formErrors, noErrors, refusalErrors } from './form-errors';
+import { formErrors, noErrors, refusalErrors, takenBySdk, type FormErrors } from './form-errors';
 
 const validation = (field: string, message: string) => new ApiError(400, 'VALIDATION_FAILED', `Invalid ${field}: ${message}`, { issues: [{ field, message }] });
 
@@ -43,5 +43,14 @@ describe('refusalErrors', () => {
     expect(refusalErrors(rejected(priority), undefined)).toEqual({ fields: { document: 'Invalid priority: must be integer' } });
     expect(refusalErrors(rejected({ status: 403, message: 'Forbidden' }), ['title'])).toEqual({ fields: {}, form: 'Forbidden' });
     expect(refusalErrors({ reason: 'revision', fields: [], at: 0 }, ['title'])).toBe(noErrors);
+  });
+});
+
+describe('takenBySdk', () => {
+  it("shows the SDK's refusal on the form and answers false; clears the errors and answers true when the change is taken", async () => {
+    const shown: FormErrors[] = [];
+    expect(await takenBySdk(() => Promise.reject(new Error('"id" is set by the server')), (errors) => shown.push(errors))).toBe(false);
+    expect(await takenBySdk(() => Promise.resolve('queued'), (errors) => shown.push(errors))).toBe(true);
+    expect(shown).toEqual([{ fields: {}, form: '"id" is set by the server' }, noErrors]);
   });
 });

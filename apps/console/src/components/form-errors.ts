@@ -51,3 +51,19 @@ export function refusalErrors(conflict: SyncConflict | undefined, formFields: re
 function sentence(text: string): string | undefined {
   return text ? text[0]!.toUpperCase() + text.slice(1) : undefined;
 }
+
+/**
+ * A change handed to the SDK, which refuses some before queueing anything (a field the server
+ * sets, a name with a dot): its refusal becomes the form's errors, and an accepted one clears
+ * them. Answers whether the change was taken.
+ */
+export async function takenBySdk(change: () => Promise<unknown>, setErrors: (errors: FormErrors) => void): Promise<boolean> {
+  try {
+    await change();
+  } catch (error) {
+    setErrors(formErrors(error, []));
+    return false;
+  }
+  setErrors(noErrors);
+  return true;
+}

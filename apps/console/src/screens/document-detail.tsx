@@ -5,7 +5,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { AccessEditor } from '../components/access-editor';
 import { ConflictView } from '../components/conflict-view';
 import { DocumentEditor, editableFields, formFieldsOf } from '../components/document-editor';
-import { formErrors, noErrors, refusalErrors, type FormErrors } from '../components/form-errors';
+import { noErrors, refusalErrors, takenBySdk, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useTypeSchema } from '../components/use-type-schema';
@@ -53,11 +53,7 @@ function LocalOnly({ client, projectId, typeId, document, conflict }: { client: 
   const back = () => navigate(typePath(projectId, typeId));
   const { schema } = useTypeSchema(projectId, typeId);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const save = (fields: Record<string, unknown>) =>
-    void collection.update(document.id, changedFields(document, fields)).then(
-      () => setErrors(noErrors),
-      (error: unknown) => setErrors(formErrors(error, [])),
-    );
+  const save = (fields: Record<string, unknown>) => void takenBySdk(() => collection.update(document.id, changedFields(document, fields)), setErrors);
   return (
     <main className="wide">
       <h1>Document {document.id}</h1>
@@ -129,15 +125,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   }, [conflict]);
 
   const save = async (fields: Record<string, unknown>) => {
-    try {
-      await client.collection(typeId).update(id, changedFields(live ?? {}, fields));
-    } catch (error) {
-      // The SDK refuses a field the server would (one it sets, a name with a dot) before queueing anything.
-      setErrors(formErrors(error, []));
-      return;
-    }
-    setErrors(noErrors);
-    setNotice('Saved');
+    if (await takenBySdk(() => client.collection(typeId).update(id, changedFields(live ?? {}, fields)), setErrors)) setNotice('Saved');
   };
 
   const remove = async () => {

@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { DocumentEditor, SERVER_FIELDS } from '../components/document-editor';
-import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { noErrors, takenBySdk, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { syncLabel } from '../components/sync-label';
 import { useLoad } from '../components/use-load';
@@ -126,15 +126,7 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
   }, [documents, tombstones.value, showDeleted, filter]);
 
   const create = async (fields: Record<string, unknown>) => {
-    try {
-      await client.collection(typeId).insert(fields);
-    } catch (error) {
-      // The SDK refuses a field the server would (one it sets, a name with a dot) before queueing anything.
-      setErrors(formErrors(error, []));
-      return;
-    }
-    setErrors(noErrors);
-    setCreating(false);
+    if (await takenBySdk(() => client.collection(typeId).insert(fields), setErrors)) setCreating(false);
   };
 
   return (
