@@ -13,7 +13,7 @@ import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { isHealthProbePath } from './health-probe';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
-import { instrumentRequests } from './request-telemetry';
+import { instrumentRequests, type SpanRoute } from './request-telemetry';
 import { awaitRunningHandlersOnClose } from './running-handlers';
 import { redactUrlCredentials } from './url-redaction';
 
@@ -30,6 +30,8 @@ export interface AppOptions {
    * (the microservice gateway adds the paths of the services it proxies to).
    */
   extendOpenapi?: (document: OpenAPIV3.Document) => OpenAPIV3.Document;
+  /** Names a recorded request span after another route than the app's own (the gateway's proxied requests: the service's route). */
+  spanRoute?: SpanRoute;
   /** Trust X-Forwarded-* headers (behind the gateway or a load balancer). */
   trustProxy?: boolean;
   /**
@@ -116,7 +118,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerLimitedJsonParser(app);
   decoratePrincipal(app);
   awaitRunningHandlersOnClose(app);
-  instrumentRequests(app);
+  instrumentRequests(app, options.spanRoute);
   // Callback hooks, not async ones: a promise and its microtask per hook and request showed in the
   // gateway's proxy profile, whose hooks are most of what it adds to a bare proxy. The request id
   // is set on arrival rather than in an onSend hook: the header survives error answers, and a

@@ -33,7 +33,7 @@ function routeLabel(request: FastifyRequest): string {
  * no span hook at all: a hook costs every request even when it returns at once (BENCHMARKS.md,
  * gateway overhead).
  */
-export function instrumentRequests(app: FastifyInstance): void {
+export function instrumentRequests(app: FastifyInstance, spanRoute?: SpanRoute): void {
   if (tracingStarted()) startSpansOnRequest(app);
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeLabel(request);
@@ -44,8 +44,9 @@ export function instrumentRequests(app: FastifyInstance): void {
     const span = trace.getSpan(active);
     // Outside a sampled trace the span records nothing: no name or attributes to build.
     if (span?.isRecording()) {
-      span.updateName(`${request.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': reply.statusCode });
+      const served = spanRoute?.(request) ?? route;
+      span.updateName(`${request.method} ${served}`);
+      span.setAttributes({ 'http.route': served, 'http.response.status_code': reply.statusCode });
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     }
     span?.end();
@@ -61,6 +62,13 @@ export function instrumentRequests(app: FastifyInstance): void {
 function isUntracedHealthProbe(request: FastifyRequest): boolean {
   return request.headers.traceparent === undefined && isHealthProbePath(request.url);
 }
+
+/**
+ * The route template a recorded request span is named after when the app's own route is not the
+ * one that served it (the gateway's proxy prefixes: the service behind it knows the route);
+ * undefined keeps the app's route. Asked only for spans that record.
+ */
+export type SpanRoute = (request: FastifyRequest) => string | undefined;
 
 /** Starts each request's server span; a recorded one puts its ids on the request's log lines. */
 function startSpansOnRequest(app: FastifyInstance): void {

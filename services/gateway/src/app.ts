@@ -77,7 +77,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     timeouts: options.timeouts,
-    ...(remoteDocs ? { extendOpenapi: (document) => remoteDocs.extend(document) } : {}),
+    ...(remoteDocs ? { extendOpenapi: (document) => remoteDocs.extend(document), spanRoute: (request) => remoteDocs.routeTemplate(request.method, request.url) } : {}),
   });
   await registerSecurityHeaders(app);
   await registerCors(app, options.corsOrigins ?? []);

@@ -3,6 +3,7 @@ import { PRINCIPAL_HEADER, type Logger } from '@platform/kit';
 import type { OpenAPIV3 } from 'openapi-types';
 import { z } from 'zod';
 import { cachingPrincipalSigner } from './principal-signer';
+import { RouteTemplates } from './route-templates';
 import { serviceForPath } from './route-table';
 
 /** The part of a service's OpenAPI document the gateway takes: its paths, each a map of operations. */
@@ -28,6 +29,8 @@ function routedPath(openapiPath: string): string {
  */
 export class RemoteApiDocs {
   private readonly paths = new Map<BackendServiceName, OpenAPIV3.PathsObject>();
+  /** The route templates of every path above, remade when a document changes. */
+  private templates = new RouteTemplates({});
   private readonly sign: ReturnType<typeof cachingPrincipalSigner>;
   private timer: NodeJS.Timeout | undefined;
   /** A pending early retry per service that has not answered yet, and its failures in a row. */
@@ -61,6 +64,11 @@ export class RemoteApiDocs {
     return { ...document, paths };
   }
 
+  /** The template of the service route `method` and `url` reach (a proxied request's span name), if a document describes it. */
+  routeTemplate(method: string, url: string): string | undefined {
+    return this.templates.templateOf(method, url);
+  }
+
   private async refresh(): Promise<void> {
     await Promise.all([...this.options.remotes].map(([service, url]) => this.fetchPaths(service, url)));
   }
@@ -73,6 +81,7 @@ export class RemoteApiDocs {
       const { paths } = serviceDocumentSchema.parse(await response.json());
       const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
       this.paths.set(service, Object.fromEntries(routed) as OpenAPIV3.PathsObject);
+      this.templates = new RouteTemplates(Object.assign({}, ...this.paths.values()) as OpenAPIV3.PathsObject);
       this.failures.delete(service);
     } catch (error) {
       const failures = (this.failures.get(service) ?? 0) + 1;
