@@ -1,12 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describeWithBackends } from '@platform/testkit';
-import { freePort } from '@platform/testkit/servers';
+import { freePort, hasExecutableSync } from '@platform/testkit/servers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { sharedBackendsEnvironment } from '../testing/shared-backends';
 
 const run = promisify(execFile);
@@ -14,6 +15,28 @@ const repositoryRoot = resolve(__dirname, '../../..');
 const platformServices = ['gateway', 'identity', 'data', 'audit', 'publishing', 'actions', 'visitors'];
 /** What /api/health lists for a platform owner (nothing for anyone else). */
 const ownerView = platformServices.filter((name) => name !== 'gateway').sort();
+/** Debian's `prometheus` (.ci/run installs it): the scrape test runs only with it, and says so when skipped. */
+const prometheusMissing = !hasExecutableSync('prometheus') && !process.env.CI;
+
+interface PrometheusAnswer<T> {
+  status: string;
+  error?: string;
+  data: T;
+}
+
+/** Debian's Prometheus on a free loopback port with `config`, until `stop`. */
+async function startPrometheus(config: string, directory: string) {
+  const configFile = join(directory, 'prometheus.yml');
+  await writeFile(configFile, config);
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const child = spawn('prometheus', [`--config.file=${configFile}`, `--storage.tsdb.path=${join(directory, 'tsdb')}`, `--web.listen-address=${url.slice('http://'.length)}`], { stdio: 'ignore' });
+  const api = async <T>(path: string): Promise<PrometheusAnswer<T>> => (await (await fetch(`${url}/api/v1/${path}`)).json()) as PrometheusAnswer<T>;
+  await expect.poll(() => fetch(`${url}/-/ready`).then((response) => response.status, () => 0), { timeout: 30_000, interval: 250 }).toBe(200);
+  return {
+    api,
+    stop: () => new Promise<void>((done) => (child.exitCode === null ? (child.once('exit', () => done()), child.kill('SIGTERM')) : done())),
+  };
+}
 
 describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm start:services, as a developer runs it', (urls) => {
   let child: ChildProcess;
@@ -95,6 +118,40 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
       expect(await response.text(), service).toContain('platform_http_requests_total');
     }
   });
+
+  it.skipIf(prometheusMissing)(
+    `a local Prometheus scrapes every process with observability/prometheus-local.yml, and runs every dashboard query${prometheusMissing ? ' [skipped: prometheus not installed]' : ''}`,
+    async () => {
+      await expect.poll(() => output.includes('Prometheus targets of this run'), { timeout: 15_000 }).toBe(true);
+      // The shipped configuration, its file pointed at this run's DATA_DIR and scraping every second.
+      const shipped = parse(await readFile(join(repositoryRoot, 'observability/prometheus-local.yml'), 'utf8')) as { global: Record<string, string>; scrape_configs: Array<{ file_sd_configs: Array<{ files: string[] }> }> };
+      shipped.global.scrape_interval = '1s';
+      shipped.scrape_configs[0]!.file_sd_configs[0]!.files = [join(dataDir, 'services', 'prometheus-targets.json')];
+      const prometheusDir = await mkdtemp(join(tmpdir(), 'prometheus-'));
+      const prometheus = await startPrometheus(stringify(shipped), prometheusDir);
+      try {
+        type Targets = { activeTargets: Array<{ labels: Record<string, string>; health: string }> };
+        const upServices = async () => (await prometheus.api<Targets>('targets')).data.activeTargets.filter((target) => target.health === 'up').map((target) => target.labels.service).sort();
+        await expect.poll(upServices, { timeout: 30_000, interval: 500 }).toEqual([...platformServices].sort());
+        // Every process has counted requests (health probes at least), labelled with its service.
+        type Vector = { result: Array<{ metric: Record<string, string> }> };
+        const counted = async () => (await prometheus.api<Vector>(`query?query=${encodeURIComponent('sum by (service) (platform_http_requests_total)')}`)).data.result.map((series) => series.metric.service).sort();
+        await expect.poll(counted, { timeout: 15_000, interval: 500 }).toEqual([...platformServices].sort());
+        // The compose profile's dashboard: each query is one Prometheus takes.
+        const dashboard = JSON.parse(await readFile(join(repositoryRoot, 'observability/grafana/dashboards/platform.json'), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+        const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+        expect(queries.length).toBeGreaterThan(10);
+        for (const query of queries) {
+          const answer = await prometheus.api<unknown>(`query?query=${encodeURIComponent(query)}`);
+          expect({ query, status: answer.status, error: answer.error }).toEqual({ query, status: 'success', error: undefined });
+        }
+      } finally {
+        await prometheus.stop();
+        await rm(prometheusDir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 
   it("prints the first account's promotion URL, which makes it platform owner", async () => {
     const token = await register(`first-${unique}@example.org`);
