@@ -19,10 +19,16 @@ describe('OTEL_TRACES_EXPORTER=console: traces in the process log, for a develop
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("writes one write's spans as log lines under one trace id, beside the access line that carries it", async () => {
+  it("writes one write's spans as log lines under one trace id, beside the lines that carry it (the access line, the mails)", async () => {
     const { token } = await registerAccount(platform.call, 'tracer');
     const project = await platform.call('POST', '/api/projects', token, { name: 'traced' });
     expect((await platform.call('POST', `/api/projects/${project.body.id}/types`, token, { id: 'notes', name: 'notes' })).status).toBe(201);
+    const action = await platform.call('POST', `/api/projects/${project.body.id}/actions`, token, {
+      title: 'Mail each note',
+      triggers: [{ id: 'created', triggerName: 'documentCreated', configuration: { typeId: 'notes' } }],
+      blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to: 'notes@example.org', subject: 'New note', text: 'see it' } }],
+    });
+    expect(action.status).toBe(201);
     const created = await platform.call('POST', `/api/projects/${project.body.id}/types/notes/data`, token, { title: 'one' });
     expect(created.status).toBe(201);
 
@@ -44,5 +50,9 @@ describe('OTEL_TRACES_EXPORTER=console: traces in the process log, for a develop
     // The request's access line names the same trace, so the log leads from one to the other.
     const access = platform.logs().find((line) => line.msg === 'request' && line.method === 'POST' && String(line.url).endsWith('/types/notes/data'));
     expect(access).toMatchObject({ trace_id: traceId, span_id: request()!.span_id });
+    // So do the lines written for the trace outside the request: the action's mail, and the sign-up's welcome mail in its own trace.
+    await expect.poll(() => platform.logs().find((line) => line.msg === 'mail to notes@example.org: New note')?.trace_id, { timeout: 10_000 }).toBe(traceId);
+    const signUp = spanLines().find((line) => (line.msg as string).startsWith('span POST /api/auth/register '));
+    expect(platform.logs().find((line) => String(line.msg).endsWith(': Welcome to the platform'))).toMatchObject({ trace_id: signUp!.trace_id });
   }, 60_000);
 });

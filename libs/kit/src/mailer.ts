@@ -1,3 +1,4 @@
+import { traceLogFields, type TraceContext } from '@platform/telemetry';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
@@ -7,18 +8,26 @@ export interface MailMessage {
   text: string;
 }
 
-/** The mailer port: identity's welcome mail, the actions' send-mail block. */
-export interface Mailer {
-  readonly kind: 'log' | 'smtp';
-  send(message: MailMessage): Promise<void>;
+/** Where a mail is sent from: the trace of the request or action run that sends it. */
+export interface MailOptions {
+  traceContext?: TraceContext;
 }
 
-/** Development and tests: mails are written to the log, never delivered (spec, Events 5). */
+/** The mailer port: identity's welcome and invitation mails, the actions' send-mail block. */
+export interface Mailer {
+  readonly kind: 'log' | 'smtp';
+  send(message: MailMessage, options?: MailOptions): Promise<void>;
+}
+
+/**
+ * Development and tests: mails are written to the log, never delivered (spec, Events 5). The line
+ * carries the sender's trace ids, like every other line written inside a trace.
+ */
 export function createLogMailer(logger: Logger): Mailer {
   return {
     kind: 'log',
-    async send(message) {
-      logger.info({ mail: message }, `mail to ${message.to}: ${message.subject}`);
+    async send(message, options) {
+      logger.info({ ...traceLogFields(options?.traceContext), mail: message }, `mail to ${message.to}: ${message.subject}`);
     },
   };
 }

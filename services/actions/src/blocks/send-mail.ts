@@ -33,7 +33,7 @@ export const sendMailBlock: BlockDefinition<z.infer<typeof configuration>> = {
     const to = renderTemplate(String(merged.to ?? ''), templateData).trim();
     if (!email.safeParse(to).success) throw new BlockError('ACTIONS_MAIL_INVALID_RECIPIENT', `"${to}" is not an email address`);
     const subject = renderTemplate(String(merged.subject ?? ''), templateData);
-    await context.services.mailer.send({ to, subject, text: renderTemplate(String(merged.text ?? ''), templateData) });
+    await context.services.mailer.send({ to, subject, text: renderTemplate(String(merged.text ?? ''), templateData) }, { traceContext: context.traceContext });
     return { outputs: { sent: true }, summary: { to, subject } };
   },
 };

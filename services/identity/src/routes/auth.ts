@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { requestTraceContext } from '@platform/kit';
 import { DuplicateKeyError } from '@platform/storage';
+import type { TraceContext } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -77,7 +79,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
         throw error instanceof DuplicateKeyError ? identityError('IDENTITY_EMAIL_TAKEN') : error;
       }
       await deps.tenants.personalTenant(stored);
-      await afterRegistration(deps, stored, request.log);
+      await afterRegistration(deps, stored, request.log, requestTraceContext(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return reply.code(201).send({ user: toCurrentUser(stored), token, expiresAt: session.expiresAt });
     },
@@ -125,7 +127,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
  * The welcome mail and, for the first user in development, the owner-promotion link in the log: a
  * full URL ending the message, so a terminal shows it whole and clickable.
  */
-async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: FastifyInstance['log']): Promise<void> {
+async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: FastifyInstance['log'], traceContext: TraceContext | undefined): Promise<void> {
   if (deps.dev && (await deps.users.count()) === 1) {
     const token = await deps.promotions.issue(user.id);
     const promotionPath = `/api/admin/dev/platform-owner/${token}`;
@@ -133,6 +135,6 @@ async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: Fast
     log.warn({ promotionPath, promotionUrl, email: user.email, validMinutes: PROMOTION_TOKEN_TTL_MS / 60_000 }, `Promote yourself to platform owner: ${promotionUrl}`);
   }
   await deps.mailer
-    .send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.` })
+    .send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.` }, { traceContext })
     .catch((error: unknown) => log.error({ err: error }, 'welcome mail could not be sent'));
 }

@@ -1,5 +1,5 @@
 import { scopePermission, type UserPrincipal } from '@platform/contracts';
-import { requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
+import { requestTraceContext, requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -88,7 +88,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         // Mailed before it is stored: a mail that fails leaves no new invitation and the earlier link working.
         const token = newInvitationToken();
         const inviter = await deps.users.require(caller.userId);
-        await sendInvitationMail(deps, { to: email, token, projectName: project.name, inviterName: inviter.displayName });
+        await sendInvitationMail(deps, { to: email, token, projectName: project.name, inviterName: inviter.displayName }, requestTraceContext(request));
         return reply.code(202).send(await deps.emailInvitations.invite(project.id, email, caller.userId, scoped, token));
       }
       // The body schema requires exactly one of userId and email.
