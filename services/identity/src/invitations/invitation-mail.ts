@@ -1,4 +1,4 @@
-import type { TraceContext } from '@platform/telemetry';
+import { traceLogFields, type TraceContext } from '@platform/telemetry';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 
@@ -24,7 +24,7 @@ export async function sendInvitationMail(
       text: `${invitation.inviterName} invited you to the project "${invitation.projectName}".\n\nOpen this link, signed in (or after creating an account), to accept or decline: ${link}\n\nThe link works once and lapses in 14 days.`,
     }, { traceContext });
   } catch (error) {
-    deps.logger.error({ err: error }, 'invitation mail could not be sent');
+    deps.logger.error({ ...traceLogFields(traceContext), err: error }, 'invitation mail could not be sent');
     throw identityError('IDENTITY_MAIL_FAILED');
   }
 }
