@@ -39,6 +39,11 @@ describeWithBackend('redis', 'traces across the proxy hop (a gateway process and
     return { status: response.status, body: (await response.json()) as any };
   }
 
+  it("makes no trace of the gateway's refresh of the services' API documents (at its start, then every 30 s)", () => {
+    // The services process served /api/openapi.json to the gateway as it started, traced like any request but for this.
+    expect(tracing.spans().filter((span) => span.name.includes('/api/openapi.json')).map((span) => span.name)).toEqual([]);
+  });
+
   it('a POST .../data is one trace: gateway span, the data service span under it, then outbox, bus, audit and actions', async () => {
     const token = (await call('POST', '/api/auth/register', undefined, { email: `hop-${Date.now()}@example.org`, password: 'hop password 1' })).body.token as string;
     const projectId = (await call('POST', '/api/projects', token, { name: 'hop' })).body.id as string;

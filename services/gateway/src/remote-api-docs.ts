@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { anonymousPrincipal, type BackendServiceName } from '@platform/contracts';
 import { PRINCIPAL_HEADER, type Logger } from '@platform/kit';
 import type { OpenAPIV3 } from 'openapi-types';
@@ -12,6 +13,15 @@ const serviceDocumentSchema = z.object({ paths: z.record(z.string(), z.record(z.
 const FETCH_TIMEOUT_MS = 2_000;
 /** How soon a service that has never answered is asked again first (a slow start should not hide its routes for a whole refresh). */
 const FIRST_ANSWER_RETRY_MS = 2_000;
+
+/**
+ * A W3C trace context whose sampled flag is clear: under the default parent-based sampler the
+ * service follows the decision and records nothing (every 30 s and service, the refresh would
+ * otherwise be a one-span trace of its own).
+ */
+function unsampledTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
+}
 
 /** `/api/projects/{projectId}/types` as the route table matches it: a parameter is any one segment. */
 function routedPath(openapiPath: string): string {
@@ -75,8 +85,10 @@ export class RemoteApiDocs {
 
   private async fetchPaths(service: BackendServiceName, url: string): Promise<void> {
     try {
-      // Services answer only requests the gateway signed; the document needs no user.
-      const response = await fetch(`${url}/api/openapi.json`, { headers: { [PRINCIPAL_HEADER]: this.sign(anonymousPrincipal) }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      // Services answer only requests the gateway signed; the document needs no user. Housekeeping,
+      // not a trace worth keeping: sent as part of a trace left out, so a service records no span.
+      const headers = { [PRINCIPAL_HEADER]: this.sign(anonymousPrincipal), traceparent: unsampledTraceparent() };
+      const response = await fetch(`${url}/api/openapi.json`, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (!response.ok) throw new Error(`status ${response.status}`);
       const { paths } = serviceDocumentSchema.parse(await response.json());
       const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
