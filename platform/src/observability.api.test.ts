@@ -144,7 +144,7 @@ describe('traces (all-in-one)', () => {
 });
 
 describe('metrics', () => {
-  it('counts requests by route template, bus messages by durable and action runs by status after a known workload', async () => {
+  it('counts requests by route template, bus messages and their waits by durable and action runs by status after a known workload', async () => {
     const before = await scrape();
     const route = '/api/projects/:projectId/types/:typeId/data';
     const counters = (text: string) => ({
@@ -153,6 +153,7 @@ describe('metrics', () => {
       latency: sample(text, 'platform_http_request_duration_seconds_count', { route, method: 'POST', status: '201' }),
       published: sample(text, 'platform_bus_published_total', { subject: 'platform.docs.created', result: 'stored' }),
       audited: sample(text, 'platform_bus_consumed_total', { durable: 'audit-trail', outcome: 'ack' }),
+      waited: sample(text, 'platform_bus_delivery_delay_seconds_count', { durable: 'audit-trail' }),
       runs: sample(text, 'platform_action_runs_total', { status: 'succeeded' }),
       mails: sample(text, 'platform_action_blocks_total', { block: 'send-mail', status: 'succeeded' }),
     });
@@ -172,9 +173,10 @@ describe('metrics', () => {
       latency: end.latency - start.latency,
       published: end.published - start.published,
       audited: end.audited - start.audited,
+      waited: end.waited - start.waited,
       runs: end.runs - start.runs,
       mails: end.mails - start.mails,
-    }).toEqual({ created: 3, refused: 1, latency: 3, published: 3, audited: 3, runs: 3, mails: 3 });
+    }).toEqual({ created: 3, refused: 1, latency: 3, published: 3, audited: 3, waited: 3, runs: 3, mails: 3 });
   });
 
   it('counts sign-ins refused by the login throttle, open realtime streams and the embedded data on disk', async () => {

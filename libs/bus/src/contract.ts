@@ -40,10 +40,14 @@ export function runEventBusContract(adapter: string, open: () => Promise<EventBu
       const { subject, durable } = names();
       const inbox = collector<{ n: number }>();
       const subscription = await bus.subscribe({ durable: durable('a'), filter: subject('>'), handler: inbox.handler });
+      const before = Date.now();
       expect(await bus.publish(subject('one'), { n: 1 }, { msgId: 'm1', headers: { 'x-request-id': 'r1' } })).toMatchObject({ duplicate: false });
+      const after = Date.now();
       await inbox.until(1);
-      // With the durable's lag: nothing waits behind this one.
-      expect(inbox.received[0]).toEqual({ subject: subject('one'), msgId: 'm1', data: { n: 1 }, headers: { 'x-request-id': 'r1' }, deliveryCount: 1, pending: 0 });
+      // With the durable's lag (nothing waits behind this one) and when the bus stored it (the server's clock: this host's, give or take a millisecond of rounding).
+      expect(inbox.received[0]).toEqual({ subject: subject('one'), msgId: 'm1', data: { n: 1 }, headers: { 'x-request-id': 'r1' }, deliveryCount: 1, pending: 0, publishedAt: expect.any(Number) });
+      expect(inbox.received[0]!.publishedAt).toBeGreaterThanOrEqual(before - 1);
+      expect(inbox.received[0]!.publishedAt).toBeLessThanOrEqual(after + 1);
       await subscription.stop();
     });
 

@@ -8,6 +8,8 @@ interface StoredMessage {
   msgId: string;
   payload: string;
   headers: Record<string, string>;
+  /** When it was appended, in ms since the epoch. */
+  publishedAt: number;
   /** The durables `handled` waits for: those that matched it and had a subscriber when it was published. */
   awaiting?: Durable[];
   handled?: () => void;
@@ -188,6 +190,7 @@ class Durable {
       deliveryCount: delivery.count,
       // JetStream's pending count: the durable's lag, which the consumer-lag metric reports.
       pending: this.waiting.length,
+      publishedAt: stored.publishedAt,
     };
     try {
       await subscriber.handler(message);
@@ -232,7 +235,7 @@ class InProcessLog {
     if (this.seen.has(msgId)) return undefined;
     this.seen.set(msgId, now);
     this.seq += 1;
-    const message = { seq: this.seq, subject, msgId, payload, headers };
+    const message = { seq: this.seq, subject, msgId, payload, headers, publishedAt: now };
     this.messages.push(message);
     return message;
   }

@@ -163,6 +163,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
             headers: headersOf(received),
             deliveryCount: received.info.deliveryCount,
             pending: received.info.pending,
+            publishedAt: Math.round(received.info.timestampNanos / 1e6),
           };
           try {
             await subscribeOptions.handler(message);

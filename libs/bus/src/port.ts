@@ -41,6 +41,12 @@ export interface BusMessage<T = unknown> {
    */
   pending?: number;
   /**
+   * When the bus stored the message, in ms since the epoch (JetStream: the NATS server's clock);
+   * both adapters report it. How long the message waited before this delivery (the
+   * delivery-delay metric) is the consumer's clock minus this.
+   */
+  publishedAt?: number;
+  /**
    * The delivery's trace context (an OpenTelemetry Context holding the consumer span), set by the
    * tracing instrumentation for the handler to start its spans under; absent while tracing is off.
    */

@@ -1,6 +1,6 @@
 import { propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { BusMessage, EventBus, PublishOptions, PublishResult, SubscribeOptions } from '@platform/bus';
-import { busConsumed, busConsumeDuration, busConsumerPending, busPublished, busRedeliveries, subjectFamily } from './metrics';
+import { busConsumed, busConsumeDuration, busConsumerPending, busDeliveryDelay, busPublished, busRedeliveries, subjectFamily } from './metrics';
 import { recordFailure, startChildSpan, unsampledTraceparent, type TraceContext } from './trace-context';
 import { tracingStarted } from './tracing';
 
@@ -18,10 +18,12 @@ async function countedPublish(bus: EventBus, family: string, subject: string, da
   }
 }
 
-/** One delivery to `handler`: redeliveries, the durable's lag, the outcome and the handling time counted. */
+/** One delivery to `handler`: redeliveries, the durable's lag, how long the message waited, the outcome and the handling time counted. */
 async function countedDelivery<T>(durable: string, message: BusMessage<T>, handler: (message: BusMessage<T>) => Promise<void>): Promise<void> {
   if (message.deliveryCount > 1) busRedeliveries.inc({ durable });
   if (message.pending !== undefined) busConsumerPending.set({ durable }, message.pending);
+  // Clocks of two hosts may disagree by a little: a message is never taken to have waited less than nothing.
+  if (message.publishedAt !== undefined) busDeliveryDelay.observe({ durable }, Math.max(0, Date.now() - message.publishedAt) / 1000);
   const stopTimer = busConsumeDuration.startTimer({ durable });
   try {
     await handler(message);

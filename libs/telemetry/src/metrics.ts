@@ -63,6 +63,14 @@ export const busConsumeDuration = new Histogram({
   registers,
 });
 
+export const busDeliveryDelay = new Histogram({
+  name: 'platform_bus_delivery_delay_seconds',
+  help: 'Time a message waited between its publish and a delivery to a durable consumer (redeliveries included), by durable',
+  labelNames: ['durable'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120, 600],
+  registers,
+});
+
 export const storeOperationDuration = new KeyedHistogram({
   name: 'platform_store_operation_duration_seconds',
   help: 'Time of one document store operation, by operation (find, updateOne, ...)',
