@@ -153,6 +153,8 @@ describe('actions in the console', () => {
     expect(blocks[0]).toMatch(/^check \(conditional-logic\): succeeded, .* ms \{"result":true\}$/);
     expect(blocks[1]).toMatch(new RegExp(`^notify \\(call-webhook\\): succeeded, .* ms .*"status":200`));
     expect(await run.getByRole('cell').nth(2).textContent()).toMatch(/^\d+(\.\d)? ms$/);
+    // When it started, and how long after the order was saved.
+    expect(await run.getByRole('cell').nth(0).textContent()).toMatch(/\d+(\.\d)? m?s after the change$/);
     await screenshot(page, 'actions-02-runs');
 
     // The run links to the document that triggered it.

@@ -230,10 +230,13 @@ describe('the executor', () => {
     });
     const ignored = await platform.createAction(projectId, owner, { title: 'Other type', triggers: [trigger('documentCreated', 'elsewhere')] });
     const before = received.length;
-    await createDocument(projectId, 'jobs', { n: 1 });
+    const created = await createDocument(projectId, 'jobs', { n: 1 });
 
     const [run] = await platform.runsOf(projectId, first.id, owner, 1);
     expect(run.status).toBe('failed');
+    // When the change was written, so that how long the run waited for its event shows.
+    expect(run.changedAt).toBe(created.createdAt);
+    expect(run.startedAt).toBeGreaterThanOrEqual(run.changedAt);
     expect(run.blocks.map((b: { blockId: string; status: string }) => `${b.blockId}:${b.status}`)).toEqual(['start:succeeded', 'middle:failed', 'last:succeeded']);
     expect(run.blocks[1].error).toMatchObject({ code: 'ACTIONS_WEBHOOK_FAILED' });
     for (const block of run.blocks) expect(block).toMatchObject({ startedAt: expect.any(Number), durationMs: expect.any(Number) });

@@ -76,6 +76,7 @@ export class Executor {
       documentId: event.entityId,
       depth: trigger.depth,
       status: 'running',
+      changedAt: event.change.timestamp,
       startedAt: this.deps.services.clock(),
       blocks: [],
       blockDocumentsRecorded: true,

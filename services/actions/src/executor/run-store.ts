@@ -47,6 +47,8 @@ export interface RunFields {
   documentId: string;
   depth: number;
   status: RunStatus;
+  /** When the triggering change was written (its history entry's timestamp); absent on runs recorded before it was kept. */
+  changedAt?: number;
   startedAt: number;
   finishedAt?: number;
   durationMs?: number;

@@ -33,6 +33,10 @@ export const runSchema = z.object({
   documentId: z.string(),
   depth: z.number().describe('How many action writes led to the event (0: a person wrote)'),
   status: z.enum(['running', 'succeeded', 'failed', 'interrupted']),
+  changedAt: z
+    .number()
+    .optional()
+    .describe('When the change that triggered the run was written (ms since the epoch): startedAt minus this is how long the run waited for its event. Absent on runs recorded before it was kept'),
   startedAt: z.number(),
   finishedAt: z.number().optional(),
   durationMs: z.number().optional(),

@@ -17,6 +17,13 @@ const RUNS_REFRESH_MS = 3_000;
 
 const duration = (ms: number | undefined) => (ms === undefined ? '…' : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`);
 
+/** How long the run waited for its event after the change was written ("12 ms after the change", "2.4 s ..."); nothing for runs recorded before that was kept. */
+function waited(run: Run): string | undefined {
+  if (run.changedAt === undefined) return undefined;
+  const ms = Math.max(0, run.startedAt - run.changedAt);
+  return `${ms < 1_000 ? duration(ms) : `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`} after the change`;
+}
+
 /** What a block did: its summary, its error, or why it was skipped. */
 function BlockOutcome({ result }: { result: BlockResult }) {
   if (result.error) return <span className="run-error">{`${result.error.code}: ${result.error.message}`}</span>;
@@ -24,7 +31,7 @@ function BlockOutcome({ result }: { result: BlockResult }) {
   return <code>{JSON.stringify(result.summary ?? {})}</code>;
 }
 
-/** An action's runs, newest first: status, duration, each block's result or error, and the document that triggered it. */
+/** An action's runs, newest first: when each started (and how long after its change), status, duration, each block's result or error, and the document that triggered it. */
 export function ActionRuns({ projectId, actionId }: { projectId: string; actionId: string }) {
   const [page, setPage] = useState(1);
   const action = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}', { params: { path: { projectId, actionId } } })), `${projectId}/${actionId}`);
@@ -67,7 +74,10 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
         <tbody>
           {(runs.value?.items ?? []).map((run) => (
             <tr key={run.id}>
-              <td>{new Date(run.startedAt).toLocaleString()}</td>
+              <td>
+                {new Date(run.startedAt).toLocaleString()}
+                {waited(run) && <div className="run-note">{waited(run)}</div>}
+              </td>
               <td className={`run-${run.status}`}>{run.status}</td>
               <td>{duration(run.durationMs)}</td>
               <td>
