@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createRedisKeyValue } from '@platform/kv';
 import { openDocumentStore } from '@platform/storage';
-import { hasExecutableSync, startBackendServers } from '@platform/testkit/servers';
+import { freePort, hasExecutableSync, startBackendServers } from '@platform/testkit/servers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -69,4 +69,54 @@ describeLocal(missing.length && !process.env.CI ? `${title} [skipped: ${missing.
     expect(stdout.split('\n').filter((line) => line.includes(dataDir))).toEqual([]);
     // Six services loading their sources at once took 95 s on the loaded 2-core machine.
   }, 300_000);
+
+  it('stops everything it started when only pnpm is told to stop (SIGTERM to pnpm, as a process manager, an IDE or `timeout` sends it)', async () => {
+    const child = spawn('pnpm', ['-s', 'start:services'], {
+      cwd: repositoryRoot,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, DATA_DIR: dataDir, PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await expect.poll(() => output.includes('gateway ready at'), { timeout: 240_000, interval: 500 }).toBe(true);
+    // Everything pnpm started: the script, its backends and services.
+    const started = await descendantsOf(child.pid!);
+    expect(started.length, output).toBeGreaterThanOrEqual(10);
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+    await expect.poll(() => alive(started).length, { timeout: 60_000, interval: 500 }).toBe(0);
+  }, 330_000);
 });
+
+/** The processes below `pid`, by `ps`. */
+async function descendantsOf(pid: number): Promise<number[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=']);
+  const children = new Map<number, number[]>();
+  for (const line of stdout.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** Those of `pids` still running. */
+function alive(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
