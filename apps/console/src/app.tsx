@@ -16,6 +16,7 @@ import { InvitationScreen } from './screens/invitation';
 import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
+import { projectPath } from './paths';
 
 function Unavailable() {
   return (
@@ -76,12 +77,13 @@ function ProjectScreen({ projectId, path }: { projectId: string; path: string })
   if ((params = match('/projects/:projectId/types/:typeId/documents/:id', path))) return <DocumentDetail projectId={projectId} typeId={params.typeId!} id={params.id!} key={path} />;
   if ((params = match('/projects/:projectId/types/:typeId/access', path))) return <TypeAccess projectId={projectId} typeId={params.typeId!} key={path} />;
   if ((params = match('/projects/:projectId/types/:typeId', path))) return <ProjectDocuments projectId={projectId} typeId={params.typeId!} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/members`)) return <Members projectId={projectId} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/audit-trail`)) return <AuditTrail projectId={projectId} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/actions`)) return <Actions projectId={projectId} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/applications`)) return <Applications projectId={projectId} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/visitors`)) return <Visitors projectId={projectId} key={path} />;
-  if (path.startsWith(`/projects/${encodeURIComponent(projectId)}/settings`)) return <ProjectSettings projectId={projectId} key={path} />;
+  const base = projectPath(projectId);
+  if (path.startsWith(`${base}/members`)) return <Members projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/audit-trail`)) return <AuditTrail projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/actions`)) return <Actions projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/applications`)) return <Applications projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/visitors`)) return <Visitors projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/settings`)) return <ProjectSettings projectId={projectId} key={path} />;
   return <Types projectId={projectId} key={path} />;
 }
 

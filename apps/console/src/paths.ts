@@ -1,6 +1,11 @@
-/** A type's documents screen (router paths, without the /console base). */
+/** A project's screens start here (its types); router paths, without the /console base. */
+export function projectPath(projectId: string): string {
+  return `/projects/${encodeURIComponent(projectId)}`;
+}
+
+/** A type's documents screen. */
 export function typePath(projectId: string, typeId: string): string {
-  return `/projects/${encodeURIComponent(projectId)}/types/${encodeURIComponent(typeId)}`;
+  return `${projectPath(projectId)}/types/${encodeURIComponent(typeId)}`;
 }
 
 /** A document's screen: its state, history and conflicts. */

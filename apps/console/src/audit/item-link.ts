@@ -1,4 +1,4 @@
-import { documentPath, typePath } from '../paths';
+import { documentPath, projectPath, typePath } from '../paths';
 
 /** What an audit item names: its entity, where the entity lives, and the revision the change made. */
 export interface TrailItemTarget {
@@ -17,6 +17,6 @@ const APPLICATIONS_COLLECTION = 'applications';
  */
 export function itemLink(projectId: string, item: TrailItemTarget): string {
   if (item.entityTypeId === TYPES_COLLECTION) return typePath(projectId, item.entityId);
-  if (item.entityTypeId === APPLICATIONS_COLLECTION) return `/projects/${encodeURIComponent(projectId)}/applications`;
+  if (item.entityTypeId === APPLICATIONS_COLLECTION) return `${projectPath(projectId)}/applications`;
   return `${documentPath(projectId, item.entityTypeId, item.entityId)}?revision=${item.revision}`;
 }

@@ -1,4 +1,5 @@
 import { Link, usePath } from '../router';
+import { projectPath } from '../paths';
 
 /** The sections of a project, in the order a person meets them. */
 const sections = [
@@ -14,7 +15,7 @@ const sections = [
 /** The project's navigation; the current section is marked for assistive technology too. */
 export function ProjectNav({ projectId }: { projectId: string }) {
   const path = usePath();
-  const base = `/projects/${encodeURIComponent(projectId)}`;
+  const base = projectPath(projectId);
   const current = sections.filter((section) => section.path !== '').find((section) => path.startsWith(base + section.path))?.path ?? '';
   return (
     <nav aria-label="Project" className="project-nav">

@@ -11,6 +11,7 @@ import { SubmitForm } from '../components/submit-form';
 import { useLoad } from '../components/use-load';
 import { authorName } from '../history/authors';
 import { Link } from '../router';
+import { projectPath } from '../paths';
 
 const json = (value: unknown): string => JSON.stringify(value ?? null, null, 2);
 
@@ -79,7 +80,7 @@ export default function ApplicationDetail({ projectId, appId }: { projectId: str
   return (
     <main>
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}/applications`}>Applications</Link> / {appId}
+        <Link to={`${projectPath(projectId)}/applications`}>Applications</Link> / {appId}
       </p>
       <h1>{current ? titleOf(current) : appId}</h1>
       <LoadError error={application.error} />

@@ -8,6 +8,7 @@ import { LoadError } from '../components/load-error';
 import { SubmitForm } from '../components/submit-form';
 import { useLoad } from '../components/use-load';
 import { Link, match, usePath } from '../router';
+import { projectPath } from '../paths';
 
 // The editor checks widget trees with the registry's schemas: loaded when an application is opened.
 const ApplicationDetail = lazy(() => import('./application-detail'));
@@ -16,7 +17,7 @@ function ApplicationList({ projectId }: { projectId: string }) {
   const applications = useLoad(() => loadApplications(projectId), projectId);
   const [creating, setCreating] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const base = `/projects/${encodeURIComponent(projectId)}/applications`;
+  const base = `${projectPath(projectId)}/applications`;
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

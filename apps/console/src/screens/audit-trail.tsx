@@ -10,6 +10,7 @@ import { LoadError } from '../components/load-error';
 import { Pager } from '../components/pager';
 import { useLoad } from '../components/use-load';
 import { Link, navigate } from '../router';
+import { projectPath } from '../paths';
 
 /**
  * New items are polled for: the audit service records a change after the data service announces
@@ -26,7 +27,7 @@ export function AuditTrail({ projectId }: { projectId: string }) {
   const { reload } = trail;
 
   // The URL keeps the filters, so a filtered trail can be bookmarked and shared.
-  useEffect(() => navigate(`/projects/${encodeURIComponent(projectId)}/audit-trail${search}`, { replace: true }), [projectId, search]);
+  useEffect(() => navigate(`${projectPath(projectId)}/audit-trail${search}`, { replace: true }), [projectId, search]);
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && reload(), POLL_MS);
     return () => clearInterval(timer);

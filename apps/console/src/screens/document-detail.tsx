@@ -18,7 +18,7 @@ import { useRevisionState } from '../history/use-revision-state';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
-import { documentPath, typePath } from '../paths';
+import { documentPath, projectPath, typePath } from '../paths';
 
 const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
 
@@ -175,7 +175,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   return (
     <main className="wide">
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / {id}
+        <Link to={projectPath(projectId)}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / {id}
       </p>
       <h1>Document {id}</h1>
       <p>

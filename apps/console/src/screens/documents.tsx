@@ -12,7 +12,7 @@ import { useTypeSchema } from '../components/use-type-schema';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
-import { documentPath, typePath } from '../paths';
+import { documentPath, projectPath, typePath } from '../paths';
 
 const ROW_HEIGHT = 36;
 /** Tombstones come from the pull route, a page at a time, up to this many. */
@@ -132,7 +132,7 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
   return (
     <main className="wide">
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / {typeId}
+        <Link to={projectPath(projectId)}>Types</Link> / {typeId}
       </p>
       <h1>Documents of {typeId}</h1>
       <div className="toolbar">

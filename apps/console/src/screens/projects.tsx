@@ -6,12 +6,13 @@ import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { projectPath } from '../paths';
 
 /** Records the project as the most recent (`PUT /api/me/last-project`), then opens it. */
 export async function openProject(projectId: string, refreshUser: () => Promise<void>): Promise<void> {
   await unwrap(api.PUT('/api/me/last-project', { body: { projectId } }));
   await refreshUser();
-  navigate(`/projects/${encodeURIComponent(projectId)}`);
+  navigate(projectPath(projectId));
 }
 
 export function Projects() {

@@ -6,7 +6,7 @@ import { plainPermission } from '../access/permission-names';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { Link } from '../router';
-import { documentPath, typePath } from '../paths';
+import { documentPath, projectPath, typePath } from '../paths';
 
 type BatchRequest = paths['/api/projects/{projectId}/types/{typeId}/batch-rls']['post']['requestBody']['content']['application/json'];
 type BatchAnswer = paths['/api/projects/{projectId}/types/{typeId}/batch-rls']['post']['responses'][200]['content']['application/json'];
@@ -133,7 +133,7 @@ export function TypeAccess({ projectId, typeId }: { projectId: string; typeId: s
   return (
     <main className="wide">
       <p className="crumbs">
-        <Link to={`/projects/${encodeURIComponent(projectId)}`}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / access
+        <Link to={projectPath(projectId)}>Types</Link> / <Link to={typePath(projectId, typeId)}>{typeId}</Link> / access
       </p>
       <h1>Access of {typeId} documents</h1>
       <p className="muted">Changes the row-level security of many documents at once. Dry run first to see what would change; Apply makes the change (each document gets a new revision).</p>
