@@ -18,10 +18,10 @@ const RUNS_REFRESH_MS = 3_000;
 const duration = (ms: number | undefined) => (ms === undefined ? '…' : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`);
 
 /** How long the run waited for its event after the change was written ("12 ms after the change", "2.4 s ..."); nothing for runs recorded before that was kept. */
-function waited(run: Run): string | undefined {
-  if (run.changedAt === undefined) return undefined;
+function WaitNote({ run }: { run: Run }) {
+  if (run.changedAt === undefined) return null;
   const ms = Math.max(0, run.startedAt - run.changedAt);
-  return `${ms < 1_000 ? duration(ms) : `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`} after the change`;
+  return <div className="run-note">{`${ms < 1_000 ? duration(ms) : `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`} after the change`}</div>;
 }
 
 /** What a block did: its summary, its error, or why it was skipped. */
@@ -76,7 +76,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
             <tr key={run.id}>
               <td>
                 {new Date(run.startedAt).toLocaleString()}
-                {waited(run) && <div className="run-note">{waited(run)}</div>}
+                <WaitNote run={run} />
               </td>
               <td className={`run-${run.status}`}>{run.status}</td>
               <td>{duration(run.durationMs)}</td>
