@@ -24,7 +24,7 @@ const kindNames: Record<SpanKind, SpanLogFields['kind']> = {
 };
 
 /** The fields and message of an ended span's line (`span POST /api/... 4.2 ms`). */
-export function spanLogLine(span: ReadableSpan): { fields: SpanLogFields; message: string } {
+function spanLogLine(span: ReadableSpan): { fields: SpanLogFields; message: string } {
   const { traceId, spanId } = span.spanContext();
   const ms = Math.round(hrTimeToMilliseconds(span.duration) * 10) / 10;
   const fields: SpanLogFields = {

@@ -39,8 +39,11 @@ function routedPath(openapiPath: string): string {
  */
 export class RemoteApiDocs {
   private readonly paths = new Map<BackendServiceName, OpenAPIV3.PathsObject>();
-  /** The route templates of every path above, remade when a document changes. */
-  private templates = new RouteTemplates({});
+  /**
+   * The route templates of every path above, made when a recorded span first asks after a
+   * document changed: with tracing off, or between changes, no router is built.
+   */
+  private templates: RouteTemplates | undefined;
   private readonly sign: ReturnType<typeof cachingPrincipalSigner>;
   private timer: NodeJS.Timeout | undefined;
   /** A pending early retry per service that has not answered yet, and its failures in a row. */
@@ -69,14 +72,18 @@ export class RemoteApiDocs {
 
   /** The gateway's own document with every remote service's routed paths added. */
   extend(document: OpenAPIV3.Document): OpenAPIV3.Document {
-    const paths: OpenAPIV3.PathsObject = { ...document.paths };
-    for (const servicePaths of this.paths.values()) Object.assign(paths, servicePaths);
-    return { ...document, paths };
+    return { ...document, paths: { ...document.paths, ...this.servicePaths() } };
   }
 
   /** The template of the service route `method` and `url` reach (a proxied request's span name), if a document describes it. */
   routeTemplate(method: string, url: string): string | undefined {
+    this.templates ??= new RouteTemplates(this.servicePaths());
     return this.templates.templateOf(method, url);
+  }
+
+  /** Every remote service's routed paths in one object. */
+  private servicePaths(): OpenAPIV3.PathsObject {
+    return Object.assign({}, ...this.paths.values()) as OpenAPIV3.PathsObject;
   }
 
   private async refresh(): Promise<void> {
@@ -93,7 +100,7 @@ export class RemoteApiDocs {
       const { paths } = serviceDocumentSchema.parse(await response.json());
       const routed = Object.entries(paths).filter(([path]) => serviceForPath(routedPath(path)) === service);
       this.paths.set(service, Object.fromEntries(routed) as OpenAPIV3.PathsObject);
-      this.templates = new RouteTemplates(Object.assign({}, ...this.paths.values()) as OpenAPIV3.PathsObject);
+      this.templates = undefined;
       this.failures.delete(service);
     } catch (error) {
       const failures = (this.failures.get(service) ?? 0) + 1;
