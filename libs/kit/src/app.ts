@@ -13,6 +13,7 @@ import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { isHealthProbePath } from './health-probe';
 import { registerLimitedJsonParser } from './json-body-parser';
 import { decoratePrincipal } from './principal-hooks';
+import { refuseUnknownQueryParameters } from './query-parameters';
 import { instrumentRequests, type SpanRoute } from './request-telemetry';
 import { awaitRunningHandlersOnClose } from './running-handlers';
 import { redactUrlCredentials } from './url-redaction';
@@ -116,6 +117,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerLimitedJsonParser(app);
+  refuseUnknownQueryParameters(app);
   decoratePrincipal(app);
   awaitRunningHandlersOnClose(app);
   instrumentRequests(app, options.spanRoute);

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { declaredQueryParameters } from './query-parameters';
 
 /**
  * An error with an HTTP status and a stable code from a service's catalogue. The shared error
@@ -31,16 +32,25 @@ export function errorCatalogue<K extends string>(entries: Record<K, [status: num
 }
 
 interface ValidationIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+  params?: { issue?: { path?: PropertyKey[]; message?: string }; keys?: string[] };
 }
 
-function describeValidation(context: string | undefined, issues: ValidationIssue[]): { message: string; issues: Array<{ field: string; message: string }> } {
-  const described = issues.map((issue) => {
+/** A query parameter the route does not take (refuseUnknownQueryParameters): one issue per name, saying what the route takes. */
+function unknownQueryParameters(issue: ValidationIssue, request: FastifyRequest): Array<{ field: string; message: string }> {
+  const declared = declaredQueryParameters(request.routeOptions.schema?.querystring);
+  const takes = declared.length > 0 ? `this route takes ${declared.join(', ')}` : 'this route takes none';
+  return (issue.params?.keys ?? []).map((name) => ({ field: `querystring.${name}`, message: `unknown query parameter (${takes})` }));
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[], request: FastifyRequest): { message: string; issues: Array<{ field: string; message: string }> } {
+  const described = issues.flatMap((issue) => {
+    if (context === 'querystring' && issue.keyword === 'unrecognized_keys') return unknownQueryParameters(issue, request);
     const path = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
     const field = [context, ...path.map(String)].filter(Boolean).join('.');
-    return { field, message: issue.params?.issue?.message ?? issue.message ?? 'invalid' };
+    return [{ field, message: issue.params?.issue?.message ?? issue.message ?? 'invalid' }];
   });
   const first = described[0];
   return { message: first ? `Invalid ${first.field || context || 'request'}: ${first.message}` : 'Invalid request', issues: described };
@@ -70,7 +80,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(503).send({ error: 'The database cannot be reached right now; try again shortly', code: 'STORE_UNAVAILABLE' } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const { message, issues } = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
+      const { message, issues } = describeValidation(error.validationContext, error.validation as ValidationIssue[], request);
       return reply.code(400).send({ error: message, code: 'VALIDATION_FAILED', details: { issues } } satisfies ErrorBody);
     }
     if (isResponseSerializationError(error)) {

@@ -51,6 +51,16 @@ describe('actions CRUD', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.owner })).body.items).toEqual([]);
   });
 
+  it('pages runs with page and pageSize, and refuses limit (the audit trail\'s name) by name instead of answering the default page', async () => {
+    const projectId = await project();
+    const id = (await platform.createAction(projectId, token.owner, mailAction)).id;
+    const runs = `/api/projects/${projectId}/actions/${id}/runs`;
+    expect((await platform.call('GET', `${runs}?page=1&pageSize=10`, { token: token.viewer })).body).toEqual({ items: [], page: 1, pageSize: 10, total: 0 });
+    const misnamed = await platform.call('GET', `${runs}?limit=10`, { token: token.viewer });
+    expect(misnamed.status).toBe(400);
+    expect(misnamed.body.details.issues).toEqual([{ field: 'querystring.limit', message: 'unknown query parameter (this route takes page, pageSize)' }]);
+  });
+
   it('answers 404 to non-members and anonymous callers, 401 without a session on the block list', async () => {
     const projectId = await project();
     const id = (await platform.createAction(projectId, token.owner, mailAction)).id;

@@ -230,6 +230,18 @@ describe('pull', () => {
     expect((await platform.call('GET', `${path}?updatedAt=0&cursor=garbage`, { token: tokens.alice })).status).toBe(400);
     expect((await platform.call('GET', `${path}?updatedAt=-5`, { token: tokens.alice })).status).toBe(400);
   });
+
+  it('refuses a misspelt parameter by name instead of answering every document as if it were a pull', async () => {
+    const typeId = await createType({ name: 'Misspelt pull' });
+    const path = `/api/projects/${projectId}/types/${typeId}/data`;
+    await platform.call('POST', path, { token: tokens.alice, body: { i: 1 } });
+    const takes = 'unknown query parameter (this route takes updatedAt, includeChanges, limit, cursor)';
+    const misspelt = await platform.call('GET', `${path}?updatedat=${Date.now()}`, { token: tokens.alice });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toEqual({ error: `Invalid querystring.updatedat: ${takes}`, code: 'VALIDATION_FAILED', details: { issues: [{ field: 'querystring.updatedat', message: takes }] } });
+    const one = await platform.call('GET', `${path}/missing?include_changes=true`, { token: tokens.alice });
+    expect(one.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ field: 'querystring.include_changes', message: 'unknown query parameter (this route takes includeChanges)' }] } });
+  });
 });
 
 describe('RLS', () => {
