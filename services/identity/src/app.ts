@@ -8,6 +8,7 @@ import { registerDevPromotionRoute } from './routes/dev-promotion';
 import { registerInvitationLinkRoutes } from './routes/invitation-links';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
+import { registerPasswordRoutes } from './routes/passwords';
 import { registerProjectRoutes } from './routes/projects';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerUserRoutes } from './routes/users';
@@ -26,6 +27,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       const deps = identityDeps(context, configuration());
       registerAuthRoutes(app, deps);
       registerMeRoutes(app, deps);
+      registerPasswordRoutes(app, deps);
       registerInvitationRoutes(app, deps);
       registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);

@@ -1,5 +1,7 @@
 import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
 import { LoginThrottle } from './auth/login-throttle';
+import { PasswordResetThrottle } from './auth/password-reset-throttle';
+import { PasswordResetTokens } from './auth/password-reset-tokens';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
 import type { IdentityConfig } from './config';
@@ -29,6 +31,8 @@ export interface IdentityDeps {
   sessions: Sessions;
   throttle: LoginThrottle;
   registrations: RegistrationThrottle;
+  resetTokens: PasswordResetTokens;
+  resetThrottle: PasswordResetThrottle;
   promotions: PromotionTokens;
   /** Where people open the platform, for the links identity writes to the log and mails. */
   publicUrl: () => string;
@@ -56,6 +60,8 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     sessions: new Sessions(kv, clock, context.bus),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
+    resetTokens: new PasswordResetTokens(kv),
+    resetThrottle: new PasswordResetThrottle(kv),
     promotions: new PromotionTokens(kv),
     publicUrl: () => context.publicUrl(),
   };

@@ -32,9 +32,12 @@ export class LoginThrottle {
     this.window = new FixedWindowLimit(kv, limits.windowMs);
   }
 
+  private accountKey(email: string): string {
+    return `login-failures:account:${createHash('sha256').update(email).digest('hex')}`;
+  }
+
   private keys(email: string, ip: string) {
-    const account = createHash('sha256').update(email).digest('hex');
-    return { account: `login-failures:account:${account}`, ip: `login-failures:ip:${addressLimitKey(ip)}` };
+    return { account: this.accountKey(email), ip: `login-failures:ip:${addressLimitKey(ip)}` };
   }
 
   /** Counts the attempt; throws 429 when it is over either limit. */
@@ -52,5 +55,10 @@ export class LoginThrottle {
   async recordSuccess(email: string, ip: string): Promise<void> {
     const keys = this.keys(email, ip);
     await Promise.all([this.window.clear(keys.account), this.window.giveBack(keys.ip)]);
+  }
+
+  /** Clears the account's failures without a sign-in (a password reset proved its owner). */
+  async clearAccount(email: string): Promise<void> {
+    await this.window.clear(this.accountKey(email));
   }
 }

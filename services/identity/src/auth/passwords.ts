@@ -1,4 +1,12 @@
 import { hash, verify } from '@node-rs/argon2';
+import { z } from 'zod';
+
+/** A password someone chooses (registration, a change, a reset): kept exactly as typed, never trimmed; only whitespace is refused. */
+export const newPasswordSchema = z
+  .string()
+  .min(8, 'at least 8 characters')
+  .max(1024)
+  .refine((password) => password.trim() !== '', 'must contain something other than spaces');
 
 /**
  * Argon2id (memory-hard) through @node-rs/argon2 with its defaults (19 MiB, 2 passes: the OWASP

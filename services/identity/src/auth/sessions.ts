@@ -57,10 +57,22 @@ export class Sessions {
    * gateway signed into the principal: the gateway forwards no session token to services.
    */
   async revokeById(userId: string, sessionId: string): Promise<void> {
+    await this.revokeWhere(userId, (id) => id === sessionId);
+  }
+
+  /**
+   * Ends every session of `userId` but `keep` (the caller's own, after a password change); answers
+   * how many ended. Their realtime streams close as on sign-out.
+   */
+  revokeAll(userId: string, keep?: string): Promise<number> {
+    return this.revokeWhere(userId, (id) => id !== keep);
+  }
+
+  private async revokeWhere(userId: string, ends: (sessionId: string) => boolean): Promise<number> {
     const ended: string[] = [];
     await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
-        if (value !== sessionId) continue;
+        if (!ends(value)) continue;
         const tokenHash = key.slice(userSessionKey(userId).length);
         await this.kv.delete(sessionKey(tokenHash));
         await this.kv.delete(key);
@@ -68,6 +80,7 @@ export class Sessions {
       }
     });
     await this.announceEnded(ended);
+    return ended.length;
   }
 
   /**

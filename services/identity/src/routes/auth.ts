@@ -5,7 +5,7 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hashPassword, spendVerificationTime, verifyPassword } from '../auth/passwords';
+import { hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
@@ -15,12 +15,7 @@ import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } fr
 
 const registerBody = z.object({
   email: emailAddress,
-  // Kept exactly as typed (never trimmed); a password of only whitespace is refused.
-  password: z
-    .string()
-    .min(8, 'at least 8 characters')
-    .max(1024)
-    .refine((password) => password.trim() !== '', 'must contain something other than spaces'),
+  password: newPasswordSchema,
   displayName: z.string().trim().min(1).max(100).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as en or de').optional(),
 })
@@ -30,7 +25,7 @@ const registerBody = z.object({
 // Any non-blank address (not the email check: an account stored before it still signs in); the API description declares non-blank as a pattern.
 const loginBody = z.object({ email: z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320), password: z.string().min(1).max(1024) });
 
-const sessionResponse = z.object({
+export const sessionResponse = z.object({
   user: currentUserSchema,
   token: z.string().describe('The session token, for clients that send `Authorization: Bearer <token>` instead of the cookie'),
   expiresAt: z.number().describe('Absolute expiry, Unix ms: 30 days after sign-in'),

@@ -43,9 +43,18 @@ export class UserRepository {
     return user;
   }
 
-  /** The only read that includes the password hash: sign-in. */
+  /** The reads that include the password hash: sign-in, and a password change (which checks the current one). */
   async findWithSecretByEmail(email: string): Promise<UserRecord | null> {
     return this.users.findOne({ email });
+  }
+
+  async findWithSecretById(id: string): Promise<UserRecord | null> {
+    return this.users.findById(id);
+  }
+
+  /** Replaces the password hash; answers false when the user is gone. */
+  async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    return (await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash } }))) !== null;
   }
 
   async count(): Promise<number> {

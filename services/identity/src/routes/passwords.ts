@@ -1,0 +1,125 @@
+import { requireUser, requestTraceContext, userGuard } from '@platform/kit';
+import type { TraceContext } from '@platform/telemetry';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
+import { PASSWORD_RESET_TTL_MS } from '../auth/password-reset-tokens';
+import { setSessionCookie } from '../auth/session-cookie';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { toCurrentUser } from '../users/user-record';
+import { sessionResponse } from './auth';
+
+/** Where a reset mail's link leads: the console's page, the token in the fragment so no server or proxy log ever holds it. */
+export const RESET_PAGE_PATH = '/console/reset-password';
+
+const changeBody = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: newPasswordSchema }).strict();
+const resetRequestBody = z.object({ email: z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320) }).strict();
+const resetBody = z.object({ token: z.string().min(1).max(200).describe('From the link in the mail (after #token=)'), password: newPasswordSchema }).strict();
+
+const RESET_REQUESTED = 'If an account exists for this email, a link to choose a new password is on its way; it works for an hour.';
+
+/**
+ * A signed-in user changes their password; someone who forgot theirs asks for a link by mail and
+ * chooses a new one with it. Either way the sessions the old password opened end (docs/identity.md).
+ */
+export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.put(
+    '/api/me/password',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Change your password (the current one is checked); your other sessions end',
+        description: 'Wrong current passwords count as failed sign-ins of the account: past the limit the answer is 429 with Retry-After.',
+        body: changeBody,
+        response: { 200: z.object({ endedSessions: z.number().describe('Sessions on other devices that ended; this one stays') }) },
+      },
+    },
+    async (request) => {
+      const { userId, sessionId } = requireUser(request);
+      const user = await deps.users.findWithSecretById(userId);
+      if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
+      // Counted like a sign-in, so a session left open somewhere cannot be used to guess the password.
+      await deps.throttle.takeAttempt(user.email, request.ip);
+      if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw identityError('IDENTITY_WRONG_PASSWORD', { details: { field: 'currentPassword' } });
+      await deps.throttle.recordSuccess(user.email, request.ip);
+      if (!(await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword)))) throw identityError('IDENTITY_USER_NOT_FOUND');
+      return { endedSessions: await deps.sessions.revokeAll(userId, sessionId) };
+    },
+  );
+
+  routes.post(
+    '/api/auth/password-reset',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Ask for a link to choose a new password, sent by mail',
+        description:
+          'Answers 202 with the same message whether or not an account has this email. The link works once, for an hour; a newer one retires it. Requests per client address are limited (10 an hour), and mails per account (3 an hour). 503 when mail is not delivered here (production without SMTP_URL).',
+        security: [],
+        body: resetRequestBody,
+        response: { 202: z.object({ message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      // Outside development without SMTP, mails go to the log: a reset link there would let whoever reads the log take the account.
+      if (deps.mailer.kind === 'log' && !deps.dev) throw identityError('IDENTITY_PASSWORD_RESET_UNAVAILABLE');
+      await deps.resetThrottle.takeRequest(request.ip);
+      // Answered before the account is looked up, so the answer's time does not tell whether it exists.
+      void sendResetMail(deps, request.body.email, request.log, requestTraceContext(request));
+      return reply.code(202).send({ message: RESET_REQUESTED });
+    },
+  );
+
+  routes.post(
+    '/api/auth/password-reset/confirm',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Choose a new password with the token of a reset link; every session ends and a new one starts',
+        security: [],
+        body: resetBody,
+        response: { 200: sessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const userId = await deps.resetTokens.consume(request.body.token);
+      const user = userId ? await deps.users.findById(userId) : null;
+      if (!user) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });
+      await deps.users.setPasswordHash(user.id, await hashPassword(request.body.password));
+      await deps.sessions.revokeAll(user.id);
+      // The mail proved the account's owner: sign-in failures counted against it are forgiven.
+      await deps.throttle.clearAccount(user.email);
+      const { token, session } = await deps.sessions.create(user);
+      setSessionCookie(reply, token, session.expiresAt, deps.dev);
+      return { user: toCurrentUser(user), token, expiresAt: session.expiresAt };
+    },
+  );
+}
+
+async function sendResetMail(deps: IdentityDeps, email: string, log: FastifyBaseLogger, traceContext: TraceContext | undefined): Promise<void> {
+  try {
+    const user = await deps.users.findByEmail(email);
+    if (!user || !(await deps.resetThrottle.takeMail(email))) return;
+    const token = await deps.resetTokens.issue(user.id);
+    const link = `${deps.publicUrl()}${RESET_PAGE_PATH}#token=${token}`;
+    const minutes = PASSWORD_RESET_TTL_MS / 60_000;
+    const text = [
+      `Hello ${user.displayName},`,
+      '',
+      `someone, hopefully you, asked to choose a new password for your account at ${deps.publicUrl()}.`,
+      `Open this link within ${minutes} minutes to choose it:`,
+      '',
+      link,
+      '',
+      'Choosing a new password signs you out everywhere. If you did not ask for this, ignore this mail: your password stays as it is.',
+    ].join('\n');
+    await deps.mailer.send({ to: user.email, subject: 'Choose a new password', text }, { traceContext });
+  } catch (error) {
+    log.error({ err: error }, 'password reset mail could not be sent');
+  }
+}
