@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { AppError, errorCatalogue } from './errors';
 import { createLogger } from './logger';
 
-const catalogue = errorCatalogue({ TEST_CONFLICT: [409, 'Conflict happened'], TEST_BROKEN: [500, 'database password is hunter2'] });
+const catalogue = errorCatalogue({ TEST_CONFLICT: [409, 'Conflict happened'], TEST_BROKEN: [500, 'database password is hunter2'], TEST_NOT_SET_UP: [501, 'Mail is not set up here'] });
 
 describe('shared error handling', () => {
   let app: FastifyInstance;
@@ -22,6 +22,9 @@ describe('shared error handling', () => {
     });
     typed.get('/broken', async () => {
       throw catalogue('TEST_BROKEN');
+    });
+    typed.get('/not-set-up', async () => {
+      throw catalogue('TEST_NOT_SET_UP');
     });
     typed.get('/crash', async () => {
       throw new Error('secret internals');
@@ -74,6 +77,12 @@ describe('shared error handling', () => {
       expect(response.json()).toEqual({ error: 'Internal server error', code: expect.any(String) });
       expect(response.body).not.toMatch(/hunter2|secret internals/);
     }
+  });
+
+  it('says the message of a 501 from the catalogue: how the platform is set up, not its internals', async () => {
+    const response = await app.inject({ method: 'GET', url: '/not-set-up' });
+    expect(response.statusCode).toBe(501);
+    expect(response.json()).toEqual({ error: 'Mail is not set up here', code: 'TEST_NOT_SET_UP' });
   });
 
   it('answers 503 STORE_UNAVAILABLE when the store cannot be reached, without the cause', async () => {

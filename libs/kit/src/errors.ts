@@ -56,6 +56,13 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
   return { message: first ? `Invalid ${first.field || context || 'request'}: ${first.message}` : 'Invalid request', issues: described };
 }
 
+/**
+ * The 5xx answers whose message is said to the client: 503 (unavailable for now, try again) and
+ * 501 (not set up on this platform, such as password reset without mail delivery) state how the
+ * platform stands, never its internals. Every other 5xx says only "Internal server error".
+ */
+const SAID_SERVER_STATUSES: ReadonlySet<number> = new Set([501, 503]);
+
 /** Registers the one error handler and the JSON 404 for unknown routes. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
@@ -65,11 +72,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.statusCode >= 500 && error.statusCode !== 503) request.log.error({ err: error }, 'request failed');
+      const hidden = error.statusCode >= 500 && !SAID_SERVER_STATUSES.has(error.statusCode);
+      if (hidden) request.log.error({ err: error }, 'request failed');
       const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
       if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
       const body: ErrorBody = {
-        error: error.statusCode >= 500 && error.statusCode !== 503 ? 'Internal server error' : error.message,
+        error: hidden ? 'Internal server error' : error.message,
         code: error.code,
         ...(error.details === undefined || error.statusCode >= 500 ? {} : { details: error.details }),
       };

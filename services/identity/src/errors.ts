@@ -9,7 +9,7 @@ export const identityError = errorCatalogue({
   IDENTITY_WRONG_PASSWORD: [403, 'The current password is not right'],
   IDENTITY_RESET_LINK_INVALID: [400, 'This link to choose a new password is invalid, used or expired: ask for a new one'],
   IDENTITY_TOO_MANY_PASSWORD_RESETS: [429, 'Too many password reset requests from this address; try again later'],
-  IDENTITY_PASSWORD_RESET_UNAVAILABLE: [503, "Password reset by mail is not set up on this platform (its operator sets SMTP_URL); a platform owner can help"],
+  IDENTITY_PASSWORD_RESET_UNAVAILABLE: [501, "Password reset by mail is not set up on this platform (its operator sets SMTP_URL); a platform owner can help"],
   IDENTITY_SESSION_STORE_UNAVAILABLE: [503, 'Sign-in is unavailable right now: the session store cannot be reached; try again shortly'],
   IDENTITY_USER_NOT_FOUND: [404, 'User not found'],
   IDENTITY_INVALID_PROFILE: [400, 'Invalid profile update'],

@@ -136,8 +136,8 @@ describe('a forgotten password (POST /api/auth/password-reset, then .../confirm)
     try {
       await production.register('prod@example.org');
       const answer = await requestReset('prod@example.org', production);
-      expect(answer.status).toBe(503);
-      expect(answer.body.code).toBe('IDENTITY_PASSWORD_RESET_UNAVAILABLE');
+      expect(answer.status).toBe(501);
+      expect(answer.body).toEqual({ error: expect.stringContaining('SMTP_URL'), code: 'IDENTITY_PASSWORD_RESET_UNAVAILABLE' });
       expect(resetMails('prod@example.org', production)).toEqual([]);
     } finally {
       await production.close();

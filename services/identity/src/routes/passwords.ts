@@ -59,7 +59,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
         tags: ['identity'],
         summary: 'Ask for a link to choose a new password, sent by mail',
         description:
-          'Answers 202 with the same message whether or not an account has this email. The link works once, for an hour; a newer one retires it. Requests per client address are limited (10 an hour), and mails per account (3 an hour). 503 when mail is not delivered here (production without SMTP_URL).',
+          'Answers 202 with the same message whether or not an account has this email. The link works once, for an hour; a newer one retires it. Requests per client address are limited (10 an hour), and mails per account (3 an hour). 501 when mail is not delivered here (production without SMTP_URL).',
         security: [],
         body: resetRequestBody,
         response: { 202: z.object({ message: z.string() }) },
