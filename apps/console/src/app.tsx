@@ -3,6 +3,9 @@ import { DocumentDetail } from './screens/document-detail';
 import { Projects } from './screens/projects';
 import { SignIn } from './screens/sign-in';
 import { SignUp } from './screens/sign-up';
+import { ForgotPassword } from './screens/forgot-password';
+import { ResetPassword } from './screens/reset-password';
+import { Account } from './screens/account';
 import { Types } from './screens/types';
 import { Members } from './screens/members';
 import { AuditTrail } from './screens/audit-trail';
@@ -36,7 +39,9 @@ function Header() {
       {user && (
         <span className="who">
           {user.platformOwner && <Link to="/admin">Admin</Link>}
-          {user.displayName}
+          <Link to="/account" title="Your account">
+            {user.displayName}
+          </Link>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -51,6 +56,8 @@ function Screen() {
   const path = usePath();
   if (user === undefined) return <p className="loading">Loading…</p>;
   if (path === '/sign-up') return <SignUp />;
+  if (path === '/forgot-password') return <ForgotPassword />;
+  if (path === '/reset-password') return <ResetPassword />;
   if (!user || path === '/sign-in') {
     if (user && path === '/sign-in') {
       navigate('/projects', { replace: true });
@@ -59,6 +66,7 @@ function Screen() {
     return <SignIn />;
   }
   if (path === '/admin') return <Admin />;
+  if (path === '/account') return <Account />;
   const invitationToken = match('/invitations/:token', path)?.token;
   if (invitationToken) return <InvitationScreen token={invitationToken} key={invitationToken} />;
   const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;

@@ -13,6 +13,8 @@ interface Session {
   refresh(): Promise<void>;
   signIn(email: string, password: string): Promise<void>;
   signUp(email: string, password: string, displayName: string): Promise<void>;
+  /** Chooses a new password with a mailed link's token, which signs in. */
+  resetPassword(token: string, password: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -25,6 +27,9 @@ export function useSession(): Session {
 }
 
 const HEALTH_RETRY_MS = 2_000;
+
+/** Screens for someone without a session: a 401 there (the first GET /api/me) does not send them to sign in. */
+export const SIGNED_OUT_PATHS: ReadonlySet<string> = new Set(['/sign-up', '/forgot-password', '/reset-password']);
 
 /**
  * The signed-in user, from the gateway's HttpOnly `session` cookie (the console never sees the
@@ -54,7 +59,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const from = window.location.pathname.slice(BASE.length);
         // Signing in leads back to the page asked for (an invitation link, a project's page).
         const next = from && !['/', '/sign-in', '/projects'].includes(from) ? `?next=${encodeURIComponent(from)}` : '';
-        if (!window.location.pathname.endsWith('/sign-up')) navigate(`/sign-in${next}`, { replace: true });
+        if (!SIGNED_OUT_PATHS.has(from)) navigate(`/sign-in${next}`, { replace: true });
       }
     });
   }, [refresh]);
@@ -78,11 +83,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await refresh();
   }, [refresh]);
 
+  const resetPassword = useCallback(async (token: string, password: string) => {
+    await unwrap(api.POST('/api/auth/password-reset/confirm', { body: { token, password } }));
+    await refresh();
+  }, [refresh]);
+
   const signOut = useCallback(async () => {
     await unwrap(api.POST('/api/auth/logout'));
     setUser(null);
     navigate('/sign-in');
   }, []);
 
-  return <SessionContext.Provider value={{ user, unavailable, refresh, signIn, signUp, signOut }}>{children}</SessionContext.Provider>;
+  return <SessionContext.Provider value={{ user, unavailable, refresh, signIn, signUp, resetPassword, signOut }}>{children}</SessionContext.Provider>;
 }

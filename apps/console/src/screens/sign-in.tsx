@@ -17,6 +17,9 @@ export function SignIn() {
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
       <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
         No account? <Link to={keepingReturnPath('/sign-up')}>Create one</Link>
       </p>
     </main>

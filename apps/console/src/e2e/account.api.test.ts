@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, poll, register, screenshot, screenshotFailures, startConsolePlatform, type ConsolePlatform } from './console-platform';
+
+let platform: ConsolePlatform;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+screenshotFailures(() => platform, 'account');
+
+const signIn = (email: string, password: string) => platform.call('POST', '/api/auth/login', { body: { email, password } });
+
+describe('passwords in a real browser', { timeout: 90_000 }, () => {
+  it('someone who forgot their password asks for a link on the sign-in page, opens it from the mail and is signed in with the new one', async () => {
+    const mails = platform.mails;
+    if (!mails) throw new Error('this test reads the mails of the in-process platform: run it without CONSOLE_E2E_URL');
+    const account = await register(platform, 'Fiona', 'forgot');
+    const page = await platform.openPage();
+    await page.goto('/console/sign-in');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(/\/console\/forgot-password$/);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await poll(() => page.getByRole('status').textContent()).toContain('If an account exists for this email');
+    await screenshot(page, 'account-01-link-asked');
+
+    const resetMails = () => mails.filter((mail) => mail.to === account.email && mail.subject === 'Choose a new password');
+    await poll(() => resetMails().length).toBe(1);
+    const link = /https?:\/\/\S+\/console\/reset-password#token=[A-Za-z0-9_-]+/.exec(resetMails()[0]!.text)?.[0];
+    expect(link?.startsWith(`${platform.url}/console/reset-password#token=`)).toBe(true);
+
+    const fresh = await platform.openPage();
+    await fresh.goto(link!);
+    await fresh.getByLabel('New password', { exact: true }).fill('short');
+    await fresh.getByRole('button', { name: 'Save and sign in' }).click();
+    await poll(() => fresh.getByRole('form', { name: 'Choose a new password' }).getByRole('alert').first().textContent()).toBe('At least 8 characters');
+    await screenshot(fresh, 'account-02-reset-refused');
+    await fresh.getByLabel('New password', { exact: true }).fill('a new horse battery');
+    await fresh.getByRole('button', { name: 'Save and sign in' }).click();
+    await fresh.waitForURL(/\/console\/projects$/);
+    await poll(() => fresh.getByRole('banner').textContent()).toContain('Fiona');
+    expect((await signIn(account.email, PASSWORD)).status).toBe(401);
+    expect((await signIn(account.email, 'a new horse battery')).status).toBe(200);
+
+    // The link worked once.
+    const again = await platform.openPage();
+    await again.goto(link!);
+    await again.getByLabel('New password', { exact: true }).fill('a third horse battery');
+    await again.getByRole('button', { name: 'Save and sign in' }).click();
+    await poll(() => again.getByRole('form', { name: 'Choose a new password' }).getByRole('alert').first().textContent()).toContain('ask for a new one');
+    await screenshot(again, 'account-03-link-used');
+    expect(platform.pageErrors).toEqual([]);
+  });
+
+  it('the reset page without a token says to open the link from the mail', async () => {
+    const page = await platform.openPage();
+    await page.goto('/console/reset-password');
+    await poll(() => page.getByRole('alert').textContent()).toContain('opens from the link in the mail');
+    expect(await page.getByRole('link', { name: 'Ask for a new one' }).getAttribute('href')).toBe('/console/forgot-password');
+  });
+
+  it('a signed-in user opens their account from the header and changes the password; their other device is signed out', async () => {
+    const account = await register(platform, 'Chen', 'change');
+    const otherDevice = (await signIn(account.email, PASSWORD)).body.token as string;
+    const page = await platform.openPage({ token: account.token });
+    await page.goto('/console/projects');
+    await page.getByRole('banner').getByRole('link', { name: 'Chen' }).click();
+    await page.waitForURL(/\/console\/account$/);
+    await poll(() => page.getByRole('main').textContent()).toContain(account.email);
+
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill('another horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await poll(() => page.getByRole('form', { name: 'Change password' }).getByRole('alert').first().textContent()).toBe('The current password is not right');
+    await screenshot(page, 'account-04-wrong-current');
+
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('another horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Password changed. Signed out on 1 other device.');
+    await screenshot(page, 'account-05-changed');
+    expect((await platform.call('GET', '/api/me', { token: otherDevice })).status).toBe(401);
+    expect((await platform.call('GET', '/api/me', { token: account.token })).status).toBe(200);
+    expect((await signIn(account.email, 'another horse battery')).status).toBe(200);
+    expect(platform.pageErrors).toEqual([]);
+  });
+});
