@@ -52,7 +52,6 @@ async function main(): Promise<void> {
   try {
     say(`starting backends (data in ${config.backendDataDir} unless MONGO_URL, NATS_URL, REDIS_URL name servers)`);
     backends = await startBackendServers(process.env, { dataDir: config.backendDataDir });
-    const gatewayUrl = `http://127.0.0.1:${config.gatewayPort}`;
     topology = await startLocalTopology({
       backendUrls: backends.urls,
       variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret },
@@ -63,8 +62,9 @@ async function main(): Promise<void> {
       redisKeyPrefix: process.env.REDIS_KEY_PREFIX ?? '',
       onLine: (service, line) => {
         write(service, line);
-        const promotionPath = /"promotionPath":"([^"]+)"/.exec(line)?.[1];
-        if (promotionPath) say(`development owner promotion: open ${gatewayUrl}${promotionPath}`);
+        // Identity writes it on the gateway's address (PUBLIC_URL): said again among the start-up lines, where people look.
+        const promotionUrl = /"promotionUrl":"([^"]+)"/.exec(line)?.[1];
+        if (promotionUrl) say(`development owner promotion: open ${promotionUrl}`);
       },
       onEvent: (service, message) => say(`${service} ${message}`),
     });

@@ -11,6 +11,10 @@ describe('compose variable interpolation', () => {
     ['${A:-fallback}', { A: '' }, 'fallback'],
     ['${A-fallback}', { A: '' }, ''],
     ['pre-${A}-post', { A: 'mid' }, 'pre-mid-post'],
+    ['${A:-http://localhost:${B:-3000}}', {}, 'http://localhost:3000'],
+    ['${A:-http://localhost:${B:-3000}}', { B: '8080' }, 'http://localhost:8080'],
+    ['${A:-http://localhost:${B:-3000}}/x', { A: 'https://p.example.org' }, 'https://p.example.org/x'],
+    ['${A:-${B:?unused when A is set}}', { A: 'a' }, 'a'],
   ])('%s with %j is %s', (template, variables, expected) => {
     expect(interpolate(template, variables)).toBe(expected);
   });

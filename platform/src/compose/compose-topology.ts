@@ -14,15 +14,43 @@ export interface ComposeService {
 
 type RawService = ComposeFile['services'][string];
 
-/** Resolves compose's `${VAR}`, `${VAR:-default}` and `${VAR:?message}` from `variables`. */
+/**
+ * Resolves compose's `${VAR}`, `${VAR:-default}`, `${VAR-default}` and `${VAR:?message}` from
+ * `variables`; a default may hold variables of its own, resolved only when it is used, as compose
+ * does (`${PUBLIC_URL:-http://localhost:${PORT:-3000}}`).
+ */
 export function interpolate(value: string, variables: Record<string, string | undefined>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_, name: string, operator: string | undefined, argument = '') => {
-    const current = variables[name];
-    const isSet = operator?.startsWith(':') ? current !== undefined && current !== '' : current !== undefined;
-    if (isSet) return current as string;
-    if (operator?.endsWith('?')) throw new Error(`compose variable ${name}: ${argument || 'required'}`);
-    return operator?.endsWith('-') ? argument : '';
-  });
+  let resolved = '';
+  let index = 0;
+  for (let start = value.indexOf('${'); start !== -1; start = value.indexOf('${', index)) {
+    const end = closingBrace(value, start + 2);
+    resolved += value.slice(index, start) + resolveVariable(value.slice(start + 2, end), variables);
+    index = end + 1;
+  }
+  return resolved + value.slice(index);
+}
+
+/** Where the `${` opened before `from` closes, counting the ones a default opens inside it. */
+function closingBrace(value: string, from: number): number {
+  let depth = 1;
+  for (let index = from; index < value.length; index += 1) {
+    if (value.startsWith('${', index)) {
+      depth += 1;
+      index += 1;
+    } else if (value[index] === '}' && --depth === 0) return index;
+  }
+  throw new Error(`compose variable without its closing brace: ${value}`);
+}
+
+function resolveVariable(expression: string, variables: Record<string, string | undefined>): string {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([\s\S]*))?$/.exec(expression);
+  if (!match) throw new Error(`compose variable not understood: \${${expression}}`);
+  const [, name = '', operator, argument = ''] = match;
+  const current = variables[name];
+  const isSet = operator?.startsWith(':') ? current !== undefined && current !== '' : current !== undefined;
+  if (isSet) return current as string;
+  if (operator?.endsWith('?')) throw new Error(`compose variable ${name}: ${argument || 'required'}`);
+  return operator?.endsWith('-') ? interpolate(argument, variables) : '';
 }
 
 function environmentOf(raw: RawService, variables: Record<string, string | undefined>): Record<string, string> {

@@ -70,7 +70,7 @@ export async function startLocalTopology(options: {
   redisKeyPrefix?: string;
   /** Added to every service's environment (for example LOG_LEVEL or MONGO_DATABASE). */
   extraEnvironment?: Record<string, string>;
-  /** The gateway's port (a free one when unset); the other services always get free ones. */
+  /** The gateway's port (a free one when unset or 0); the other services always get free ones. */
   gatewayPort?: number;
   /**
    * Processes per service (1 when unset), like `docker compose up --scale data=2`: a service with
@@ -89,11 +89,11 @@ export async function startLocalTopology(options: {
   /** Start-up progress, crashes and restarts. */
   onEvent?: (service: string, message: string) => void;
 }): Promise<LocalTopology> {
-  const variables = { PRINCIPAL_SECRET: randomBytes(32).toString('hex'), ...options.variables };
+  const variables: Record<string, string | undefined> = { PRINCIPAL_SECRET: randomBytes(32).toString('hex'), ...options.variables };
   const services = await readComposeServices(options.composeFile ?? resolve(repositoryRoot, 'docker-compose.yml'), variables);
   const command = options.command ?? sourceCommand;
   const ports = new Map<string, number>();
-  for (const service of services) ports.set(service.name, service.name === 'gateway' && options.gatewayPort !== undefined ? options.gatewayPort : await freePort());
+  for (const service of services) ports.set(service.name, (service.name === 'gateway' && options.gatewayPort) || (await freePort()));
   // Each replica listens on its own port; the service's port above becomes the load balancer's.
   const instances = new Map<string, Array<{ name: string; port: number }>>();
   for (const service of services) {
@@ -131,6 +131,8 @@ export async function startLocalTopology(options: {
               ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
               NATS_NAMESPACE: busNamespace,
               REDIS_KEY_PREFIX: redisKeyPrefix,
+              // Links in mails (invitations, password resets) lead to the gateway, where people open the platform, not to the process that writes them.
+              PUBLIC_URL: variables.PUBLIC_URL || gatewayUrl,
               ...options.extraEnvironment,
             };
             const supervised = superviseProcess({

@@ -173,6 +173,19 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
     expect(await seesEveryService(token)).toEqual(ownerView);
   }, 150_000);
 
+  it("mails links on the gateway's address (PUBLIC_URL), not on the identity process's: a password reset link works as mailed", async () => {
+    const email = `forgot-${unique}@example.org`;
+    await register(email);
+    expect((await post('/api/auth/password-reset', { email })).status).toBe(202);
+    const link = () => /"text":"[^"]*?(http\S+?\/console\/reset-password#token=[A-Za-z0-9_-]+)/.exec(output)?.[1];
+    await expect.poll(link, { timeout: 15_000 }).toMatch(new RegExp(`^${gatewayUrl}/console/reset-password#token=`));
+    const page = await fetch(link()!.split('#')[0]!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    const chosen = await post('/api/auth/password-reset/confirm', { token: link()!.split('#token=')[1], password: 'chosen again 1' });
+    expect(chosen.status).toBe(200);
+  });
+
   it('stops every service on Ctrl-C and exits 0', async () => {
     const exit = new Promise<number | null>((done) => child.once('exit', done));
     child.kill('SIGINT');
