@@ -33,6 +33,11 @@ describe('shared error handling', () => {
       throw new StoreUnavailableError('documents', new Error('connect ECONNREFUSED 10.0.0.7:27017'));
     });
     typed.get('/things/:id', async (request) => request.params);
+    // Routes of a plugin, as every service's are.
+    await app.register(async (scope) => {
+      scope.get('/scoped/items', async () => []);
+      scope.post('/scoped/items', async () => ({}));
+    });
     typed.get('/bad-response', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: 'yes' }) as never);
     await app.ready();
   });
@@ -95,6 +100,17 @@ describe('shared error handling', () => {
     const response = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Route GET /nowhere not found', code: 'NOT_FOUND' });
+  });
+
+  it('answers 405 with Allow for a path whose routes take other methods, naming them, and 404 for a path no route takes', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/things/42/?x=1' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toBe('GET');
+    expect(put.json()).toEqual({ error: '/things/42/ does not take PUT: it takes GET', code: 'METHOD_NOT_ALLOWED', details: { allowed: ['GET'] } });
+    const scoped = await app.inject({ method: 'DELETE', url: '/scoped/items' });
+    expect(scoped.statusCode).toBe(405);
+    expect(scoped.headers.allow).toBe('GET, POST');
+    expect((await app.inject({ method: 'PUT', url: '/things/42/more' })).statusCode).toBe(404);
   });
 
   it("answers the router's own refusals with the shared error body", async () => {

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { declaredQueryParameters } from './query-parameters';
+import { trackRouteMethods } from './route-methods';
 
 /**
  * An error with an HTTP status and a stable code from a service's catalogue. The shared error
@@ -63,10 +64,17 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
  */
 const SAID_SERVER_STATUSES: ReadonlySet<number> = new Set([501, 503]);
 
-/** Registers the one error handler and the JSON 404 for unknown routes. */
+/** Registers the one error handler, and the JSON 404 for unknown routes (405 for a path whose routes take other methods). */
 export function registerErrorHandling(app: FastifyInstance): void {
+  const methodsAt = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
-    const body: ErrorBody = { error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' };
+    const path = request.url.split('?')[0];
+    const allowed = methodsAt(request.url);
+    if (allowed.length > 0) {
+      const refused: ErrorBody = { error: `${path} does not take ${request.method}: it takes ${allowed.join(', ')}`, code: 'METHOD_NOT_ALLOWED', details: { allowed } };
+      return void reply.code(405).header('allow', allowed.join(', ')).send(refused);
+    }
+    const body: ErrorBody = { error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' };
     void reply.code(404).send(body);
   });
 

@@ -60,6 +60,10 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
     const project = (await (await post('/api/projects', { name: 'Compose' }, { cookie })).json()) as { id: string };
     const type = await post(`/api/projects/${project.id}/types`, { name: 'Notes' }, { cookie });
     expect(type.status).toBe(201);
+    // A method the service's routes do not take at a path: 405 from the service, through the gateway.
+    const put = await fetch(`${topology.gatewayUrl}/api/projects/${project.id}/types/notes/data/n1`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, PATCH, DELETE');
   });
 
   it('services refuse requests that did not come through the gateway', async () => {

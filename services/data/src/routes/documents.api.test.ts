@@ -65,6 +65,15 @@ describe('documents', () => {
     expect(JSON.stringify(doc)).not.toContain('_outbox');
   });
 
+  it('answers a method documents do not take (PUT, where they change with PATCH) with 405 naming the ones they take', async () => {
+    const created = await platform.call('POST', path(), { token: tokens.alice, body: { title: 'kept' } });
+    const put = await platform.call('PUT', `${path()}/${created.body.id}`, { token: tokens.alice, body: { title: 'replaced' } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, PATCH, DELETE');
+    expect(put.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { allowed: ['GET', 'PATCH', 'DELETE'] } });
+    expect((await platform.call('GET', `${path()}/${created.body.id}`, { token: tokens.alice })).body).toMatchObject({ title: 'kept', revision: 0 });
+  });
+
   it('refuses a duplicate id with 409', async () => {
     expect((await platform.call('POST', path(), { token: tokens.alice, body: { id: 'dup', title: 'a' } })).status).toBe(201);
     const again = await platform.call('POST', path(), { token: tokens.alice, body: { id: 'dup', title: 'b' } });
