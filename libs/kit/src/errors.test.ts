@@ -37,6 +37,7 @@ describe('shared error handling', () => {
     await app.register(async (scope) => {
       scope.get('/scoped/items', async () => []);
       scope.post('/scoped/items', async () => ({}));
+      scope.get('/scoped/missing.js', (_request, reply) => reply.callNotFound());
     });
     typed.get('/bad-response', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: 'yes' }) as never);
     await app.ready();
@@ -111,6 +112,8 @@ describe('shared error handling', () => {
     expect(scoped.statusCode).toBe(405);
     expect(scoped.headers.allow).toBe('GET, POST');
     expect((await app.inject({ method: 'PUT', url: '/things/42/more' })).statusCode).toBe(404);
+    // A route that took the request and found nothing (a missing static file) stays 404, for HEAD too.
+    for (const method of ['GET', 'HEAD'] as const) expect((await app.inject({ method, url: '/scoped/missing.js' })).statusCode).toBe(404);
   });
 
   it("answers the router's own refusals with the shared error body", async () => {

@@ -70,7 +70,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const allowed = methodsAt(request.url);
-    if (allowed.length > 0) {
+    // A route that took the request and found nothing (a missing static file) answers 404, not 405. HEAD follows GET.
+    const asked = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !allowed.includes(asked as (typeof allowed)[number])) {
       const refused: ErrorBody = { error: `${path} does not take ${request.method}: it takes ${allowed.join(', ')}`, code: 'METHOD_NOT_ALLOWED', details: { allowed } };
       return void reply.code(405).header('allow', allowed.join(', ')).send(refused);
     }
