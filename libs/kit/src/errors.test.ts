@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { AppError, errorCatalogue } from './errors';
 import { createLogger } from './logger';
 
-const catalogue = errorCatalogue({ TEST_CONFLICT: [409, 'Conflict happened'], TEST_BROKEN: [500, 'database password is hunter2'], TEST_NOT_SET_UP: [501, 'Mail is not set up here'] });
+const catalogue = errorCatalogue({ TEST_CONFLICT: [409, 'Conflict happened'], TEST_BROKEN: [500, 'database password is hunter2'], TEST_NOT_SET_UP: [501, 'Mail is not set up here'], TEST_UPSTREAM: [502, 'The mail server failed; try again later'] });
 
 describe('shared error handling', () => {
   let app: FastifyInstance;
@@ -25,6 +25,9 @@ describe('shared error handling', () => {
     });
     typed.get('/not-set-up', async () => {
       throw catalogue('TEST_NOT_SET_UP');
+    });
+    typed.get('/upstream', async () => {
+      throw catalogue('TEST_UPSTREAM', { message: 'SMTP 535 auth failed for relay.internal:587', details: { host: 'relay.internal' } });
     });
     typed.get('/crash', async () => {
       throw new Error('secret internals');
@@ -83,6 +86,12 @@ describe('shared error handling', () => {
       expect(response.json()).toEqual({ error: 'Internal server error', code: expect.any(String) });
       expect(response.body).not.toMatch(/hunter2|secret internals/);
     }
+  });
+
+  it("says a 502's catalogue words, never the message or details given where it was thrown (they may quote the upstream)", async () => {
+    const response = await app.inject({ method: 'GET', url: '/upstream' });
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({ error: 'The mail server failed; try again later', code: 'TEST_UPSTREAM' });
   });
 
   it('says the message of a 501 from the catalogue: how the platform is set up, not its internals', async () => {

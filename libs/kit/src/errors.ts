@@ -18,6 +18,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** The catalogue's own words for the code, written for clients: what a 502 or 504 says instead of its message, which may quote an upstream. */
+    readonly catalogueMessage?: string,
   ) {
     super(message);
     this.name = 'AppError';
@@ -28,7 +30,7 @@ export class AppError extends Error {
 export function errorCatalogue<K extends string>(entries: Record<K, [status: number, message: string]>) {
   return (code: K, overrides: { message?: string; details?: unknown } = {}) => {
     const [status, message] = entries[code];
-    return new AppError(status, code, overrides.message ?? message, overrides.details);
+    return new AppError(status, code, overrides.message ?? message, overrides.details, message);
   };
 }
 
@@ -64,6 +66,13 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
  */
 const SAID_SERVER_STATUSES: ReadonlySet<number> = new Set([501, 503]);
 
+/**
+ * A 502 or 504 (an upstream failed: the SMTP server, the AI provider) says the catalogue's words
+ * for its code ("The invitation mail could not be sent ..."), never a message given at the throw,
+ * which may quote the upstream; a 500 says only "Internal server error".
+ */
+const UPSTREAM_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
 /** Registers the one error handler, and the JSON 404 for unknown routes (405 for a path whose routes take other methods). */
 export function registerErrorHandling(app: FastifyInstance): void {
   const methodsAt = trackRouteMethods(app);
@@ -84,10 +93,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       const hidden = error.statusCode >= 500 && !SAID_SERVER_STATUSES.has(error.statusCode);
       if (hidden) request.log.error({ err: error }, 'request failed');
+      const publicMessage = !hidden ? error.message : (UPSTREAM_STATUSES.has(error.statusCode) && error.catalogueMessage) || 'Internal server error';
       const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
       if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
       const body: ErrorBody = {
-        error: hidden ? 'Internal server error' : error.message,
+        error: publicMessage,
         code: error.code,
         ...(error.details === undefined || error.statusCode >= 500 ? {} : { details: error.details }),
       };
