@@ -10,7 +10,7 @@ import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
-import { emailAddress } from '../users/email-address';
+import { accountEmail, emailAddress } from '../users/email-address';
 import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 
 const registerBody = z.object({
@@ -22,8 +22,7 @@ const registerBody = z.object({
   // A misspelt `displayname` or `lang` would otherwise be dropped, and the account made without it.
   .strict();
 
-// Any non-blank address (not the email check: an account stored before it still signs in); the API description declares non-blank as a pattern.
-const loginBody = z.object({ email: z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320), password: z.string().min(1).max(1024) });
+const loginBody = z.object({ email: accountEmail, password: z.string().min(1).max(1024) });
 
 export const sessionResponse = z.object({
   user: currentUserSchema,

@@ -7,15 +7,16 @@ import { hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwor
 import { PASSWORD_RESET_TTL_MS } from '../auth/password-reset-tokens';
 import { setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
+import { accountEmail } from '../users/email-address';
 import type { IdentityDeps } from '../identity-deps';
 import { toCurrentUser } from '../users/user-record';
 import { sessionResponse } from './auth';
 
 /** Where a reset mail's link leads: the console's page, the token in the fragment so no server or proxy log ever holds it. */
-export const RESET_PAGE_PATH = '/console/reset-password';
+const RESET_PAGE_PATH = '/console/reset-password';
 
 const changeBody = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: newPasswordSchema }).strict();
-const resetRequestBody = z.object({ email: z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320) }).strict();
+const resetRequestBody = z.object({ email: accountEmail }).strict();
 const resetBody = z.object({ token: z.string().min(1).max(200).describe('From the link in the mail (after #token=)'), password: newPasswordSchema }).strict();
 
 const RESET_REQUESTED = 'If an account exists for this email, a link to choose a new password is on its way; it works for an hour.';

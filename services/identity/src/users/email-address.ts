@@ -6,3 +6,10 @@ import { z } from 'zod';
  * (`format: email` and its pattern) and clients and fuzzers generate addresses the server accepts.
  */
 export const emailAddress = z.string().trim().toLowerCase().check(z.email('a valid email address')).max(320);
+
+/**
+ * The email of an existing account as a caller types it (sign-in, password reset): any non-blank
+ * text, trimmed and lower-cased, without the address check, so an account stored before the check
+ * is still found; the API description declares non-blank as a pattern.
+ */
+export const accountEmail = z.string().regex(/\S/, 'must not be blank').trim().toLowerCase().max(320);
