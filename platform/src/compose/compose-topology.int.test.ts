@@ -12,6 +12,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
   beforeAll(async () => {
     topology = await startLocalTopology({
       backendUrls: urls,
+      // As `PORT=0 pnpm start:services` asks: a free port for the gateway, announced as the one it listens on.
+      gatewayPort: 0,
       extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `compose_${randomBytes(4).toString('hex')}` },
     });
   }, 180_000);
@@ -21,6 +23,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
   });
 
   it('reports every service and backend up through the gateway, in detail to a platform owner only', async () => {
+    expect(topology.gatewayUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     const anonymous = await fetch(`${topology.gatewayUrl}/api/health`);
     expect(anonymous.status).toBe(200);
     expect(await anonymous.json()).toEqual({ status: 'ok' });
