@@ -77,8 +77,8 @@ const UPSTREAM_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 export function registerErrorHandling(app: FastifyInstance): void {
   const methodsAt = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    const allowed = methodsAt(request.url);
+    const path = request.url.split('?', 1)[0]!;
+    const allowed = methodsAt(path);
     // A route that took the request and found nothing (a missing static file) answers 404, not 405. HEAD follows GET.
     const asked = request.method === 'HEAD' ? 'GET' : request.method;
     if (allowed.length > 0 && !allowed.includes(asked as (typeof allowed)[number])) {

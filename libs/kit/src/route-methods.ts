@@ -10,7 +10,7 @@ const METHODS: readonly HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
  * change with PATCH), not a 404 that reads as if the path did not exist. Kept with find-my-way,
  * Fastify's own router, fed as each route is added; asked only for requests that found no route.
  */
-export function trackRouteMethods(app: FastifyInstance): (url: string) => HTTPMethod[] {
+export function trackRouteMethods(app: FastifyInstance): (path: string) => HTTPMethod[] {
   const router = Router({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -22,8 +22,5 @@ export function trackRouteMethods(app: FastifyInstance): (url: string) => HTTPMe
       }
     }
   });
-  return (url) => {
-    const path = url.split('?', 1)[0]!;
-    return METHODS.filter((method) => router.find(method, path) !== null);
-  };
+  return (path) => METHODS.filter((method) => router.find(method, path) !== null);
 }

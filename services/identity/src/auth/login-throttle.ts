@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { addressLimitKey } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { loginThrottled } from '@platform/telemetry';
 import { identityError } from '../errors';
+import { accountLimitKey } from './account-limit-key';
 import { FixedWindowLimit } from './fixed-window-limit';
 
 export interface ThrottleLimits {
@@ -33,7 +33,7 @@ export class LoginThrottle {
   }
 
   private accountKey(email: string): string {
-    return `login-failures:account:${createHash('sha256').update(email).digest('hex')}`;
+    return `login-failures:account:${accountLimitKey(email)}`;
   }
 
   private keys(email: string, ip: string) {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { addressLimitKey } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { identityError } from '../errors';
+import { accountLimitKey } from './account-limit-key';
 import { FixedWindowLimit } from './fixed-window-limit';
 
 export interface PasswordResetLimits {
@@ -38,7 +38,6 @@ export class PasswordResetThrottle {
 
   /** Counts a mail to the account; false when it has had its share this window. */
   takeMail(email: string): Promise<boolean> {
-    const account = createHash('sha256').update(email).digest('hex');
-    return this.window.take([{ key: `password-resets:account:${account}`, limit: this.limits.perAccount }]);
+    return this.window.take([{ key: `password-resets:account:${accountLimitKey(email)}`, limit: this.limits.perAccount }]);
   }
 }

@@ -20,11 +20,12 @@ export class PasswordResetTokens {
 
   async issue(userId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
+    const key = tokenKey(token);
     await withSessionStore(async () => {
       const previous = await this.kv.get(userKey(userId));
       if (previous) await this.kv.delete(previous);
-      await this.kv.set(tokenKey(token), userId, { ttlMs: PASSWORD_RESET_TTL_MS });
-      await this.kv.set(userKey(userId), tokenKey(token), { ttlMs: PASSWORD_RESET_TTL_MS });
+      await this.kv.set(key, userId, { ttlMs: PASSWORD_RESET_TTL_MS });
+      await this.kv.set(userKey(userId), key, { ttlMs: PASSWORD_RESET_TTL_MS });
     });
     return token;
   }
@@ -32,9 +33,10 @@ export class PasswordResetTokens {
   /** The user the token was issued for, once: of concurrent redemptions only one gets it; null when unknown, used or expired. */
   async consume(token: string): Promise<string | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
+    const key = tokenKey(token);
     return withSessionStore(async () => {
-      const userId = await this.kv.get(tokenKey(token));
-      if (!userId || !(await this.kv.delete(tokenKey(token)))) return null;
+      const userId = await this.kv.get(key);
+      if (!userId || !(await this.kv.delete(key))) return null;
       await this.kv.delete(userKey(userId));
       return userId;
     });

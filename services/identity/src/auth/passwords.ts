@@ -8,6 +8,9 @@ export const newPasswordSchema = z
   .max(1024)
   .refine((password) => password.trim() !== '', 'must contain something other than spaces');
 
+/** A password given to be checked (sign-in, the current one of a change): taken as typed. */
+export const givenPasswordSchema = z.string().min(1).max(1024);
+
 /**
  * Argon2id (memory-hard) through @node-rs/argon2 with its defaults (19 MiB, 2 passes: the OWASP
  * recommendation). The hash string carries its own parameters, so they can be raised later.

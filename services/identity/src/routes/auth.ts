@@ -5,7 +5,7 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
+import { givenPasswordSchema, hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
@@ -22,7 +22,7 @@ const registerBody = z.object({
   // A misspelt `displayname` or `lang` would otherwise be dropped, and the account made without it.
   .strict();
 
-const loginBody = z.object({ email: accountEmail, password: z.string().min(1).max(1024) });
+const loginBody = z.object({ email: accountEmail, password: givenPasswordSchema });
 
 export const sessionResponse = z.object({
   user: currentUserSchema,

@@ -3,7 +3,7 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
+import { givenPasswordSchema, hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
 import { PASSWORD_RESET_TTL_MS } from '../auth/password-reset-tokens';
 import { setSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
@@ -15,7 +15,7 @@ import { sessionResponse } from './auth';
 /** Where a reset mail's link leads: the console's page, the token in the fragment so no server or proxy log ever holds it. */
 const RESET_PAGE_PATH = '/console/reset-password';
 
-const changeBody = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: newPasswordSchema }).strict();
+const changeBody = z.object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema }).strict();
 const resetRequestBody = z.object({ email: accountEmail }).strict();
 const resetBody = z.object({ token: z.string().min(1).max(200).describe('From the link in the mail (after #token=)'), password: newPasswordSchema }).strict();
 
