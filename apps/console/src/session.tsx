@@ -29,7 +29,7 @@ export function useSession(): Session {
 const HEALTH_RETRY_MS = 2_000;
 
 /** Screens for someone without a session: a 401 there (the first GET /api/me) does not send them to sign in. */
-export const SIGNED_OUT_PATHS: ReadonlySet<string> = new Set(['/sign-up', '/forgot-password', '/reset-password']);
+const SIGNED_OUT_PATHS: ReadonlySet<string> = new Set(['/sign-up', '/forgot-password', '/reset-password']);
 
 /**
  * The signed-in user, from the gateway's HttpOnly `session` cookie (the console never sees the

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { PASSWORD, poll, register, screenshot, screenshotFailures, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
@@ -14,6 +15,15 @@ afterAll(async () => {
 screenshotFailures(() => platform, 'account');
 
 const signIn = (email: string, password: string) => platform.call('POST', '/api/auth/login', { body: { email, password } });
+
+/** Types `password` on the reset link's page and sends it. */
+async function choosePassword(page: Page, password: string): Promise<void> {
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Save and sign in' }).click();
+}
+
+/** What the reset link's form says went wrong. */
+const resetRefusal = (page: Page) => page.getByRole('form', { name: 'Choose a new password' }).getByRole('alert').first().textContent();
 
 describe('passwords in a real browser', { timeout: 90_000 }, () => {
   it('someone who forgot their password asks for a link on the sign-in page, opens it from the mail and is signed in with the new one', async () => {
@@ -36,12 +46,10 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
 
     const fresh = await platform.openPage();
     await fresh.goto(link!);
-    await fresh.getByLabel('New password', { exact: true }).fill('short');
-    await fresh.getByRole('button', { name: 'Save and sign in' }).click();
-    await poll(() => fresh.getByRole('form', { name: 'Choose a new password' }).getByRole('alert').first().textContent()).toBe('At least 8 characters');
+    await choosePassword(fresh, 'short');
+    await poll(() => resetRefusal(fresh)).toBe('At least 8 characters');
     await screenshot(fresh, 'account-02-reset-refused');
-    await fresh.getByLabel('New password', { exact: true }).fill('a new horse battery');
-    await fresh.getByRole('button', { name: 'Save and sign in' }).click();
+    await choosePassword(fresh, 'a new horse battery');
     await fresh.waitForURL(/\/console\/projects$/);
     await poll(() => fresh.getByRole('banner').textContent()).toContain('Fiona');
     expect((await signIn(account.email, PASSWORD)).status).toBe(401);
@@ -50,9 +58,8 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     // The link worked once.
     const again = await platform.openPage();
     await again.goto(link!);
-    await again.getByLabel('New password', { exact: true }).fill('a third horse battery');
-    await again.getByRole('button', { name: 'Save and sign in' }).click();
-    await poll(() => again.getByRole('form', { name: 'Choose a new password' }).getByRole('alert').first().textContent()).toContain('ask for a new one');
+    await choosePassword(again, 'a third horse battery');
+    await poll(() => resetRefusal(again)).toContain('ask for a new one');
     await screenshot(again, 'account-03-link-used');
     expect(platform.pageErrors).toEqual([]);
   });
