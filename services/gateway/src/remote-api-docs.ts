@@ -19,7 +19,7 @@ const FIRST_ANSWER_RETRY_MS = 2_000;
  * service follows the decision and records nothing (every 30 s and service, the refresh would
  * otherwise be a one-span trace of its own).
  */
-function unsampledTraceparent(): string {
+function newUnsampledTraceparent(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
 }
 
@@ -94,7 +94,7 @@ export class RemoteApiDocs {
     try {
       // Services answer only requests the gateway signed; the document needs no user. Housekeeping,
       // not a trace worth keeping: sent as part of a trace left out, so a service records no span.
-      const headers = { [PRINCIPAL_HEADER]: this.sign(anonymousPrincipal), traceparent: unsampledTraceparent() };
+      const headers = { [PRINCIPAL_HEADER]: this.sign(anonymousPrincipal), traceparent: newUnsampledTraceparent() };
       const response = await fetch(`${url}/api/openapi.json`, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (!response.ok) throw new Error(`status ${response.status}`);
       const { paths } = serviceDocumentSchema.parse(await response.json());
