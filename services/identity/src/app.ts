@@ -10,6 +10,7 @@ import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
 import { registerPasswordRoutes } from './routes/passwords';
 import { registerProjectRoutes } from './routes/projects';
+import { registerSessionRoutes } from './routes/sessions';
 import { registerTenantRoutes } from './routes/tenants';
 import { registerUserRoutes } from './routes/users';
 
@@ -28,6 +29,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerAuthRoutes(app, deps);
       registerMeRoutes(app, deps);
       registerPasswordRoutes(app, deps);
+      registerSessionRoutes(app, deps);
       registerInvitationRoutes(app, deps);
       registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);

@@ -12,6 +12,7 @@ export const identityError = errorCatalogue({
   IDENTITY_PASSWORD_RESET_UNAVAILABLE: [501, "Password reset by mail is not set up on this platform (its operator sets SMTP_URL); a platform owner can help"],
   IDENTITY_SESSION_STORE_UNAVAILABLE: [503, 'Sign-in is unavailable right now: the session store cannot be reached; try again shortly'],
   IDENTITY_USER_NOT_FOUND: [404, 'User not found'],
+  IDENTITY_SESSION_NOT_FOUND: [404, 'No session of yours has this id: it ended or was never yours'],
   IDENTITY_INVALID_PROFILE: [400, 'Invalid profile update'],
   IDENTITY_FORBIDDEN: [403, 'You may not change this project'],
   IDENTITY_OWNER_MEMBERSHIP: [409, "The project owner's membership cannot be changed"],

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 screenshotFailures(() => platform, 'account');
 
-const signIn = (email: string, password: string) => platform.call('POST', '/api/auth/login', { body: { email, password } });
+const signIn = (email: string, password: string, userAgent?: string) => platform.call('POST', '/api/auth/login', { body: { email, password }, headers: userAgent ? { 'user-agent': userAgent } : {} });
 
 /** Types `password` on the reset link's page and sends it. */
 async function choosePassword(page: Page, password: string): Promise<void> {
@@ -94,6 +94,42 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('GET', '/api/me', { token: otherDevice })).status).toBe(401);
     expect((await platform.call('GET', '/api/me', { token: account.token })).status).toBe(200);
     expect((await signIn(account.email, 'another horse battery')).status).toBe(200);
+    expect(platform.pageErrors).toEqual([]);
+  });
+
+  it('a user sees where they are signed in, signs out a lost phone, then everywhere else', async () => {
+    const account = await register(platform, 'Dara', 'devices');
+    const firefox = (await signIn(account.email, PASSWORD, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')).body.token as string;
+    const phone = (await signIn(account.email, PASSWORD, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1')).body.token as string;
+    const page = await platform.openPage();
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/projects$/);
+    await page.getByRole('banner').getByRole('link', { name: 'Dara' }).click();
+
+    const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+    const devices = async () => (await sessions.locator('strong').allTextContents()).join(', ');
+    await poll(devices).toMatch(/^Chrome \d+ on Linux, Safari 17 on iOS, Firefox 133 on Windows, node$/);
+    expect(await sessions.first().textContent()).toContain('This device');
+    expect(await sessions.first().getByRole('button').count()).toBe(0);
+    expect(await sessions.nth(1).textContent()).toMatch(/Signed in .+ from 127\.0\.0\.1/);
+    await screenshot(page, 'account-06-sessions');
+
+    await sessions.nth(1).getByRole('button', { name: /^Sign out Safari 17 on iOS/ }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Signed out Safari 17 on iOS.');
+    await poll(devices).toMatch(/^Chrome \d+ on Linux, Firefox 133 on Windows, node$/);
+    expect((await platform.call('GET', '/api/me', { token: phone })).status).toBe(401);
+    expect((await platform.call('GET', '/api/me', { token: firefox })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Signed out on 2 other devices.');
+    await poll(devices).toMatch(/^Chrome \d+ on Linux$/);
+    expect(await page.getByRole('button', { name: 'Sign out everywhere else' }).count()).toBe(0);
+    await screenshot(page, 'account-07-signed-out-elsewhere');
+    expect((await platform.call('GET', '/api/me', { token: firefox })).status).toBe(401);
+    expect((await platform.call('GET', '/api/me', { token: account.token })).status).toBe(401);
     expect(platform.pageErrors).toEqual([]);
   });
 });

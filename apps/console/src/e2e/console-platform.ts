@@ -27,7 +27,7 @@ export const PASSWORD = 'correct horse battery';
 export const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 
 /** One API call, as `TestGateway.call` makes it: `token` as `Authorization: Bearer`, JSON in and out. */
-export type ApiCall = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: any }>;
+export type ApiCall = (method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: any }>;
 
 export interface OpenPageOptions {
   /** The session token to sign the context in with (as the `session` cookie); none leaves it signed out. */
@@ -82,7 +82,7 @@ function browserPages(browser: Browser, platformUrl: string): BrowserPages {
 
 function callAt(url: string): ApiCall {
   return async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });

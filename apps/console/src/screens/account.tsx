@@ -4,14 +4,19 @@ import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { SubmitForm } from '../components/submit-form';
 import { useSession } from '../session';
+import { AccountSessions, signedOutElsewhere } from './account-sessions';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
-/** The signed-in user's account: who they are, and a new password (which signs out their other devices). */
+/** Which part of the screen the status line speaks of, so it shows under that part. */
+type Status = { about: 'password' | 'sessions'; text: string };
+
+/** The signed-in user's account: who they are, a new password (which signs out their other devices), and where they are signed in. */
 export function Account() {
   const { user } = useSession();
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [status, setStatus] = useState<string>();
+  const [status, setStatus] = useState<Status>();
+  const [passwordChanges, setPasswordChanges] = useState(0);
 
   const changePassword = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -21,7 +26,8 @@ export function Account() {
       const { endedSessions } = await unwrap(api.PUT('/api/me/password', { body: { currentPassword: String(fields.get('currentPassword')), newPassword: String(fields.get('newPassword')) } }));
       setErrors(noErrors);
       form.reset();
-      setStatus(`Password changed. ${endedSessions === 0 ? 'No other device was signed in.' : `Signed out on ${endedSessions} other ${endedSessions === 1 ? 'device' : 'devices'}.`}`);
+      setStatus({ about: 'password', text: `Password changed. ${signedOutElsewhere(endedSessions)}` });
+      setPasswordChanges((count) => count + 1);
     } catch (error) {
       setStatus(undefined);
       setErrors(formErrors(error, FIELDS));
@@ -30,7 +36,7 @@ export function Account() {
 
   if (!user) return null;
   return (
-    <main className="narrow">
+    <main className="narrow account">
       <h1>Your account</h1>
       <p>
         {user.displayName} · {user.email}
@@ -40,8 +46,11 @@ export function Account() {
         <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.fields.currentPassword} />
         <Field label="New password" name="newPassword" type="password" autoComplete="new-password" error={errors.fields.newPassword} />
       </SubmitForm>
-      {status && <p role="status">{status}</p>}
+      {status?.about === 'password' && <p role="status">{status.text}</p>}
       <p className="muted">Changing it signs you out on every other device; this one stays signed in.</p>
+      <h2>Where you are signed in</h2>
+      <AccountSessions reloadKey={`sessions:${passwordChanges}`} onStatus={(text) => setStatus({ about: 'sessions', text })} />
+      {status?.about === 'sessions' && <p role="status">{status.text}</p>}
     </main>
   );
 }

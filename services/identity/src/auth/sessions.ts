@@ -4,13 +4,38 @@ import { SESSION_ENDED_SUBJECT, sessionKey, type SessionEndedNotice, type Sessio
 import { hashSessionToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
+import { describeDevice, type SessionDevice } from './session-device';
 import { withSessionStore } from './session-store-availability';
 
 /** Sessions last 30 days from creation; using them does not extend them. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Index of a user's sessions, so changes to the user (promotion, name) reach every session. */
+/**
+ * Index of a user's sessions, so changes to the user (promotion, name) reach every session and its
+ * owner can list them. Its value is the session's id and device; sessions opened before devices were
+ * kept hold the bare id.
+ */
 const userSessionKey = (userId: string, tokenHash = '') => `user-session:${userId}:${tokenHash}`;
+
+interface SessionIndexEntry extends SessionDevice {
+  id: string;
+}
+
+function readIndexEntry(value: string): SessionIndexEntry {
+  return value.startsWith('{') ? (JSON.parse(value) as SessionIndexEntry) : { id: value };
+}
+
+/** One of a user's live sessions, as its owner sees it. */
+export interface SessionSummary {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+  /** A person's name for the device ("Firefox 133 on Windows"); null when it sent no User-Agent. */
+  device: string | null;
+  userAgent: string | null;
+  /** The client address that signed in. */
+  address: string | null;
+}
 
 function sessionFields(user: StoredUser): Pick<SessionRecord, 'userId' | 'platformOwner' | 'displayName' | 'language'> {
   return { userId: user.id, platformOwner: user.platformOwner, displayName: user.displayName, ...(user.language ? { language: user.language } : {}) };
@@ -28,14 +53,15 @@ export class Sessions {
     private readonly bus?: EventBus,
   ) {}
 
-  /** A new session for `userId`; 503 when the session store cannot be reached. */
-  async create(user: StoredUser): Promise<{ token: string; session: SessionRecord }> {
+  /** A new session for `userId` opened from `device`; 503 when the session store cannot be reached. */
+  async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
     const token = randomBytes(32).toString('base64url');
     const tokenHash = hashSessionToken(token);
     const now = this.clock();
     const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + SESSION_LIFETIME_MS, ...sessionFields(user) };
     await withSessionStore(async () => {
-      await this.kv.set(userSessionKey(user.id, tokenHash), session.id, { ttlMs: SESSION_LIFETIME_MS });
+      const entry: SessionIndexEntry = { id: session.id, ...device };
+      await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: SESSION_LIFETIME_MS });
       await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: SESSION_LIFETIME_MS });
     });
     return { token, session };
@@ -52,12 +78,27 @@ export class Sessions {
     await this.announceEnded([tokenHash]);
   }
 
+  /** The live sessions of `userId`, newest first. */
+  async list(userId: string): Promise<SessionSummary[]> {
+    const summaries: SessionSummary[] = [];
+    await withSessionStore(async () => {
+      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+        const raw = await this.kv.get(sessionKey(key.slice(userSessionKey(userId).length)));
+        if (!raw) continue;
+        const { createdAt, expiresAt } = JSON.parse(raw) as SessionRecord;
+        const { id, userAgent, address } = readIndexEntry(value);
+        summaries.push({ id, createdAt, expiresAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
+      }
+    });
+    return summaries.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
   /**
-   * Ends the session `sessionId` of `userId`, if it still exists. Logout goes by the session the
-   * gateway signed into the principal: the gateway forwards no session token to services.
+   * Ends the session `sessionId` of `userId`; answers whether it was live. Logout goes by the
+   * session the gateway signed into the principal: the gateway forwards no session token to services.
    */
-  async revokeById(userId: string, sessionId: string): Promise<void> {
-    await this.revokeWhere(userId, (id) => id === sessionId);
+  async revokeById(userId: string, sessionId: string): Promise<boolean> {
+    return (await this.revokeWhere(userId, (id) => id === sessionId)) > 0;
   }
 
   /**
@@ -72,7 +113,7 @@ export class Sessions {
     const ended: string[] = [];
     await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
-        if (!ends(value)) continue;
+        if (!ends(readIndexEntry(value).id)) continue;
         const tokenHash = key.slice(userSessionKey(userId).length);
         await this.kv.delete(sessionKey(tokenHash));
         await this.kv.delete(key);

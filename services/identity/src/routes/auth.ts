@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
+import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
@@ -65,7 +66,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       };
       const { passwordHash: _secret, ...stored } = user;
       // The session first: with the session store down nothing is created and the caller gets 503.
-      const { token, session } = await deps.sessions.create(stored);
+      const { token, session } = await deps.sessions.create(stored, requestDevice(request));
       try {
         await deps.users.insert(user);
       } catch (error) {
@@ -99,7 +100,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       if (!user || !valid) throw identityError('IDENTITY_INVALID_CREDENTIALS');
       await deps.throttle.recordSuccess(email, request.ip);
       const { passwordHash: _secret, ...stored } = user;
-      const { token, session } = await deps.sessions.create(stored);
+      const { token, session } = await deps.sessions.create(stored, requestDevice(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return { user: toCurrentUser(stored), token, expiresAt: session.expiresAt };
     },

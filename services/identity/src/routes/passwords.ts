@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
 import { PASSWORD_RESET_TTL_MS } from '../auth/password-reset-tokens';
 import { setSessionCookie } from '../auth/session-cookie';
+import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import { accountEmail } from '../users/email-address';
 import type { IdentityDeps } from '../identity-deps';
@@ -95,7 +96,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       await deps.sessions.revokeAll(user.id);
       // The mail proved the account's owner: sign-in failures counted against it are forgiven.
       await deps.throttle.clearAccount(user.email);
-      const { token, session } = await deps.sessions.create(user);
+      const { token, session } = await deps.sessions.create(user, requestDevice(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return { user: toCurrentUser(user), token, expiresAt: session.expiresAt };
     },

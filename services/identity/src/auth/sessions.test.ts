@@ -1,0 +1,31 @@
+import { sessionKey } from '@platform/contracts';
+import { hashSessionToken } from '@platform/kit';
+import { createMemoryKeyValue } from '@platform/kv';
+import { describe, expect, it } from 'vitest';
+import type { StoredUser } from '../users/user-record';
+import { Sessions } from './sessions';
+
+const user = { id: 'user-1', platformOwner: false, displayName: 'Ada' } as StoredUser;
+
+describe('Sessions', () => {
+  it('lists a session opened before devices were kept (its index holds the bare id) without a device, and ends it', async () => {
+    const kv = createMemoryKeyValue();
+    const sessions = new Sessions(kv, () => 1_000);
+    const tokenHash = hashSessionToken('an old token');
+    await kv.set(sessionKey(tokenHash), JSON.stringify({ id: 'old-session', userId: user.id, createdAt: 500, expiresAt: 9_000, platformOwner: false }));
+    await kv.set(`user-session:${user.id}:${tokenHash}`, 'old-session');
+    await sessions.create(user, { userAgent: 'curl/8.5.0', address: '203.0.113.7' });
+
+    const listed = await sessions.list(user.id);
+    expect(listed.map(({ id, device, address }) => ({ id: id === 'old-session' ? id : 'new', device, address }))).toEqual([
+      { id: 'new', device: 'curl 8.5.0', address: '203.0.113.7' },
+      { id: 'old-session', device: null, address: null },
+    ]);
+    expect(listed[1]).toMatchObject({ createdAt: 500, expiresAt: 9_000, userAgent: null });
+
+    expect(await sessions.revokeById(user.id, 'old-session')).toBe(true);
+    expect(await kv.get(sessionKey(tokenHash))).toBeNull();
+    expect(await sessions.revokeById(user.id, 'old-session')).toBe(false);
+    expect((await sessions.list(user.id)).map(({ device }) => device)).toEqual(['curl 8.5.0']);
+  });
+});
