@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { PASSWORD, poll, register, screenshot, screenshotFailures, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { PASSWORD, poll, register, screenshot, screenshotFailures, signInOnPage, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 
@@ -102,11 +102,7 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     const firefox = (await signIn(account.email, PASSWORD, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')).body.token as string;
     const phone = (await signIn(account.email, PASSWORD, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1')).body.token as string;
     const page = await platform.openPage();
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/projects$/);
+    await signInOnPage(page, account.email);
     await page.getByRole('banner').getByRole('link', { name: 'Dara' }).click();
 
     const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');

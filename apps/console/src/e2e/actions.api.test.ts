@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
+import { register, screenshot, screenshotFailures, signInOnPage, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 /** A webhook receiver on loopback: what the action's call-webhook block sends. */
 interface Received {
@@ -51,11 +51,7 @@ screenshotFailures(() => platform, 'actions');
 
 async function signedIn(account: Account): Promise<Page> {
   const page = await platform.openPage();
-  await page.goto('/console/sign-in');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/console\/projects$/);
+  await signInOnPage(page, account.email);
   return page;
 }
 

@@ -171,3 +171,12 @@ export async function register(platform: ConsolePlatform, name: string, tag: str
   expect(answer.status).toBe(201);
   return { id: answer.body.user.id, token: answer.body.token, email, name };
 }
+
+/** Signs `email` in on the console's sign-in page, as a person types it, and waits for the projects. */
+export async function signInOnPage(page: Page, email: string): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/projects$/);
+}

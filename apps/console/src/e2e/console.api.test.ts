@@ -5,7 +5,7 @@ import { createMongoStore } from '@platform/storage';
 import { describeWithOwnServer } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CONSOLE_DIST, PASSWORD, RUN_ID, screenshot, screenshotFailures, startConsolePlatform, type ConsolePlatform } from './console-platform';
+import { CONSOLE_DIST, PASSWORD, RUN_ID, screenshot, screenshotFailures, signInOnPage, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 
@@ -25,13 +25,7 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 
 screenshotFailures(() => platform, 'console');
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/console/sign-in');
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/console\/projects$/);
-}
+const signIn = (page: Page) => signInOnPage(page, EMAIL);
 
 /** Opens the first test's project (the most recent) and its type `notes`. */
 async function openType(page: Page): Promise<void> {
