@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
@@ -29,7 +29,7 @@ describe('the all-in-one shape on embedded storage', () => {
     // The detail is for platform owners: a session written as identity writes one.
     const token = randomBytes(32).toString('base64url');
     const owner: SessionRecord = { id: 'owner-session', userId: 'owner', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: true };
-    await platform.context!.kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(owner));
+    await platform.context!.kv.set(sessionKey(hashToken(token)), JSON.stringify(owner));
     const response = await fetch(`${platform.url}/api/health`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { services: Record<string, unknown> };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueRealtimeToken } from '@platform/gateway';
 import { slowClient } from '@platform/gateway/testing';
-import { createLogger, hashSessionToken, signPrincipal } from '@platform/kit';
+import { createLogger, hashToken, signPrincipal } from '@platform/kit';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalTopology } from './compose/local-topology';
@@ -185,7 +185,7 @@ function securityReviewSuite(start: () => Promise<Started>): void {
   it('finding 4: realtime tokens signed with the former fixed development secret open no stream', async () => {
     // The review's token, claiming platform ownership; and one in today's format naming a live session.
     const reviewed = signPrincipal({ kind: 'user', userId: 'attacker', sessionId: 'none', platformOwner: true }, FORMER_REALTIME_KEY);
-    const current = issueRealtimeToken({ userId: users.member.userId, sessionHash: hashSessionToken(users.member.token) }, FORMER_DEVELOPMENT_SECRET, Date.now()).token;
+    const current = issueRealtimeToken({ userId: users.member.userId, sessionHash: hashToken(users.member.token) }, FORMER_DEVELOPMENT_SECRET, Date.now()).token;
     for (const forged of [reviewed, current]) {
       const response = await fetch(`${platform?.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(forged)}`);
       expect(response.status).toBe(401);

@@ -20,4 +20,5 @@ export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
 export { ProjectAccess, type ProjectContext, type ProjectRecord } from './project-access';
 export { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
 export { createLogMailer, createSmtpMailer, type Mailer, type MailMessage } from './mailer';
-export { hashSessionToken, sessionToken } from './session-token';
+export { sessionToken } from './session-token';
+export { hashToken } from './token-hash';

@@ -1,12 +1,6 @@
-import { createHash } from 'node:crypto';
 import { SESSION_COOKIE } from '@platform/contracts';
 import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
-
-/** SHA-256 hex of a session token: the store never holds the token itself. */
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** `Bearer <token>`; the scheme's case is free (RFC 9110, 11.1: `bearer` and `BEARER` are the same scheme). */
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;

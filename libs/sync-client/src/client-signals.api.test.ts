@@ -1,7 +1,7 @@
 import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission, sessionKey } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncClient, SyncError } from './index';
 import { flakyNetwork, quietClients } from './testing';
@@ -30,7 +30,7 @@ async function ownerCreates(typeId: string, body: Record<string, unknown>): Prom
 }
 
 /** Ends a session the way a logout (or a restart of a server keeping sessions in memory) does. */
-const endSession = (token: string) => platform.context.kv.delete(sessionKey(hashSessionToken(token)));
+const endSession = (token: string) => platform.context.kv.delete(sessionKey(hashToken(token)));
 
 async function addMember(userId: string): Promise<void> {
   await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: [], createdAt: Date.now() });

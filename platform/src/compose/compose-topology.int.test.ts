@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { createRedisKeyValue } from '@platform/kv';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the docker-compose topology as
     const token = randomBytes(32).toString('base64url');
     const owner: SessionRecord = { id: 'owner-session', userId: 'owner', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: true };
     const kv = await createRedisKeyValue({ url: urls.redis, keyPrefix: topology.redisKeyPrefix });
-    await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(owner), { ttlMs: 60_000 });
+    await kv.set(sessionKey(hashToken(token)), JSON.stringify(owner), { ttlMs: 60_000 });
     await kv.close();
     const response = await fetch(`${topology.gatewayUrl}/api/health`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessBus } from '@platform/bus';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createApp, createLogger, createLogMailer, hashSessionToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, signPrincipal, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, signPrincipal, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -48,7 +48,7 @@ const whoamiService: ServiceDefinition = {
 async function seedSession(kv: KeyValue, now: number, overrides: Partial<SessionRecord> = {}): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const session: SessionRecord = { id: `s-${token.slice(0, 6)}`, userId: 'user-1', createdAt: now, expiresAt: now + 30 * DAY, platformOwner: false, ...overrides };
-  await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+  await kv.set(sessionKey(hashToken(token)), JSON.stringify(session));
   return token;
 }
 

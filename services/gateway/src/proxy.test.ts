@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createLogger, hashSessionToken, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
+import { createLogger, hashToken, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ describe('proxy to a remote service', () => {
   it('signs in the caller of a session cookie among other cookies, and forwards the others only', async () => {
     const token = randomBytes(32).toString('base64url');
     const session: SessionRecord = { id: 's-cookie', userId: 'user-7', createdAt: Date.now(), expiresAt: Date.now() + 60_000, platformOwner: false };
-    await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+    await kv.set(sessionKey(hashToken(token)), JSON.stringify(session));
     const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data', headers: { cookie: `theme=dark; session=${token}; lang=fr` } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ principal: { kind: 'user', userId: 'user-7' }, cookie: 'theme=dark; lang=fr' });

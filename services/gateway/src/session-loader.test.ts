@@ -1,5 +1,5 @@
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { describe, expect, it } from 'vitest';
 import { SessionLoader } from './session-loader';
@@ -18,7 +18,7 @@ function switchableStore(): { kv: KeyValue; down: () => void } {
 
 async function storeSession(kv: KeyValue, token: string): Promise<void> {
   const record: SessionRecord = { id: `s-${token}`, userId: `u-${token}`, expiresAt: NOW + 60_000, createdAt: NOW, platformOwner: false };
-  await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(record));
+  await kv.set(sessionKey(hashToken(token)), JSON.stringify(record));
 }
 
 describe('SessionLoader', () => {
@@ -42,7 +42,7 @@ describe('SessionLoader', () => {
     expect(again).toMatchObject({ status: 'found', fromCache: false });
     // The same record: the parsed session is the cached one, not parsed again.
     expect(again.status === 'found' && first.status === 'found' && again.session === first.session).toBe(true);
-    const key = sessionKey(hashSessionToken('a'));
+    const key = sessionKey(hashToken('a'));
     await kv.set(key, JSON.stringify({ ...JSON.parse((await kv.get(key)) as string), displayName: 'Ada Lovelace' }));
     expect(await loader.load('a')).toMatchObject({ status: 'found', session: { displayName: 'Ada Lovelace' } });
     down();
@@ -54,7 +54,7 @@ describe('SessionLoader', () => {
     const loader = new SessionLoader(kv, () => NOW, 10);
     await storeSession(kv, 'a');
     expect(await loader.load('a')).toMatchObject({ status: 'found' });
-    await kv.delete(sessionKey(hashSessionToken('a')));
+    await kv.delete(sessionKey(hashToken('a')));
     expect(await loader.load('a')).toEqual({ status: 'none' });
     down();
     expect(await loader.load('a')).toEqual({ status: 'store-unavailable' });

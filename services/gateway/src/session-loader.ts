@@ -1,5 +1,5 @@
 import { sessionKey, sessionRecordSchema, type SessionRecord } from '@platform/contracts';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { LRUCache } from 'lru-cache';
 
@@ -26,7 +26,7 @@ export class SessionLoader {
   }
 
   load(token: string): Promise<SessionLookup> {
-    return this.loadByHash(hashSessionToken(token));
+    return this.loadByHash(hashToken(token));
   }
 
   /** The same lookup by the token's SHA-256, the key the session is stored under (realtime tokens carry it). */

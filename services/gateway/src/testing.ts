@@ -12,7 +12,7 @@ import {
   type Access,
   type SessionRecord,
 } from '@platform/contracts';
-import { createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createLogger, createLogMailer, hashToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
@@ -131,7 +131,7 @@ export async function startTestGateway(options: {
         platformOwner: signInOptions.platformOwner ?? false,
         ...(signInOptions.displayName ? { displayName: signInOptions.displayName } : {}),
       };
-      await context.kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+      await context.kv.set(sessionKey(hashToken(token)), JSON.stringify(session));
       return token;
     },
     async seedProject(project) {

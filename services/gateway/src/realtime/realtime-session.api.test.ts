@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sessionKey, type SessionRecord } from '@platform/contracts';
-import { createLogger, hashSessionToken } from '@platform/kit';
+import { createLogger, hashToken } from '@platform/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing';
 import { issueRealtimeToken } from './realtime-token';
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** What identity's logout does: the session record is deleted. */
 async function logOut(sessionToken: string): Promise<void> {
-  await gateway.context.kv.delete(sessionKey(hashSessionToken(sessionToken)));
+  await gateway.context.kv.delete(sessionKey(hashToken(sessionToken)));
 }
 
 async function realtimeToken(sessionToken: string): Promise<string> {
@@ -78,7 +78,7 @@ describe('realtime tokens are bound to their session', () => {
   it('platform ownership comes from the session when the stream opens, not from the token', async () => {
     const session = await gateway.signIn('former-owner', { platformOwner: true });
     const token = await realtimeToken(session);
-    const key = sessionKey(hashSessionToken(session));
+    const key = sessionKey(hashToken(session));
     const record = JSON.parse((await gateway.context.kv.get(key)) as string) as SessionRecord;
     await gateway.context.kv.set(key, JSON.stringify({ ...record, platformOwner: false }));
     const response = await gateway.call('GET', streamPath(token));
@@ -88,7 +88,7 @@ describe('realtime tokens are bound to their session', () => {
 
   it("a token signed with another secret, or naming another user than its session's, is refused", async () => {
     const session = await gateway.signIn('alice');
-    const sessionHash = hashSessionToken(session);
+    const sessionHash = hashToken(session);
     const otherSecret = issueRealtimeToken({ userId: 'alice', sessionHash }, randomBytes(32).toString('hex'), Date.now()).token;
     expect((await gateway.call('GET', streamPath(otherSecret))).body.code).toBe('REALTIME_TOKEN_INVALID');
     const outsider = await gateway.signIn('outsider');
@@ -116,7 +116,7 @@ describe('open streams end with their session', () => {
     const [expiring, lasting] = [await gateway.signIn('alice'), await gateway.signIn('alice')];
     const expired = await openStream({ token: await realtimeToken(expiring) });
     const live = await openStream({ token: await realtimeToken(lasting) });
-    const key = sessionKey(hashSessionToken(expiring));
+    const key = sessionKey(hashToken(expiring));
     const record = JSON.parse((await gateway.context.kv.get(key)) as string) as SessionRecord;
     await gateway.context.kv.set(key, JSON.stringify({ ...record, expiresAt: Date.now() }));
     await expect.poll(() => expired.state.ended, { timeout: SESSION_CHECK_MS + 2_000, interval: 50 }).toBe(true);
@@ -128,7 +128,7 @@ describe('the access log', () => {
   it('carries no realtime token, whether the stream opened or was refused', async () => {
     const session = await gateway.signIn('alice');
     const token = await realtimeToken(session);
-    const refused = issueRealtimeToken({ userId: 'alice', sessionHash: hashSessionToken(session) }, randomBytes(32).toString('hex'), Date.now()).token;
+    const refused = issueRealtimeToken({ userId: 'alice', sessionHash: hashToken(session) }, randomBytes(32).toString('hex'), Date.now()).token;
     (await openStream({ token })).close();
     expect((await gateway.call('GET', streamPath(refused))).status).toBe(401);
     await expect

@@ -1,5 +1,5 @@
 import type { UserPrincipal } from '@platform/contracts';
-import { hashSessionToken, sessionToken } from '@platform/kit';
+import { hashToken, sessionToken } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import type { SessionLoader } from '../session-loader';
 import { principalOfSession } from '../session-principal';
@@ -16,7 +16,7 @@ export interface StreamCaller {
 export function sessionCaller(request: FastifyRequest): StreamCaller {
   const presented = sessionToken(request);
   if (!presented || request.principal.kind !== 'user') throw realtimeError('REALTIME_TOKEN_INVALID');
-  return { principal: request.principal, sessionHash: hashSessionToken(presented) };
+  return { principal: request.principal, sessionHash: hashToken(presented) };
 }
 
 /**

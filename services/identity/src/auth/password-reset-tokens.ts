@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { withSessionStore } from './session-store-availability';
 
@@ -6,7 +7,7 @@ import { withSessionStore } from './session-store-availability';
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const tokenKey = (token: string) => `password-reset:${createHash('sha256').update(token).digest('hex')}`;
+const tokenKey = (token: string) => `password-reset:${hashToken(token)}`;
 /** The user's one pending token (its key), so a new request retires the link of the one before. */
 const userKey = (userId: string) => `password-reset-user:${userId}`;
 

@@ -1,5 +1,5 @@
 import { sessionKey } from '@platform/contracts';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { describe, expect, it } from 'vitest';
 import type { StoredUser } from '../users/user-record';
@@ -11,7 +11,7 @@ describe('Sessions', () => {
   it('lists a session opened before devices were kept (its index holds the bare id) without a device, and ends it', async () => {
     const kv = createMemoryKeyValue();
     const sessions = new Sessions(kv, () => 1_000);
-    const tokenHash = hashSessionToken('an old token');
+    const tokenHash = hashToken('an old token');
     await kv.set(sessionKey(tokenHash), JSON.stringify({ id: 'old-session', userId: user.id, createdAt: 500, expiresAt: 9_000, platformOwner: false }));
     await kv.set(`user-session:${user.id}:${tokenHash}`, 'old-session');
     await sessions.create(user, { userAgent: 'curl/8.5.0', address: '203.0.113.7' });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventBus } from '@platform/bus';
 import { SESSION_ENDED_SUBJECT, sessionKey, type SessionEndedNotice, type SessionRecord } from '@platform/contracts';
-import { hashSessionToken, type Clock } from '@platform/kit';
+import { hashToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
 import { describeDevice, type SessionDevice } from './session-device';
@@ -56,7 +56,7 @@ export class Sessions {
   /** A new session for `userId` opened from `device`; 503 when the session store cannot be reached. */
   async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
     const token = randomBytes(32).toString('base64url');
-    const tokenHash = hashSessionToken(token);
+    const tokenHash = hashToken(token);
     const now = this.clock();
     const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + SESSION_LIFETIME_MS, ...sessionFields(user) };
     await withSessionStore(async () => {
@@ -69,7 +69,7 @@ export class Sessions {
 
   /** Ends the session of `token`, if any. */
   async revoke(token: string): Promise<void> {
-    const tokenHash = hashSessionToken(token);
+    const tokenHash = hashToken(token);
     await withSessionStore(async () => {
       const raw = await this.kv.get(sessionKey(tokenHash));
       await this.kv.delete(sessionKey(tokenHash));

@@ -1,5 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Clock } from '@platform/kit';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashToken, type Clock } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
 import { INVITATION_LIFETIME_MS } from './invitation-repository';
 import type { EmailProjectInvitation } from './invitation-schemas';
@@ -8,8 +8,6 @@ export const EMAIL_INVITATIONS_COLLECTION = 'email-invitations';
 
 /** Only the token's hash is stored: a copy of the store does not hold working links. */
 type Stored = EmailProjectInvitation & { tokenHash: string; [field: string]: unknown };
-
-const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A one-time link token of 256 random bits; made before the invitation is stored, so its mail can go first. */
 export const newInvitationToken = (): string => randomBytes(32).toString('base64url');

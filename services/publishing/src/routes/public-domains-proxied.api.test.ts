@@ -6,7 +6,7 @@ import { createInProcessBus } from '@platform/bus';
 import { sessionKey } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { buildGateway, type Gateway } from '@platform/gateway';
-import { createApp, createLogger, createLogMailer, hashSessionToken, sharedProjectAccess, trustSignedPrincipal, type ServiceContext } from '@platform/kit';
+import { createApp, createLogger, createLogMailer, hashToken, sharedProjectAccess, trustSignedPrincipal, type ServiceContext } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
 import type { FastifyInstance } from 'fastify';
@@ -73,7 +73,7 @@ describe('public resolution through a proxying gateway', () => {
   it('serves the published version to an anonymous caller via the gateway; the service refuses unsigned callers', async () => {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await kv.set(sessionKey(hashSessionToken(token)), JSON.stringify({ id: 's1', userId: 'owner', createdAt: now, expiresAt: now + 60_000, platformOwner: true }));
+    await kv.set(sessionKey(hashToken(token)), JSON.stringify({ id: 's1', userId: 'owner', createdAt: now, expiresAt: now + 60_000, platformOwner: true }));
     await context.store.collection('projects').insertOne({ id: 'p1', name: 'P', ownerId: 'owner', aiEnabled: false, createdAt: now, updatedAt: now, revision: 0 });
 
     const app = await call('POST', '/api/projects/p1/applications', token, { title: { en: 'Shop' }, serverConfiguration: { key: 'server-secret' } });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PROJECTS_COLLECTION, sessionKey, type Access, type SessionRecord } from '@platform/contracts';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { hashSessionToken } from '@platform/kit';
+import { hashToken } from '@platform/kit';
 import { dataService } from '../../app';
 import { startFakeChatCompletions, type FakeChatCompletions } from './fake-chat-completions';
 
@@ -49,7 +49,7 @@ export async function startAiPlatform(options: { provider: boolean; timeoutMs?: 
       const token = randomBytes(32).toString('base64url');
       const now = Date.now();
       const session: SessionRecord = { id: randomBytes(8).toString('hex'), userId, createdAt: now, expiresAt: now + 3_600_000, platformOwner: false, ...(language ? { language } : {}) };
-      await platform.context.kv.set(sessionKey(hashSessionToken(token)), JSON.stringify(session));
+      await platform.context.kv.set(sessionKey(hashToken(token)), JSON.stringify(session));
       return token;
     },
     async project({ aiEnabled, ...project }) {
