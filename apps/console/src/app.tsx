@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ProjectDocuments } from './screens/documents';
 import { DocumentDetail } from './screens/document-detail';
 import { Projects } from './screens/projects';
@@ -19,7 +20,7 @@ import { InvitationScreen } from './screens/invitation';
 import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
-import { projectPath } from './paths';
+import { isSignedOutPath, projectPath, type SignedOutPath } from './paths';
 
 function Unavailable() {
   return (
@@ -51,13 +52,21 @@ function Header() {
   );
 }
 
+/** Every signed-out path's screen (the type asks for one per path in SIGNED_OUT_PATHS). */
+const SIGNED_OUT_SCREENS: Record<SignedOutPath, () => ReactNode> = {
+  '/sign-up': SignUp,
+  '/forgot-password': ForgotPassword,
+  '/reset-password': ResetPassword,
+};
+
 function Screen() {
   const { user } = useSession();
   const path = usePath();
   if (user === undefined) return <p className="loading">Loading…</p>;
-  if (path === '/sign-up') return <SignUp />;
-  if (path === '/forgot-password') return <ForgotPassword />;
-  if (path === '/reset-password') return <ResetPassword />;
+  if (isSignedOutPath(path)) {
+    const SignedOutScreen = SIGNED_OUT_SCREENS[path];
+    return <SignedOutScreen />;
+  }
   if (!user || path === '/sign-in') {
     if (user && path === '/sign-in') {
       navigate('/projects', { replace: true });

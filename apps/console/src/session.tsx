@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { api, ApiError, onApiHealth, unwrap } from './api/client';
 import type { paths } from './api/openapi';
+import { isSignedOutPath } from './paths';
 import { BASE, navigate } from './router';
 
 export type CurrentUser = paths['/api/me']['get']['responses'][200]['content']['application/json'];
@@ -27,9 +28,6 @@ export function useSession(): Session {
 }
 
 const HEALTH_RETRY_MS = 2_000;
-
-/** Screens for someone without a session: a 401 there (the first GET /api/me) does not send them to sign in. */
-const SIGNED_OUT_PATHS: ReadonlySet<string> = new Set(['/sign-up', '/forgot-password', '/reset-password']);
 
 /**
  * The signed-in user, from the gateway's HttpOnly `session` cookie (the console never sees the
@@ -59,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const from = window.location.pathname.slice(BASE.length);
         // Signing in leads back to the page asked for (an invitation link, a project's page).
         const next = from && !['/', '/sign-in', '/projects'].includes(from) ? `?next=${encodeURIComponent(from)}` : '';
-        if (!SIGNED_OUT_PATHS.has(from)) navigate(`/sign-in${next}`, { replace: true });
+        if (!isSignedOutPath(from)) navigate(`/sign-in${next}`, { replace: true });
       }
     });
   }, [refresh]);
