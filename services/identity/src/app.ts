@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@platform/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
+import { registerAccessTokenRoutes } from './routes/access-tokens';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBackupRoutes } from './routes/backups';
@@ -30,6 +31,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerMeRoutes(app, deps);
       registerPasswordRoutes(app, deps);
       registerSessionRoutes(app, deps);
+      registerAccessTokenRoutes(app, deps);
       registerInvitationRoutes(app, deps);
       registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);

@@ -2,7 +2,7 @@ import { api, unwrap } from '../api/client';
 import { Field } from '../components/field';
 import type { FormErrors } from '../components/form-errors';
 import { useLoad } from '../components/use-load';
-import { SelectField } from './select-field';
+import { SelectField } from '../components/select-field';
 import { typeOptions } from './type-options';
 import { CHANGE_TYPES, PAGE_SIZES, withoutEmpty, type TrailFilters } from './trail-filters';
 import { UserFilter } from './user-filter';

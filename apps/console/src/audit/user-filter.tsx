@@ -2,7 +2,7 @@ import { api, unwrap } from '../api/client';
 import { Field } from '../components/field';
 import { useLoad } from '../components/use-load';
 import { authorName } from '../history/authors';
-import { SelectField } from './select-field';
+import { SelectField } from '../components/select-field';
 
 interface Person {
   userId: string;

@@ -128,4 +128,43 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('GET', '/api/me', { token: account.token })).status).toBe(401);
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('a user makes an access token for a script, sees it once, and revokes it', async () => {
+    const account = await register(platform, 'Emeka', 'tokens');
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const form = page.getByRole('form', { name: 'New access token' });
+    await poll(() => page.getByRole('main').textContent()).toContain('No access token.');
+
+    await form.getByRole('button', { name: 'Make token' }).click();
+    await poll(() => form.getByRole('alert').first().textContent()).toBe('Must not be empty');
+    expect((await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens).toEqual([]);
+
+    await form.getByLabel('Token name').fill('nightly export');
+    await form.getByLabel('Expires after').selectOption('30');
+    await form.getByRole('button', { name: 'Make token' }).click();
+    const shown = page.getByRole('region', { name: 'New token' });
+    await poll(() => shown.locator('code').textContent()).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
+    const secret = (await shown.locator('code').textContent())!;
+    expect((await shown.textContent())).toContain('copy it now, it is not shown again');
+    const rows = page.getByRole('table', { name: 'Access tokens' }).getByRole('row');
+    await poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(1).getByRole('cell').first().textContent()).toBe('nightly export');
+    await screenshot(page, 'account-08-token-made');
+    const asScript = await platform.call('GET', '/api/me', { token: secret });
+    expect(asScript.status).toBe(200);
+    expect(asScript.body.id).toBe(account.id);
+    const listed = (await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].expiresAt - listed[0].createdAt).toBe(30 * 24 * 60 * 60 * 1000);
+
+    await page.getByRole('button', { name: 'Revoke nightly export' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Revoked the token nightly export: it no longer works.');
+    await poll(() => page.getByRole('main').textContent()).toContain('No access token.');
+    expect(await shown.count()).toBe(0);
+    expect((await platform.call('GET', '/api/me', { token: secret })).status).toBe(401);
+    await screenshot(page, 'account-09-token-revoked');
+    expect(platform.pageErrors).toEqual([]);
+  });
 });

@@ -5,13 +5,14 @@ import { formErrors, noErrors, type FormErrors } from '../components/form-errors
 import { SubmitForm } from '../components/submit-form';
 import { useSession } from '../session';
 import { AccountSessions, signedOutElsewhere } from './account-sessions';
+import { AccountTokens } from './account-tokens';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
 /** Which part of the screen the status line speaks of, so it shows under that part. */
-type Status = { about: 'password' | 'sessions'; text: string };
+type Status = { about: 'password' | 'sessions' | 'tokens'; text: string };
 
-/** The signed-in user's account: who they are, a new password (which signs out their other devices), and where they are signed in. */
+/** The signed-in user's account: who they are, a new password (which signs out their other devices), where they are signed in, and access tokens. */
 export function Account() {
   const { user } = useSession();
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -51,6 +52,12 @@ export function Account() {
       <h2>Where you are signed in</h2>
       <AccountSessions reloadKey={`sessions:${passwordChanges}`} onStatus={(text) => setStatus({ about: 'sessions', text })} />
       {status?.about === 'sessions' && <p role="status">{status.text}</p>}
+      <h2>Access tokens</h2>
+      <p className="muted">
+        For a program acting as you (<code>Authorization: Bearer</code>) without your password. Signing out elsewhere and changing the password keep them; a password reset ends them.
+      </p>
+      <AccountTokens onStatus={(text) => setStatus({ about: 'tokens', text })} />
+      {status?.about === 'tokens' && <p role="status">{status.text}</p>}
     </main>
   );
 }

@@ -5,6 +5,7 @@ import { SyncClient } from '../index.js';
  * A to-do list kept in ./.todo-sync and synced with a running platform:
  *   PLATFORM_URL=http://127.0.0.1:3000 PLATFORM_TOKEN=... PROJECT_ID=... TYPE_ID=todos \
  *   pnpm exec tsx libs/sync-client/src/examples/todo-cli.ts [list | add <title> | done <id> | rm <id> | watch]
+ * PLATFORM_TOKEN is a personal access token (the console's Account screen) or a session's token.
  * Works offline: changes wait in the local store and are pushed by the next run that reaches the server.
  */
 async function main(): Promise<void> {

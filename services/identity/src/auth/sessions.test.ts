@@ -16,7 +16,7 @@ describe('Sessions', () => {
     await kv.set(`user-session:${user.id}:${tokenHash}`, 'old-session');
     await sessions.create(user, { userAgent: 'curl/8.5.0', address: '203.0.113.7' });
 
-    const listed = await sessions.list(user.id);
+    const listed = await sessions.list(user.id, 'session');
     expect(listed.map(({ id, device, address }) => ({ id: id === 'old-session' ? id : 'new', device, address }))).toEqual([
       { id: 'new', device: 'curl 8.5.0', address: '203.0.113.7' },
       { id: 'old-session', device: null, address: null },
@@ -26,6 +26,6 @@ describe('Sessions', () => {
     expect(await sessions.revokeById(user.id, 'old-session')).toBe(true);
     expect(await kv.get(sessionKey(tokenHash))).toBeNull();
     expect(await sessions.revokeById(user.id, 'old-session')).toBe(false);
-    expect((await sessions.list(user.id)).map(({ device }) => device)).toEqual(['curl 8.5.0']);
+    expect((await sessions.list(user.id, 'session')).map(({ device }) => device)).toEqual(['curl 8.5.0']);
   });
 });

@@ -12,22 +12,35 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Index of a user's sessions, so changes to the user (promotion, name) reach every session and its
- * owner can list them. Its value is the session's id and device; sessions opened before devices were
- * kept hold the bare id.
+ * owner can list them. Its value is the session's id, kind and device; sessions opened before
+ * devices were kept hold the bare id.
  */
 const userSessionKey = (userId: string, tokenHash = '') => `user-session:${userId}:${tokenHash}`;
 
+/**
+ * A session opened by signing in, or a personal access token: a session its owner made for a
+ * program, with a name and a lifetime of its own (docs/identity.md).
+ */
+export type SessionKind = 'session' | 'token';
+
 interface SessionIndexEntry extends SessionDevice {
   id: string;
+  /** Absent on sessions opened by signing in. */
+  kind?: 'token';
+  name?: string;
 }
 
 function readIndexEntry(value: string): SessionIndexEntry {
   return value.startsWith('{') ? (JSON.parse(value) as SessionIndexEntry) : { id: value };
 }
 
-/** One of a user's live sessions, as its owner sees it. */
+const kindOf = (entry: SessionIndexEntry): SessionKind => entry.kind ?? 'session';
+
+/** One of a user's live sessions or tokens, as its owner sees it. */
 export interface SessionSummary {
   id: string;
+  /** A token's name; null for a session. */
+  name: string | null;
   createdAt: number;
   expiresAt: number;
   /** A person's name for the device ("Firefox 133 on Windows"); null when it sent no User-Agent. */
@@ -36,6 +49,9 @@ export interface SessionSummary {
   /** The client address that signed in. */
   address: string | null;
 }
+
+/** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
+const ACCESS_TOKEN_PREFIX = 'pat_';
 
 function sessionFields(user: StoredUser): Pick<SessionRecord, 'userId' | 'platformOwner' | 'displayName' | 'language'> {
   return { userId: user.id, platformOwner: user.platformOwner, displayName: user.displayName, ...(user.language ? { language: user.language } : {}) };
@@ -54,15 +70,23 @@ export class Sessions {
   ) {}
 
   /** A new session for `userId` opened from `device`; 503 when the session store cannot be reached. */
-  async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
-    const token = randomBytes(32).toString('base64url');
+  create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
+    return this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
+  }
+
+  /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`. */
+  createAccessToken(user: StoredUser, name: string, lifetimeMs: number, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
+    return this.open(user, `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`, lifetimeMs, { ...device, kind: 'token', name });
+  }
+
+  private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>): Promise<{ token: string; session: SessionRecord }> {
     const tokenHash = hashToken(token);
     const now = this.clock();
-    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + SESSION_LIFETIME_MS, ...sessionFields(user) };
+    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user) };
     await withSessionStore(async () => {
-      const entry: SessionIndexEntry = { id: session.id, ...device };
-      await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: SESSION_LIFETIME_MS });
-      await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: SESSION_LIFETIME_MS });
+      const entry: SessionIndexEntry = { id: session.id, ...index };
+      await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: lifetimeMs });
+      await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: lifetimeMs });
     });
     return { token, session };
   }
@@ -78,42 +102,53 @@ export class Sessions {
     await this.announceEnded([tokenHash]);
   }
 
-  /** The live sessions of `userId`, newest first. */
-  async list(userId: string): Promise<SessionSummary[]> {
+  /** The live sessions (or tokens) of `userId`, newest first. */
+  async list(userId: string, kind: SessionKind): Promise<SessionSummary[]> {
     const summaries: SessionSummary[] = [];
     await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+        const entry = readIndexEntry(value);
+        if (kindOf(entry) !== kind) continue;
         const raw = await this.kv.get(sessionKey(key.slice(userSessionKey(userId).length)));
         if (!raw) continue;
         const { createdAt, expiresAt } = JSON.parse(raw) as SessionRecord;
-        const { id, userAgent, address } = readIndexEntry(value);
-        summaries.push({ id, createdAt, expiresAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
+        const { id, name, userAgent, address } = entry;
+        summaries.push({ id, name: name ?? null, createdAt, expiresAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  /**
-   * Ends the session `sessionId` of `userId`; answers whether it was live. Logout goes by the
-   * session the gateway signed into the principal: the gateway forwards no session token to services.
-   */
-  async revokeById(userId: string, sessionId: string): Promise<boolean> {
-    return (await this.revokeWhere(userId, (id) => id === sessionId)) > 0;
+  /** Whether `sessionId` of `userId` is a session or a token; null when it is not live. */
+  async kind(userId: string, sessionId: string): Promise<SessionKind | null> {
+    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
+    const entry = entries.find(({ id }) => id === sessionId);
+    return entry ? kindOf(entry) : null;
   }
 
   /**
-   * Ends every session of `userId` but `keep` (the caller's own, after a password change); answers
-   * how many ended. Their realtime streams close as on sign-out.
+   * Ends the session (or token: `kind`) `sessionId` of `userId`; answers whether it was live.
+   * Logout goes by the session the gateway signed into the principal: the gateway forwards no
+   * session token to services.
    */
-  revokeAll(userId: string, keep?: string): Promise<number> {
-    return this.revokeWhere(userId, (id) => id !== keep);
+  async revokeById(userId: string, sessionId: string, kind?: SessionKind): Promise<boolean> {
+    return (await this.revokeWhere(userId, (entry) => entry.id === sessionId && (!kind || kindOf(entry) === kind))) > 0;
   }
 
-  private async revokeWhere(userId: string, ends: (sessionId: string) => boolean): Promise<number> {
+  /**
+   * Ends every session of `userId` but `keep` (the caller's own, after a password change), and its
+   * access tokens too unless `keepTokens`; answers how many ended. Their realtime streams close as
+   * on sign-out.
+   */
+  revokeAll(userId: string, options: { keep?: string; keepTokens?: boolean } = {}): Promise<number> {
+    return this.revokeWhere(userId, (entry) => entry.id !== options.keep && !(options.keepTokens && kindOf(entry) === 'token'));
+  }
+
+  private async revokeWhere(userId: string, ends: (entry: SessionIndexEntry) => boolean): Promise<number> {
     const ended: string[] = [];
     await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
-        if (!ends(readIndexEntry(value).id)) continue;
+        if (!ends(readIndexEntry(value))) continue;
         const tokenHash = key.slice(userSessionKey(userId).length);
         await this.kv.delete(sessionKey(tokenHash));
         await this.kv.delete(key);

@@ -73,6 +73,8 @@ describe('changing the password (PUT /api/me/password)', () => {
 describe('a forgotten password (POST /api/auth/password-reset, then .../confirm)', () => {
   it('mails a link whose token chooses a new password once, ends every session and signs in', async () => {
     const { token: oldSession } = await platform.register('forgot@example.org', { password: 'forgotten one' });
+    const accessToken = (await platform.call('POST', '/api/me/tokens', { token: oldSession, body: { name: 'script' } })).body.token as string;
+    expect((await me(accessToken)).status).toBe(200);
     const asked = await requestReset('Forgot@Example.org ');
     expect(asked.status).toBe(202);
     expect(asked.body.message).toMatch(/If an account exists for this email/);
@@ -88,6 +90,8 @@ describe('a forgotten password (POST /api/auth/password-reset, then .../confirm)
     expect(chosen.headers.getSetCookie().some((line) => line.startsWith(`session=${chosen.body.token}`))).toBe(true);
     expect((await me(chosen.body.token)).status).toBe(200);
     expect((await me(oldSession)).status).toBe(401);
+    // Whoever knew the old password may have made access tokens: they end too.
+    expect((await me(accessToken)).status).toBe(401);
     expect((await signIn('forgot@example.org', 'forgotten one')).status).toBe(401);
     expect((await signIn('forgot@example.org', 'remembered one')).status).toBe(200);
 

@@ -50,7 +50,8 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw identityError('IDENTITY_WRONG_PASSWORD', { details: { field: 'currentPassword' } });
       await deps.throttle.recordSuccess(user.email, request.ip);
       if (!(await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword)))) throw identityError('IDENTITY_USER_NOT_FOUND');
-      return { endedSessions: await deps.sessions.revokeAll(userId, sessionId) };
+      // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
+      return { endedSessions: await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true }) };
     },
   );
 

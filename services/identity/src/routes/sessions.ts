@@ -30,8 +30,8 @@ export function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps):
     },
     async (request) => {
       const { userId, sessionId } = requireUser(request);
-      const sessions = await deps.sessions.list(userId);
-      return { sessions: sessions.map((session) => ({ ...session, current: session.id === sessionId })) };
+      const sessions = await deps.sessions.list(userId, 'session');
+      return { sessions: sessions.map(({ name: _none, ...session }) => ({ ...session, current: session.id === sessionId })) };
     },
   );
 
@@ -39,11 +39,11 @@ export function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps):
     '/api/me/sessions',
     {
       preHandler: userGuard,
-      schema: { tags: ['identity'], summary: 'Sign out everywhere else: every session of yours but this one ends', response: { 200: endedResponse } },
+      schema: { tags: ['identity'], summary: 'Sign out everywhere else: every session of yours but this one ends (access tokens stay)', response: { 200: endedResponse } },
     },
     async (request) => {
       const { userId, sessionId } = requireUser(request);
-      return { endedSessions: await deps.sessions.revokeAll(userId, sessionId) };
+      return { endedSessions: await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true }) };
     },
   );
 
@@ -60,7 +60,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps):
     },
     async (request, reply) => {
       const { userId, sessionId } = requireUser(request);
-      if (!(await deps.sessions.revokeById(userId, request.params.sessionId))) throw identityError('IDENTITY_SESSION_NOT_FOUND');
+      if (!(await deps.sessions.revokeById(userId, request.params.sessionId, 'session'))) throw identityError('IDENTITY_SESSION_NOT_FOUND');
       if (request.params.sessionId === sessionId) clearSessionCookie(reply, deps.dev);
       return reply.code(204).send();
     },

@@ -1,0 +1,110 @@
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../api/client';
+import type { paths } from '../api/openapi';
+import { Field } from '../components/field';
+import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LoadError } from '../components/load-error';
+import { SelectField } from '../components/select-field';
+import { SubmitForm } from '../components/submit-form';
+import { useLoad } from '../components/use-load';
+
+type AccessToken = paths['/api/me/tokens']['get']['responses'][200]['content']['application/json']['tokens'][number];
+
+const FIELDS = ['name', 'expiresInDays'] as const;
+const LIFETIMES = [7, 30, 90, 365] as const;
+const DEFAULT_LIFETIME = 90;
+
+const loadTokens = async (): Promise<AccessToken[]> => (await unwrap(api.GET('/api/me/tokens'))).tokens;
+const day = (at: number) => <time dateTime={new Date(at).toISOString()}>{new Date(at).toLocaleDateString()}</time>;
+
+/**
+ * Personal access tokens: make one for a program (its secret shown once, to copy), see the live
+ * ones and revoke any.
+ */
+export function AccountTokens({ onStatus }: { onStatus: (status: string) => void }) {
+  const tokens = useLoad(loadTokens, 'tokens');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [made, setMade] = useState<{ name: string; token: string }>();
+  const [revokeError, setRevokeError] = useState<unknown>();
+
+  const make = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const fields = new FormData(form);
+    try {
+      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body: { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')) } }));
+      setErrors(noErrors);
+      form.reset();
+      setMade({ name, token });
+      tokens.reload();
+    } catch (error) {
+      setErrors(formErrors(error, FIELDS));
+    }
+  };
+
+  const revoke = async (token: AccessToken) => {
+    try {
+      await unwrap(api.DELETE('/api/me/tokens/{tokenId}', { params: { path: { tokenId: token.id } } }));
+      setRevokeError(undefined);
+      if (made?.name === token.name) setMade(undefined);
+      onStatus(`Revoked the token ${token.name}: it no longer works.`);
+    } catch (error) {
+      setRevokeError(error);
+    }
+    tokens.reload();
+  };
+
+  return (
+    <>
+      <SubmitForm label="New access token" className="account" submitLabel="Make token" formError={errors.form} onSubmit={make}>
+        <Field label="Token name" name="name" placeholder="nightly export" error={errors.fields.name} />
+        <SelectField label="Expires after" name="expiresInDays" defaultValue={DEFAULT_LIFETIME} error={errors.fields.expiresInDays}>
+          {LIFETIMES.map((days) => (
+            <option key={days} value={days}>
+              {days} days
+            </option>
+          ))}
+        </SelectField>
+      </SubmitForm>
+      {made && (
+        <div className="new-token" role="region" aria-label="New token">
+          <p>
+            The token <strong>{made.name}</strong>: copy it now, it is not shown again.
+          </p>
+          <code>{made.token}</code>
+          <button type="button" onClick={() => void navigator.clipboard.writeText(made.token).then(() => onStatus('Copied the token.'))}>
+            Copy
+          </button>
+        </div>
+      )}
+      <LoadError error={tokens.error ?? revokeError} />
+      {tokens.value && tokens.value.length > 0 && (
+        <table aria-label="Access tokens">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Made</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.value.map((token) => (
+              <tr key={token.id}>
+                <td>{token.name}</td>
+                <td>{day(token.createdAt)}</td>
+                <td>{day(token.expiresAt)}</td>
+                <td>
+                  <button type="button" className="danger" onClick={() => void revoke(token)} aria-label={`Revoke ${token.name}`}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {tokens.value?.length === 0 && <p className="muted">No access token.</p>}
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SyncClient } from '@platform/sync-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+import { httpCaller } from './testing/platform-http';
+
+let dataDir: string;
+let platform: RunningPlatform;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'access-token-client-'));
+  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const call = httpCaller(() => platform.url);
+
+describe('a program on a personal access token', () => {
+  it('syncs through the SDK, realtime included, as its user, until the token is revoked', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `script-${Date.now()}@example.org`, password: 'script owner password' });
+    const session = registered.body.token as string;
+    const project = (await call('POST', '/api/projects', session, { name: 'exports' })).body.id as string;
+    expect((await call('POST', `/api/projects/${project}/types`, session, { id: 'reports', name: 'Reports' })).status).toBe(201);
+    const made = await call('POST', '/api/me/tokens', session, { name: 'report writer' });
+    expect(made.status).toBe(201);
+
+    const client = new SyncClient({ baseUrl: platform.url, projectId: project, token: made.body.token, collections: [{ typeId: 'reports', realtime: true }], pollIntervalMs: 60_000 });
+    const events: string[] = [];
+    client.on('unauthorized', () => events.push('unauthorized'));
+    try {
+      await client.start();
+      await expect.poll(() => client.realtimeStatus, { timeout: 5_000 }).toBe('live');
+      const report = await client.collection('reports').insert({ title: 'November' });
+      await client.awaitInSync();
+      const stored = await call('GET', `/api/projects/${project}/types/reports/data/${report.id}`, session);
+      expect(stored.status).toBe(200);
+      expect(stored.body).toMatchObject({ title: 'November' });
+      const changes = await call('GET', `/api/projects/${project}/types/reports/data/${report.id}/changes`, session);
+      expect(changes.body.items.map((change: { userId: string }) => change.userId)).toEqual([registered.body.user.id]);
+
+      expect((await call('DELETE', `/api/me/tokens/${made.body.id}`, session)).status).toBe(204);
+      await client.collection('reports').insert({ title: 'December' });
+      await expect.poll(() => events, { timeout: 5_000 }).toEqual(['unauthorized']);
+      expect(client.isUnauthorized).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});

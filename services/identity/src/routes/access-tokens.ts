@@ -1,0 +1,86 @@
+import { requireUser, userGuard } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestDevice } from '../auth/session-device';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Live tokens a user may hold: enough for every program one person runs, not a store to fill. */
+export const MAX_ACCESS_TOKENS = 50;
+
+const createBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).describe('What the token is for, such as "nightly export"'),
+    expiresInDays: z.number().int().min(1).max(365).default(90).describe('It stops working this many days from now (default 90, at most 365)'),
+  })
+  .strict();
+
+const tokenSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  current: z.boolean().describe('The token this request was sent with'),
+  createdAt: z.number().describe('Unix ms'),
+  expiresAt: z.number().describe('Absolute expiry, Unix ms'),
+});
+
+/**
+ * Personal access tokens: for a program acting as its user (`Authorization: Bearer pat_...`)
+ * without the user's password, each named, with its own expiry, listed and revoked one by one.
+ */
+export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/me/tokens',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Make a personal access token (shown once); only from a signed-in session',
+        description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`. It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
+        body: createBody,
+        response: { 201: tokenSummarySchema.omit({ current: true }).extend({ token: z.string().describe('The secret: keep it like a password; it is never shown again') }) },
+      },
+    },
+    async (request, reply) => {
+      const { userId, sessionId } = requireUser(request);
+      // A token that could make tokens would outlive its own revocation in the ones it made.
+      if ((await deps.sessions.kind(userId, sessionId)) !== 'session') throw identityError('IDENTITY_TOKEN_NEEDS_SIGN_IN');
+      if ((await deps.sessions.list(userId, 'token')).length >= MAX_ACCESS_TOKENS) throw identityError('IDENTITY_TOO_MANY_TOKENS');
+      const user = await deps.users.require(userId);
+      const { name, expiresInDays } = request.body;
+      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request));
+      return reply.code(201).send({ id: session.id, name, createdAt: session.createdAt, expiresAt: session.expiresAt, token });
+    },
+  );
+
+  routes.get(
+    '/api/me/tokens',
+    { preHandler: userGuard, schema: { tags: ['identity'], summary: 'Your live personal access tokens, newest first (never their secrets)', response: { 200: z.object({ tokens: z.array(tokenSummarySchema) }) } } },
+    async (request) => {
+      const { userId, sessionId } = requireUser(request);
+      const tokens = await deps.sessions.list(userId, 'token');
+      return { tokens: tokens.map(({ id, name, createdAt, expiresAt }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt })) };
+    },
+  );
+
+  routes.delete(
+    '/api/me/tokens/:tokenId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Revoke one of your personal access tokens: it stops working at once',
+        params: z.object({ tokenId: z.string().min(1).max(100) }),
+        response: { 204: z.undefined().describe('Revoked') },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      if (!(await deps.sessions.revokeById(userId, request.params.tokenId, 'token'))) throw identityError('IDENTITY_TOKEN_NOT_FOUND');
+      return reply.code(204).send();
+    },
+  );
+}
