@@ -17,7 +17,7 @@ export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from 
 export { PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal-signature';
 export type { Clock, ServiceContext, ServiceDefinition } from './service';
 export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
-export { ProjectAccess, type ProjectContext, type ProjectRecord } from './project-access';
+export { ProjectAccess, projectNotFound, type ProjectContext, type ProjectRecord } from './project-access';
 export { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
 export { createLogMailer, createSmtpMailer, type Mailer, type MailMessage } from './mailer';
 export { sessionToken } from './session-token';

@@ -28,6 +28,9 @@ export interface ProjectRecord {
   deletedAt?: number;
 }
 
+/** The one answer for a project that is unknown, deleted or not the caller's: ids cannot be probed. */
+export const projectNotFound = (): AppError => new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+
 export interface ProjectContext {
   project: ProjectRecord;
   caller: ProjectCaller;
@@ -64,7 +67,7 @@ export class ProjectAccess {
   /** The project and the caller's standing in it, or 404. */
   async require(projectId: string, principal: Principal): Promise<ProjectContext> {
     const context = await this.lookup(projectId, principal);
-    if (!context) throw new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    if (!context) throw projectNotFound();
     return context;
   }
 

@@ -114,6 +114,34 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.aiEnabled).toBe(true);
   });
 
+  it('the owner renames the project on Settings; a member without the update permission sees the refusal beside the name', async () => {
+    const page = await platform.openPage({ token: owner.token });
+    await page.goto(`${projectPath()}/settings`);
+    const form = page.getByRole('form', { name: 'Rename project' });
+    const before = (await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.name as string;
+    await poll(() => form.getByLabel('Project name').inputValue()).toBe(before);
+    await form.getByLabel('Project name').fill('   ');
+    await form.getByRole('button', { name: 'Rename' }).click();
+    await poll(() => form.getByRole('alert').first().textContent()).toBe('Must not be empty');
+    expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.name).toBe(before);
+
+    await form.getByLabel('Project name').fill('Renamed garden');
+    await form.getByRole('button', { name: 'Rename' }).click();
+    await poll(() => form.getByRole('status').textContent()).toBe('Renamed to Renamed garden');
+    expect((await platform.call('GET', `/api/projects/${projectId}`, { token: member.token })).body.name).toBe('Renamed garden');
+    await screenshot(page, 'access-05-renamed');
+
+    const memberPage = await platform.openPage({ token: member.token });
+    await memberPage.goto(`${projectPath()}/settings`);
+    const memberForm = memberPage.getByRole('form', { name: 'Rename project' });
+    await poll(() => memberForm.getByLabel('Project name').inputValue()).toBe('Renamed garden');
+    await memberForm.getByLabel('Project name').fill('Taken over');
+    await memberForm.getByRole('button', { name: 'Rename' }).click();
+    await poll(() => memberForm.getByRole('alert').first().textContent()).toBe('You may not change this project');
+    expect((await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.name).toBe('Renamed garden');
+    await platform.call('PATCH', `/api/projects/${projectId}`, { token: owner.token, body: { name: before } });
+  });
+
   it("batch RLS: a dry run shows the count and a sample and changes nothing, Apply restricts reading, and the member's console no longer lists the documents", async () => {
     const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/types/notes`);

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
+import { ProjectNameForm } from './project-name-form';
 
 /**
- * The project's settings: the AI toggle (`PATCH .../ai-settings`, needs the project's update
+ * The project's settings: its name, and the AI toggle (`PATCH .../ai-settings`, needs the project's update
  * permission). A refusal is shown beside the switch, which keeps the stored value.
  */
 export function ProjectSettings({ projectId }: { projectId: string }) {
@@ -32,6 +33,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
     <main>
       <h1>Settings</h1>
       <LoadError error={project.error} />
+      {project.value && <ProjectNameForm projectId={projectId} name={project.value.name} onRenamed={project.reload} />}
       {project.value && (
         <section aria-label="AI" className="inline-form">
           <h2>AI</h2>

@@ -109,6 +109,11 @@ export class ProjectRepository {
     return (await this.members.count({ userId: userB, projectId: { $in: projectsOfA.map((m) => m.projectId) } })) > 0;
   }
 
+  /** The renamed project; null when it is gone. */
+  rename(projectId: string, name: string): Promise<ProjectRecord | null> {
+    return this.projects.updateOne({ id: projectId }, { $set: { name, updatedAt: this.clock() }, $inc: { revision: 1 } });
+  }
+
   async setAiEnabled(projectId: string, aiEnabled: boolean): Promise<boolean> {
     const updated = await this.projects.updateOne({ id: projectId }, { $set: { aiEnabled, updatedAt: this.clock() }, $inc: { revision: 1 } });
     return updated !== null;

@@ -16,13 +16,17 @@ export const projectSchema = z.object({
   revision: z.number(),
 });
 
+const projectName = z.string().trim().min(1).max(200);
+
 export const createProjectBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: projectName,
   tenantId: z.string().min(1).max(100).optional().describe("A tenant the caller belongs to; the caller's personal tenant when absent"),
   access: accessSchema.optional().describe('RLS of the project itself; plain permission names are scoped to the new project'),
 })
   // A misspelt optional key (`tenantID`) would otherwise put the project in the personal tenant without a word.
   .strict();
+
+export const renameProjectBody = z.object({ name: projectName }).strict();
 
 /** A permission name as members hold it: plain (`editors`) or already scoped (`{projectId}::editors`). */
 export const permissionName = z.string().regex(/^([A-Za-z0-9_-]{1,100}::)?[A-Za-z0-9_.-]{1,100}$/, 'letters, digits, _ . - (optionally scoped {projectId}::name)');

@@ -127,6 +127,29 @@ describe('members', () => {
   });
 });
 
+describe('renaming a project (PATCH /api/projects/{projectId})', () => {
+  it('needs the update permission, validates the name and changes nothing when refused', async () => {
+    const project = await createProject({ name: 'Old name', access: { update: { userIds: [owner.user.id] } } });
+    await platform.addProjectMember(project.id, owner.token, viewer);
+    const path = `/api/projects/${project.id}`;
+    for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(201) }, { name: 'Fine', ownerId: outsider.user.id }, { title: 'Fine' }]) {
+      const refused = await platform.call('PATCH', path, { token: owner.token, body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await platform.call('PATCH', path, { token: viewer.token, body: { name: 'By a viewer' } })).status).toBe(403);
+    expect((await platform.call('PATCH', path, { token: outsider.token, body: { name: 'By an outsider' } })).status).toBe(404);
+    expect((await platform.call('GET', path, { token: owner.token })).body).toMatchObject({ name: 'Old name', revision: 0 });
+
+    const renamed = await platform.call('PATCH', path, { token: owner.token, body: { name: '  New name ' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: project.id, name: 'New name', ownerId: owner.user.id, revision: 1 });
+    expect(renamed.body.updatedAt).toBeGreaterThanOrEqual(project.updatedAt);
+    // Members see the new name at once (the access cache of every process forgets the project).
+    expect((await platform.call('GET', path, { token: viewer.token })).body.name).toBe('New name');
+    expect((await platform.call('GET', '/api/projects', { token: viewer.token })).body.items.find((item: { id: string }) => item.id === project.id).name).toBe('New name');
+  });
+});
+
 describe('AI settings', () => {
   it('needs the project update permission; validates aiEnabled; answers { success: true }', async () => {
     const project = await createProject({ name: 'AI', access: { update: { userIds: [owner.user.id] } } });

@@ -1,5 +1,5 @@
 import { scopePermission, type UserPrincipal } from '@platform/contracts';
-import { requestTraceContext, requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
+import { projectNotFound, requestTraceContext, requireUser, rlsAllows, userGuard, type ProjectContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import type { IdentityDeps } from '../identity-deps';
 import { newInvitationToken } from '../invitations/email-invitation-repository';
 import { sendInvitationMail } from '../invitations/invitation-mail';
 import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
-import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
+import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema, renameProjectBody } from '../projects/project-schemas';
 
 const tags = ['projects'];
 
@@ -49,6 +49,22 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
     '/api/projects/:projectId',
     { preHandler: userGuard, schema: { tags, summary: 'One project', params: projectIdParams, response: { 200: projectSchema } } },
     async (request) => (await deps.access.require(request.params.projectId, requireUser(request))).project,
+  );
+
+  routes.patch(
+    '/api/projects/:projectId',
+    {
+      preHandler: userGuard,
+      schema: { tags, summary: 'Rename the project', description: "Needs the project's RLS update permission.", params: projectIdParams, body: renameProjectBody, response: { 200: projectSchema } },
+    },
+    async (request) => {
+      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      const renamed = await deps.projects.rename(project.id, request.body.name);
+      if (!renamed) throw projectNotFound();
+      // Every process caches the project record with the caller's standing.
+      await deps.accessChanges.announce({ projectId: project.id });
+      return renamed;
+    },
   );
 
   routes.get(

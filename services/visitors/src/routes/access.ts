@@ -1,6 +1,6 @@
 import { PROJECTS_COLLECTION } from '@platform/contracts';
 import type { StoredEntity } from '@platform/documents';
-import { AppError, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
+import { AppError, projectNotFound, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { visitorsError } from '../errors';
 import type { VisitorsDeps } from './context';
@@ -26,7 +26,7 @@ export async function openProject(deps: VisitorsDeps, request: FastifyRequest, p
   }
   await deps.rateLimiter.checkAddress(request.ip);
   const project = await deps.data.store.collection<ProjectRecord & { [key: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId);
-  if (!project || project.deletedAt !== undefined) throw new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+  if (!project || project.deletedAt !== undefined) throw projectNotFound();
   return { kind: 'public' };
 }
 
