@@ -21,7 +21,7 @@ const envSchema = z
 
 /**
  * The provider configuration, or undefined when AI_BASE_URL is unset (AI endpoints then answer
- * 503). A half-configured provider (a URL without a model, a malformed URL) stops start-up.
+ * 501). A half-configured provider (a URL without a model, a malformed URL) stops start-up.
  */
 export function aiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AiConfig | undefined {
   const parsed = parseEnv(envSchema, env);

@@ -149,9 +149,9 @@ describe('the AI gate without a provider', () => {
     await ai?.close();
   });
 
-  it.each(endpoints)('$name: 503 {error} saying AI is not configured, once past the gate', async (endpoint) => {
+  it.each(endpoints)('$name: 501 {error} saying AI is not configured, once past the gate', async (endpoint) => {
     const response = await ai.platform.call('POST', endpoint.path(enabled), { token: owner, body: endpoint.body(enabled), headers: endpoint.headers?.(enabled) });
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(501);
     expect(response.body).toEqual({ error: 'AI is not configured on this server.', code: 'AI_NOT_CONFIGURED' });
   });
 
@@ -160,9 +160,9 @@ describe('the AI gate without a provider', () => {
     expect({ status: response.status, body: response.body }).toEqual({ status: 403, body: { error: ENGLISH } });
   });
 
-  it('503 for the help chat without a project, in German for a German user', async () => {
+  it('501 for the help chat without a project, in German for a German user', async () => {
     const response = await ai.platform.call('POST', '/api/help/chat', { token: owner, body: question, headers: { 'accept-language': 'de' } });
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(501);
     expect(response.body.error).toBe('KI ist auf diesem Server nicht eingerichtet.');
   });
 

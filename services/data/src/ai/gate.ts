@@ -36,7 +36,7 @@ function explicitHelpProject(request: FastifyRequest): unknown {
  * The AI gate, run as a route hook so that it decides before the body is parsed (project routes,
  * `onRequest`) or validated (help chat, `preValidation`, which needs the body's `projectId`), and
  * so before any provider call: 401 without a user, 404 for a project the caller cannot see, 403
- * when the project has AI disabled, then 503 when no provider is configured.
+ * when the project has AI disabled, then 501 when no provider is configured.
  */
 export class AiGate {
   private readonly projects = new WeakMap<FastifyRequest, ProjectContext>();
@@ -77,7 +77,7 @@ export class AiGate {
     return project;
   }
 
-  /** The configured provider (the gate answered 503 already when there is none). */
+  /** The configured provider (the gate answered 501 already when there is none). */
   get chat(): ChatProvider {
     if (!this.provider) throw dataError('AI_NOT_CONFIGURED');
     return this.provider;

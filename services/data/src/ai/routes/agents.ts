@@ -33,7 +33,7 @@ export const aiAgentsKind: EntityKind<{ projectId: typeof id }> = {
 export const gateBodies = {
   403: z.object({ error: z.string() }).describe('AI is disabled for the project (message in German for users whose language is de)'),
   502: errorBodySchema.describe('The AI provider failed or answered something unusable'),
-  503: errorBodySchema.describe('No AI provider is configured on this server'),
+  501: errorBodySchema.describe('No AI provider is configured on this server (how the platform is set up: not worth retrying)'),
   504: errorBodySchema.describe('The AI provider did not answer in time'),
 };
 
