@@ -1,21 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadPlatformConfig } from './config';
-import { startPlatform, type RunningPlatform } from './host';
-import { httpCaller, openSyncStream } from './testing/platform-http';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { openSyncStream } from './testing/platform-http';
+import { allInOneForTests } from './testing/platforms-on-disk';
 
 /**
  * Issue 24: a change of membership or project settings is in force for every request that
  * starts after the change's answer, in every service of the all-in-one shape.
  */
-let dataDir: string;
-let platform: RunningPlatform;
+const { platform, call } = allInOneForTests('access-revocation-');
 let projectId: string;
 const users: Record<'owner' | 'member', { token: string; userId: string }> = { owner: { token: '', userId: '' }, member: { token: '', userId: '' } };
-
-const call = httpCaller(() => platform.url);
 
 async function asOwner(method: string, path: string, body?: unknown): Promise<any> {
   const answer = await call(method, path, users.owner.token, body);
@@ -29,8 +22,6 @@ async function joinProject(projectPath: string, who: 'member', permissions: stri
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'access-revocation-'));
-  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   for (const name of ['owner', 'member'] as const) {
     const registered = await call('POST', '/api/auth/register', undefined, { email: `${name}-${Date.now()}@example.org`, password: `${name} revocation password` });
     expect(registered.status).toBe(201);
@@ -40,10 +31,6 @@ beforeAll(async () => {
   await asOwner('POST', `/api/projects/${projectId}/types`, { id: 'notes', name: 'Notes' });
 });
 
-afterAll(async () => {
-  await platform?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 describe('a removed member, all-in-one', () => {
   it('gets no successful answer from any service for requests started after the removal was answered, and no more notifications', async () => {
@@ -52,7 +39,7 @@ describe('a removed member, all-in-one', () => {
     const data = `${project}/types/notes/data`;
     const loops = 4;
     for (let loop = 0; loop < loops; loop += 1) await asOwner('POST', data, { id: `mine-${loop}`, title: 'shared' });
-    const stream = await openSyncStream(platform.url, users.member.token, projectId);
+    const stream = await openSyncStream(platform().url, users.member.token, projectId);
     if (!stream) throw new Error('the member could not open its realtime stream');
 
     const answers: Array<{ path: string; started: number; status: number }> = [];

@@ -1,26 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SyncClient } from '@platform/sync-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlatformConfig } from './config';
-import { startPlatform, type RunningPlatform } from './host';
-import { httpCaller } from './testing/platform-http';
+import { describe, expect, it } from 'vitest';
+import { allInOneForTests } from './testing/platforms-on-disk';
 
-let dataDir: string;
-let platform: RunningPlatform;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'access-token-client-'));
-  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const call = httpCaller(() => platform.url);
+const { platform, call } = allInOneForTests('access-token-client-');
 
 describe('a program on a personal access token', () => {
   it('syncs through the SDK, realtime included, as its user, until the token is revoked', async () => {
@@ -31,7 +13,7 @@ describe('a program on a personal access token', () => {
     const made = await call('POST', '/api/me/tokens', session, { name: 'report writer' });
     expect(made.status).toBe(201);
 
-    const client = new SyncClient({ baseUrl: platform.url, projectId: project, token: made.body.token, collections: [{ typeId: 'reports', realtime: true }], pollIntervalMs: 60_000 });
+    const client = new SyncClient({ baseUrl: platform().url, projectId: project, token: made.body.token, collections: [{ typeId: 'reports', realtime: true }], pollIntervalMs: 60_000 });
     const events: string[] = [];
     client.on('unauthorized', () => events.push('unauthorized'));
     try {

@@ -1,25 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError } from '@platform/kit';
 import { SyncClient } from '@platform/sync-client';
 import { silentDropProxy } from '@platform/sync-client/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
-import { startPlatform, type RunningPlatform } from './host';
-import { httpCaller } from './testing/platform-http';
+import { allInOneForTests } from './testing/platforms-on-disk';
 
 /** Far below the 15 s default, so a client that kept its own default would take 30 s to notice a drop. */
 const KEEP_ALIVE_MS = 1_000;
 
-let dataDir: string;
-let platform: RunningPlatform;
+const { platform, call } = allInOneForTests('realtime-keep-alive-', { REALTIME_KEEP_ALIVE_MS: String(KEEP_ALIVE_MS) });
 let session: string;
 let projectId: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'realtime-keep-alive-'));
-  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', REALTIME_KEEP_ALIVE_MS: String(KEEP_ALIVE_MS) }));
   const registered = await call('POST', '/api/auth/register', undefined, { email: `keep-alive-${Date.now()}@example.org`, password: 'keep-alive password 1' });
   expect(registered.status).toBe(201);
   session = registered.body.token as string;
@@ -28,12 +21,6 @@ beforeAll(async () => {
   projectId = project.body.id as string;
 });
 
-afterAll(async () => {
-  await platform?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const call = httpCaller(() => platform.url);
 
 describe('REALTIME_KEEP_ALIVE_MS', () => {
   it('refuses a value outside 1000..300000 or not below HTTP_IDLE_TIMEOUT_MS, naming the variable', () => {
@@ -49,7 +36,7 @@ describe('REALTIME_KEEP_ALIVE_MS', () => {
     const token = await call('GET', '/api/realtime/token', session);
     expect(token.status).toBe(200);
     const abort = new AbortController();
-    const response = await fetch(`${platform.url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(token.body.token)}`, { signal: abort.signal });
+    const response = await fetch(`${platform().url}/api/realtime/projects/${projectId}/sync?token=${encodeURIComponent(token.body.token)}`, { signal: abort.signal });
     expect(response.status).toBe(200);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
@@ -67,7 +54,7 @@ describe('REALTIME_KEEP_ALIVE_MS', () => {
   it("lets a sync client with the default streamKeepAliveMs notice a silent drop within twice the server's interval", async () => {
     const typeId = `k${Date.now().toString(36)}`;
     expect((await call('POST', `/api/projects/${projectId}/types`, session, { id: typeId, name: typeId })).status).toBe(201);
-    const proxy = await silentDropProxy(platform.url);
+    const proxy = await silentDropProxy(platform().url);
     const client = new SyncClient({ baseUrl: proxy.url, projectId, token: session, collections: [{ typeId, realtime: true }], pollIntervalMs: 60_000, heartbeatMs: 60_000 });
     try {
       await client.start();

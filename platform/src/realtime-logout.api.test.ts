@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlatformConfig } from './config';
-import { startPlatform, type RunningPlatform } from './host';
-import { httpCaller } from './testing/platform-http';
+import { describe, expect, it } from 'vitest';
+import { allInOneForTests } from './testing/platforms-on-disk';
 
 /**
  * Sessions of open streams are checked again only once a minute here, so a stream that ends
@@ -12,20 +7,7 @@ import { httpCaller } from './testing/platform-http';
  */
 const LOGOUT_NOTICE_BOUND_MS = 1_000;
 
-let dataDir: string;
-let platform: RunningPlatform;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'realtime-logout-'));
-  platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', REALTIME_SESSION_CHECK_MS: '60000' }));
-});
-
-afterAll(async () => {
-  await platform?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const call = httpCaller(() => platform.url);
+const { platform, call } = allInOneForTests('realtime-logout-', { REALTIME_SESSION_CHECK_MS: '60000' });
 
 describe("identity's logout ends realtime", () => {
   it('closes the open stream as soon as the logout is announced and refuses a token issued before it', async () => {
@@ -38,7 +20,7 @@ describe("identity's logout ends realtime", () => {
     const [forOpen, forLater] = [await call('GET', '/api/realtime/token', session), await call('GET', '/api/realtime/token', session)];
 
     const abort = new AbortController();
-    const response = await fetch(`${platform.url}${streamPath(forOpen.body.token)}`, { signal: abort.signal });
+    const response = await fetch(`${platform().url}${streamPath(forOpen.body.token)}`, { signal: abort.signal });
     expect(response.status).toBe(200);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const ended = (async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { loadPlatformConfig } from '../config';
 import { startPlatform, type RunningPlatform } from '../host';
 import { httpCaller } from './platform-http';
@@ -40,4 +40,30 @@ export function platformsOnDisk(rootPrefix: string) {
       return running.url;
     }),
   };
+}
+
+/**
+ * One all-in-one platform for a test file: started before its tests on a free port and a temporary
+ * DATA_DIR (`<dataDirPrefix>…`), with `environment` on top of a silent log; closed and removed after
+ * them. Call it at the top of the file, before the file's own `beforeAll`, which may then use it.
+ */
+export function allInOneForTests(dataDirPrefix: string, environment: Record<string, string> = {}) {
+  let dataDir: string | undefined;
+  let running: RunningPlatform | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), dataDirPrefix));
+    running = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...environment }));
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const platform = (): RunningPlatform => {
+    if (!running) throw new Error('the platform starts in beforeAll: use it inside hooks and tests');
+    return running;
+  };
+  return { platform, call: httpCaller(() => platform().url) };
 }
