@@ -129,7 +129,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await form.getByRole('button', { name: 'Rename' }).click();
     await poll(() => form.getByRole('status').textContent()).toBe('Renamed to Renamed garden');
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: member.token })).body.name).toBe('Renamed garden');
-    await screenshot(page, 'access-05-renamed');
+    await screenshot(page, 'access-03b-renamed');
 
     const memberPage = await platform.openPage({ token: member.token });
     await memberPage.goto(`${projectPath()}/settings`);
