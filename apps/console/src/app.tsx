@@ -21,6 +21,7 @@ import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
 import { SessionProvider, useSession } from './session';
 import { isSignedOutPath, projectPath, type SignedOutPath } from './paths';
+import { ProjectProvider } from './project-context';
 
 function Unavailable() {
   return (
@@ -81,10 +82,10 @@ function Screen() {
   const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;
   if (!projectId) return <Projects />;
   return (
-    <>
+    <ProjectProvider projectId={projectId} key={projectId}>
       <ProjectNav projectId={projectId} />
       <ProjectScreen projectId={projectId} path={path} />
-    </>
+    </ProjectProvider>
   );
 }
 

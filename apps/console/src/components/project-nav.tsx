@@ -1,5 +1,6 @@
-import { Link, usePath } from '../router';
 import { projectPath } from '../paths';
+import { useProject } from '../project-context';
+import { Link, usePath } from '../router';
 
 /** The sections of a project, in the order a person meets them. */
 const sections = [
@@ -12,13 +13,15 @@ const sections = [
   { path: '/settings', label: 'Settings' },
 ] as const;
 
-/** The project's navigation; the current section is marked for assistive technology too. */
+/** The project's name and navigation; the current section is marked for assistive technology too. */
 export function ProjectNav({ projectId }: { projectId: string }) {
   const path = usePath();
+  const project = useProject().value;
   const base = projectPath(projectId);
   const current = sections.filter((section) => section.path !== '').find((section) => path.startsWith(base + section.path))?.path ?? '';
   return (
     <nav aria-label="Project" className="project-nav">
+      <strong className="project-name">{project?.name ?? '…'}</strong>
       {sections.map((section) => (
         <Link key={section.path} to={base + section.path} aria-current={section.path === current ? 'page' : undefined}>
           {section.label}

@@ -120,6 +120,7 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     const form = page.getByRole('form', { name: 'Rename project' });
     const before = (await platform.call('GET', `/api/projects/${projectId}`, { token: owner.token })).body.name as string;
     await poll(() => form.getByLabel('Project name').inputValue()).toBe(before);
+    expect(await page.getByRole('navigation', { name: 'Project' }).locator('.project-name').textContent()).toBe(before);
     await form.getByLabel('Project name').fill('   ');
     await form.getByRole('button', { name: 'Rename' }).click();
     await poll(() => form.getByRole('alert').first().textContent()).toBe('Must not be empty');
@@ -128,6 +129,8 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await form.getByLabel('Project name').fill('Renamed garden');
     await form.getByRole('button', { name: 'Rename' }).click();
     await poll(() => form.getByRole('status').textContent()).toBe('Renamed to Renamed garden');
+    // The project's navigation names it, and follows the rename without a reload.
+    await poll(() => page.getByRole('navigation', { name: 'Project' }).locator('.project-name').textContent()).toBe('Renamed garden');
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: member.token })).body.name).toBe('Renamed garden');
     await screenshot(page, 'access-03b-renamed');
 

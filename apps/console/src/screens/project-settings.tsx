@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { LoadError } from '../components/load-error';
-import { useLoad } from '../components/use-load';
+import { useProject } from '../project-context';
 import { ProjectNameForm } from './project-name-form';
 
 /**
@@ -9,7 +9,7 @@ import { ProjectNameForm } from './project-name-form';
  * permission). A refusal is shown beside the switch, which keeps the stored value.
  */
 export function ProjectSettings({ projectId }: { projectId: string }) {
-  const project = useLoad(() => unwrap(api.GET('/api/projects/{projectId}', { params: { path: { projectId } } })), projectId);
+  const project = useProject();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
