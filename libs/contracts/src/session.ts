@@ -18,6 +18,17 @@ export const sessionRecordSchema = z.object({
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
 export const SESSION_COOKIE = 'session';
+
+/**
+ * KeyValue key where gateways note when a session (or access token) was last used, by the SHA-256
+ * hex of its token: Unix ms as text, written at most once per SESSION_USE_RESOLUTION_MS a session
+ * and gateway process, so "last used" is right to within that.
+ */
+export function sessionUsedKey(tokenHash: string): string {
+  return `session-used:${tokenHash}`;
+}
+
+export const SESSION_USE_RESOLUTION_MS = 5 * 60_000;
 export const SESSION_KEY_PREFIX = 'session:';
 
 /** KeyValue key of a session, by the SHA-256 hex of its token. */

@@ -16,6 +16,7 @@ import { registerRealtime } from './realtime/realtime-routes';
 import { RemoteApiDocs } from './remote-api-docs';
 import { registerSecurityHeaders } from './security-headers';
 import { SessionLoader } from './session-loader';
+import { SessionUseRecorder } from './session-use-recorder';
 import { registerSessionHook } from './session-hook';
 
 export interface GatewayOptions {
@@ -82,7 +83,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await registerSecurityHeaders(app);
   await registerCors(app, options.corsOrigins ?? []);
   const sessions = new SessionLoader(options.kv, options.clock);
-  registerSessionHook(app, sessions);
+  registerSessionHook(app, sessions, new SessionUseRecorder(options.kv, options.clock, app.log));
 
   const services = new HealthMonitor();
   const dependencies = new HealthMonitor();

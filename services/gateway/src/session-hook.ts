@@ -5,6 +5,7 @@ import { isGuidePath } from './guides';
 import { sessionBypassList } from './route-table';
 import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
+import type { SessionUseRecorder } from './session-use-recorder';
 
 /**
  * The gateway's onRequest hook: establishes `request.principal` from the session for every path
@@ -12,7 +13,7 @@ import type { SessionLoader } from './session-loader';
  * guard then answers 401. A token that cannot be checked because the store is down and is not in
  * the local cache gets 503 rather than silently signing the user out.
  */
-export function registerSessionHook(app: FastifyInstance, loader: SessionLoader): void {
+export function registerSessionHook(app: FastifyInstance, loader: SessionLoader, uses: SessionUseRecorder): void {
   // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
   // without the promise and microtask of an async hook.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -25,7 +26,11 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader)
       if (lookup.status === 'store-unavailable') {
         return done(new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly'));
       }
-      if (lookup.status === 'found') request.principal = principalOfSession(lookup.session);
+      if (lookup.status === 'found') {
+        request.principal = principalOfSession(lookup.session);
+        // Not while the store is down (the session came from the local cache): the write would fail too.
+        if (!lookup.fromCache) uses.record(lookup.tokenHash, lookup.session);
+      }
       done();
     }, done);
   });

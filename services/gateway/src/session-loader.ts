@@ -4,7 +4,7 @@ import type { KeyValue } from '@platform/kv';
 import { LRUCache } from 'lru-cache';
 
 export type SessionLookup =
-  | { status: 'found'; session: SessionRecord; fromCache: boolean }
+  | { status: 'found'; session: SessionRecord; fromCache: boolean; tokenHash: string }
   | { status: 'none' }
   | { status: 'store-unavailable' };
 
@@ -44,7 +44,7 @@ export class SessionLoader {
         // Unchanged, the entry stays as it is (get has made it the most recent): a new entry per
         // request would be an object that outlives the request, promoted by the young collector.
         if (cached?.session !== session) this.cache.set(tokenHash, { raw, session });
-        return { status: 'found', session, fromCache: false };
+        return { status: 'found', session, fromCache: false, tokenHash };
       }
     }
     this.cache.delete(tokenHash);
@@ -58,7 +58,7 @@ export class SessionLoader {
       this.cache.delete(tokenHash);
       return { status: 'none' };
     }
-    return { status: 'found', session: cached, fromCache: true };
+    return { status: 'found', session: cached, fromCache: true, tokenHash };
   }
 
   private parse(raw: string): SessionRecord | null {

@@ -110,7 +110,9 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     await poll(devices).toMatch(/^Chrome \d+ on Linux, Safari 17 on iOS, Firefox 133 on Windows, node$/);
     expect(await sessions.first().textContent()).toContain('This device');
     expect(await sessions.first().getByRole('button').count()).toBe(0);
-    expect(await sessions.nth(1).textContent()).toMatch(/Signed in .+ from 127\.0\.0\.1/);
+    expect(await sessions.nth(1).locator('.signed-in').textContent()).toMatch(/^Signed in .+ from 127\.0\.0\.1$/);
+    expect(await sessions.nth(1).locator('.last-used').textContent()).toBe('Last used never');
+    expect(await sessions.first().locator('.last-used').textContent()).toBe('Last used in the last 5 minutes');
     await screenshot(page, 'account-06-sessions');
 
     await sessions.nth(1).getByRole('button', { name: /^Sign out Safari 17 on iOS/ }).click();
@@ -151,6 +153,7 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     const rows = page.getByRole('table', { name: 'Access tokens' }).getByRole('row');
     await poll(() => rows.count()).toBe(2);
     expect(await rows.nth(1).getByRole('cell').first().textContent()).toBe('nightly export');
+    expect(await rows.nth(1).getByRole('cell').nth(3).textContent()).toBe('never');
     await screenshot(page, 'account-08-token-made');
     const asScript = await platform.call('GET', '/api/me', { token: secret });
     expect(asScript.status).toBe(200);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
+import { lastUsed } from '../components/last-used';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 
@@ -49,10 +50,12 @@ export function AccountSessions({ reloadKey, onStatus }: { reloadKey: string; on
               <strong>{session.device ?? 'Unknown device'}</strong>
               {session.current && <span className="badge">This device</span>}
               <br />
-              <small className="muted">
+              <small className="muted signed-in">
                 Signed in <time dateTime={new Date(session.createdAt).toISOString()}>{new Date(session.createdAt).toLocaleString()}</time>
                 {session.address && ` from ${session.address}`}
               </small>
+              <br />
+              <small className="muted last-used">Last used {lastUsed(session.lastUsedAt)}</small>
             </div>
             {!session.current && (
               <button type="button" className="danger" onClick={() => void endOne(session)} aria-label={`Sign out ${session.device ?? 'the unknown device'} signed in ${new Date(session.createdAt).toLocaleString()}`}>

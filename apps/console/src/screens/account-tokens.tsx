@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { lastUsed } from '../components/last-used';
 import { LoadError } from '../components/load-error';
 import { SelectField } from '../components/select-field';
 import { SubmitForm } from '../components/submit-form';
@@ -85,6 +86,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
               <th scope="col">Name</th>
               <th scope="col">Made</th>
               <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
               <th scope="col">Change</th>
             </tr>
           </thead>
@@ -94,6 +96,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
                 <td>{token.name}</td>
                 <td>{day(token.createdAt)}</td>
                 <td>{day(token.expiresAt)}</td>
+                <td>{lastUsed(token.lastUsedAt)}</td>
                 <td>
                   <button type="button" className="danger" onClick={() => void revoke(token)} aria-label={`Revoke ${token.name}`}>
                     Revoke

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventBus } from '@platform/bus';
-import { SESSION_ENDED_SUBJECT, sessionKey, type SessionEndedNotice, type SessionRecord } from '@platform/contracts';
+import { SESSION_ENDED_SUBJECT, sessionKey, sessionUsedKey, type SessionEndedNotice, type SessionRecord } from '@platform/contracts';
 import { hashToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
@@ -43,6 +43,8 @@ export interface SessionSummary {
   name: string | null;
   createdAt: number;
   expiresAt: number;
+  /** When a gateway last saw it used (to within SESSION_USE_RESOLUTION_MS); null if never since it was made. */
+  lastUsedAt: number | null;
   /** A person's name for the device ("Firefox 133 on Windows"); null when it sent no User-Agent. */
   device: string | null;
   userAgent: string | null;
@@ -97,6 +99,7 @@ export class Sessions {
     await withSessionStore(async () => {
       const raw = await this.kv.get(sessionKey(tokenHash));
       await this.kv.delete(sessionKey(tokenHash));
+      await this.kv.delete(sessionUsedKey(tokenHash));
       if (raw) await this.kv.delete(userSessionKey((JSON.parse(raw) as SessionRecord).userId, tokenHash));
     });
     await this.announceEnded([tokenHash]);
@@ -109,11 +112,13 @@ export class Sessions {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
         const entry = readIndexEntry(value);
         if (kindOf(entry) !== kind) continue;
-        const raw = await this.kv.get(sessionKey(key.slice(userSessionKey(userId).length)));
+        const tokenHash = key.slice(userSessionKey(userId).length);
+        const [raw, usedAt] = await Promise.all([this.kv.get(sessionKey(tokenHash)), this.kv.get(sessionUsedKey(tokenHash))]);
         if (!raw) continue;
         const { createdAt, expiresAt } = JSON.parse(raw) as SessionRecord;
         const { id, name, userAgent, address } = entry;
-        summaries.push({ id, name: name ?? null, createdAt, expiresAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
+        const lastUsedAt = usedAt === null ? null : Number(usedAt);
+        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);
@@ -151,6 +156,7 @@ export class Sessions {
         if (!ends(readIndexEntry(value))) continue;
         const tokenHash = key.slice(userSessionKey(userId).length);
         await this.kv.delete(sessionKey(tokenHash));
+        await this.kv.delete(sessionUsedKey(tokenHash));
         await this.kv.delete(key);
         ended.push(tokenHash);
       }

@@ -32,10 +32,12 @@ describe('personal access tokens (/api/me/tokens)', () => {
 
     const listed = await listTokens(session);
     expect(listed.status).toBe(200);
+    // The export token was used once (GET /api/me above), the CI one never.
     expect(listed.body.tokens).toEqual([
-      { id: byDefault.body.id, name: 'ci', current: false, createdAt: byDefault.body.createdAt, expiresAt: byDefault.body.expiresAt },
-      { id: made.body.id, name: 'nightly export', current: false, createdAt: made.body.createdAt, expiresAt: made.body.expiresAt },
+      { id: byDefault.body.id, name: 'ci', current: false, createdAt: byDefault.body.createdAt, expiresAt: byDefault.body.expiresAt, lastUsedAt: null },
+      { id: made.body.id, name: 'nightly export', current: false, createdAt: made.body.createdAt, expiresAt: made.body.expiresAt, lastUsedAt: expect.any(Number) },
     ]);
+    expect(listed.body.tokens[1].lastUsedAt).toBeGreaterThanOrEqual(made.body.createdAt);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
     expect((await listTokens(made.body.token)).body.tokens.map((token: { current: boolean }) => token.current)).toEqual([false, true]);
     // Tokens are not devices: the sessions list shows only the session that signed up.

@@ -23,6 +23,7 @@ const tokenSummarySchema = z.object({
   current: z.boolean().describe('The token this request was sent with'),
   createdAt: z.number().describe('Unix ms'),
   expiresAt: z.number().describe('Absolute expiry, Unix ms'),
+  lastUsedAt: z.number().nullable().describe('When a request last came with it, Unix ms, to within 5 minutes; null if never'),
 });
 
 /**
@@ -41,7 +42,7 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
         summary: 'Make a personal access token (shown once); only from a signed-in session',
         description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`. It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
         body: createBody,
-        response: { 201: tokenSummarySchema.omit({ current: true }).extend({ token: z.string().describe('The secret: keep it like a password; it is never shown again') }) },
+        response: { 201: tokenSummarySchema.omit({ current: true, lastUsedAt: true }).extend({ token: z.string().describe('The secret: keep it like a password; it is never shown again') }) },
       },
     },
     async (request, reply) => {
@@ -62,7 +63,7 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       const tokens = await deps.sessions.list(userId, 'token');
-      return { tokens: tokens.map(({ id, name, createdAt, expiresAt }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt })) };
+      return { tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt, lastUsedAt })) };
     },
   );
 

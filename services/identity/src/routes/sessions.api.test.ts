@@ -36,11 +36,15 @@ describe('your sessions (/api/me/sessions)', () => {
       current: true,
       createdAt: expect.any(Number),
       expiresAt: sessions[1].createdAt + 30 * 24 * 60 * 60 * 1000,
+      // This listing is a use of the laptop's session; the phone's has not been used since it signed in.
+      lastUsedAt: expect.any(Number),
       device: 'Firefox 133 on Windows',
       userAgent: FIREFOX,
       address: '127.0.0.1',
     });
     expect(new Set(sessions.map((session: { id: string }) => session.id)).size).toBe(3);
+    expect(sessions[0].lastUsedAt).toBeNull();
+    expect(sessions[1].lastUsedAt).toBeGreaterThanOrEqual(sessions[1].createdAt);
     // Another user sees only their own; the phone sees the same three with itself current.
     const { token: stranger } = await platform.register('stranger@example.org');
     expect((await listSessions(stranger)).body.sessions).toHaveLength(1);

@@ -11,6 +11,7 @@ const sessionSummarySchema = z.object({
   current: z.boolean().describe('The session of this request'),
   createdAt: z.number().describe('Sign-in time, Unix ms'),
   expiresAt: z.number().describe('Absolute expiry, Unix ms'),
+  lastUsedAt: z.number().nullable().describe('When it was last used, Unix ms, to within 5 minutes; null if not since sign-in'),
   device: z.string().nullable().describe('A name for the device that signed in, such as "Firefox 133 on Windows"; null when it sent no User-Agent'),
   userAgent: z.string().nullable().describe('The User-Agent it sent (at most 512 characters)'),
   address: z.string().nullable().describe('The client address that signed in'),
