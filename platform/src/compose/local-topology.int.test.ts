@@ -53,6 +53,26 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'the local topology in developm
     expect(cookie).not.toMatch(/;\s*Secure/i);
   });
 
+  it("lists a user's sessions with the device and the use the gateway noted in Redis (two processes, one store)", async () => {
+    const email = `devices-${randomBytes(4).toString('hex')}@example.org`;
+    const registered = await post('/api/auth/register', { email, password: 'local password 1' });
+    const { token } = (await registered.json()) as { token: string };
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const login = await fetch(`${topology.gatewayUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': firefox }, body: JSON.stringify({ email, password: 'local password 1' }) });
+    expect(login.status).toBe(200);
+    type Listed = Array<{ device: string; current: boolean; lastUsedAt: number | null; address: string }>;
+    const list = async () => ((await (await fetch(`${topology.gatewayUrl}/api/me/sessions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { sessions: Listed }).sessions;
+    // Listing is a use of the registered session, noted by the gateway without waiting: a later listing shows it.
+    await expect.poll(async () => (await list())[1]?.lastUsedAt ?? null, { timeout: 5_000 }).toEqual(expect.any(Number));
+    const sessions = await list();
+    expect(sessions.map(({ device, current }) => ({ device, current }))).toEqual([
+      { device: 'Firefox 133 on Linux', current: false },
+      { device: 'node', current: true },
+    ]);
+    expect(sessions[0]!.lastUsedAt).toBeNull();
+    expect(sessions[0]!.address).toBe('127.0.0.1');
+  });
+
   it('restarts each service that crashes (identity, publishing and visitors, which used to stay down), logging it, and serves through them again', async () => {
     const crashed = ['identity', 'publishing', 'visitors'];
     const before = new Map(crashed.map((name) => [name, topology.processes.get(name)!.pid!]));
