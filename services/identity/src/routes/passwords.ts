@@ -12,6 +12,7 @@ import { accountEmail } from '../users/email-address';
 import type { IdentityDeps } from '../identity-deps';
 import { toCurrentUser } from '../users/user-record';
 import { sessionResponse } from './auth';
+import { endedSessionsResponse } from './sessions';
 
 /** Where a reset mail's link leads: the console's page, the token in the fragment so no server or proxy log ever holds it. */
 const RESET_PAGE_PATH = '/console/reset-password';
@@ -38,7 +39,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
         summary: 'Change your password (the current one is checked); your other sessions end',
         description: 'Wrong current passwords count as failed sign-ins of the account: past the limit the answer is 429 with Retry-After.',
         body: changeBody,
-        response: { 200: z.object({ endedSessions: z.number().describe('Sessions on other devices that ended; this one stays') }) },
+        response: { 200: endedSessionsResponse },
       },
     },
     async (request) => {

@@ -17,7 +17,8 @@ const sessionSummarySchema = z.object({
   address: z.string().nullable().describe('The client address that signed in'),
 });
 
-const endedResponse = z.object({ endedSessions: z.number().describe('Sessions on other devices that ended; this one stays') });
+/** What signing out elsewhere and a password change answer. */
+export const endedSessionsResponse = z.object({ endedSessions: z.number().describe('Sessions on other devices that ended; this one (and access tokens) stay') });
 
 /** The signed-in user's sessions ("where you are signed in"): list them, end one, end all others. */
 export function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps): void {
@@ -40,7 +41,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps):
     '/api/me/sessions',
     {
       preHandler: userGuard,
-      schema: { tags: ['identity'], summary: 'Sign out everywhere else: every session of yours but this one ends (access tokens stay)', response: { 200: endedResponse } },
+      schema: { tags: ['identity'], summary: 'Sign out everywhere else: every session of yours but this one ends (access tokens stay)', response: { 200: endedSessionsResponse } },
     },
     async (request) => {
       const { userId, sessionId } = requireUser(request);
