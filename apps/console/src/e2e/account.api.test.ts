@@ -162,7 +162,12 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect(listed).toHaveLength(1);
     expect(listed[0].expiresAt - listed[0].createdAt).toBe(30 * 24 * 60 * 60 * 1000);
 
+    // Revoking asks once more: a program using the token stops at once.
     await page.getByRole('button', { name: 'Revoke nightly export' }).click();
+    await page.getByRole('button', { name: 'Keep' }).click();
+    expect((await platform.call('GET', '/api/me', { token: secret })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke nightly export' }).click();
+    await page.getByRole('button', { name: 'Confirm revoke' }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Revoked the token nightly export: it no longer works.');
     await poll(() => page.getByRole('main').textContent()).toContain('No access token.');
     expect(await shown.count()).toBe(0);

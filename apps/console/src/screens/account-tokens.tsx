@@ -27,6 +27,8 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [made, setMade] = useState<{ name: string; token: string }>();
   const [revokeError, setRevokeError] = useState<unknown>();
+  /** The token whose revocation waits for a second click: a program using it stops at once. */
+  const [confirming, setConfirming] = useState<string>();
 
   const make = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -44,6 +46,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
   };
 
   const revoke = async (token: AccessToken) => {
+    setConfirming(undefined);
     try {
       await unwrap(api.DELETE('/api/me/tokens/{tokenId}', { params: { path: { tokenId: token.id } } }));
       setRevokeError(undefined);
@@ -98,9 +101,20 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
                 <td>{day(token.expiresAt)}</td>
                 <td>{lastUsed(token.lastUsedAt)}</td>
                 <td>
-                  <button type="button" className="danger" onClick={() => void revoke(token)} aria-label={`Revoke ${token.name}`}>
-                    Revoke
-                  </button>
+                  {confirming === token.id ? (
+                    <>
+                      <button type="button" className="danger" onClick={() => void revoke(token)}>
+                        Confirm revoke
+                      </button>
+                      <button type="button" onClick={() => setConfirming(undefined)}>
+                        Keep
+                      </button>
+                    </>
+                  ) : (
+                    <button type="button" className="danger" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
+                      Revoke
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
