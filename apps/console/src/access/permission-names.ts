@@ -8,6 +8,11 @@ export function plainPermission(projectId: string, permission: string): string {
   return permission.startsWith(prefix) ? permission.slice(prefix.length) : permission;
 }
 
+/** A member's permissions as one line of plain names ("editors, viewers"). */
+export function shownPermissions(projectId: string, permissions: readonly string[]): string {
+  return permissions.map((permission) => plainPermission(projectId, permission)).join(', ');
+}
+
 /** A comma-separated list as typed: trimmed entries, empty ones dropped. */
 export function listOf(text: string): string[] {
   return text

@@ -98,4 +98,50 @@ describe('invitation by email in a real browser', { timeout: 90_000 }, () => {
     await page.waitForURL(new RegExp(`/console/projects/${projectId}$`));
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('invitations by user id wait on the invitee\'s projects screen: one declined, a tenant joined (its projects listed), a project joined (opened)', async () => {
+    const owner = await register(platform, 'Pia', 'by-id');
+    const invitee = await register(platform, 'Quentin', 'by-id');
+    const asOwner = async (method: string, path: string, body: unknown, status: number) => {
+      const answer = await platform.call(method, path, { token: owner.token, body });
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      return answer.body;
+    };
+    const joined = await asOwner('POST', '/api/projects', { name: 'Buoy readings' }, 201);
+    const refused = await asOwner('POST', '/api/projects', { name: 'Old charts' }, 201);
+    const tenant = await asOwner('POST', '/api/tenants', { name: 'Harbour Co' }, 201);
+    await asOwner('POST', '/api/projects', { name: 'Harbour ledger', tenantId: tenant.id }, 201);
+    await asOwner('POST', `/api/projects/${refused.id}/members`, { userId: invitee.id, permissions: [] }, 202);
+    await asOwner('PUT', `/api/tenants/${tenant.id}/members/${invitee.id}`, { role: 'admin' }, 202);
+    await asOwner('POST', `/api/projects/${joined.id}/members`, { userId: invitee.id, permissions: ['editors'] }, 202);
+
+    const page = await platform.openPage({ token: invitee.token });
+    await page.goto('/console/projects');
+    const invitations = page.getByRole('region', { name: 'Your invitations' });
+    const items = invitations.getByRole('listitem');
+    await poll(() => items.count()).toBe(3);
+    expect(await items.allTextContents()).toEqual([
+      expect.stringContaining('Pia invited you to the project Buoy readings (editors).'),
+      expect.stringContaining('Pia invited you to the tenant Harbour Co as admin.'),
+      expect.stringContaining('Pia invited you to the project Old charts.'),
+    ]);
+    expect(await page.getByRole('list', { name: 'Projects' }).getByRole('listitem').count()).toBe(0);
+    await screenshot(page, 'invitations-04-by-id');
+
+    await invitations.getByRole('button', { name: 'Decline the invitation to Old charts' }).click();
+    await poll(() => invitations.getByRole('status').textContent()).toBe('Declined the invitation to Old charts.');
+    await poll(() => items.count()).toBe(2);
+    expect((await platform.call('GET', `/api/projects/${refused.id}`, { token: invitee.token })).status).toBe(404);
+
+    await invitations.getByRole('button', { name: 'Accept the invitation to Harbour Co' }).click();
+    await poll(() => invitations.getByRole('status').textContent()).toBe('You joined Harbour Co.');
+    await poll(() => page.getByRole('list', { name: 'Projects' }).textContent()).toContain('Harbour ledger');
+    await screenshot(page, 'invitations-05-tenant-joined');
+
+    await invitations.getByRole('button', { name: 'Accept the invitation to Buoy readings' }).click();
+    await page.waitForURL(new RegExp(`/console/projects/${joined.id}$`));
+    await poll(() => page.getByRole('navigation', { name: 'Project' }).textContent()).toContain('Buoy readings');
+    expect((await platform.call('GET', '/api/me/invitations', { token: invitee.token })).body.items).toEqual([]);
+    expect(platform.pageErrors).toEqual([]);
+  });
 });

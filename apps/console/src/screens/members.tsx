@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
-import { listOf, plainPermission } from '../access/permission-names';
+import { listOf, shownPermissions } from '../access/permission-names';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
@@ -10,8 +10,6 @@ import { useUserName } from '../components/user-name';
 
 type Member = paths['/api/projects/{projectId}/members']['get']['responses'][200]['content']['application/json']['items'][number];
 type Invitation = paths['/api/projects/{projectId}/invitations']['get']['responses'][200]['content']['application/json']['items'][number];
-
-const shownPermissions = (projectId: string, permissions: readonly string[]): string => permissions.map((permission) => plainPermission(projectId, permission)).join(', ');
 
 /** One member: its permissions, changed or removed in place; the owner is marked and has no controls (the API refuses both, 409). */
 function MemberRow({ projectId, member, onChanged }: { projectId: string; member: Member; onChanged: (notice: string) => void }) {

@@ -7,6 +7,7 @@ import { useLoad } from '../components/use-load';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { projectPath } from '../paths';
+import { MyInvitations } from './my-invitations';
 
 /** Records the project as the most recent (`PUT /api/me/last-project`), then opens it. */
 export async function openProject(projectId: string, refreshUser: () => Promise<void>): Promise<void> {
@@ -40,6 +41,7 @@ export function Projects() {
   return (
     <main>
       <h1>Projects</h1>
+      <MyInvitations onProjectJoined={(projectId) => openProject(projectId, refresh)} onTenantJoined={projects.reload} />
       <button type="button" onClick={() => setCreating(true)}>New project</button>
       {creating && (
         <form onSubmit={create} className="inline-form" noValidate>

@@ -40,9 +40,11 @@ export type ProjectInvitation = z.infer<typeof projectInvitationSchema>;
 export type TenantInvitation = z.infer<typeof tenantInvitationSchema>;
 
 /** What the invited user sees: the invitation and the name of what it is for. */
+const inviterNameField = z.string().describe("The inviter's display name ('A former user' once the account is gone)");
+
 export const receivedInvitationSchema = z.discriminatedUnion('kind', [
-  projectInvitationSchema.extend({ name: z.string().describe("The project's name") }),
-  tenantInvitationSchema.extend({ name: z.string().describe("The tenant's name") }),
+  projectInvitationSchema.extend({ name: z.string().describe("The project's name"), inviterName: inviterNameField }),
+  tenantInvitationSchema.extend({ name: z.string().describe("The tenant's name"), inviterName: inviterNameField }),
 ]);
 
 export const invitationIdParams = z.object({ invitationId: z.string().min(1).max(100) });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationTokenParams, linkedInvitationSchema } from '../invitations/invitation-schemas';
+import { inviterName } from '../invitations/inviter-name';
 import { joinByInvitation } from '../invitations/join-by-invitation';
 import { memberSchema } from '../projects/project-schemas';
 
@@ -28,8 +29,7 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
       const invitation = await deps.emailInvitations.findByToken(request.params.token);
       const project = invitation && (await deps.projects.find(invitation.projectId));
       if (!invitation || !project) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
-      const inviter = await deps.users.findById(invitation.invitedBy);
-      return { projectName: project.name, inviterName: inviter?.displayName ?? 'A former user' };
+      return { projectName: project.name, inviterName: await inviterName(deps, invitation.invitedBy) };
     },
   );
 

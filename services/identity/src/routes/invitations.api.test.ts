@@ -145,7 +145,9 @@ describe('tenant invitations', () => {
     expect(await profileAs(admin, invitee.user.id)).toEqual({});
     expect((await platform.call('GET', `/api/tenants/${tenant.id}/invitations`, { token: admin.token })).body.items).toHaveLength(2);
 
-    expect(await myInvitations(invitee)).toEqual([expect.objectContaining({ id: invited.body.id, kind: 'tenant', tenantId: tenant.id, name: 'Acme', role: 'admin' })]);
+    // The invitee learns who invited them (their display name), though the inviter's profile is not theirs to read.
+    expect(await myInvitations(invitee)).toEqual([expect.objectContaining({ id: invited.body.id, kind: 'tenant', tenantId: tenant.id, name: 'Acme', role: 'admin', inviterName: 'Ada' })]);
+    expect(await profileAs(invitee, admin.user.id)).toEqual({});
     const accepted = await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: invitee.token });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ tenantId: tenant.id, userId: invitee.user.id, role: 'admin' });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { acceptedMembershipSchema, invitationIdParams, receivedInvitationSchema, type Invitation } from '../invitations/invitation-schemas';
+import { inviterName } from '../invitations/inviter-name';
 import { joinByInvitation } from '../invitations/join-by-invitation';
 
 const tags = ['identity'];
@@ -27,8 +28,8 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: IdentityDep
     { preHandler: userGuard, schema: { tags, summary: "The caller's pending invitations to projects and tenants, newest first", response: { 200: z.object({ items: z.array(receivedInvitationSchema) }) } } },
     async (request) => {
       const pending = await deps.invitations.pendingOf(requireUser(request).userId);
-      const named = await Promise.all(pending.map(async (invitation) => ({ invitation, name: await nameOf(invitation) })));
-      return { items: named.filter(({ name }) => name !== null).map(({ invitation, name }) => ({ ...invitation, name: name! })) };
+      const named = await Promise.all(pending.map(async (invitation) => ({ invitation, name: await nameOf(invitation), inviter: await inviterName(deps, invitation.invitedBy) })));
+      return { items: named.filter(({ name }) => name !== null).map(({ invitation, name, inviter }) => ({ ...invitation, name: name!, inviterName: inviter })) };
     },
   );
 
