@@ -16,6 +16,8 @@ import { Visitors } from './screens/visitors';
 import { ProjectSettings } from './screens/project-settings';
 import { TypeAccess } from './screens/type-access';
 import { Admin } from './screens/admin';
+import { Tenants } from './screens/tenants';
+import { TenantDetail } from './screens/tenant-detail';
 import { InvitationScreen } from './screens/invitation';
 import { ProjectNav } from './components/project-nav';
 import { Link, match, navigate, usePath } from './router';
@@ -40,6 +42,7 @@ function Header() {
       </Link>
       {user && (
         <span className="who">
+          <Link to="/tenants">Tenants</Link>
           {user.platformOwner && <Link to="/admin">Admin</Link>}
           <Link to="/account" title="Your account">
             {user.displayName}
@@ -77,6 +80,9 @@ function Screen() {
   }
   if (path === '/admin') return <Admin />;
   if (path === '/account') return <Account />;
+  if (path === '/tenants') return <Tenants />;
+  const tenantId = match('/tenants/:tenantId', path)?.tenantId;
+  if (tenantId) return <TenantDetail tenantId={tenantId} key={tenantId} />;
   const invitationToken = match('/invitations/:token', path)?.token;
   if (invitationToken) return <InvitationScreen token={invitationToken} key={invitationToken} />;
   const projectId = match('/projects/:projectId', path.split('/').slice(0, 3).join('/'))?.projectId;

@@ -3,6 +3,11 @@ export function projectPath(projectId: string): string {
   return `/projects/${encodeURIComponent(projectId)}`;
 }
 
+/** A tenant's screen: its members, invitations and projects. */
+export function tenantPath(tenantId: string): string {
+  return `/tenants/${encodeURIComponent(tenantId)}`;
+}
+
 /** A type's documents screen. */
 export function typePath(projectId: string, typeId: string): string {
   return `${projectPath(projectId)}/types/${encodeURIComponent(typeId)}`;

@@ -3,18 +3,12 @@ import { api, unwrap } from '../api/client';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
+import { ProjectCards } from '../components/project-cards';
 import { useLoad } from '../components/use-load';
-import { navigate } from '../router';
 import { useSession } from '../session';
-import { projectPath } from '../paths';
+import { openProject } from '../open-project';
 import { MyInvitations } from './my-invitations';
 
-/** Records the project as the most recent (`PUT /api/me/last-project`), then opens it. */
-export async function openProject(projectId: string, refreshUser: () => Promise<void>): Promise<void> {
-  await unwrap(api.PUT('/api/me/last-project', { body: { projectId } }));
-  await refreshUser();
-  navigate(projectPath(projectId));
-}
 
 export function Projects() {
   const { user, refresh } = useSession();
@@ -51,16 +45,7 @@ export function Projects() {
         </form>
       )}
       <LoadError error={projects.error} />
-      <ul className="cards" aria-label="Projects">
-        {ordered.map((project) => (
-          <li key={project.id}>
-            <button type="button" className="card" onClick={() => void openProject(project.id, refresh)}>
-              <strong>{project.name}</strong>
-              <small>{project.id}</small>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <ProjectCards label="Projects" projects={ordered} />
       {projects.value?.length === 0 && <p>No project yet: create one.</p>}
     </main>
   );

@@ -91,6 +91,24 @@ describe('profile privacy towards other users', () => {
     expect(Object.keys(asSelf.body.profileFields).sort()).toEqual(['displayName', 'email', 'firstName', 'lastName']);
     expect((await platform.call('GET', '/api/users/nobody', { token: peer.token })).status).toBe(404);
   });
+
+  it('counts members of one tenant as peers (a team: its admins manage all its projects); members of another tenant stay strangers', async () => {
+    const admin = await platform.register('tenant-admin@example.org', { displayName: 'Tess' });
+    const colleague = await platform.register('tenant-colleague@example.org', { displayName: 'Cole' });
+    const outsider = await platform.register('tenant-outsider@example.org', { displayName: 'Otto' });
+    const tenant = (await platform.call('POST', '/api/tenants', { token: admin.token, body: { name: 'Team' } })).body;
+    const other = (await platform.call('POST', '/api/tenants', { token: outsider.token, body: { name: 'Elsewhere' } })).body;
+    expect((await platform.call('GET', `/api/users/${colleague.user.id}`, { token: admin.token })).body.displayName).toBeUndefined();
+    await platform.addTenantMember(tenant.id, admin.token, colleague, 'member');
+    await platform.addTenantMember(other.id, outsider.token, admin, 'member');
+
+    // Display names default to `projects` privacy: shown to tenant colleagues both ways.
+    expect((await platform.call('GET', `/api/users/${colleague.user.id}`, { token: admin.token })).body.displayName).toBe('Cole');
+    expect((await platform.call('GET', `/api/users/${admin.user.id}`, { token: colleague.token })).body.displayName).toBe('Tess');
+    // The colleague and the outsider have no tenant or project in common (the admin is in both tenants).
+    expect((await platform.call('GET', `/api/users/${colleague.user.id}`, { token: outsider.token })).body.displayName).toBeUndefined();
+    expect((await platform.call('GET', `/api/users/${outsider.user.id}`, { token: colleague.token })).body.displayName).toBeUndefined();
+  });
 });
 
 describe('avatar', () => {

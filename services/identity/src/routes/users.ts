@@ -19,9 +19,14 @@ const publicProfileSchema = z.object({
 export function registerUserRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
+  /** Colleagues: members of one project, or of one tenant (whose admins manage all its projects). */
+  async function sharesWork(callerId: string, userId: string): Promise<boolean> {
+    return (await deps.projects.shareAProject(callerId, userId)) || (await deps.tenants.shareATenant(callerId, userId));
+  }
+
   async function viewed(callerId: string, platformOwner: boolean, userId: string): Promise<{ user: StoredUser; viewer: Viewer; displayName?: string }> {
     const user = await deps.users.require(userId);
-    const viewer: Viewer = callerId === userId || platformOwner ? 'self' : (await deps.projects.shareAProject(callerId, userId)) ? 'shares-project' : 'other';
+    const viewer: Viewer = callerId === userId || platformOwner ? 'self' : (await sharesWork(callerId, userId)) ? 'shares-project' : 'other';
     const nameVisible = canSee(user.profileFields.displayName ?? { privacy: DEFAULT_PRIVACY }, viewer);
     return { user, viewer, ...(nameVisible ? { displayName: user.displayName } : {}) };
   }

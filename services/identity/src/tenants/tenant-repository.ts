@@ -92,6 +92,13 @@ export class TenantRepository {
     return tenants.map((tenant) => ({ ...tenant, role: roles.get(tenant.id) as TenantRole }));
   }
 
+  /** Whether two users belong to one tenant (never a personal one: it has only its user). */
+  async shareATenant(userA: string, userB: string): Promise<boolean> {
+    const tenantsOfA = await this.members.find({ userId: userA }, { projection: { tenantId: 1 } });
+    if (tenantsOfA.length === 0) return false;
+    return (await this.members.count({ userId: userB, tenantId: { $in: tenantsOfA.map((membership) => membership.tenantId) } })) > 0;
+  }
+
   async listMembers(tenantId: string): Promise<TenantMember[]> {
     return this.members.find({ tenantId }, { sort: { createdAt: 1, userId: 1 } });
   }

@@ -1,9 +1,9 @@
 import type { ProfileField, ProfileFields } from './user-record';
 
-/** How the viewer stands to the profile's owner. */
+/** How the viewer stands to the profile's owner (`shares-project`: a project or a tenant in common). */
 export type Viewer = 'self' | 'shares-project' | 'other';
 
-/** Privacy rules: `public` to everyone, `projects` to members of a shared project, `private` to the owner. */
+/** Privacy rules: `public` to everyone, `projects` to members of a shared project or tenant, `private` to the owner. */
 export function canSee(field: ProfileField, viewer: Viewer): boolean {
   if (viewer === 'self') return true;
   if (field.privacy === 'public') return true;
