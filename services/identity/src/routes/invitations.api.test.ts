@@ -161,3 +161,46 @@ describe('tenant invitations', () => {
     expect((await platform.call('GET', `/api/tenants/${tenant.id}/invitations`, { token: admin.token })).body.items).toEqual([]);
   });
 });
+
+describe('the notice of an invitation by user id', () => {
+  type Mail = { to: string; subject: string; text: string };
+  const noticesTo = (email: string, on = platform) => on.logs.map((line) => line.mail as Mail | undefined).filter((mail): mail is Mail => mail?.to === email && mail.subject.includes(' invited you to '));
+
+  it("mails the invited account that it waits in the console, the inviter's name and the project's or tenant's; an id nobody has gets the same answer", async () => {
+    const inviter = await account('Ines');
+    const invitee = await platform.register(`notified-${counter}@example.org`, { displayName: 'Noel' });
+    const projectId = await projectOf(inviter);
+    const projectName = `Project ${counter}`;
+    const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: inviter.token, body: { userId: invitee.user.id, permissions: [] } });
+    const toNobody = await platform.call('POST', `/api/projects/${projectId}/members`, { token: inviter.token, body: { userId: 'nobody-has-this-id', permissions: [] } });
+    expect([invited.status, toNobody.status]).toEqual([202, 202]);
+    await expect.poll(() => noticesTo(`notified-${counter}@example.org`).length).toBe(1);
+    const [notice] = noticesTo(`notified-${counter}@example.org`);
+    expect(notice!.subject).toBe(`Ines invited you to ${projectName}`);
+    expect(notice!.text).toContain(`Ines invited you to the project "${projectName}"`);
+    expect(notice!.text).toContain(`${platform.url}/console/projects`);
+
+    const tenant = (await platform.call('POST', '/api/tenants', { token: inviter.token, body: { name: 'Notice Co' } })).body;
+    expect((await platform.call('PUT', `/api/tenants/${tenant.id}/members/${invitee.user.id}`, { token: inviter.token, body: { role: 'member' } })).status).toBe(202);
+    await expect.poll(() => noticesTo(`notified-${counter}@example.org`).map((mail) => mail.subject)).toEqual([`Ines invited you to ${projectName}`, 'Ines invited you to Notice Co']);
+  });
+
+  it('sends no notice past the invitation mail limits, and the invitation still waits', async () => {
+    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 100, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1 } } });
+    try {
+      const inviter = await limited.register('limit-inviter@example.org', { displayName: 'Lim' });
+      const first = await limited.register('limit-first@example.org');
+      const second = await limited.register('limit-second@example.org');
+      const projectId = (await limited.call('POST', '/api/projects', { token: inviter.token, body: { name: 'Limited' } })).body.id;
+      for (const invitee of [first, second]) {
+        expect((await limited.call('POST', `/api/projects/${projectId}/members`, { token: inviter.token, body: { userId: invitee.user.id, permissions: [] } })).status).toBe(202);
+      }
+      await expect.poll(() => noticesTo('limit-first@example.org', limited).length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(noticesTo('limit-second@example.org', limited)).toEqual([]);
+      expect((await limited.call('GET', '/api/me/invitations', { token: second.token })).body.items).toHaveLength(1);
+    } finally {
+      await limited.close();
+    }
+  });
+});

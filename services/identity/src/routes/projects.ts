@@ -7,6 +7,7 @@ import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { newInvitationToken } from '../invitations/email-invitation-repository';
 import { sendInvitationMail } from '../invitations/invitation-mail';
+import { noticeInvitee } from '../invitations/invitee-notice';
 import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema, renameProjectBody } from '../projects/project-schemas';
 
@@ -116,6 +117,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
         return reply.code(200).send(member);
       }
       const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
+      noticeInvitee(deps, { userId, invitedBy: caller.userId, to: { kind: 'project', id: project.id, name: project.name } }, request.log, requestTraceContext(request));
       return reply.code(202).send(invitation);
     },
   );

@@ -1,10 +1,11 @@
-import { requireUser, userGuard } from '@platform/kit';
+import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
+import { noticeInvitee } from '../invitations/invitee-notice';
 import { projectSchema } from '../projects/project-schemas';
 import { requireTenantRole } from '../tenants/tenant-repository';
 import {
@@ -113,6 +114,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       if (!current) {
         if (tenant.personal) throw identityError('IDENTITY_PERSONAL_TENANT');
         const invitation = await deps.invitations.invite({ kind: 'tenant', tenantId }, userId, caller.userId, { role: request.body.role });
+        noticeInvitee(deps, { userId, invitedBy: caller.userId, to: { kind: 'tenant', id: tenantId, name: tenant.name } }, request.log, requestTraceContext(request));
         return reply.code(202).send(invitation);
       }
       if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
