@@ -79,6 +79,8 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     await page.getByRole('banner').getByRole('link', { name: 'Chen' }).click();
     await page.waitForURL(/\/console\/account$/);
     await poll(() => page.getByRole('main').textContent()).toContain(account.email);
+    // The id colleagues need to add this user by id is on the screen.
+    expect(await page.locator('.user-id-line code').textContent()).toBe(account.id);
 
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password', { exact: true }).fill('another horse battery');

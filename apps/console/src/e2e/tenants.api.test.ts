@@ -91,6 +91,18 @@ describe('tenants in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: member.token })).status).toBe(200);
 
     const memberPage = await platform.openPage({ token: member.token });
+    // A member makes a project in the tenant from the projects screen.
+    await memberPage.goto('/console/projects');
+    await memberPage.getByRole('button', { name: 'New project' }).click();
+    const newProject = memberPage.getByRole('form', { name: 'New project' });
+    await newProject.getByLabel('Project name').fill('Beacon log');
+    await poll(() => newProject.getByLabel('Tenant').locator('option').allTextContents()).toEqual(['Personal', 'Lighthouse Ltd']);
+    await newProject.getByLabel('Tenant').selectOption({ label: 'Lighthouse Ltd' });
+    await newProject.getByRole('button', { name: 'Save' }).click();
+    await memberPage.waitForURL(/\/console\/projects\/[^/]+$/);
+    const beaconId = decodeURIComponent(new URL(memberPage.url()).pathname.split('/').at(-1)!);
+    expect((await platform.call('GET', `/api/projects/${beaconId}`, { token: member.token })).body).toMatchObject({ name: 'Beacon log', tenantId: tenant.id });
+
     await memberPage.goto(`/console/tenants/${encodeURIComponent(tenant.id)}`);
     await poll(() => memberPage.getByRole('table', { name: 'Tenant members' }).getByRole('row').count()).toBe(3);
     expect(await memberPage.getByRole('form', { name: 'Invite to the tenant' }).count()).toBe(0);

@@ -10,7 +10,7 @@ import { AccountTokens } from './account-tokens';
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
 /** Which part of the screen the status line speaks of, so it shows under that part. */
-type Status = { about: 'password' | 'sessions' | 'tokens'; text: string };
+type Status = { about: 'id' | 'password' | 'sessions' | 'tokens'; text: string };
 
 /** The signed-in user's account: who they are, a new password (which signs out their other devices), where they are signed in, and access tokens. */
 export function Account() {
@@ -42,6 +42,13 @@ export function Account() {
       <p>
         {user.displayName} · {user.email}
       </p>
+      <p className="muted user-id-line">
+        Your user id, for colleagues who add you to a project or tenant: <code>{user.id}</code>{' '}
+        <button type="button" className="link" onClick={() => void navigator.clipboard.writeText(user.id).then(() => setStatus({ about: 'id', text: 'Copied your user id.' }))}>
+          Copy
+        </button>
+      </p>
+      {status?.about === 'id' && <p role="status">{status.text}</p>}
       <h2>Change password</h2>
       <SubmitForm label="Change password" className="account" submitLabel="Change password" formError={errors.form} onSubmit={changePassword}>
         <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.fields.currentPassword} />

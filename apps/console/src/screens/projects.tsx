@@ -4,6 +4,7 @@ import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { ProjectCards } from '../components/project-cards';
+import { SelectField } from '../components/select-field';
 import { useLoad } from '../components/use-load';
 import { useSession } from '../session';
 import { openProject } from '../open-project';
@@ -15,6 +16,9 @@ export function Projects() {
   const projects = useLoad(async () => (await unwrap(api.GET('/api/projects'))).items, 'projects');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [creating, setCreating] = useState(false);
+  // Shared tenants the user belongs to: a new project may go to one of them instead of the personal one.
+  const tenants = useLoad(async () => (await unwrap(api.GET('/api/tenants'))).items, 'tenants');
+  const teams = (tenants.value ?? []).filter((tenant) => !tenant.personal);
 
   const recent = user?.recentProjects ?? {};
   const ordered = [...(projects.value ?? [])].sort((a, b) => (recent[b.id] ?? 0) - (recent[a.id] ?? 0) || a.name.localeCompare(b.name));
@@ -23,12 +27,14 @@ export function Projects() {
     event.preventDefault();
     const form = event.currentTarget;
     try {
-      const project = await unwrap(api.POST('/api/projects', { body: { name: String(new FormData(form).get('name')) } }));
+      const fields = new FormData(form);
+      const tenantId = String(fields.get('tenantId') ?? '');
+      const project = await unwrap(api.POST('/api/projects', { body: { name: String(fields.get('name')), ...(tenantId ? { tenantId } : {}) } }));
       setErrors(noErrors);
       setCreating(false);
       await openProject(project.id, refresh);
     } catch (error) {
-      setErrors(formErrors(error, ['name']));
+      setErrors(formErrors(error, ['name', 'tenantId']));
     }
   };
 
@@ -38,8 +44,19 @@ export function Projects() {
       <MyInvitations onProjectJoined={(projectId) => openProject(projectId, refresh)} onTenantJoined={projects.reload} />
       <button type="button" onClick={() => setCreating(true)}>New project</button>
       {creating && (
-        <form onSubmit={create} className="inline-form" noValidate>
+        <form onSubmit={create} className="inline-form" noValidate aria-label="New project">
           <Field label="Project name" name="name" autoFocus error={errors.fields.name} />
+          <LoadError error={tenants.error} />
+          {teams.length > 0 && (
+            <SelectField label="Tenant" name="tenantId" defaultValue="" error={errors.fields.tenantId}>
+              <option value="">Personal</option>
+              {teams.map((tenant) => (
+                <option key={tenant.id} value={tenant.id}>
+                  {tenant.name}
+                </option>
+              ))}
+            </SelectField>
+          )}
           {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
           <button type="submit">Save</button>
         </form>

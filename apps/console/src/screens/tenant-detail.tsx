@@ -206,7 +206,7 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
       {admin && !personal && (
         <>
           <SubmitForm label="Invite to the tenant" className="inline-form row-form" submitLabel="Invite" formError={inviteErrors.form} onSubmit={invite}>
-            <Field label="User id" name="userId" error={inviteErrors.fields.userId} />
+            <Field label="User id" name="userId" placeholder="on their Account screen" error={inviteErrors.fields.userId} />
             <SelectField label="Role" name="role" defaultValue="member" error={inviteErrors.fields.role}>
               <option value="member">member</option>
               <option value="admin">admin</option>
