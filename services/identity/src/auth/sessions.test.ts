@@ -3,7 +3,7 @@ import { hashToken } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { describe, expect, it } from 'vitest';
 import type { StoredUser } from '../users/user-record';
-import { Sessions } from './sessions';
+import { MAX_SESSIONS_PER_USER, Sessions } from './sessions';
 
 const user = { id: 'user-1', platformOwner: false, displayName: 'Ada' } as StoredUser;
 
@@ -27,5 +27,24 @@ describe('Sessions', () => {
     expect(await kv.get(sessionKey(tokenHash))).toBeNull();
     expect(await sessions.revokeById(user.id, 'old-session')).toBe(false);
     expect((await sessions.list(user.id, 'session')).map(({ device }) => device)).toEqual(['curl 8.5.0']);
+  });
+
+  it(`keeps a user's ${MAX_SESSIONS_PER_USER} newest sessions: signing in once more ends the oldest, never an access token`, async () => {
+    let now = 10_000;
+    const kv = createMemoryKeyValue({ now: () => now });
+    const sessions = new Sessions(kv, () => now);
+    const token = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
+    const opened: string[] = [];
+    for (let count = 0; count < MAX_SESSIONS_PER_USER + 2; count += 1) {
+      now += 1;
+      opened.push((await sessions.create(user, {})).token);
+    }
+    const live = await sessions.list(user.id, 'session');
+    expect(live).toHaveLength(MAX_SESSIONS_PER_USER);
+    expect(Math.min(...live.map((session) => session.createdAt))).toBe(10_003);
+    for (const ended of opened.slice(0, 2)) expect(await kv.get(sessionKey(hashToken(ended)))).toBeNull();
+    expect(await kv.get(sessionKey(hashToken(opened[2]!)))).not.toBeNull();
+    expect(await kv.get(sessionKey(hashToken(token.token)))).not.toBeNull();
+    expect(await sessions.list(user.id, 'token')).toHaveLength(1);
   });
 });

@@ -11,6 +11,12 @@ import { withSessionStore } from './session-store-availability';
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
+ * Live sessions a user keeps: signing in once more ends the oldest beyond it, so a script that
+ * signs in on every run (instead of using an access token) cannot fill the session store.
+ */
+export const MAX_SESSIONS_PER_USER = 100;
+
+/**
  * Index of a user's sessions, so changes to the user (promotion, name) reach every session and its
  * owner can list them. Its value is the session's id, kind and device; sessions opened before
  * devices were kept hold the bare id.
@@ -25,6 +31,8 @@ export type SessionKind = 'session' | 'token';
 
 interface SessionIndexEntry extends SessionDevice {
   id: string;
+  /** Unix ms; absent on entries written before it was kept (they count as the oldest). */
+  createdAt?: number;
   /** Absent on sessions opened by signing in. */
   kind?: 'token';
   name?: string;
@@ -71,9 +79,22 @@ export class Sessions {
     private readonly bus?: EventBus,
   ) {}
 
-  /** A new session for `userId` opened from `device`; 503 when the session store cannot be reached. */
-  create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
-    return this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
+  /**
+   * A new session for `userId` opened from `device`; the user's oldest sessions beyond
+   * MAX_SESSIONS_PER_USER end. 503 when the session store cannot be reached.
+   */
+  async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
+    const opened = await this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
+    await this.endOldestSessions(user.id);
+    return opened;
+  }
+
+  private async endOldestSessions(userId: string): Promise<void> {
+    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
+    const sessions = entries.filter((entry) => kindOf(entry) === 'session');
+    if (sessions.length <= MAX_SESSIONS_PER_USER) return;
+    const oldest = new Set(sessions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(MAX_SESSIONS_PER_USER).map((entry) => entry.id));
+    await this.revokeWhere(userId, (entry) => oldest.has(entry.id));
   }
 
   /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`. */
@@ -86,7 +107,7 @@ export class Sessions {
     const now = this.clock();
     const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user) };
     await withSessionStore(async () => {
-      const entry: SessionIndexEntry = { id: session.id, ...index };
+      const entry: SessionIndexEntry = { id: session.id, createdAt: now, ...index };
       await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: lifetimeMs });
       await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: lifetimeMs });
     });
