@@ -4,6 +4,7 @@ import type { paths } from '../api/openapi';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { lastUsed } from '../components/last-used';
+import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { SelectField } from '../components/select-field';
 import { SubmitForm } from '../components/submit-form';
@@ -83,43 +84,32 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
       )}
       <LoadError error={tokens.error ?? revokeError} />
       {tokens.value && tokens.value.length > 0 && (
-        <table aria-label="Access tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Made</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.value.map((token) => (
-              <tr key={token.id}>
-                <td>{token.name}</td>
-                <td>{day(token.createdAt)}</td>
-                <td>{day(token.expiresAt)}</td>
-                <td>{lastUsed(token.lastUsedAt)}</td>
-                <td>
-                  {confirming === token.id ? (
-                    <>
-                      <button type="button" className="danger" onClick={() => void revoke(token)}>
-                        Confirm revoke
-                      </button>
-                      <button type="button" onClick={() => setConfirming(undefined)}>
-                        Keep
-                      </button>
-                    </>
-                  ) : (
-                    <button type="button" className="danger" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
-                      Revoke
+        <LabelledTable label="Access tokens" headers={['Name', 'Made', 'Expires', 'Last used', 'Change']}>
+          {tokens.value.map((token) => (
+            <tr key={token.id}>
+              <td>{token.name}</td>
+              <td>{day(token.createdAt)}</td>
+              <td>{day(token.expiresAt)}</td>
+              <td>{lastUsed(token.lastUsedAt)}</td>
+              <td>
+                {confirming === token.id ? (
+                  <>
+                    <button type="button" className="danger" onClick={() => void revoke(token)}>
+                      Confirm revoke
                     </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    <button type="button" onClick={() => setConfirming(undefined)}>
+                      Keep
+                    </button>
+                  </>
+                ) : (
+                  <button type="button" className="danger" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </LabelledTable>
       )}
       {tokens.value?.length === 0 && <p className="muted">No access token.</p>}
     </>

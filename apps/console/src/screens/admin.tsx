@@ -1,5 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
+import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 
@@ -20,21 +21,6 @@ function Pager({ label, page, total, onPage }: { label: string; page: number; to
         Next
       </button>
     </div>
-  );
-}
-
-function AdminTable({ label, headers, children }: { label: string; headers: string[]; children: ReactNode }) {
-  return (
-    <table aria-label={label}>
-      <thead>
-        <tr>
-          {headers.map((header) => (
-            <th key={header} scope="col">{header}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
   );
 }
 
@@ -63,7 +49,7 @@ export function Admin() {
       <LoadError error={tenants.error} />
       {tenants.value && (
         <>
-          <AdminTable label="Tenants" headers={['Tenant', 'Id', 'Kind', 'Created by', 'Created']}>
+          <LabelledTable label="Tenants" headers={['Tenant', 'Id', 'Kind', 'Created by', 'Created']}>
             {tenants.value.items.map((tenant) => (
               <tr key={tenant.id}>
                 <th scope="row">{tenant.name}</th>
@@ -73,7 +59,7 @@ export function Admin() {
                 <td>{when(tenant.createdAt)}</td>
               </tr>
             ))}
-          </AdminTable>
+          </LabelledTable>
           <Pager label="Tenants" page={tenantPage} total={tenants.value.total} onPage={setTenantPage} />
         </>
       )}
@@ -81,7 +67,7 @@ export function Admin() {
       <LoadError error={projects.error} />
       {projects.value && (
         <>
-          <AdminTable label="All projects" headers={['Project', 'Id', 'Tenant', 'Owner', 'AI', 'Created']}>
+          <LabelledTable label="All projects" headers={['Project', 'Id', 'Tenant', 'Owner', 'AI', 'Created']}>
             {projects.value.items.map((project) => (
               <tr key={project.id}>
                 <th scope="row">{project.name}</th>
@@ -92,7 +78,7 @@ export function Admin() {
                 <td>{when(project.createdAt)}</td>
               </tr>
             ))}
-          </AdminTable>
+          </LabelledTable>
           <Pager label="Projects" page={projectPage} total={projects.value.total} onPage={setProjectPage} />
         </>
       )}

@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { ProjectCards } from '../components/project-cards';
 import { SelectField } from '../components/select-field';
@@ -188,20 +189,11 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
 
       <h2>Members</h2>
       <LoadError error={members.error} />
-      <table aria-label="Tenant members">
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(members.value ?? []).map((member) => (
-            <MemberRow key={`${member.userId}:${member.role}`} tenantId={tenantId} member={member} admin={admin && !personal} self={member.userId === user?.id} onChanged={changed} />
-          ))}
-        </tbody>
-      </table>
+      <LabelledTable label="Tenant members" headers={['Member', 'Role', 'Change']}>
+        {(members.value ?? []).map((member) => (
+          <MemberRow key={`${member.userId}:${member.role}`} tenantId={tenantId} member={member} admin={admin && !personal} self={member.userId === user?.id} onChanged={changed} />
+        ))}
+      </LabelledTable>
       {personal && <p className="muted">Your personal tenant has only you; make a tenant of its own for a team.</p>}
       {admin && !personal && (
         <>
@@ -215,20 +207,11 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
           <h2>Pending invitations</h2>
           <LoadError error={invitations.error} />
           {invitations.value?.length ? (
-            <table aria-label="Pending tenant invitations">
-              <thead>
-                <tr>
-                  <th scope="col">Invited</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {invitations.value.map((invitation) => (
-                  <InvitationRow key={invitation.id} tenantId={tenantId} invitation={invitation} onWithdrawn={(name) => changed(`Invitation of ${name} withdrawn`)} />
-                ))}
-              </tbody>
-            </table>
+            <LabelledTable label="Pending tenant invitations" headers={['Invited', 'Role', 'Change']}>
+              {invitations.value.map((invitation) => (
+                <InvitationRow key={invitation.id} tenantId={tenantId} invitation={invitation} onWithdrawn={(name) => changed(`Invitation of ${name} withdrawn`)} />
+              ))}
+            </LabelledTable>
           ) : (
             <p className="muted">No pending invitation.</p>
           )}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { tenantPath } from '../paths';
@@ -41,25 +42,17 @@ export function Tenants() {
         </form>
       )}
       <LoadError error={tenants.error} />
-      <table aria-label="Tenants">
-        <thead>
-          <tr>
-            <th scope="col">Tenant</th>
-            <th scope="col">Your role</th>
+      <LabelledTable label="Tenants" headers={['Tenant', 'Your role']}>
+        {(tenants.value ?? []).map((tenant) => (
+          <tr key={tenant.id}>
+            <th scope="row">
+              <Link to={tenantPath(tenant.id)}>{tenant.name}</Link>
+              {tenant.personal && <span className="badge">Personal</span>}
+            </th>
+            <td>{tenant.role}</td>
           </tr>
-        </thead>
-        <tbody>
-          {(tenants.value ?? []).map((tenant) => (
-            <tr key={tenant.id}>
-              <th scope="row">
-                <Link to={tenantPath(tenant.id)}>{tenant.name}</Link>
-                {tenant.personal && <span className="badge">Personal</span>}
-              </th>
-              <td>{tenant.role}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </LabelledTable>
     </main>
   );
 }
