@@ -161,6 +161,10 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
   await join(await call<{ id: string }>('PUT', `/api/tenants/${tenant.id}/members/${member.user.id}`, { token, body: { role: 'member' }, status: 202 }));
   const project = await call<{ id: string }>('POST', '/api/projects', { token, body: { name: 'Fuzz project', tenantId: tenant.id } });
   const p = `/api/projects/${project.id}`;
+  const spareProject = await call<{ id: string }>('POST', '/api/projects', { token, body: { name: 'Spare project' } });
+  // Deleted before the run, so the restore route reaches its restoring path (a live project answers 404).
+  const deletedProject = await call<{ id: string }>('POST', '/api/projects', { token, body: { name: 'Deleted project' } });
+  await call('DELETE', `/api/projects/${deletedProject.id}`, { token, status: 200 });
   await join(await call<{ id: string }>('POST', `${p}/members`, { token, body: { userId: member.user.id, permissions: ['read'] }, status: 202 }));
 
   const type = { id: 'notes', name: 'Notes', schema: { fields: { title: { type: 'string', maxLength: 200 }, count: { type: 'integer', minimum: 0 } } } };
@@ -196,6 +200,8 @@ async function seed(platform: Platform): Promise<Record<string, string>> {
     FUZZ_MEMBER_ID: member.user.id,
     FUZZ_TENANT_ID: tenant.id,
     FUZZ_PROJECT_ID: project.id,
+    FUZZ_SPARE_PROJECT_ID: spareProject.id,
+    FUZZ_DELETED_PROJECT_ID: deletedProject.id,
     FUZZ_TYPE_ID: type.id,
     FUZZ_SPARE_TYPE_ID: 'spare',
     FUZZ_DELETED_TYPE_ID: 'deleted',

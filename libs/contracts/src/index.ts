@@ -5,5 +5,6 @@ export * from './health';
 export * from './services';
 export * from './access';
 export * from './document-events';
+export * from './project-purge';
 export * from './tenants';
 export { installValidationMessages } from './validation-messages';

@@ -26,10 +26,18 @@ export interface ProjectRecord {
   updatedAt: number;
   revision: number;
   deletedAt?: number;
+  /** When identity purged the deleted project's data; the record stays as a tombstone. */
+  purgedAt?: number;
 }
 
 /** The one answer for a project that is unknown, deleted or not the caller's: ids cannot be probed. */
 export const projectNotFound = (): AppError => new AppError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+
+/** The project unless it is unknown or deleted: for public routes, whose callers have no standing in it. */
+export async function findLiveProject(store: DocumentStore, projectId: string): Promise<ProjectRecord | null> {
+  const project = await store.collection<ProjectRecord & { [k: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId);
+  return project && project.deletedAt === undefined ? project : null;
+}
 
 export interface ProjectContext {
   project: ProjectRecord;
@@ -102,24 +110,32 @@ export class ProjectAccess {
     return value;
   }
 
+  /**
+   * The caller's standing in a project record, deleted or not: identity reads a deleted project's
+   * this way to let its owners restore it. Null for a non-member (and for anyone but a user).
+   */
+  async standingIn(project: ProjectRecord, principal: Principal): Promise<ProjectCaller | null> {
+    if (principal.kind !== 'user') return null;
+    const member = await this.store.collection<ProjectMember & { [k: string]: unknown }>(PROJECT_MEMBERS_COLLECTION).findById(projectMemberId(project.id, principal.userId));
+    return this.callerIn(project, member, principal.userId, principal.platformOwner);
+  }
+
   private async load(projectId: string, userId: string, platformOwner: boolean): Promise<ProjectContext | null> {
     const [project, member] = await Promise.all([
       this.store.collection<ProjectRecord & { [k: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId),
       this.store.collection<ProjectMember & { [k: string]: unknown }>(PROJECT_MEMBERS_COLLECTION).findById(projectMemberId(projectId, userId)),
     ]);
     if (!project || project.deletedAt !== undefined) return null;
+    const caller = await this.callerIn(project, member, userId, platformOwner);
+    return caller && { project, caller };
+  }
+
+  private async callerIn(project: ProjectRecord, member: ProjectMember | null, userId: string, platformOwner: boolean): Promise<ProjectCaller | null> {
     const owner = platformOwner || member?.role === 'owner' || project.ownerId === userId;
     // A tenant admin sees and manages every project of the tenant, member or not.
     const tenantAdmin = !owner && project.tenantId !== undefined && (await this.isTenantAdmin(project.tenantId, userId));
     if (!member && !owner && !tenantAdmin) return null;
-    return {
-      project,
-      caller: {
-        userId,
-        superuser: owner || tenantAdmin,
-        permissions: new Set(member?.permissions ?? []),
-      },
-    };
+    return { userId, superuser: owner || tenantAdmin, permissions: new Set(member?.permissions ?? []) };
   }
 
   private async isTenantAdmin(tenantId: string, userId: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { ServiceContext, ServiceDefinition } from '@platform/kit';
+import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createActionsDeps, type ActionsDeps } from './actions-deps';
 import { loadActionsConfig, type ActionsConfig } from './config';
 import { startDocumentEventConsumer } from './consumers/document-events';
@@ -40,7 +40,9 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
       const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, logger: context.logger });
+      const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
       return async () => {
+        await purges.stop();
         await stop();
         await deps.http.close();
       };

@@ -1,7 +1,8 @@
-import type { ServiceDefinition } from '@platform/kit';
+import { erasePurgedProjects, type ServiceDefinition } from '@platform/kit';
 import { dataDeps, applicationsKind, documentsKind, typesKind } from '@platform/documents';
 import { registerAiRoutes } from './ai/register';
 import { migratePlainPermissionNames } from './entities/permission-migration';
+import { eraseProjectDocuments } from './entities/project-erasure';
 import { registerBatchRlsRoute } from './routes/batch-rls';
 import { registerBulkRoute } from './routes/bulk';
 import { registerReadableRoute } from './routes/readable';
@@ -34,7 +35,9 @@ export const dataService: ServiceDefinition = {
     // Not marked done when it fails: the next start tries again.
     await migratePlainPermissionNames(deps).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names failed'));
     drainer.startSweeping();
+    const purges = await erasePurgedProjects(context.bus, 'data', (projectId) => eraseProjectDocuments(deps, projectId), context.logger);
     return async () => {
+      await purges.stop();
       drainer.stopSweeping();
       await drainer.settled();
     };

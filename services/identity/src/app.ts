@@ -1,6 +1,7 @@
-import type { ServiceDefinition } from '@platform/kit';
+import { ClusterSchedule, type ServiceDefinition } from '@platform/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
+import { PROJECT_PURGE_SCHEDULE, ProjectPurgeJob } from './projects/project-purge';
 import { registerAccessTokenRoutes } from './routes/access-tokens';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
@@ -10,6 +11,7 @@ import { registerInvitationLinkRoutes } from './routes/invitation-links';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
 import { registerPasswordRoutes } from './routes/passwords';
+import { registerProjectDeletionRoutes } from './routes/project-deletion';
 import { registerProjectRoutes } from './routes/projects';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTenantRoutes } from './routes/tenants';
@@ -36,6 +38,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);
       registerProjectRoutes(app, deps);
+      registerProjectDeletionRoutes(app, deps);
       registerTenantRoutes(app, deps);
       registerAdminRoutes(app, deps);
       registerBackupRoutes(app, context.store);
@@ -46,7 +49,10 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
-      return async () => undefined;
+      const purge = new ProjectPurgeJob({ ...deps, bus: context.bus });
+      const schedule = new ClusterSchedule(purge, context.kv, context.clock, context.logger, PROJECT_PURGE_SCHEDULE);
+      schedule.start(configuration().projectPurgeCheckMs);
+      return () => schedule.stop();
     },
   };
 }

@@ -34,6 +34,8 @@ export interface IdentityDeps {
   resetTokens: PasswordResetTokens;
   resetThrottle: PasswordResetThrottle;
   promotions: PromotionTokens;
+  /** How long a deleted project stays restorable, in ms. */
+  projectRestorePeriodMs: number;
   /** Where people open the platform, for the links identity writes to the log and mails. */
   publicUrl: () => string;
 }
@@ -63,6 +65,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     resetTokens: new PasswordResetTokens(kv),
     resetThrottle: new PasswordResetThrottle(kv),
     promotions: new PromotionTokens(kv),
+    projectRestorePeriodMs: config.projectRestorePeriodMs,
     publicUrl: () => context.publicUrl(),
   };
   depsByContext.set(context, deps);

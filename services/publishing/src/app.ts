@@ -1,10 +1,11 @@
-import type { ServiceContext, ServiceDefinition } from '@platform/kit';
+import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { loadPublishingConfig, type PublishingConfig } from './config';
 import { forgetChangedApplications } from './consumers/application-events';
 import { createPublishingDeps, type PublishingDeps } from './publishing-deps';
 import { registerDomainRoutes } from './routes/domains';
 import { registerPublicDomainRoutes } from './routes/public-domains';
 import { registerVersionRoutes } from './routes/versions';
+import { eraseProjectPublications } from './stores/project-erasure';
 import type { ResolveTxt } from './verification/dns-txt-verifier';
 
 export interface PublishingServiceOptions {
@@ -37,8 +38,13 @@ export function createPublishingService(options: PublishingServiceOptions = {}):
     start: async (context) => {
       const deps = depsFor(context);
       await deps.domains.ensureIndexes();
-      const subscription = await forgetChangedApplications(context.bus, deps.resolutions);
-      return () => subscription.stop();
+      const subscriptions = [
+        await forgetChangedApplications(context.bus, deps.resolutions),
+        await erasePurgedProjects(context.bus, 'publishing', (projectId) => eraseProjectPublications(deps, projectId), context.logger),
+      ];
+      return async () => {
+        await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+      };
     },
   };
 }

@@ -45,7 +45,7 @@ export function createPublishingDeps(context: ServiceContext, config: Publishing
   const versions = new VersionStore(context.store);
   const domains = new DomainStore(context.store);
   const verifier = domainVerifier(context, config, resolveTxt);
-  const resolver = new DomainResolver(domains, applications, versions);
+  const resolver = new DomainResolver(domains, applications, versions, context.store);
   const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE });
   const publisher = new Publisher(applications, versions, data.writer, context.clock, (projectId, applicationId) => resolutions.forgetApplication(projectId, applicationId));
   return { config, data, applications, versions, domains, verifier, publisher, resolutions, clock: context.clock };

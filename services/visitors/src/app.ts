@@ -1,6 +1,7 @@
-import type { ServiceDefinition } from '@platform/kit';
+import { ClusterSchedule, erasePurgedProjects, type ServiceDefinition } from '@platform/kit';
 import { loadVisitorsConfig, type VisitorsConfig } from './config';
-import { RetentionSchedule } from './retention/retention-schedule';
+import { eraseProjectVisitors } from './retention/project-erasure';
+import { RETENTION_SCHEDULE } from './retention/retention-schedule';
 import { registerKioskRoutes } from './routes/kiosk';
 import { registerVisitorRoutes } from './routes/visitors';
 import { visitorsDeps } from './visitors-deps';
@@ -19,14 +20,20 @@ export function createVisitorsService(given?: VisitorsConfig): ServiceDefinition
       await registerKioskRoutes(app, visitorsDeps(context, configuration()));
     },
     start: async (context) => {
-      const { retention } = visitorsDeps(context, configuration());
-      const schedule = new RetentionSchedule(retention, context.kv, context.clock, context.logger, {
+      const deps = visitorsDeps(context, configuration());
+      const { retention } = deps;
+      const schedule = new ClusterSchedule(retention, context.kv, context.clock, context.logger, {
+        ...RETENTION_SCHEDULE,
         cron: configuration().retentionCron,
         ...(configuration().retentionTimezone ? { timezone: configuration().retentionTimezone } : {}),
       });
       schedule.start(configuration().retentionCheckMs);
       context.logger.info({ nextRunAt: new Date(schedule.nextRunAt).toISOString() }, 'visitor retention scheduled');
-      return () => schedule.stop();
+      const purges = await erasePurgedProjects(context.bus, 'visitors', (projectId) => eraseProjectVisitors(deps, projectId), context.logger);
+      return async () => {
+        await purges.stop();
+        await schedule.stop();
+      };
     },
   };
 }

@@ -239,4 +239,45 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await screenshot(page, 'access-11-admin');
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('the owner deletes a project from Settings after typing its name, and restores it from Recently deleted; a member without the delete permission is refused', async () => {
+    const doomed = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Short-lived garden' } })).body;
+    const invited = await platform.call('POST', `/api/projects/${doomed.id}/members`, { token: owner.token, body: { userId: member.id } });
+    expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: member.token })).status).toBe(200);
+    expect((await platform.call('POST', `/api/projects/${doomed.id}/types`, { token: owner.token, body: { id: 'beds', name: 'Beds' } })).status).toBe(201);
+    const settings = `/console/projects/${encodeURIComponent(doomed.id)}/settings`;
+
+    const memberPage = await platform.openPage({ token: member.token });
+    await memberPage.goto(settings);
+    const memberSection = memberPage.getByRole('region', { name: 'Delete project' });
+    await memberSection.getByLabel('Type “Short-lived garden” to confirm').fill('Short-lived garden');
+    await memberSection.getByRole('button', { name: 'Delete project' }).click();
+    await poll(() => memberSection.getByRole('alert').textContent()).toBe('You may not delete this project');
+    expect((await platform.call('GET', `/api/projects/${doomed.id}`, { token: owner.token })).status).toBe(200);
+
+    const page = await platform.openPage({ token: owner.token });
+    await page.goto(settings);
+    const section = page.getByRole('region', { name: 'Delete project' });
+    const button = section.getByRole('button', { name: 'Delete project' });
+    await poll(() => button.isDisabled()).toBe(true);
+    await section.getByLabel('Type “Short-lived garden” to confirm').fill('Short-lived');
+    expect(await button.isDisabled()).toBe(true);
+    await section.getByLabel('Type “Short-lived garden” to confirm').fill('Short-lived garden');
+    await screenshot(page, 'access-12-delete-project');
+    await button.click();
+
+    // Back on the projects screen: gone from the cards, listed under Recently deleted.
+    await poll(() => new URL(page.url()).pathname).toBe('/console/projects');
+    const deleted = page.getByRole('table', { name: 'Recently deleted projects' });
+    await poll(() => deleted.getByRole('row').filter({ hasText: 'Short-lived garden' }).count()).toBe(1);
+    expect(await page.getByRole('list', { name: 'Projects' }).getByText('Short-lived garden').count()).toBe(0);
+    expect((await platform.call('GET', `/api/projects/${doomed.id}/types`, { token: member.token })).status).toBe(404);
+    await screenshot(page, 'access-13-recently-deleted');
+
+    await deleted.getByRole('button', { name: 'Restore Short-lived garden' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Short-lived garden is back, with all its data.');
+    await poll(() => page.getByRole('list', { name: 'Projects' }).getByText('Short-lived garden').count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Recently deleted' }).count()).toBe(0);
+    expect((await platform.call('GET', `/api/projects/${doomed.id}/types/beds`, { token: member.token })).status).toBe(200);
+  });
 });

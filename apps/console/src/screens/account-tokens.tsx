@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
+import { Day } from '../components/day';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { lastUsed } from '../components/last-used';
@@ -17,7 +18,6 @@ const LIFETIMES = [7, 30, 90, 365] as const;
 const DEFAULT_LIFETIME = 90;
 
 const loadTokens = async (): Promise<AccessToken[]> => (await unwrap(api.GET('/api/me/tokens'))).tokens;
-const day = (at: number) => <time dateTime={new Date(at).toISOString()}>{new Date(at).toLocaleDateString()}</time>;
 
 /**
  * Personal access tokens: make one for a program (its secret shown once, to copy), see the live
@@ -88,8 +88,8 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
           {tokens.value.map((token) => (
             <tr key={token.id}>
               <td>{token.name}</td>
-              <td>{day(token.createdAt)}</td>
-              <td>{day(token.expiresAt)}</td>
+              <td><Day at={token.createdAt} /></td>
+              <td><Day at={token.expiresAt} /></td>
               <td>{lastUsed(token.lastUsedAt)}</td>
               <td>
                 {confirming === token.id ? (

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
 import { listOf, shownPermissions } from '../access/permission-names';
+import { Day } from '../components/day';
 import { Field } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
@@ -108,7 +109,7 @@ function InvitationRow({ projectId, invitation, name, onWithdrawn }: { projectId
       <th scope="row">{name}</th>
       <td>{shownPermissions(projectId, invitation.permissions) || <span className="muted">none</span>}</td>
       <td>
-        <time dateTime={new Date(invitation.expiresAt).toISOString()}>{new Date(invitation.expiresAt).toLocaleDateString()}</time>
+        <Day at={invitation.expiresAt} />
       </td>
       <td>
         <button type="button" className="danger" aria-label={`Withdraw the invitation of ${name}`} onClick={() => void withdraw()}>

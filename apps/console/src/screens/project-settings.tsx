@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { LoadError } from '../components/load-error';
 import { useProject } from '../project-context';
+import { DeleteProject } from './delete-project';
 import { ProjectNameForm } from './project-name-form';
 
 /**
- * The project's settings: its name, and the AI toggle (`PATCH .../ai-settings`, needs the project's update
- * permission). A refusal is shown beside the switch, which keeps the stored value.
+ * The project's settings: its name, the AI toggle (`PATCH .../ai-settings`, needs the project's update
+ * permission; a refusal is shown beside the switch, which keeps the stored value) and its deletion.
  */
 export function ProjectSettings({ projectId }: { projectId: string }) {
   const project = useProject();
@@ -45,6 +46,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
           <LoadError error={error} />
         </section>
       )}
+      {project.value && <DeleteProject projectId={projectId} name={project.value.name} />}
     </main>
   );
 }

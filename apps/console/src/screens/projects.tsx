@@ -8,14 +8,15 @@ import { SelectField } from '../components/select-field';
 import { useLoad } from '../components/use-load';
 import { useSession } from '../session';
 import { openProject } from '../open-project';
+import { DeletedProjects } from './deleted-projects';
 import { MyInvitations } from './my-invitations';
-
 
 export function Projects() {
   const { user, refresh } = useSession();
   const projects = useLoad(async () => (await unwrap(api.GET('/api/projects'))).items, 'projects');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [creating, setCreating] = useState(false);
+  const [restored, setRestored] = useState<string>();
   // Shared tenants the user belongs to: a new project may go to one of them instead of the personal one.
   const tenants = useLoad(async () => (await unwrap(api.GET('/api/tenants'))).items, 'tenants');
   const teams = (tenants.value ?? []).filter((tenant) => !tenant.personal);
@@ -64,6 +65,13 @@ export function Projects() {
       <LoadError error={projects.error} />
       <ProjectCards label="Projects" projects={ordered} />
       {projects.value?.length === 0 && <p>No project yet: create one.</p>}
+      {restored && <p role="status">{restored} is back, with all its data.</p>}
+      <DeletedProjects
+        onRestored={(name) => {
+          setRestored(name);
+          projects.reload();
+        }}
+      />
     </main>
   );
 }

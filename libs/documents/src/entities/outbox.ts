@@ -199,6 +199,13 @@ export class OutboxDrainer {
     return registry.map((record) => ({ projectId: record.projectId, typeId: record.typeId, collection: record.id }));
   }
 
+  /** Forgets a purged project's collections: the sweeper stops reading them. */
+  async unregisterProject(projectId: string): Promise<void> {
+    const registry = this.store.collection<RegistryRecord>(REGISTRY);
+    for (const record of await registry.find({ projectId }, { projection: { id: 1 } })) this.registered.delete(record.id);
+    await registry.deleteMany({ projectId });
+  }
+
   /**
    * Finishes every outbox entry older than `graceMs` in every registered collection, and sets the
    * backlog gauge to the documents that held entries when the sweep looked (with consumed pulls,

@@ -36,6 +36,11 @@ export class ActionRepository {
     this.collection = store.collection<StoredRecord>(ACTIONS_COLLECTION);
   }
 
+  /** Erases every action of a purged project, deleted ones included; answers how many. */
+  eraseProject(projectId: string): Promise<number> {
+    return this.collection.deleteMany({ projectId });
+  }
+
   async ensureIndexes(): Promise<void> {
     await this.collection.ensureIndex({ keys: { projectId: 1, createdAt: 1 } });
   }

@@ -76,6 +76,11 @@ export class RunStore {
     return this.store.collection<ActionRun>(RUNS_COLLECTION);
   }
 
+  /** Erases every run of a purged project; answers how many. */
+  eraseProject(projectId: string): Promise<number> {
+    return this.collection.deleteMany({ projectId });
+  }
+
   async ensureIndexes(): Promise<void> {
     await this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } });
   }

@@ -46,6 +46,11 @@ export class TrailStore {
    * One index per filter the route offers, each ending in the page order, so a filtered page at a
    * million items reads only its own rows; plus the access-update path and the rebuild's delete.
    */
+  /** Erases a purged project's trail: its items and its entities' access records. */
+  async eraseProject(projectId: string): Promise<{ items: number; entities: number }> {
+    return { items: await this.items.deleteMany({ projectId }), entities: await this.entities.deleteMany({ projectId }) };
+  }
+
   async ensureIndexes(): Promise<void> {
     await Promise.all([
       this.items.ensureIndex({ keys: { projectId: 1, ...TRAIL_ORDER } }),

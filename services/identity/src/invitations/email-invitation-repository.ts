@@ -60,6 +60,11 @@ export class EmailInvitationRepository {
   }
 
   /** The project's pending email invitations, oldest first. */
+  /** Erases every invitation link of a purged project; answers how many. */
+  eraseProject(projectId: string): Promise<number> {
+    return this.invitations.deleteMany({ projectId });
+  }
+
   async pendingFor(projectId: string): Promise<EmailProjectInvitation[]> {
     return (await this.invitations.find({ projectId, ...this.live() }, { sort: { createdAt: 1, id: 1 } })).map(view);
   }

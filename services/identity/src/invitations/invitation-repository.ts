@@ -33,6 +33,11 @@ export class InvitationRepository {
     await this.invitations.ensureIndex({ keys: { userId: 1 } });
   }
 
+  /** Erases every invitation to a purged project, answered or not; answers how many. */
+  eraseProject(projectId: string): Promise<number> {
+    return this.invitations.deleteMany(this.targetFilter({ kind: 'project', projectId }));
+  }
+
   private targetFilter(target: Target): Record<string, string> {
     return target.kind === 'project' ? { kind: 'project', projectId: target.projectId } : { kind: 'tenant', tenantId: target.tenantId };
   }

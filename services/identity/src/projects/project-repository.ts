@@ -65,6 +65,43 @@ export class ProjectRepository {
     return this.projects.find({ $or: reachable, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
   }
 
+  /** Deleted projects the user is a member of, or of the tenants it administers; the caller decides which it may restore. */
+  async listDeletedForUser(userId: string, adminTenantIds: string[]): Promise<ProjectRecord[]> {
+    const memberships = await this.members.find({ userId }, { projection: { projectId: 1 } });
+    const reachable = [{ id: { $in: memberships.map((m) => m.projectId) } }, { ownerId: userId }, ...(adminTenantIds.length ? [{ tenantId: { $in: adminTenantIds } }] : [])];
+    return this.projects.find({ $or: reachable, deletedAt: { $exists: true } }, { sort: { deletedAt: -1, id: 1 } });
+  }
+
+  async findDeleted(projectId: string): Promise<ProjectRecord | null> {
+    return this.projects.findOne({ id: projectId, deletedAt: { $exists: true } });
+  }
+
+  /** Marks the project deleted; null when it is gone or already deleted. */
+  markDeleted(projectId: string): Promise<ProjectRecord | null> {
+    const now = this.clock();
+    return this.projects.updateOne({ id: projectId, deletedAt: { $exists: false } }, { $set: { deletedAt: now, updatedAt: now }, $inc: { revision: 1 } });
+  }
+
+  /** Clears the project's deletion; null when it is gone or not deleted. */
+  restore(projectId: string): Promise<ProjectRecord | null> {
+    return this.projects.updateOne({ id: projectId, deletedAt: { $exists: true } }, { $unset: { deletedAt: '' }, $set: { updatedAt: this.clock() }, $inc: { revision: 1 } });
+  }
+
+  /** Deleted projects deleted at or before `cutoff` and not purged yet, oldest first. */
+  dueForPurge(cutoff: number, limit: number): Promise<ProjectRecord[]> {
+    return this.projects.find({ deletedAt: { $lte: cutoff }, purgedAt: { $exists: false } }, { sort: { deletedAt: 1, id: 1 }, limit });
+  }
+
+  /**
+   * Ends a purged project's memberships and marks it purged. The record stays, as a tombstone:
+   * its id is never taken again, and platform owners see when it went.
+   */
+  async markPurged(projectId: string): Promise<number> {
+    const memberships = await this.members.deleteMany({ projectId });
+    await this.projects.updateOne({ id: projectId }, { $set: { purgedAt: this.clock() } });
+    return memberships;
+  }
+
   /** The project unless it is gone or deleted. */
   async find(projectId: string): Promise<ProjectRecord | null> {
     return this.projects.findOne({ id: projectId, deletedAt: { $exists: false } });

@@ -14,6 +14,14 @@ export const projectSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   revision: z.number(),
+  deletedAt: z.number().optional().describe('When the project was deleted; only deleted projects listed to platform owners and restorers carry it'),
+  purgedAt: z.number().optional().describe("When a deleted project's data was erased (platform owners' list only)"),
+});
+
+/** A deleted project as its restorers see it. */
+export const deletedProjectSchema = projectSchema.extend({
+  deletedAt: z.number(),
+  restorableUntil: z.number().describe('Until when (Unix ms) the project can be restored; its data is purged after that'),
 });
 
 const projectName = z.string().trim().min(1).max(200);

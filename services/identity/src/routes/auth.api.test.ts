@@ -184,7 +184,7 @@ describe('sign-in throttling under parallel attempts', () => {
 
 describe('registration throttling', () => {
   it('answers 429 with Retry-After past the per-address limit, also in parallel, and creates nothing more', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 3, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 20 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 3, windowMs: 60 * 60_000 } } });
     try {
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, index) => limited.call('POST', '/api/auth/register', { body: { email: `burst${index}@example.org`, password: 'burst password' } })),
@@ -204,7 +204,7 @@ describe('registration throttling', () => {
   });
 
   it('counts IPv6 clients by their /64 and IPv4-mapped addresses as the IPv4 address, so other addresses of one client share its budget', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: true, config: { registrationLimit: { perIp: 2, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 20 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: true, config: { registrationLimit: { perIp: 2, windowMs: 60 * 60_000 } } });
     try {
       const register = (from: string, email: string) =>
         limited.call('POST', '/api/auth/register', { headers: { 'x-forwarded-for': from }, body: { email: `${email}@example.org`, password: 'prefix password' } });

@@ -216,7 +216,7 @@ describe('project invitations by email', () => {
 
 describe('invitation mail limit', () => {
   it('answers 429 past the hourly number of mails of a project, storing and sending nothing', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 100, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 2 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, config: { invitationMailLimit: { perHour: 2 } } });
     try {
       const owner = await limited.register(`limit-owner-${counter}@example.org`);
       const projectId = (await limited.call('POST', '/api/projects', { token: owner.token, body: { name: 'Limited' } })).body.id;

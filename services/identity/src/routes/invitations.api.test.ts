@@ -186,7 +186,7 @@ describe('the notice of an invitation by user id', () => {
   });
 
   it('sends no notice past the invitation mail limits, and the invitation still waits', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, config: { registrationLimit: { perIp: 100, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, config: { invitationMailLimit: { perHour: 1 } } });
     try {
       const inviter = await limited.register('limit-inviter@example.org', { displayName: 'Lim' });
       const first = await limited.register('limit-first@example.org');

@@ -19,19 +19,19 @@ export interface IdentityTestPlatform extends TestGateway {
 }
 
 /** Tests register many users from one address and send many invitations; the limits have their own tests. */
-const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1000 } };
+const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1000 }, projectRestorePeriodMs: 30 * 24 * 60 * 60_000, projectPurgeCheckMs: 60_000 };
 
 /**
  * Identity behind the gateway with its log captured, so tests read what the server wrote there
  * (welcome mails, promotion URLs) exactly as an operator would.
  */
 export async function startIdentityPlatform(
-  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: IdentityConfig; trustProxy?: boolean; mailer?: Mailer } = {},
+  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: Partial<IdentityConfig>; trustProxy?: boolean; mailer?: Mailer } = {},
 ): Promise<IdentityTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const { config = TEST_CONFIG, ...gatewayOptions } = options;
-  const platform = await startTestGateway({ services: [createIdentityService(config)], logger, ...gatewayOptions });
+  const { config, ...gatewayOptions } = options;
+  const platform = await startTestGateway({ services: [createIdentityService({ ...TEST_CONFIG, ...config })], logger, ...gatewayOptions });
   return Object.assign(platform, {
     logs,
     async register(email: string, registerOptions: { password?: string; displayName?: string } = {}) {

@@ -1,3 +1,5 @@
+import { findLiveProject } from '@platform/kit';
+import type { DocumentStore } from '@platform/storage';
 import { isVerified } from '../domain/claim';
 import { publicVersionView } from '../domain/versions';
 import type { ApplicationReader } from '../stores/applications';
@@ -20,13 +22,15 @@ export type Resolution =
 
 /**
  * Versioning 3: a verified domain serves its pinned version, else the application's latest
- * published one. Answers only the public view of the version (no serverConfiguration).
+ * published one. Answers only the public view of the version (no serverConfiguration). A deleted
+ * project's domains resolve like none: they keep their claim, for a restore, but serve nothing.
  */
 export class DomainResolver {
   constructor(
     private readonly domains: DomainStore,
     private readonly applications: ApplicationReader,
     private readonly versions: VersionStore,
+    private readonly store: DocumentStore,
   ) {}
 
   async resolve(hostname: string): Promise<Resolution> {
@@ -34,6 +38,7 @@ export class DomainResolver {
     // An unverified claim proves nothing about who controls the hostname: it resolves like none.
     if (!domain || !isVerified(domain)) return { found: false, code: 'PUBLISHING_DOMAIN_NOT_FOUND' };
     const { projectId, targetId } = domain;
+    if (!(await findLiveProject(this.store, projectId))) return { found: false, code: 'PUBLISHING_DOMAIN_NOT_FOUND' };
     if (!targetId) return { found: false, projectId, code: 'PUBLISHING_NOTHING_PUBLISHED' };
     const nothing = { found: false, projectId, applicationId: targetId, code: 'PUBLISHING_NOTHING_PUBLISHED' } as const;
     const application = await this.applications.live(projectId, targetId);

@@ -41,6 +41,13 @@ export class DomainStore {
     return this.domains.find({ projectId }, { sort: { hostname: 1 } });
   }
 
+  /** Erases a purged project's domains, releasing their hostnames; answers them. */
+  async eraseProject(projectId: string): Promise<StoredDomain[]> {
+    const domains = await this.list(projectId);
+    await this.domains.deleteMany({ projectId });
+    return domains;
+  }
+
   /** The project's domain, or 404 (a domain of another project is not found either). */
   async require(projectId: string, id: string): Promise<StoredDomain> {
     const domain = await this.domains.findOne({ id, projectId });

@@ -18,7 +18,10 @@ export function versionsCollection(projectId: string): string {
  */
 export const ABANDONED_AFTER_MS = 60_000;
 
-/** Insert-only storage of ApplicationVersions; rows are removed only by the publish that inserted them. */
+/**
+ * Insert-only storage of ApplicationVersions; rows are removed only by the publish that inserted
+ * them, and all of a project's when the project is purged.
+ */
 export class VersionStore {
   private readonly indexed = new Set<string>();
 
@@ -32,6 +35,11 @@ export class VersionStore {
       this.indexed.add(collection.name);
     }
     return collection;
+  }
+
+  /** Erases every version of a purged project; answers how many. */
+  async eraseProject(projectId: string): Promise<number> {
+    return (await this.versions(projectId)).deleteMany({});
   }
 
   /** Inserts the version; false when its number is already taken (its id is `{appId}:{number}`). */

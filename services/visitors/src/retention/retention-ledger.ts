@@ -84,6 +84,16 @@ export class RetentionLedger {
     return (await this.entries()).find({ visitor: visitor.id });
   }
 
+  /** The `collection/visitorId` keys of a project's visitors (their secrets' keys too). */
+  async visitorKeysOf(projectId: string): Promise<string[]> {
+    return (await (await this.entries()).find({ projectId, kind: 'visitor' }, { projection: { id: 1 } })).map((visitor) => visitor.id);
+  }
+
+  /** Drops every entry of a purged project (its documents are erased with it); answers how many. */
+  async eraseProject(projectId: string): Promise<number> {
+    return (await this.entries()).deleteMany({ projectId });
+  }
+
   /** Drops an entry once its document is erased. */
   async forget(entry: LedgerEntry): Promise<void> {
     await (await this.entries()).deleteMany({ id: entry.id });

@@ -1,11 +1,11 @@
 import { historyCollection } from '@platform/documents';
-import { createLogger, type ServiceContext } from '@platform/kit';
+import { ClusterSchedule, createLogger, type ServiceContext } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../testing/visitors-test-platform';
 import { visitorsDeps } from '../visitors-deps';
 import { RETENTION_USER_ID } from './retention-job';
-import { RetentionSchedule } from './retention-schedule';
+import { RETENTION_SCHEDULE } from './retention-schedule';
 
 const logger = createLogger({ level: 'silent' });
 let env: CheckInPlatform;
@@ -20,7 +20,7 @@ afterAll(async () => {
 /** One replica of the visitors service: its own collaborators on the shared store, bus and key-value store. */
 function replica(context: ServiceContext) {
   const { retention } = visitorsDeps({ ...context }, testConfig());
-  return new RetentionSchedule(retention, context.kv, context.clock, logger, { cron: '0 3 * * *', timezone: 'UTC' });
+  return new ClusterSchedule(retention, context.kv, context.clock, logger, { ...RETENTION_SCHEDULE, cron: '0 3 * * *', timezone: 'UTC' });
 }
 
 describe('retention', () => {
@@ -192,7 +192,7 @@ describe('retention', () => {
     const state = { down: true };
     const kv: KeyValue = { ...inner, kind: 'memory', set: async (...args) => (state.down ? Promise.reject(new Error('connection refused')) : inner.set(...args)) };
     let runs = 0;
-    const schedule = new RetentionSchedule({ run: async () => ((runs += 1), { visitors: 0, events: 0 }) }, kv, () => time.now, logger, { cron: '30 4 * * *', timezone: 'UTC' });
+    const schedule = new ClusterSchedule({ run: async () => ((runs += 1), { visitors: 0, events: 0 }) }, kv, () => time.now, logger, { ...RETENTION_SCHEDULE, cron: '30 4 * * *', timezone: 'UTC' });
     expect(new Date(schedule.nextRunAt).toISOString()).toBe('2024-01-01T04:30:00.000Z');
     time.now = Date.UTC(2024, 0, 1, 4, 31);
     expect(await schedule.tick()).toEqual({ status: 'lock-unavailable' });

@@ -1,6 +1,5 @@
-import { PROJECTS_COLLECTION } from '@platform/contracts';
 import type { StoredEntity } from '@platform/documents';
-import { AppError, projectNotFound, rlsAllows, type ProjectCaller, type ProjectRecord } from '@platform/kit';
+import { AppError, findLiveProject, projectNotFound, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { visitorsError } from '../errors';
 import type { VisitorsDeps } from './context';
@@ -25,8 +24,7 @@ export async function openProject(deps: VisitorsDeps, request: FastifyRequest, p
     }
   }
   await deps.rateLimiter.checkAddress(request.ip);
-  const project = await deps.data.store.collection<ProjectRecord & { [key: string]: unknown }>(PROJECTS_COLLECTION).findById(projectId);
-  if (!project || project.deletedAt !== undefined) throw projectNotFound();
+  if (!(await findLiveProject(deps.data.store, projectId))) throw projectNotFound();
   return { kind: 'public' };
 }
 

@@ -37,6 +37,11 @@ export class VisitorSecrets {
     return timingSafeEqual(Buffer.from(record.hash, 'hex'), digest(secret));
   }
 
+  /** Revokes the secrets of visitors known by their `collection/visitorId` keys (a purged project's); answers how many there were. */
+  async revokeAll(keys: string[]): Promise<number> {
+    return keys.length === 0 ? 0 : this.store.collection(COLLECTION).deleteMany({ id: { $in: keys } });
+  }
+
   async revoke(collection: string, visitorId: string): Promise<void> {
     await this.store.collection(COLLECTION).deleteMany({ id: this.key(collection, visitorId) });
   }

@@ -1,0 +1,26 @@
+import { agentsCollection, applicationsCollection, documentsCollection, historyCollection, typesCollection, type DataDeps } from '@platform/documents';
+import type { ErasedCounts } from '@platform/kit';
+
+/**
+ * Erases every document and every change of a purged project: each type's documents, its
+ * applications, agents and types, with their histories. The types go last and the outbox
+ * registry after them, since they name the other collections: an erasure cut short finds them
+ * all again when the message is redelivered. The emptied collections stay (the store port has no
+ * drop); they hold nothing.
+ */
+export async function eraseProjectDocuments(deps: Pick<DataDeps, 'store' | 'drainer'>, projectId: string): Promise<ErasedCounts> {
+  const types = typesCollection(projectId);
+  const typeIds = (await deps.store.collection(types).find({}, { projection: { id: 1 } })).map((type) => type.id);
+  const registered = (await deps.drainer.registeredScopes()).filter((scope) => scope.projectId === projectId).map((scope) => scope.collection);
+  const collections = [...new Set([...typeIds.map((typeId) => documentsCollection(projectId, typeId)), ...registered, applicationsCollection(projectId), agentsCollection(projectId)])].filter((name) => name !== types);
+  const erased = { collections: 0, documents: 0, changes: 0 };
+  for (const name of [...collections, types]) {
+    const documents = await deps.store.collection(name).deleteMany({});
+    const changes = await deps.store.collection(historyCollection(name)).deleteMany({});
+    if (documents + changes > 0) erased.collections += 1;
+    erased.documents += documents;
+    erased.changes += changes;
+  }
+  await deps.drainer.unregisterProject(projectId);
+  return erased;
+}
