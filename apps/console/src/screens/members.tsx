@@ -4,6 +4,8 @@ import type { paths } from '../api/openapi';
 import { listOf, shownPermissions } from '../access/permission-names';
 import { Day } from '../components/day';
 import { Field } from '../components/field';
+import { InvitationRow } from '../components/invitation-row';
+import { LabelledTable } from '../components/labelled-table';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
@@ -91,33 +93,18 @@ function MemberRow({ projectId, member, onChanged }: { projectId: string; member
 const invitedLabel = (invitation: Invitation): string => ('email' in invitation ? invitation.email : invitation.userId);
 
 function UserInvitationRow({ userId, ...props }: { userId: string; projectId: string; invitation: Invitation; onWithdrawn: () => void }) {
-  return <InvitationRow name={useUserName(userId)} {...props} />;
+  return <ProjectInvitationRow name={useUserName(userId)} {...props} />;
 }
 
-function InvitationRow({ projectId, invitation, name, onWithdrawn }: { projectId: string; invitation: Invitation; name: string; onWithdrawn: () => void }) {
-  const [error, setError] = useState<unknown>();
-  const withdraw = async () => {
-    try {
-      await unwrap(api.DELETE('/api/projects/{projectId}/invitations/{invitationId}', { params: { path: { projectId, invitationId: invitation.id } } }));
-      onWithdrawn();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+function ProjectInvitationRow({ projectId, invitation, name, onWithdrawn }: { projectId: string; invitation: Invitation; name: string; onWithdrawn: () => void }) {
+  const withdraw = () => unwrap(api.DELETE('/api/projects/{projectId}/invitations/{invitationId}', { params: { path: { projectId, invitationId: invitation.id } } }));
   return (
-    <tr>
-      <th scope="row">{name}</th>
+    <InvitationRow name={name} withdraw={withdraw} onWithdrawn={onWithdrawn}>
       <td>{shownPermissions(projectId, invitation.permissions) || <span className="muted">none</span>}</td>
       <td>
         <Day at={invitation.expiresAt} />
       </td>
-      <td>
-        <button type="button" className="danger" aria-label={`Withdraw the invitation of ${name}`} onClick={() => void withdraw()}>
-          Withdraw
-        </button>
-        <LoadError error={error} />
-      </td>
-    </tr>
+    </InvitationRow>
   );
 }
 
@@ -179,45 +166,25 @@ export function Members({ projectId }: { projectId: string }) {
       )}
       {notice && <p role="status">{notice}</p>}
       <LoadError error={members.error} />
-      <table aria-label="Members">
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            <th scope="col">Permissions</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(members.value ?? []).map((member) => (
-            <MemberRow key={`${member.userId}:${member.permissions.join(',')}`} projectId={projectId} member={member} onChanged={changed} />
-          ))}
-        </tbody>
-      </table>
+      <LabelledTable label="Members" headers={['Member', 'Role', 'Permissions', 'Change']}>
+        {(members.value ?? []).map((member) => (
+          <MemberRow key={`${member.userId}:${member.permissions.join(',')}`} projectId={projectId} member={member} onChanged={changed} />
+        ))}
+      </LabelledTable>
 
       <h2>Pending invitations</h2>
       <LoadError error={invitations.error} />
       {invitations.value && invitations.value.length > 0 && (
-        <table aria-label="Pending invitations">
-          <thead>
-            <tr>
-              <th scope="col">Invited</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Lapses</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.value.map((invitation) => {
-              const onWithdrawn = () => changed(`Invitation of ${invitedLabel(invitation)} withdrawn`);
-              return 'email' in invitation ? (
-                <InvitationRow key={invitation.id} projectId={projectId} invitation={invitation} name={invitation.email} onWithdrawn={onWithdrawn} />
-              ) : (
-                <UserInvitationRow key={invitation.id} userId={invitation.userId} projectId={projectId} invitation={invitation} onWithdrawn={onWithdrawn} />
-              );
-            })}
-          </tbody>
-        </table>
+        <LabelledTable label="Pending invitations" headers={['Invited', 'Permissions', 'Lapses', 'Change']}>
+          {invitations.value.map((invitation) => {
+            const onWithdrawn = () => changed(`Invitation of ${invitedLabel(invitation)} withdrawn`);
+            return 'email' in invitation ? (
+              <ProjectInvitationRow key={invitation.id} projectId={projectId} invitation={invitation} name={invitation.email} onWithdrawn={onWithdrawn} />
+            ) : (
+              <UserInvitationRow key={invitation.id} userId={invitation.userId} projectId={projectId} invitation={invitation} onWithdrawn={onWithdrawn} />
+            );
+          })}
+        </LabelledTable>
       )}
       {invitations.value?.length === 0 && <p className="muted">No pending invitation.</p>}
     </main>

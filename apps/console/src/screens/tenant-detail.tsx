@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/openapi';
 import { Field } from '../components/field';
+import { InvitationRow } from '../components/invitation-row';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
 import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
@@ -78,28 +79,13 @@ function MemberRow({ tenantId, member, admin, self, onChanged }: { tenantId: str
   );
 }
 
-function InvitationRow({ tenantId, invitation, onWithdrawn }: { tenantId: string; invitation: TenantInvitation; onWithdrawn: (name: string) => void }) {
+function TenantInvitationRow({ tenantId, invitation, onWithdrawn }: { tenantId: string; invitation: TenantInvitation; onWithdrawn: (name: string) => void }) {
   const name = useUserName(invitation.userId);
-  const [error, setError] = useState<unknown>();
-  const withdraw = async () => {
-    try {
-      await unwrap(api.DELETE('/api/tenants/{tenantId}/invitations/{invitationId}', { params: { path: { tenantId, invitationId: invitation.id } } }));
-      onWithdrawn(name);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const withdraw = () => unwrap(api.DELETE('/api/tenants/{tenantId}/invitations/{invitationId}', { params: { path: { tenantId, invitationId: invitation.id } } }));
   return (
-    <tr>
-      <th scope="row">{name}</th>
+    <InvitationRow name={name} withdraw={withdraw} onWithdrawn={() => onWithdrawn(name)}>
       <td>{invitation.role}</td>
-      <td>
-        <button type="button" className="danger" aria-label={`Withdraw the invitation of ${name}`} onClick={() => void withdraw()}>
-          Withdraw
-        </button>
-        <LoadError error={error} />
-      </td>
-    </tr>
+    </InvitationRow>
   );
 }
 
@@ -209,7 +195,7 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
           {invitations.value?.length ? (
             <LabelledTable label="Pending tenant invitations" headers={['Invited', 'Role', 'Change']}>
               {invitations.value.map((invitation) => (
-                <InvitationRow key={invitation.id} tenantId={tenantId} invitation={invitation} onWithdrawn={(name) => changed(`Invitation of ${name} withdrawn`)} />
+                <TenantInvitationRow key={invitation.id} tenantId={tenantId} invitation={invitation} onWithdrawn={(name) => changed(`Invitation of ${name} withdrawn`)} />
               ))}
             </LabelledTable>
           ) : (
