@@ -17,6 +17,8 @@ interface Session {
   /** Chooses a new password with a mailed link's token, which signs in. */
   resetPassword(token: string, password: string): Promise<void>;
   signOut(): Promise<void>;
+  /** The server has ended the session already (the account was deleted): forget the user and show `path`. */
+  ended(path: string): void;
 }
 
 const SessionContext = createContext<Session | undefined>(undefined);
@@ -86,11 +88,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await refresh();
   }, [refresh]);
 
-  const signOut = useCallback(async () => {
-    await unwrap(api.POST('/api/auth/logout'));
+  const ended = useCallback((path: string) => {
     setUser(null);
-    navigate('/sign-in');
+    navigate(path);
   }, []);
 
-  return <SessionContext.Provider value={{ user, unavailable, refresh, signIn, signUp, resetPassword, signOut }}>{children}</SessionContext.Provider>;
+  const signOut = useCallback(async () => {
+    await unwrap(api.POST('/api/auth/logout'));
+    ended('/sign-in');
+  }, [ended]);
+
+  return <SessionContext.Provider value={{ user, unavailable, refresh, signIn, signUp, resetPassword, signOut, ended }}>{children}</SessionContext.Provider>;
 }

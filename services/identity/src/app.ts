@@ -3,6 +3,7 @@ import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
 import { PROJECT_PURGE_SCHEDULE, ProjectPurgeJob } from './projects/project-purge';
 import { registerAccessTokenRoutes } from './routes/access-tokens';
+import { registerAccountDeletionRoutes } from './routes/account-deletion';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBackupRoutes } from './routes/backups';
@@ -34,6 +35,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerPasswordRoutes(app, deps);
       registerSessionRoutes(app, deps);
       registerAccessTokenRoutes(app, deps);
+      registerAccountDeletionRoutes(app, deps);
       registerInvitationRoutes(app, deps);
       registerInvitationLinkRoutes(app, deps);
       registerUserRoutes(app, deps);

@@ -177,4 +177,41 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     await screenshot(page, 'account-09-token-revoked');
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('a user deletes their account: first what stands in the way, then what goes with it, the password, and the sign-in page', async () => {
+    const account = await register(platform, 'Zoe', 'leaving');
+    const colleague = await register(platform, 'Yan', 'leaving');
+    const tenant = (await platform.call('POST', '/api/tenants', { token: account.token, body: { name: 'Zoe crew' } })).body;
+    const invited = await platform.call('PUT', `/api/tenants/${tenant.id}/members/${colleague.id}`, { token: account.token, body: { role: 'member' } });
+    expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: colleague.token })).status).toBe(200);
+    expect((await platform.call('POST', '/api/projects', { token: account.token, body: { name: 'Zoe notes' } })).status).toBe(201);
+
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const section = page.getByRole('region', { name: 'Delete account' });
+    await poll(() => section.getByRole('list', { name: 'Before you can delete your account' }).textContent()).toBe(
+      'You are the only admin of the tenant Zoe crew, which has other members: make one of them admin first.',
+    );
+    expect(await section.getByRole('button', { name: 'Delete account' }).count()).toBe(0);
+    await screenshot(page, 'account-10-delete-blocked');
+
+    expect((await platform.call('PUT', `/api/tenants/${tenant.id}/members/${colleague.id}`, { token: account.token, body: { role: 'admin' } })).status).toBe(200);
+    await page.reload();
+    await poll(() => section.textContent()).toContain('Deleted with it: Zoe notes.');
+    expect(await section.textContent()).toContain('You leave: Zoe crew.');
+    await section.getByLabel('Your password').fill('not my password');
+    await section.getByRole('button', { name: 'Delete account' }).click();
+    await poll(() => section.getByRole('alert').first().textContent()).toBe('The password is not right');
+    expect((await platform.call('GET', '/api/me', { token: account.token })).status).toBe(200);
+    await screenshot(page, 'account-11-delete-account');
+
+    await section.getByLabel('Your password').fill(PASSWORD);
+    await section.getByRole('button', { name: 'Delete account' }).click();
+    await poll(() => new URL(page.url()).pathname).toBe('/console/sign-in');
+    await poll(() => page.getByRole('status').textContent()).toBe('Your account is deleted.');
+    expect((await signIn(account.email, PASSWORD)).status).toBe(401);
+    expect((await platform.call('GET', `/api/tenants/${tenant.id}/members`, { token: colleague.token })).body.items.map((member: { userId: string }) => member.userId)).toEqual([colleague.id]);
+    await screenshot(page, 'account-12-deleted');
+  });
 });

@@ -6,13 +6,14 @@ import { SubmitForm } from '../components/submit-form';
 import { useSession } from '../session';
 import { AccountSessions, signedOutElsewhere } from './account-sessions';
 import { AccountTokens } from './account-tokens';
+import { DeleteAccount } from './delete-account';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
 /** Which part of the screen the status line speaks of, so it shows under that part. */
 type Status = { about: 'id' | 'password' | 'sessions' | 'tokens'; text: string };
 
-/** The signed-in user's account: who they are, a new password (which signs out their other devices), where they are signed in, and access tokens. */
+/** The signed-in user's account: who they are, a new password (which signs out their other devices), where they are signed in, access tokens, and deleting it. */
 export function Account() {
   const { user } = useSession();
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -65,6 +66,7 @@ export function Account() {
       </p>
       <AccountTokens onStatus={(text) => setStatus({ about: 'tokens', text })} />
       {status?.about === 'tokens' && <p role="status">{status.text}</p>}
+      <DeleteAccount />
     </main>
   );
 }

@@ -10,6 +10,7 @@ export function SignIn() {
   return (
     <main className="narrow">
       <h1>Sign in</h1>
+      {new URLSearchParams(window.location.search).get('account') === 'deleted' && <p role="status">Your account is deleted.</p>}
       <form onSubmit={submit}>
         <Field label="Email" name="email" type="email" autoComplete="username" required error={errors.fields.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.fields.password} />

@@ -12,7 +12,8 @@ export interface TrailReader {
 /**
  * Which authors' display names a reader may see, by the authors' privacy now. An item keeps the
  * name its author had when it was written; whether it is shown is decided at every read, so a
- * name made `private` later disappears from every item. Hidden names are answered as the user id.
+ * name made `private` later disappears from every item, as does a deleted account's. Hidden names
+ * are answered as the user id (platform owners see every name).
  */
 export class AuthorNames {
   constructor(private readonly store: DocumentStore) {}
@@ -25,7 +26,8 @@ export class AuthorNames {
     return new Set(
       authors.filter((author) => {
         const viewer: Viewer = author === reader.userId ? 'self' : sharing.has(author) ? 'shares-project' : 'other';
-        return displayNameVisible(privacies.get(author) ?? DEFAULT_PRIVACY, viewer);
+        // An author without a record (a deleted account) shows no name, as a private one.
+        return displayNameVisible(privacies.get(author) ?? 'private', viewer);
       }),
     );
   }

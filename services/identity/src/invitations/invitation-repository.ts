@@ -33,6 +33,11 @@ export class InvitationRepository {
     await this.invitations.ensureIndex({ keys: { userId: 1 } });
   }
 
+  /** Erases every invitation a deleted account received, to projects and tenants; answers how many. */
+  eraseFor(userId: string): Promise<number> {
+    return this.invitations.deleteMany({ userId });
+  }
+
   /** Erases every invitation to a purged project, answered or not; answers how many. */
   eraseProject(projectId: string): Promise<number> {
     return this.invitations.deleteMany(this.targetFilter({ kind: 'project', projectId }));

@@ -139,6 +139,18 @@ export class ProjectRepository {
     return (await this.members.deleteMany({ id: projectMemberId(projectId, userId), role: 'member' })) > 0;
   }
 
+  /** Every project membership of the user, owner ones included. */
+  async membershipsOf(userId: string): Promise<ProjectMember[]> {
+    return this.members.find({ userId });
+  }
+
+  /** Ends every project membership of a deleted account, owner ones included; answers the projects. */
+  async removeAllMembershipsOf(userId: string): Promise<string[]> {
+    const projectIds = (await this.membershipsOf(userId)).map((membership) => membership.projectId);
+    await this.members.deleteMany({ userId });
+    return projectIds;
+  }
+
   /** Whether two users are members of at least one common project. */
   async shareAProject(userA: string, userB: string): Promise<boolean> {
     const projectsOfA = await this.members.find({ userId: userA }, { projection: { projectId: 1 } });

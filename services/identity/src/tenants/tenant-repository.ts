@@ -149,6 +149,12 @@ export class TenantRepository {
     });
   }
 
+  /** Removes a tenant that has no member left (a deleted account's personal tenant) and its last membership. */
+  async remove(tenantId: string): Promise<void> {
+    await this.members.deleteMany({ tenantId });
+    await this.tenants.deleteMany({ id: tenantId });
+  }
+
   async projectsOf(tenantId: string): Promise<ProjectRecord[]> {
     return this.projects.find({ tenantId, deletedAt: { $exists: false } }, { sort: { createdAt: 1, id: 1 } });
   }

@@ -61,6 +61,15 @@ export class UserRepository {
     return this.users.count();
   }
 
+  async countPlatformOwners(): Promise<number> {
+    return this.users.count({ platformOwner: true });
+  }
+
+  /** Removes the user's record, and with it every personal field and the password hash; its email is free again. */
+  async remove(id: string): Promise<boolean> {
+    return (await this.users.deleteMany({ id })) > 0;
+  }
+
   /** One page of every user, oldest first (platform administration). */
   async listAll(page: { skip: number; limit: number }): Promise<{ items: StoredUser[]; total: number }> {
     const [items, total] = await Promise.all([this.users.find({}, { sort: { createdAt: 1, id: 1 }, ...page, ...WITHOUT_SECRET }), this.users.count()]);

@@ -1,0 +1,65 @@
+import { requireUser, userGuard } from '@platform/kit';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { givenPasswordSchema, verifyPassword } from '../auth/passwords';
+import { clearSessionCookie } from '../auth/session-cookie';
+import { identityError } from '../errors';
+import type { IdentityDeps } from '../identity-deps';
+import { deleteAccount, deletionPlan } from '../users/account-deletion';
+
+const tags = ['identity'];
+
+const named = z.object({ id: z.string(), name: z.string() });
+const blockerSchema = z.discriminatedUnion('reason', [
+  z.object({ reason: z.literal('last-platform-owner'), message: z.string() }),
+  z.object({ reason: z.literal('last-tenant-admin'), tenantId: z.string(), tenantName: z.string(), message: z.string() }),
+]);
+const planSchema = z.object({
+  blockers: z.array(blockerSchema).describe('What must be done first; the account can be deleted when this is empty'),
+  deletedProjects: z.array(named).describe('Projects deleted with the account'),
+  leftTenants: z.array(named).describe("Shared tenants the account leaves; projects it owns there pass to one of the tenant's admins"),
+});
+
+/**
+ * Deleting one's own account: `GET /api/me/deletion` says what it would do and what stands in the
+ * way; `DELETE /api/me` with the password does it (see users/account-deletion.ts).
+ */
+export function registerAccountDeletionRoutes(app: FastifyInstance, deps: IdentityDeps): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/api/me/deletion',
+    { preHandler: userGuard, schema: { tags, summary: 'What deleting your account would do, and what keeps it from being deleted now', response: { 200: planSchema } } },
+    async (request) => deletionPlan(deps, await deps.users.require(requireUser(request).userId)),
+  );
+
+  routes.delete(
+    '/api/me',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Delete your account (the password is checked)',
+        description:
+          "Leaves every tenant and project, deletes the projects that go with the account (`GET /api/me/deletion` lists them: they are restorable by a platform owner for the restore period, then purged), drops the invitations it received, ends every session and access token, and erases the account's record: its email can register again. 409 `IDENTITY_ACCOUNT_STILL_NEEDED` with `details.blockers` while it is the only platform owner or the only admin of a tenant with other members; nothing changes then. A wrong password is 403 `IDENTITY_WRONG_PASSWORD` and counts as a failed sign-in.",
+        body: z.object({ password: givenPasswordSchema }).strict(),
+        response: { 200: planSchema },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const user = await deps.users.findWithSecretById(userId);
+      if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
+      await deps.throttle.takeAttempt(user.email, request.ip);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw identityError('IDENTITY_WRONG_PASSWORD', { message: 'The password is not right', details: { field: 'password' } });
+      await deps.throttle.recordSuccess(user.email, request.ip);
+      const { blockers } = await deletionPlan(deps, user);
+      if (blockers.length > 0) throw identityError('IDENTITY_ACCOUNT_STILL_NEEDED', { message: blockers.map((blocker) => blocker.message).join(' '), details: { blockers } });
+      const done = await deleteAccount(deps, user);
+      request.log.info({ userId, deletedProjects: done.deletedProjects.length, leftTenants: done.leftTenants.length }, 'account deleted');
+      clearSessionCookie(reply, deps.dev);
+      return done;
+    },
+  );
+}

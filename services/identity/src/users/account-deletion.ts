@@ -1,0 +1,84 @@
+import { personalTenantId, type TenantRole } from '@platform/contracts';
+import type { ProjectRecord } from '@platform/kit';
+import type { TenantRecord } from '../tenants/tenant-repository';
+import type { IdentityDeps } from '../identity-deps';
+
+/** What keeps an account from being deleted until its user sees to it, with what to do about it. */
+export type DeletionBlocker =
+  | { reason: 'last-platform-owner'; message: string }
+  /** A shared tenant with other members, of which the user is the only admin. */
+  | { reason: 'last-tenant-admin'; tenantId: string; tenantName: string; message: string };
+
+/** What deleting the account does, for its user to read first. */
+export interface DeletionPlan {
+  blockers: DeletionBlocker[];
+  /** Projects deleted with the account (restorable by a platform owner for the restore period, then purged). */
+  deletedProjects: Array<{ id: string; name: string }>;
+  /** Shared tenants the user leaves; projects it owns there pass to one of the tenant's admins. */
+  leftTenants: Array<{ id: string; name: string }>;
+}
+
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges'>;
+type Membership = TenantRecord & { role: TenantRole };
+
+/** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
+async function othersOf(deps: Deps, tenant: Membership, userId: string) {
+  const members = (await deps.tenants.listMembers(tenant.id)).filter((member) => member.userId !== userId);
+  return { members, admins: members.filter((member) => member.role === 'admin') };
+}
+
+/**
+ * The projects that go with the account: those it owns outside shared tenants it leaves (its
+ * personal tenant's, older projects without a tenant) and those of shared tenants it alone
+ * belongs to.
+ */
+async function plan(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] }> {
+  const blockers: DeletionBlocker[] = [];
+  if (user.platformOwner && (await deps.users.countPlatformOwners()) <= 1) blockers.push({ reason: 'last-platform-owner', message: 'You are the only platform owner: make another account platform owner first (promote-owner).' });
+  const leaving: Array<{ tenant: Membership; successorId: string }> = [];
+  const alone: Membership[] = [];
+  for (const tenant of await deps.tenants.listForUser(user.id)) {
+    if (tenant.personal) continue;
+    const others = await othersOf(deps, tenant, user.id);
+    if (others.members.length === 0) alone.push(tenant);
+    else if (others.admins.length === 0) {
+      const message = `You are the only admin of the tenant ${tenant.name}, which has other members: make one of them admin first.`;
+      blockers.push({ reason: 'last-tenant-admin', tenantId: tenant.id, tenantName: tenant.name, message });
+    }
+    else leaving.push({ tenant, successorId: others.admins[0]!.userId });
+  }
+  const handedOver = new Set(leaving.map(({ tenant }) => tenant.id));
+  const deleted = new Map<string, { id: string; name: string }>();
+  const goes = (project: ProjectRecord | null) => project && !(project.tenantId && handedOver.has(project.tenantId)) && deleted.set(project.id, { id: project.id, name: project.name });
+  for (const tenantId of [personalTenantId(user.id), ...alone.map((tenant) => tenant.id)]) for (const project of await deps.tenants.projectsOf(tenantId)) goes(project);
+  for (const membership of await deps.projects.membershipsOf(user.id)) if (membership.role === 'owner') goes(await deps.projects.find(membership.projectId));
+  const deletedProjects = [...deleted.values()];
+  return { blockers, deletedProjects, leftTenants: leaving.map(({ tenant }) => ({ id: tenant.id, name: tenant.name })), leaving, alone };
+}
+
+/** What deleting the account would do, and what keeps it from being deleted now. */
+export async function deletionPlan(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan> {
+  const { blockers, deletedProjects, leftTenants } = await plan(deps, user);
+  return { blockers, deletedProjects, leftTenants };
+}
+
+/**
+ * Deletes the account as its plan says (the caller has checked there are no blockers): leaves the
+ * shared tenants (owned projects pass to an admin), deletes the projects that go with it, ends
+ * every project membership (those of the deleted projects too), drops invitations it received, ends every session and access token, and
+ * removes the user record last, so an attempt cut short can be made again by signing in.
+ */
+export async function deleteAccount(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan> {
+  const planned = await plan(deps, user);
+  const touched = new Set<string>();
+  for (const { tenant, successorId } of planned.leaving) for (const projectId of await deps.tenants.removeMember(tenant.id, user.id, successorId)) touched.add(projectId);
+  for (const project of planned.deletedProjects) if (await deps.projects.markDeleted(project.id)) touched.add(project.id);
+  for (const projectId of await deps.projects.removeAllMembershipsOf(user.id)) touched.add(projectId);
+  await Promise.all([...touched].map((projectId) => deps.accessChanges.announce({ projectId })));
+  await deps.invitations.eraseFor(user.id);
+  await deps.sessions.revokeAll(user.id);
+  await deps.users.remove(user.id);
+  for (const tenant of planned.alone) await deps.tenants.remove(tenant.id);
+  await deps.tenants.remove(personalTenantId(user.id));
+  return { blockers: [], deletedProjects: planned.deletedProjects, leftTenants: planned.leftTenants };
+}
