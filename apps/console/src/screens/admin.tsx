@@ -67,7 +67,7 @@ export function Admin() {
       <LoadError error={projects.error} />
       {projects.value && (
         <>
-          <LabelledTable label="All projects" headers={['Project', 'Id', 'Tenant', 'Owner', 'AI', 'Created']}>
+          <LabelledTable label="All projects" headers={['Project', 'Id', 'Tenant', 'Owner', 'AI', 'Created', 'Deleted']}>
             {projects.value.items.map((project) => (
               <tr key={project.id}>
                 <th scope="row">{project.name}</th>
@@ -76,6 +76,7 @@ export function Admin() {
                 <td>{project.ownerId}</td>
                 <td>{project.aiEnabled ? 'on' : 'off'}</td>
                 <td>{when(project.createdAt)}</td>
+                <td>{project.deletedAt === undefined ? '' : <>{when(project.deletedAt)}{project.purgedAt !== undefined && <span className="muted"> (purged)</span>}</>}</td>
               </tr>
             ))}
           </LabelledTable>

@@ -1,0 +1,62 @@
+import { PROJECT_MEMBERS_COLLECTION, PROJECT_PURGE_FILTER, PROJECTS_COLLECTION, type ProjectPurge } from '@platform/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmailInvitationRepository } from '../invitations/email-invitation-repository';
+import { InvitationRepository } from '../invitations/invitation-repository';
+import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { ProjectPurgeJob } from './project-purge';
+import { ProjectRepository } from './project-repository';
+
+const DAY = 24 * 60 * 60 * 1000;
+let now = Date.UTC(2026, 5, 1);
+let platform: IdentityTestPlatform;
+let owner: { token: string; user: any };
+const announced: ProjectPurge[] = [];
+
+beforeAll(async () => {
+  // The service's own schedule never comes round here: the test runs the job itself.
+  platform = await startIdentityPlatform({ clock: () => now, config: { projectRestorePeriodMs: DAY, projectPurgeCheckMs: 2_000_000_000 } });
+  owner = await platform.register('purging@example.org');
+  await platform.context.bus.subscribe<ProjectPurge>({ durable: 'test-project-purges', filter: PROJECT_PURGE_FILTER, handler: async ({ data }) => void announced.push(data) });
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+/** The job on the platform's store and bus, as identity's schedule runs it. */
+function job(): ProjectPurgeJob {
+  const { store, bus, logger } = platform.context;
+  const clock = () => now;
+  const repositories = { projects: new ProjectRepository(store, clock), invitations: new InvitationRepository(store, clock), emailInvitations: new EmailInvitationRepository(store, clock) };
+  return new ProjectPurgeJob({ ...repositories, bus, clock, logger, projectRestorePeriodMs: DAY });
+}
+
+async function deletedProject(name: string): Promise<string> {
+  const project = await platform.call('POST', '/api/projects', { token: owner.token, body: { name } });
+  expect((await platform.call('DELETE', `/api/projects/${project.body.id}`, { token: owner.token })).status).toBe(200);
+  return project.body.id;
+}
+
+describe('the project purge job', () => {
+  it('announces each project once its restore period has ended, erases its memberships, marks it purged, and does it once', async () => {
+    const first = await deletedProject('First to go');
+    now += DAY / 2;
+    const second = await deletedProject('Second to go');
+    const members = platform.context.store.collection(PROJECT_MEMBERS_COLLECTION);
+
+    now += DAY / 2 - 1;
+    expect(await job().run()).toEqual({ purged: 0 });
+    now += 1;
+    expect(await job().run()).toEqual({ purged: 1 });
+    await expect.poll(() => announced.map((purge) => purge.projectId)).toEqual([first]);
+    expect(announced[0]!.deletedAt).toBe(now - DAY);
+    expect(await members.count({ projectId: first })).toBe(0);
+    expect(await members.count({ projectId: second })).toBe(1);
+    expect((await platform.context.store.collection(PROJECTS_COLLECTION).findById(first))?.purgedAt).toBe(now);
+
+    expect(await job().run()).toEqual({ purged: 0 });
+    now += DAY / 2;
+    expect(await job().run()).toEqual({ purged: 1 });
+    await expect.poll(() => announced.map((purge) => purge.projectId)).toEqual([first, second]);
+    expect((await platform.call('POST', `/api/projects/${first}/restore`, { token: owner.token })).body.code).toBe('IDENTITY_PROJECT_RESTORE_EXPIRED');
+  });
+});
