@@ -1,6 +1,6 @@
 import { sessionKey } from '@platform/contracts';
 import { hashToken } from '@platform/kit';
-import { createMemoryKeyValue } from '@platform/kv';
+import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { describe, expect, it } from 'vitest';
 import type { StoredUser } from '../users/user-record';
 import { MAX_SESSIONS_PER_USER, Sessions } from './sessions';
@@ -46,5 +46,12 @@ describe('Sessions', () => {
     expect(await kv.get(sessionKey(hashToken(opened[2]!)))).not.toBeNull();
     expect(await kv.get(sessionKey(hashToken(token.token)))).not.toBeNull();
     expect(await sessions.list(user.id, 'token')).toHaveLength(1);
+  });
+
+  it('leaves no session behind when the store fails while making room for it', async () => {
+    const inner = createMemoryKeyValue();
+    const kv: KeyValue = { ...inner, scan: () => Promise.reject(new Error('connection refused')) };
+    await expect(new Sessions(kv, () => 1_000).create(user, {})).rejects.toMatchObject({ statusCode: 503 });
+    expect(await inner.scan('session:')).toEqual([]);
   });
 });

@@ -84,16 +84,17 @@ export class Sessions {
    * MAX_SESSIONS_PER_USER end. 503 when the session store cannot be reached.
    */
   async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
-    const opened = await this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
-    await this.endOldestSessions(user.id);
-    return opened;
+    // Room is made first: a store failure then leaves no session behind the 503 it answers.
+    await this.makeRoomForOneMore(user.id);
+    return this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
   }
 
-  private async endOldestSessions(userId: string): Promise<void> {
+  /** Ends the user's oldest sessions (never access tokens) so that one more keeps them at MAX_SESSIONS_PER_USER. */
+  private async makeRoomForOneMore(userId: string): Promise<void> {
     const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
     const sessions = entries.filter((entry) => kindOf(entry) === 'session');
-    if (sessions.length <= MAX_SESSIONS_PER_USER) return;
-    const oldest = new Set(sessions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(MAX_SESSIONS_PER_USER).map((entry) => entry.id));
+    if (sessions.length < MAX_SESSIONS_PER_USER) return;
+    const oldest = new Set(sessions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(MAX_SESSIONS_PER_USER - 1).map((entry) => entry.id));
     await this.revokeWhere(userId, (entry) => oldest.has(entry.id));
   }
 
