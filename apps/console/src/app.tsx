@@ -6,6 +6,7 @@ import { SignIn } from './screens/sign-in';
 import { SignUp } from './screens/sign-up';
 import { ForgotPassword } from './screens/forgot-password';
 import { ResetPassword } from './screens/reset-password';
+import { ConfirmEmail } from './screens/confirm-email';
 import { Account } from './screens/account';
 import { Types } from './screens/types';
 import { Members } from './screens/members';
@@ -61,6 +62,7 @@ const SIGNED_OUT_SCREENS: Record<SignedOutPath, () => ReactNode> = {
   '/sign-up': SignUp,
   '/forgot-password': ForgotPassword,
   '/reset-password': ResetPassword,
+  '/confirm-email': ConfirmEmail,
 };
 
 function Screen() {

@@ -23,6 +23,11 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   listeners.forEach((listener) => listener());
 }
 
+/** A mailed link's token: in the fragment (`#token=...`), which the browser never sends to a server. */
+export function tokenInFragment(): string | undefined {
+  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? undefined;
+}
+
 /** A link within the console: a real `href` (opens in a new tab too), navigation without a reload. */
 export function Link({ to, ...props }: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {

@@ -8,6 +8,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBackupRoutes } from './routes/backups';
 import { registerDevPromotionRoute } from './routes/dev-promotion';
+import { registerEmailChangeRoutes } from './routes/email-change';
 import { registerInvitationLinkRoutes } from './routes/invitation-links';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
@@ -33,6 +34,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerAuthRoutes(app, deps);
       registerMeRoutes(app, deps);
       registerPasswordRoutes(app, deps);
+      registerEmailChangeRoutes(app, deps);
       registerSessionRoutes(app, deps);
       registerAccessTokenRoutes(app, deps);
       registerAccountDeletionRoutes(app, deps);

@@ -1,7 +1,8 @@
 import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
+import { EmailChangeThrottle } from './auth/email-change-throttle';
 import { LoginThrottle } from './auth/login-throttle';
 import { PasswordResetThrottle } from './auth/password-reset-throttle';
-import { PasswordResetTokens } from './auth/password-reset-tokens';
+import { EMAIL_CHANGE_LINKS, MailedLinkTokens, PASSWORD_RESET_LINKS } from './auth/mailed-link-tokens';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
 import type { IdentityConfig } from './config';
@@ -31,7 +32,10 @@ export interface IdentityDeps {
   sessions: Sessions;
   throttle: LoginThrottle;
   registrations: RegistrationThrottle;
-  resetTokens: PasswordResetTokens;
+  resetTokens: MailedLinkTokens;
+  /** Links that confirm a new email address; each carries `{ userId, email }` as JSON. */
+  emailChangeTokens: MailedLinkTokens;
+  emailChangeThrottle: EmailChangeThrottle;
   resetThrottle: PasswordResetThrottle;
   promotions: PromotionTokens;
   /** How long a deleted project stays restorable, in ms. */
@@ -62,7 +66,9 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     sessions: new Sessions(kv, clock, context.bus),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
-    resetTokens: new PasswordResetTokens(kv),
+    resetTokens: new MailedLinkTokens(kv, PASSWORD_RESET_LINKS),
+    emailChangeTokens: new MailedLinkTokens(kv, EMAIL_CHANGE_LINKS),
+    emailChangeThrottle: new EmailChangeThrottle(kv),
     resetThrottle: new PasswordResetThrottle(kv),
     promotions: new PromotionTokens(kv),
     projectRestorePeriodMs: config.projectRestorePeriodMs,

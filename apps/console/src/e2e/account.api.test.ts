@@ -214,4 +214,42 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('GET', `/api/tenants/${tenant.id}/members`, { token: colleague.token })).body.items.map((member: { userId: string }) => member.userId)).toEqual([colleague.id]);
     await screenshot(page, 'account-12-deleted');
   });
+
+  it('a user changes their email: the link goes to the new address, opening it changes the email the console shows', async () => {
+    const mails = platform.mails;
+    if (!mails) throw new Error('this test reads the mails of the in-process platform: run it without CONSOLE_E2E_URL');
+    const account = await register(platform, 'Ivo', 'moving');
+    const newEmail = account.email.replace('ivo-', 'ivo-new-');
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const form = page.getByRole('form', { name: 'Change email' });
+    await form.getByLabel('New email').fill(newEmail);
+    await form.getByLabel('Password').fill('not my password');
+    await form.getByRole('button', { name: 'Send the link' }).click();
+    await poll(() => form.getByRole('alert').first().textContent()).toBe('The password is not right');
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Send the link' }).click();
+    await poll(() => form.getByRole('status').textContent()).toContain(`A link to confirm ${newEmail} is on its way there`);
+    await screenshot(page, 'account-13-email-link-sent');
+    expect((await platform.call('GET', '/api/me', { token: account.token })).body.email).toBe(account.email);
+
+    const confirmMails = () => mails.filter((mail) => mail.to === newEmail && mail.subject === 'Confirm your new email address');
+    await poll(() => confirmMails().length).toBe(1);
+    const link = /https?:\/\/\S+\/console\/confirm-email#token=[A-Za-z0-9_-]+/.exec(confirmMails()[0]!.text)?.[0];
+    expect(link?.startsWith(`${platform.url}/console/confirm-email#token=`)).toBe(true);
+    await page.goto(link!);
+    await poll(() => page.getByRole('status').textContent()).toBe(`Your email is now ${newEmail}. Sign in with it from now on.`);
+    await screenshot(page, 'account-14-email-confirmed');
+    await page.getByRole('link', { name: 'Open your projects' }).click();
+    await page.goto('/console/account');
+    await poll(() => page.getByRole('main').textContent()).toContain(newEmail);
+    expect((await signIn(newEmail, PASSWORD)).status).toBe(200);
+
+    // The link works once.
+    const again = await platform.openPage();
+    await again.goto(link!);
+    await poll(() => again.getByRole('alert').first().textContent()).toContain('ask for a new one');
+    expect(platform.pageErrors).toEqual([]);
+  });
 });

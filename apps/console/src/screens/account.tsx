@@ -6,6 +6,7 @@ import { SubmitForm } from '../components/submit-form';
 import { useSession } from '../session';
 import { AccountSessions, signedOutElsewhere } from './account-sessions';
 import { AccountTokens } from './account-tokens';
+import { ChangeEmail } from './change-email';
 import { DeleteAccount } from './delete-account';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
@@ -13,7 +14,7 @@ const FIELDS = ['currentPassword', 'newPassword'] as const;
 /** Which part of the screen the status line speaks of, so it shows under that part. */
 type Status = { about: 'id' | 'password' | 'sessions' | 'tokens'; text: string };
 
-/** The signed-in user's account: who they are, a new password (which signs out their other devices), where they are signed in, access tokens, and deleting it. */
+/** The signed-in user's account: who they are, a new email (confirmed by a mailed link), a new password (which signs out their other devices), where they are signed in, access tokens, and deleting it. */
 export function Account() {
   const { user } = useSession();
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -50,6 +51,7 @@ export function Account() {
         </button>
       </p>
       {status?.about === 'id' && <p role="status">{status.text}</p>}
+      <ChangeEmail />
       <h2>Change password</h2>
       <SubmitForm label="Change password" className="account" submitLabel="Change password" formError={errors.form} onSubmit={changePassword}>
         <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.fields.currentPassword} />

@@ -1,12 +1,7 @@
 import { Field } from '../components/field';
 import { useAccountForm } from '../components/use-account-form';
-import { Link } from '../router';
+import { Link, tokenInFragment } from '../router';
 import { useSession } from '../session';
-
-/** The reset link's token: in the fragment (`#token=...`), which the browser never sends to a server. */
-function tokenInFragment(): string | undefined {
-  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? undefined;
-}
 
 /** Where a mailed reset link leads: choose a new password, which signs in and opens the projects. */
 export function ResetPassword() {

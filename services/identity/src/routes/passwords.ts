@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
-import { PASSWORD_RESET_TTL_MS } from '../auth/password-reset-tokens';
+import { PASSWORD_RESET_LINKS } from '../auth/mailed-link-tokens';
 import { setSessionCookie } from '../auth/session-cookie';
 import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
@@ -111,7 +111,7 @@ async function sendResetMail(deps: IdentityDeps, email: string, log: FastifyBase
     if (!user || !(await deps.resetThrottle.takeMail(email))) return;
     const token = await deps.resetTokens.issue(user.id);
     const link = `${deps.publicUrl()}${RESET_PAGE_PATH}#token=${token}`;
-    const minutes = PASSWORD_RESET_TTL_MS / 60_000;
+    const minutes = PASSWORD_RESET_LINKS.ttlMs / 60_000;
     const text = [
       `Hello ${user.displayName},`,
       '',

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '@platform/kit';
+import type { KeyValue } from '@platform/kv';
+import { withSessionStore } from './session-store-availability';
+
+/** What a kind of mailed link is called in the store, and how long one works. */
+export interface MailedLinkKind {
+  /** The key prefix (`password-reset`): tokens under `<name>:<sha256>`, a user's newest under `<name>-user:<userId>`. */
+  name: string;
+  ttlMs: number;
+}
+
+/** Links to choose a new password: an hour. */
+export const PASSWORD_RESET_LINKS: MailedLinkKind = { name: 'password-reset', ttlMs: 60 * 60 * 1000 };
+/** Links that confirm a new email address: a day. */
+export const EMAIL_CHANGE_LINKS: MailedLinkKind = { name: 'email-change', ttlMs: 24 * 60 * 60 * 1000 };
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Tokens of the links identity mails to prove someone reads a mailbox: 256 random bits, stored
+ * only as their SHA-256 (like sessions) in the KeyValue store, so every identity replica can
+ * redeem them; single use, `ttlMs` long, and only the newest of a user's links of a kind works.
+ * Each token carries a value (the user id, or what the link confirms).
+ */
+export class MailedLinkTokens {
+  constructor(
+    private readonly kv: KeyValue,
+    private readonly kind: MailedLinkKind,
+  ) {}
+
+  private tokenKey(token: string): string {
+    return `${this.kind.name}:${hashToken(token)}`;
+  }
+
+  /** The user's one pending token (its key), so a new link retires the one before. */
+  private userKey(userId: string): string {
+    return `${this.kind.name}-user:${userId}`;
+  }
+
+  async issue(userId: string, value: string = userId): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const key = this.tokenKey(token);
+    const { ttlMs } = this.kind;
+    await withSessionStore(async () => {
+      const previous = await this.kv.get(this.userKey(userId));
+      if (previous) await this.kv.delete(previous);
+      await this.kv.set(key, value, { ttlMs });
+      await this.kv.set(this.userKey(userId), key, { ttlMs });
+    });
+    return token;
+  }
+
+  /**
+   * The token's value, once: of concurrent redemptions only one gets it; null when unknown, used
+   * or expired. `userOf` names the user a value belongs to, to retire the user's pending link.
+   */
+  async consume(token: string, userOf: (value: string) => string = (value) => value): Promise<string | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const key = this.tokenKey(token);
+    return withSessionStore(async () => {
+      const value = await this.kv.get(key);
+      if (!value || !(await this.kv.delete(key))) return null;
+      await this.kv.delete(this.userKey(userOf(value)));
+      return value;
+    });
+  }
+}

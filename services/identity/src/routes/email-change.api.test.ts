@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+
+const PASSWORD = 'correct horse battery';
+let platform: IdentityTestPlatform;
+
+beforeAll(async () => {
+  platform = await startIdentityPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const signIn = (email: string) => platform.call('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+const askToChange = (token: string, body: Record<string, unknown>) => platform.call('POST', '/api/me/email', { token, body });
+const confirm = (token: string) => platform.call('POST', '/api/auth/email-change/confirm', { body: { token } });
+
+/** The mails written to the log for `to` with `subject`, oldest first. */
+function mails(to: string, subject: string): Array<{ text: string }> {
+  return platform.logs.map((line) => line.mail as { to: string; subject: string; text: string } | undefined).filter((mail) => mail?.to === to && mail.subject === subject) as Array<{ text: string }>;
+}
+
+/** The token of the newest confirmation link mailed to `to`. */
+function mailedToken(to: string): string {
+  const text = mails(to, 'Confirm your new email address').at(-1)!.text;
+  expect(text).toContain(`${platform.url}/console/confirm-email#token=`);
+  return /#token=([A-Za-z0-9_-]+)/.exec(text)![1]!;
+}
+
+describe('changing the email', () => {
+  it('mails a link to the new address; opening it changes the email, tells the old address, and the new one signs in', async () => {
+    const { token, user } = await platform.register('old-address@example.org', { displayName: 'Mover' });
+    const asked = await askToChange(token, { email: ' New-Address@Example.org ', password: PASSWORD });
+    expect(asked.status).toBe(202);
+    expect(asked.body.message).toContain('new-address@example.org');
+    // Nothing changes before the link is opened.
+    expect((await platform.call('GET', '/api/me', { token })).body.email).toBe('old-address@example.org');
+
+    const confirmed = await confirm(mailedToken('new-address@example.org'));
+    expect(confirmed).toMatchObject({ status: 200, body: { email: 'new-address@example.org' } });
+    expect((await platform.call('GET', '/api/me', { token })).body).toMatchObject({ id: user.id, email: 'new-address@example.org' });
+    expect(mails('old-address@example.org', 'Your email address was changed')[0]!.text).toContain('new-address@example.org');
+    expect((await signIn('new-address@example.org')).status).toBe(200);
+    expect((await signIn('old-address@example.org')).status).toBe(401);
+    // The old address is free for a new account.
+    expect((await platform.call('POST', '/api/auth/register', { body: { email: 'old-address@example.org', password: PASSWORD } })).status).toBe(201);
+  });
+
+  it('a link works once, and only the newest of a user’s links works', async () => {
+    const { token } = await platform.register('twice@example.org');
+    await askToChange(token, { email: 'first-choice@example.org', password: PASSWORD });
+    const first = mailedToken('first-choice@example.org');
+    await askToChange(token, { email: 'second-choice@example.org', password: PASSWORD });
+    const second = mailedToken('second-choice@example.org');
+    expect((await confirm(first)).body).toMatchObject({ code: 'IDENTITY_EMAIL_CHANGE_LINK_INVALID' });
+    expect((await confirm(second)).status).toBe(200);
+    expect((await confirm(second)).status).toBe(400);
+    for (const bad of ['', 'x'.repeat(43), 'not a token']) expect((await confirm(bad)).status).toBe(400);
+    expect((await platform.call('GET', '/api/me', { token })).body.email).toBe('second-choice@example.org');
+  });
+
+  it('refuses a wrong password, the current address, a taken one and a malformed one, and mails nothing', async () => {
+    const { token } = await platform.register('refused@example.org');
+    await platform.register('taken@example.org');
+    const cases: Array<[Record<string, unknown>, number, string]> = [
+      [{ email: 'free@example.org', password: 'wrong password!' }, 403, 'IDENTITY_WRONG_PASSWORD'],
+      [{ email: 'refused@example.org', password: PASSWORD }, 400, 'IDENTITY_EMAIL_UNCHANGED'],
+      [{ email: 'taken@example.org', password: PASSWORD }, 409, 'IDENTITY_EMAIL_TAKEN'],
+      [{ email: 'not an address', password: PASSWORD }, 400, 'VALIDATION_FAILED'],
+      [{ email: 'free@example.org', password: PASSWORD, confirm: true }, 400, 'VALIDATION_FAILED'],
+    ];
+    for (const [body, status, code] of cases) expect(await askToChange(token, body), JSON.stringify(body)).toMatchObject({ status, body: { code } });
+    expect(mails('free@example.org', 'Confirm your new email address')).toEqual([]);
+    expect((await platform.call('POST', '/api/me/email', { body: { email: 'free@example.org', password: PASSWORD } })).status).toBe(401);
+  });
+
+  it('the link is refused when another account took the address meanwhile', async () => {
+    const { token } = await platform.register('slow@example.org');
+    await askToChange(token, { email: 'contested@example.org', password: PASSWORD });
+    await platform.register('contested@example.org');
+    expect((await confirm(mailedToken('contested@example.org'))).body).toMatchObject({ code: 'IDENTITY_EMAIL_TAKEN' });
+    expect((await platform.call('GET', '/api/me', { token })).body.email).toBe('slow@example.org');
+  });
+
+  it('answers 429 past five requests an hour', async () => {
+    const { token } = await platform.register('restless@example.org');
+    for (let attempt = 1; attempt <= 5; attempt += 1) expect((await askToChange(token, { email: `choice-${attempt}@example.org`, password: PASSWORD })).status).toBe(202);
+    const refused = await askToChange(token, { email: 'choice-6@example.org', password: PASSWORD });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+  });
+
+  it('is not offered where mail goes to the log in production', async () => {
+    const production = await startIdentityPlatform({ dev: false });
+    try {
+      const { token } = await production.register('prod-mover@example.org');
+      expect((await production.call('POST', '/api/me/email', { token, body: { email: 'elsewhere@example.org', password: PASSWORD } })).body).toMatchObject({ code: 'IDENTITY_EMAIL_CHANGE_UNAVAILABLE' });
+    } finally {
+      await production.close();
+    }
+  });
+});
