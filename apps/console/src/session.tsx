@@ -12,10 +12,11 @@ interface Session {
   /** The last call answered 503: the banner shows until the service answers again. */
   unavailable: boolean;
   refresh(): Promise<void>;
-  signIn(email: string, password: string): Promise<void>;
+  /** `code`: the authenticator app's code (or a recovery code), for an account with two-step sign-in. */
+  signIn(email: string, password: string, code?: string): Promise<void>;
   signUp(email: string, password: string, displayName: string): Promise<void>;
   /** Chooses a new password with a mailed link's token, which signs in. */
-  resetPassword(token: string, password: string): Promise<void>;
+  resetPassword(token: string, password: string, code?: string): Promise<void>;
   signOut(): Promise<void>;
   /** The server has ended the session already (the account was deleted): forget the user and show `path`. */
   ended(path: string): void;
@@ -73,8 +74,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => clearInterval(timer);
   }, [unavailable, refresh]);
 
-  const signIn = useCallback(async (email: string, password: string) => {
-    await unwrap(api.POST('/api/auth/login', { body: { email, password } }));
+  const signIn = useCallback(async (email: string, password: string, code?: string) => {
+    await unwrap(api.POST('/api/auth/login', { body: { email, password, ...(code ? { code } : {}) } }));
     await refresh();
   }, [refresh]);
 
@@ -83,8 +84,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await refresh();
   }, [refresh]);
 
-  const resetPassword = useCallback(async (token: string, password: string) => {
-    await unwrap(api.POST('/api/auth/password-reset/confirm', { body: { token, password } }));
+  const resetPassword = useCallback(async (token: string, password: string, code?: string) => {
+    await unwrap(api.POST('/api/auth/password-reset/confirm', { body: { token, password, ...(code ? { code } : {}) } }));
     await refresh();
   }, [refresh]);
 

@@ -17,6 +17,7 @@ import { registerProjectDeletionRoutes } from './routes/project-deletion';
 import { registerProjectRoutes } from './routes/projects';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTenantRoutes } from './routes/tenants';
+import { registerTwoFactorRoutes } from './routes/two-factor';
 import { registerUserRoutes } from './routes/users';
 
 /**
@@ -35,6 +36,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerMeRoutes(app, deps);
       registerPasswordRoutes(app, deps);
       registerEmailChangeRoutes(app, deps);
+      registerTwoFactorRoutes(app, deps);
       registerSessionRoutes(app, deps);
       registerAccessTokenRoutes(app, deps);
       registerAccountDeletionRoutes(app, deps);

@@ -4,6 +4,12 @@ import { errorCatalogue } from '@platform/kit';
 export const identityError = errorCatalogue({
   IDENTITY_EMAIL_TAKEN: [409, 'An account with this email already exists'],
   IDENTITY_INVALID_CREDENTIALS: [401, 'Invalid email or password'],
+  IDENTITY_TWO_FACTOR_REQUIRED: [401, 'Enter the code from your authenticator app (or a recovery code)'],
+  IDENTITY_TWO_FACTOR_CODE_INVALID: [401, 'This code is not right, or it was used already: enter the current one'],
+  IDENTITY_TWO_FACTOR_CONFIRMATION_FAILED: [400, 'This code is not right: enter the one your authenticator app shows now'],
+  IDENTITY_TWO_FACTOR_ON: [409, 'Two-step sign-in is on already'],
+  IDENTITY_TWO_FACTOR_OFF: [409, 'Two-step sign-in is off'],
+  IDENTITY_TWO_FACTOR_NOT_STARTED: [409, 'Start turning on two-step sign-in first: the code proves the secret you were shown'],
   IDENTITY_TOO_MANY_ATTEMPTS: [429, 'Too many failed sign-in attempts; try again later'],
   IDENTITY_TOO_MANY_REGISTRATIONS: [429, 'Too many registrations from this address; try again later'],
   IDENTITY_WRONG_PASSWORD: [403, 'The current password is not right'],

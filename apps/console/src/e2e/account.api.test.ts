@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { PASSWORD, poll, register, screenshot, screenshotFailures, signInOnPage, startConsolePlatform, type ConsolePlatform } from './console-platform';
 
@@ -250,6 +251,61 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     const again = await platform.openPage();
     await again.goto(link!);
     await poll(() => again.getByRole('alert').first().textContent()).toContain('ask for a new one');
+    expect(platform.pageErrors).toEqual([]);
+  });
+
+  it('a user turns on two-step sign-in with an authenticator app; signing in then asks for its code; a recovery code works once', async () => {
+    const account = await register(platform, 'Kemal', 'two-step');
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const section = page.getByRole('region', { name: 'Two-step sign-in' });
+    const turnOn = section.getByRole('form', { name: 'Turn on two-step sign-in' });
+    await turnOn.getByLabel('Password').fill('not my password');
+    await turnOn.getByRole('button', { name: 'Turn on' }).click();
+    await poll(() => turnOn.getByRole('alert').first().textContent()).toBe('The password is not right');
+    await turnOn.getByLabel('Password').fill(PASSWORD);
+    await turnOn.getByRole('button', { name: 'Turn on' }).click();
+
+    const key = section.getByLabel('Key for your authenticator app');
+    await poll(() => key.textContent()).toMatch(/^[A-Z2-7]{32}$/);
+    const secret = (await key.textContent())!;
+    expect(await section.getByRole('img', { name: 'QR code for your authenticator app' }).isVisible()).toBe(true);
+    await screenshot(page, 'account-15-two-step-scan');
+    const confirmForm = section.getByRole('form', { name: 'Confirm two-step sign-in' });
+    await confirmForm.getByLabel('Code').fill('000000');
+    await confirmForm.getByRole('button', { name: 'Confirm' }).click();
+    await poll(() => confirmForm.getByRole('alert').first().textContent()).toBe('This code is not right: enter the one your authenticator app shows now');
+    await confirmForm.getByLabel('Code').fill(TOTP.generate({ secret: Secret.fromBase32(secret) }));
+    await confirmForm.getByRole('button', { name: 'Confirm' }).click();
+    const codes = section.getByRole('region', { name: 'Recovery codes' }).locator('li');
+    await poll(() => codes.count()).toBe(10);
+    const recoveryCode = (await codes.first().textContent())!;
+    await screenshot(page, 'account-16-recovery-codes');
+    await section.getByRole('button', { name: 'I have kept them' }).click();
+    await poll(() => section.textContent()).toContain('Two-step sign-in is on');
+    expect((await platform.call('GET', '/api/me', { token: account.token })).body.twoFactorEnabled).toBe(true);
+
+    // Signing in on another device: the password, then the code field the server asks for.
+    const other = await platform.openPage();
+    await other.goto('/console/sign-in');
+    await other.getByLabel('Email').fill(account.email);
+    await other.getByLabel('Password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await poll(() => other.getByLabel('Code').count()).toBe(1);
+    expect(await other.getByRole('alert').first().textContent()).toBe('Enter the code from your authenticator app (or a recovery code)');
+    await screenshot(other, 'account-17-sign-in-code');
+    await other.getByLabel('Code').fill(recoveryCode);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(/\/console\/projects$/);
+    expect((await signIn(account.email, PASSWORD)).body.code).toBe('IDENTITY_TWO_FACTOR_REQUIRED');
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: account.email, password: PASSWORD, code: recoveryCode } })).status).toBe(401);
+
+    const turnOff = section.getByRole('form', { name: 'Turn off two-step sign-in' });
+    await turnOff.getByLabel('Password').fill(PASSWORD);
+    await turnOff.getByRole('button', { name: 'Turn off' }).click();
+    await poll(() => section.getByRole('status').textContent()).toBe('Two-step sign-in is off: your password alone signs you in.');
+    expect((await signIn(account.email, PASSWORD)).status).toBe(200);
     expect(platform.pageErrors).toEqual([]);
   });
 });

@@ -8,13 +8,14 @@ import { AccountSessions, signedOutElsewhere } from './account-sessions';
 import { AccountTokens } from './account-tokens';
 import { ChangeEmail } from './change-email';
 import { DeleteAccount } from './delete-account';
+import { TwoStepSignIn } from './two-step-sign-in';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
 /** Which part of the screen the status line speaks of, so it shows under that part. */
 type Status = { about: 'id' | 'password' | 'sessions' | 'tokens'; text: string };
 
-/** The signed-in user's account: who they are, a new email (confirmed by a mailed link), a new password (which signs out their other devices), where they are signed in, access tokens, and deleting it. */
+/** The signed-in user's account: who they are, a new email (confirmed by a mailed link), a new password (which signs out their other devices), two-step sign-in, where they are signed in, access tokens, and deleting it. */
 export function Account() {
   const { user } = useSession();
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -59,6 +60,7 @@ export function Account() {
       </SubmitForm>
       {status?.about === 'password' && <p role="status">{status.text}</p>}
       <p className="muted">Changing it signs you out on every other device; this one stays signed in.</p>
+      <TwoStepSignIn />
       <h2>Where you are signed in</h2>
       <AccountSessions reloadKey={`sessions:${passwordChanges}`} onStatus={(text) => setStatus({ about: 'sessions', text })} />
       {status?.about === 'sessions' && <p role="status">{status.text}</p>}

@@ -7,7 +7,9 @@ import { useSession } from '../session';
 export function ResetPassword() {
   const { resetPassword } = useSession();
   const token = tokenInFragment();
-  const { errors, busy, submit } = useAccountForm(['password'], (form) => resetPassword(token ?? '', String(form.get('password'))));
+  const { errors, busy, submit } = useAccountForm(['password', 'code'], (form) => resetPassword(token ?? '', String(form.get('password')), String(form.get('code') ?? '')));
+  // With two-step sign-in on, the server asks for the code too; the link keeps working until then.
+  const askCode = errors.fields.code !== undefined;
 
   return (
     <main className="narrow">
@@ -15,6 +17,7 @@ export function ResetPassword() {
       {token ? (
         <form onSubmit={submit} noValidate aria-label="Choose a new password">
           <Field label="New password" name="password" type="password" autoComplete="new-password" error={errors.fields.password} />
+          {askCode && <Field label="Code" name="code" autoComplete="one-time-code" inputMode="numeric" autoFocus error={errors.fields.code} />}
           {errors.form && <p role="alert" className="form-error">{errors.form}</p>}
           <button type="submit" disabled={busy}>Save and sign in</button>
         </form>

@@ -51,6 +51,12 @@ export class MailedLinkTokens {
     return token;
   }
 
+  /** The token's value without using it up (a reset checks the second factor first); null when unknown or expired. */
+  async peek(token: string): Promise<string | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    return withSessionStore(() => this.kv.get(this.tokenKey(token)));
+  }
+
   /**
    * The token's value, once: of concurrent redemptions only one gets it; null when unknown, used
    * or expired. `userOf` names the user a value belongs to, to retire the user's pending link.

@@ -6,12 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
+import { requireSecondFactor } from '../auth/second-factor-check';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
 import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
 import { accountEmail, emailAddress } from '../users/email-address';
+import { withoutSecret } from '../users/user-repository';
 import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 
 const registerBody = z.object({
@@ -23,7 +25,11 @@ const registerBody = z.object({
   // A misspelt `displayname` or `lang` would otherwise be dropped, and the account made without it.
   .strict();
 
-const loginBody = z.object({ email: accountEmail, password: givenPasswordSchema });
+const loginBody = z.object({
+  email: accountEmail,
+  password: givenPasswordSchema,
+  code: z.string().trim().min(1).max(20).optional().describe('With two-step sign-in on: the code from the authenticator app, or an unused recovery code'),
+});
 
 export const sessionResponse = z.object({
   user: currentUserSchema,
@@ -64,7 +70,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
         updatedAt: now,
         revision: 0,
       };
-      const { passwordHash: _secret, ...stored } = user;
+      const stored = withoutSecret(user);
       // The session first: with the session store down nothing is created and the caller gets 503.
       const { token, session } = await deps.sessions.create(stored, requestDevice(request));
       try {
@@ -85,8 +91,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
     {
       schema: {
         tags: ['identity'],
-        summary: 'Sign in with email and password',
-        description: 'Failures answer one generic 401; repeated failures per account or per IP answer 429 with Retry-After.',
+        summary: 'Sign in with email and password (and a code, with two-step sign-in on)',
+        description:
+          'Failures answer one generic 401; repeated failures per account or per IP answer 429 with Retry-After. With two-step sign-in on, the right password without `code` answers 401 `IDENTITY_TWO_FACTOR_REQUIRED`, and a wrong or used code 401 `IDENTITY_TWO_FACTOR_CODE_INVALID` (each counted as a failed sign-in); send the same body again with `code`.',
         security: [],
         body: loginBody,
         response: { 200: sessionResponse },
@@ -98,8 +105,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       const user = await deps.users.findWithSecretByEmail(email);
       const valid = user ? await verifyPassword(user.passwordHash, password) : await spendVerificationTime(password).then(() => false);
       if (!user || !valid) throw identityError('IDENTITY_INVALID_CREDENTIALS');
+      await requireSecondFactor(deps, user, request.body.code);
       await deps.throttle.recordSuccess(email, request.ip);
-      const { passwordHash: _secret, ...stored } = user;
+      const stored = withoutSecret(user);
       const { token, session } = await deps.sessions.create(stored, requestDevice(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return { user: toCurrentUser(stored), token, expiresAt: session.expiresAt };

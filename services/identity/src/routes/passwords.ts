@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
 import { PASSWORD_RESET_LINKS } from '../auth/mailed-link-tokens';
+import { requireSecondFactor } from '../auth/second-factor-check';
 import { setSessionCookie } from '../auth/session-cookie';
 import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
@@ -19,7 +20,13 @@ const RESET_PAGE_PATH = '/console/reset-password';
 
 const changeBody = z.object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema }).strict();
 const resetRequestBody = z.object({ email: accountEmail }).strict();
-const resetBody = z.object({ token: z.string().min(1).max(200).describe('From the link in the mail (after #token=)'), password: newPasswordSchema }).strict();
+const resetBody = z
+  .object({
+    token: z.string().min(1).max(200).describe('From the link in the mail (after #token=)'),
+    password: newPasswordSchema,
+    code: z.string().trim().min(1).max(20).optional().describe('With two-step sign-in on: the code from the authenticator app, or an unused recovery code'),
+  })
+  .strict();
 
 const RESET_REQUESTED = 'If an account exists for this email, a link to choose a new password is on its way; it works for an hour.';
 
@@ -85,12 +92,21 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       schema: {
         tags: ['identity'],
         summary: 'Choose a new password with the token of a reset link; every session ends and a new one starts',
+        description:
+          'With two-step sign-in on, the link alone is not enough: without `code` the answer is 401 `IDENTITY_TWO_FACTOR_REQUIRED` and the link keeps working; a wrong code is 401 `IDENTITY_TWO_FACTOR_CODE_INVALID` (counted as a failed sign-in).',
         security: [],
         body: resetBody,
         response: { 200: sessionResponse },
       },
     },
     async (request, reply) => {
+      // A mailbox alone does not pass two-step sign-in: the code is checked before the link is used up.
+      const pending = await deps.resetTokens.peek(request.body.token);
+      const holder = pending ? await deps.users.findWithSecretById(pending) : null;
+      if (holder?.twoFactor) {
+        await deps.throttle.takeAttempt(holder.email, request.ip);
+        await requireSecondFactor(deps, holder, request.body.code);
+      }
       const userId = await deps.resetTokens.consume(request.body.token);
       const user = userId ? await deps.users.findById(userId) : null;
       if (!user) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });

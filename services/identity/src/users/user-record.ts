@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PendingTwoFactor, TwoFactor } from '../auth/two-factor';
 
 export const USERS_COLLECTION = 'users';
 
@@ -23,14 +24,21 @@ export interface StoredUser {
   platformOwner: boolean;
   language?: string;
   avatarUrl?: string;
+  /** When two-step sign-in was turned on; absent while it is off. */
+  twoFactorEnabledAt?: number;
   createdAt: number;
   updatedAt: number;
   revision: number;
 }
 
-/** A user as identity stores it. `passwordHash` is read only by sign-in (see UserRepository). */
+/**
+ * A user as identity stores it. `passwordHash` and the second factor's secrets are read only by
+ * sign-in and the routes that check them (see UserRepository).
+ */
 export interface UserRecord extends StoredUser {
   passwordHash: string;
+  twoFactor?: TwoFactor;
+  twoFactorPending?: PendingTwoFactor;
 }
 
 /** The user as its owner sees it (`GET /api/me`, sign-in answers). */
@@ -43,6 +51,7 @@ export const currentUserSchema = z.object({
   platformOwner: z.boolean(),
   language: z.string().optional(),
   avatarUrl: z.string().optional(),
+  twoFactorEnabled: z.boolean().describe('Whether signing in asks for a code from an authenticator app'),
   createdAt: z.number(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
@@ -57,6 +66,7 @@ export function toCurrentUser(user: StoredUser): CurrentUser {
     platformOwner: user.platformOwner,
     ...(user.language ? { language: user.language } : {}),
     ...(user.avatarUrl ? { avatarUrl: user.avatarUrl } : {}),
+    twoFactorEnabled: user.twoFactorEnabledAt !== undefined,
     createdAt: user.createdAt,
   };
 }

@@ -1,15 +1,17 @@
 import type { Clock } from '@platform/kit';
 import type { Collection, DocumentStore, UpdateModifier } from '@platform/storage';
 import { identityError } from '../errors';
+import type { CodeMatch, PendingTwoFactor, TwoFactor } from '../auth/two-factor';
 import { USERS_COLLECTION, type StoredUser, type UserRecord } from './user-record';
 
 type UserDocument = UserRecord & { [field: string]: unknown };
 
-/** Reads never load the password hash, so no route can leak it by accident. */
-const WITHOUT_SECRET = { projection: { passwordHash: 0 } } as const;
+/** Reads never load the password hash or the second factor's secrets, so no route can leak them by accident. */
+const WITHOUT_SECRET = { projection: { passwordHash: 0, twoFactor: 0, twoFactorPending: 0 } } as const;
 
-function withoutSecret(user: UserRecord): StoredUser {
-  const { passwordHash: _secret, ...stored } = user;
+/** The user without its secrets, for a record read with them. */
+export function withoutSecret(user: UserRecord): StoredUser {
+  const { passwordHash: _password, twoFactor: _factor, twoFactorPending: _pending, ...stored } = user;
   return stored;
 }
 
@@ -55,6 +57,37 @@ export class UserRepository {
   /** Replaces the password hash; answers false when the user is gone. */
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
     return (await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash } }))) !== null;
+  }
+
+  /** Keeps a secret shown to the user until a first code confirms it. */
+  async setPendingTwoFactor(id: string, pending: PendingTwoFactor): Promise<void> {
+    await this.users.updateOne({ id }, this.stamped({ $set: { twoFactorPending: pending } }));
+  }
+
+  /** Turns two-step sign-in on with the confirmed secret; false when it is on already (or the user is gone). */
+  async enableTwoFactor(id: string, factor: TwoFactor): Promise<boolean> {
+    const updated = await this.users.updateOne({ id, twoFactor: { $exists: false } }, this.stamped({ $set: { twoFactor: factor, twoFactorEnabledAt: factor.enabledAt }, $unset: { twoFactorPending: '' } }));
+    return updated !== null;
+  }
+
+  async disableTwoFactor(id: string): Promise<boolean> {
+    return (await this.users.updateOne({ id, twoFactor: { $exists: true } }, this.stamped({ $unset: { twoFactor: '', twoFactorEnabledAt: '', twoFactorPending: '' } }))) !== null;
+  }
+
+  async replaceRecoveryCodes(id: string, hashes: string[]): Promise<boolean> {
+    return (await this.users.updateOne({ id, twoFactor: { $exists: true } }, this.stamped({ $set: { 'twoFactor.recoveryCodeHashes': hashes } }))) !== null;
+  }
+
+  /**
+   * Spends a matched code, once: a TOTP step only if it is newer than the last one used, a
+   * recovery code only while it is unused. False when a concurrent sign-in spent it first.
+   */
+  async spendTwoFactorCode(id: string, match: NonNullable<CodeMatch>): Promise<boolean> {
+    const spent =
+      match.kind === 'totp'
+        ? await this.users.updateOne({ id, 'twoFactor.lastCounter': { $lt: match.counter } }, { $set: { 'twoFactor.lastCounter': match.counter } })
+        : await this.users.updateOne({ id, 'twoFactor.recoveryCodeHashes': match.hash }, { $pullAll: { 'twoFactor.recoveryCodeHashes': [match.hash] } });
+    return spent !== null;
   }
 
   async count(): Promise<number> {
