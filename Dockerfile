@@ -26,5 +26,5 @@ ENV GUIDES_DIR=/app/docs
 RUN cd dist && npm install --omit=dev --no-audit --no-fund
 USER node
 EXPOSE 3000
-# Also in dist: the operator command `node dist/promote-owner.mjs <email>` (docker compose exec identity ...).
+# Also in dist: the operator commands `node dist/promote-owner.mjs <email>` and `node dist/two-factor-off.mjs <email>` (docker compose exec identity ...).
 CMD ["node", "dist/platform.mjs"]

@@ -1,4 +1,4 @@
-// Bundles the process entry, and the promote-owner operator command, each into one file for the
+// Bundles the process entry, and the operator commands (promote-owner, two-factor-off), each into one file for the
 // container image (`pnpm build`).
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -20,7 +20,7 @@ const externalPackages = [
 ];
 
 await build({
-  entryPoints: { platform: 'platform/src/main.ts', 'promote-owner': 'services/identity/src/cli/promote-owner.ts' },
+  entryPoints: { platform: 'platform/src/main.ts', 'promote-owner': 'services/identity/src/cli/promote-owner.ts', 'two-factor-off': 'services/identity/src/cli/two-factor-off.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,
