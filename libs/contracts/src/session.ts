@@ -13,6 +13,8 @@ export const sessionRecordSchema = z.object({
   platformOwner: z.boolean(),
   displayName: z.string().optional(),
   language: z.string().optional(),
+  /** A read-only personal access token: the gateway refuses every request that could change something. */
+  readOnly: z.boolean().optional(),
 });
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

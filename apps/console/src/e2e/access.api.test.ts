@@ -236,7 +236,17 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await page.waitForURL(/\/console\/admin$/);
     await poll(() => page.getByRole('table', { name: 'All projects' }).textContent()).toContain('Access rehearsal');
     expect(await page.getByRole('table', { name: 'Tenants' }).getByRole('row').count()).toBeGreaterThan(1);
+
+    // A project its owner deleted: the platform owner sees when, and can bring it back.
+    const lost = (await platform.call('POST', '/api/projects', { token: member.token, body: { name: 'Deleted by mistake' } })).body;
+    expect((await platform.call('DELETE', `/api/projects/${lost.id}`, { token: member.token })).status).toBe(200);
+    await page.reload();
+    const lostRow = page.getByRole('table', { name: 'All projects' }).getByRole('row').filter({ hasText: 'Deleted by mistake' });
+    await poll(() => lostRow.getByRole('button', { name: 'Restore Deleted by mistake' }).count()).toBe(1);
     await screenshot(page, 'access-11-admin');
+    await lostRow.getByRole('button', { name: 'Restore Deleted by mistake' }).click();
+    await poll(() => lostRow.getByRole('button').count()).toBe(0);
+    expect((await platform.call('GET', `/api/projects/${lost.id}`, { token: member.token })).body.name).toBe('Deleted by mistake');
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -148,6 +148,7 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
 
     await form.getByLabel('Token name').fill('nightly export');
     await form.getByLabel('Expires after').selectOption('30');
+    await form.getByLabel('Access').selectOption('read');
     await form.getByRole('button', { name: 'Make token' }).click();
     const shown = page.getByRole('region', { name: 'New token' });
     await poll(() => shown.locator('code').textContent()).toMatch(/^pat_[A-Za-z0-9_-]{43}$/);
@@ -157,10 +158,12 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     await poll(() => rows.count()).toBe(2);
     expect(await rows.nth(1).getByRole('cell').first().textContent()).toBe('nightly export');
     expect(await rows.nth(1).getByRole('cell').nth(3).textContent()).toBe('never');
+    expect(await rows.nth(1).getByRole('cell').nth(4).textContent()).toBe('read only');
     await screenshot(page, 'account-08-token-made');
     const asScript = await platform.call('GET', '/api/me', { token: secret });
     expect(asScript.status).toBe(200);
     expect(asScript.body.id).toBe(account.id);
+    expect((await platform.call('PUT', '/api/me/profile', { token: secret, body: { displayName: 'Script' } })).body.code).toBe('GATEWAY_TOKEN_READ_ONLY');
     const listed = (await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens;
     expect(listed).toHaveLength(1);
     expect(listed[0].expiresAt - listed[0].createdAt).toBe(30 * 24 * 60 * 60 * 1000);

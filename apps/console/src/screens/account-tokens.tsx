@@ -13,7 +13,7 @@ import { useLoad } from '../components/use-load';
 
 type AccessToken = paths['/api/me/tokens']['get']['responses'][200]['content']['application/json']['tokens'][number];
 
-const FIELDS = ['name', 'expiresInDays'] as const;
+const FIELDS = ['name', 'expiresInDays', 'access'] as const;
 const LIFETIMES = [7, 30, 90, 365] as const;
 const DEFAULT_LIFETIME = 90;
 
@@ -36,7 +36,8 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
     const form = event.currentTarget;
     const fields = new FormData(form);
     try {
-      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body: { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')) } }));
+      const access = fields.get('access') === 'read' ? 'read' : 'read-write';
+      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body: { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')), access } }));
       setErrors(noErrors);
       form.reset();
       setMade({ name, token });
@@ -70,6 +71,10 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
             </option>
           ))}
         </SelectField>
+        <SelectField label="Access" name="access" defaultValue="read-write" error={errors.fields.access}>
+          <option value="read-write">Read and write</option>
+          <option value="read">Read only</option>
+        </SelectField>
       </SubmitForm>
       {made && (
         <div className="new-token" role="region" aria-label="New token">
@@ -84,13 +89,14 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
       )}
       <LoadError error={tokens.error ?? revokeError} />
       {tokens.value && tokens.value.length > 0 && (
-        <LabelledTable label="Access tokens" headers={['Name', 'Made', 'Expires', 'Last used', 'Change']}>
+        <LabelledTable label="Access tokens" headers={['Name', 'Made', 'Expires', 'Last used', 'Access', 'Change']}>
           {tokens.value.map((token) => (
             <tr key={token.id}>
               <td>{token.name}</td>
               <td><Day at={token.createdAt} /></td>
               <td><Day at={token.expiresAt} /></td>
               <td>{lastUsed(token.lastUsedAt)}</td>
+              <td>{token.access === 'read' ? 'read only' : 'read and write'}</td>
               <td>
                 {confirming === token.id ? (
                   <>

@@ -26,6 +26,39 @@ function Pager({ label, page, total, onPage }: { label: string; page: number; to
 
 const when = (timestamp: number) => <time dateTime={new Date(timestamp).toISOString()}>{new Date(timestamp).toLocaleString()}</time>;
 
+/**
+ * When a project was deleted; until it is purged, `Restore` (platform owners pass every project's
+ * delete rule: the way back for the projects of a deleted account). A refusal (the restore
+ * period has ended) shows beside it.
+ */
+function DeletedCell({ project, onRestored }: { project: { id: string; name: string; deletedAt: number; purgedAt?: number }; onRestored: () => void }) {
+  const [error, setError] = useState<unknown>();
+  const restore = async () => {
+    try {
+      await unwrap(api.POST('/api/projects/{projectId}/restore', { params: { path: { projectId: project.id } } }));
+      onRestored();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <>
+      {when(project.deletedAt)}
+      {project.purgedAt !== undefined ? (
+        <span className="muted"> (purged)</span>
+      ) : (
+        <>
+          {' '}
+          <button type="button" aria-label={`Restore ${project.name}`} onClick={() => void restore()}>
+            Restore
+          </button>
+        </>
+      )}
+      <LoadError error={error} />
+    </>
+  );
+}
+
 /** Platform owners: every tenant and every project (`/api/admin/tenants`, `/api/admin/projects`); others see the server's refusal. */
 export function Admin() {
   const [tenantPage, setTenantPage] = useState(1);
@@ -76,7 +109,7 @@ export function Admin() {
                 <td>{project.ownerId}</td>
                 <td>{project.aiEnabled ? 'on' : 'off'}</td>
                 <td>{when(project.createdAt)}</td>
-                <td>{project.deletedAt === undefined ? '' : <>{when(project.deletedAt)}{project.purgedAt !== undefined && <span className="muted"> (purged)</span>}</>}</td>
+                <td>{project.deletedAt !== undefined && <DeletedCell project={{ ...project, deletedAt: project.deletedAt }} onRestored={projects.reload} />}</td>
               </tr>
             ))}
           </LabelledTable>

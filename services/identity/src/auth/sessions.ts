@@ -58,6 +58,8 @@ export interface SessionSummary {
   userAgent: string | null;
   /** The client address that signed in. */
   address: string | null;
+  /** A read-only access token. */
+  readOnly: boolean;
 }
 
 /** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
@@ -98,15 +100,15 @@ export class Sessions {
     await this.revokeWhere(userId, (entry) => oldest.has(entry.id));
   }
 
-  /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`. */
-  createAccessToken(user: StoredUser, name: string, lifetimeMs: number, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
-    return this.open(user, `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`, lifetimeMs, { ...device, kind: 'token', name });
+  /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`; `readOnly`: for requests that change nothing. */
+  createAccessToken(user: StoredUser, name: string, lifetimeMs: number, device: SessionDevice, readOnly = false): Promise<{ token: string; session: SessionRecord }> {
+    return this.open(user, `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`, lifetimeMs, { ...device, kind: 'token', name }, readOnly ? { readOnly } : {});
   }
 
-  private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>): Promise<{ token: string; session: SessionRecord }> {
+  private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>, grant: Pick<SessionRecord, 'readOnly'> = {}): Promise<{ token: string; session: SessionRecord }> {
     const tokenHash = hashToken(token);
     const now = this.clock();
-    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user) };
+    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user), ...grant };
     await withSessionStore(async () => {
       const entry: SessionIndexEntry = { id: session.id, createdAt: now, ...index };
       await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: lifetimeMs });
@@ -137,10 +139,10 @@ export class Sessions {
         const tokenHash = key.slice(userSessionKey(userId).length);
         const [raw, usedAt] = await Promise.all([this.kv.get(sessionKey(tokenHash)), this.kv.get(sessionUsedKey(tokenHash))]);
         if (!raw) continue;
-        const { createdAt, expiresAt } = JSON.parse(raw) as SessionRecord;
+        const { createdAt, expiresAt, readOnly } = JSON.parse(raw) as SessionRecord;
         const { id, name, userAgent, address } = entry;
         const lastUsedAt = usedAt === null ? null : Number(usedAt);
-        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null });
+        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null, readOnly: readOnly === true });
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);

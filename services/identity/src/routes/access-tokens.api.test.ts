@@ -22,7 +22,7 @@ describe('personal access tokens (/api/me/tokens)', () => {
     const { token: session, user } = await platform.register('maker@example.org');
     const made = await makeToken(session, { name: '  nightly export ', expiresInDays: 30 });
     expect(made.status).toBe(201);
-    expect(made.body).toEqual({ id: expect.any(String), name: 'nightly export', token: expect.stringMatching(/^pat_[A-Za-z0-9_-]{43}$/), createdAt: expect.any(Number), expiresAt: made.body.createdAt + 30 * DAY_MS });
+    expect(made.body).toEqual({ id: expect.any(String), name: 'nightly export', access: 'read-write', token: expect.stringMatching(/^pat_[A-Za-z0-9_-]{43}$/), createdAt: expect.any(Number), expiresAt: made.body.createdAt + 30 * DAY_MS });
     const acting = await me(made.body.token);
     expect(acting.status).toBe(200);
     expect(acting.body.id).toBe(user.id);
@@ -34,8 +34,8 @@ describe('personal access tokens (/api/me/tokens)', () => {
     expect(listed.status).toBe(200);
     // The export token was used once (GET /api/me above), the CI one never.
     expect(listed.body.tokens).toEqual([
-      { id: byDefault.body.id, name: 'ci', current: false, createdAt: byDefault.body.createdAt, expiresAt: byDefault.body.expiresAt, lastUsedAt: null },
-      { id: made.body.id, name: 'nightly export', current: false, createdAt: made.body.createdAt, expiresAt: made.body.expiresAt, lastUsedAt: expect.any(Number) },
+      { id: byDefault.body.id, name: 'ci', current: false, createdAt: byDefault.body.createdAt, expiresAt: byDefault.body.expiresAt, lastUsedAt: null, access: 'read-write' },
+      { id: made.body.id, name: 'nightly export', current: false, createdAt: made.body.createdAt, expiresAt: made.body.expiresAt, lastUsedAt: expect.any(Number), access: 'read-write' },
     ]);
     expect(listed.body.tokens[1].lastUsedAt).toBeGreaterThanOrEqual(made.body.createdAt);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
@@ -50,7 +50,7 @@ describe('personal access tokens (/api/me/tokens)', () => {
     const byToken = await makeToken(token, { name: 'another' });
     expect(byToken.status).toBe(403);
     expect(byToken.body).toEqual({ error: 'Access tokens are made from a signed-in session, not with another access token', code: 'IDENTITY_TOKEN_NEEDS_SIGN_IN' });
-    for (const body of [{ name: '   ' }, { name: 'x'.repeat(101) }, { name: 'a', expiresInDays: 0 }, { name: 'a', expiresInDays: 366 }, { name: 'a', expiresInDays: 1.5 }, { name: 'a', expiresIn: 10 }, {}]) {
+    for (const body of [{ name: '   ' }, { name: 'x'.repeat(101) }, { name: 'a', expiresInDays: 0 }, { name: 'a', expiresInDays: 366 }, { name: 'a', expiresInDays: 1.5 }, { name: 'a', expiresIn: 10 }, { name: 'a', access: 'admin' }, {}]) {
       const refused = await makeToken(session, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.code).toBe('VALIDATION_FAILED');

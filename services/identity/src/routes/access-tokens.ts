@@ -10,10 +10,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Live tokens a user may hold: enough for every program one person runs, not a store to fill. */
 export const MAX_ACCESS_TOKENS = 50;
 
+const tokenAccess = z.enum(['read-write', 'read']).describe('`read`: the gateway refuses every request that could change something (403 `GATEWAY_TOKEN_READ_ONLY`)');
+
 const createBody = z
   .object({
     name: z.string().trim().min(1).max(100).describe('What the token is for, such as "nightly export"'),
     expiresInDays: z.number().int().min(1).max(365).default(90).describe('It stops working this many days from now (default 90, at most 365)'),
+    access: tokenAccess.default('read-write'),
   })
   .strict();
 
@@ -24,6 +27,7 @@ const tokenSummarySchema = z.object({
   createdAt: z.number().describe('Unix ms'),
   expiresAt: z.number().describe('Absolute expiry, Unix ms'),
   lastUsedAt: z.number().nullable().describe('When a request last came with it, Unix ms, to within 5 minutes; null if never'),
+  access: tokenAccess,
 });
 
 /**
@@ -40,7 +44,7 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       schema: {
         tags: ['identity'],
         summary: 'Make a personal access token (shown once); only from a signed-in session',
-        description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`. It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
+        description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`; with \`access: read\` it only reads (GET, and the POST that asks which documents are readable). It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
         body: createBody,
         response: { 201: tokenSummarySchema.omit({ current: true, lastUsedAt: true }).extend({ token: z.string().describe('The secret: keep it like a password; it is never shown again') }) },
       },
@@ -51,9 +55,9 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       if ((await deps.sessions.kind(userId, sessionId)) !== 'session') throw identityError('IDENTITY_TOKEN_NEEDS_SIGN_IN');
       if ((await deps.sessions.list(userId, 'token')).length >= MAX_ACCESS_TOKENS) throw identityError('IDENTITY_TOO_MANY_TOKENS');
       const user = await deps.users.require(userId);
-      const { name, expiresInDays } = request.body;
-      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request));
-      return reply.code(201).send({ id: session.id, name, createdAt: session.createdAt, expiresAt: session.expiresAt, token });
+      const { name, expiresInDays, access } = request.body;
+      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), access === 'read');
+      return reply.code(201).send({ id: session.id, name, access, createdAt: session.createdAt, expiresAt: session.expiresAt, token });
     },
   );
 
@@ -63,7 +67,9 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       const tokens = await deps.sessions.list(userId, 'token');
-      return { tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt, lastUsedAt })) };
+      return {
+        tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt, readOnly }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt, lastUsedAt, access: readOnly ? ('read' as const) : ('read-write' as const) })),
+      };
     },
   );
 
