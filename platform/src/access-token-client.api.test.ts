@@ -35,4 +35,26 @@ describe('a program on a personal access token', () => {
       await client.close();
     }
   }, 30_000);
+
+  it('on a read-only token, pulls what its user may read; a change made offline is refused for good, saying why', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `reader-${Date.now()}@example.org`, password: 'reader owner password' });
+    const session = registered.body.token as string;
+    const project = (await call('POST', '/api/projects', session, { name: 'dashboards' })).body.id as string;
+    expect((await call('POST', `/api/projects/${project}/types`, session, { id: 'figures', name: 'Figures' })).status).toBe(201);
+    expect((await call('POST', `/api/projects/${project}/types/figures/data`, session, { id: 'sales', value: 42 })).status).toBe(201);
+    const made = await call('POST', '/api/me/tokens', session, { name: 'dashboard', access: 'read' });
+
+    const client = new SyncClient({ baseUrl: platform().url, projectId: project, token: made.body.token, collections: [{ typeId: 'figures' }], pollIntervalMs: 60_000 });
+    try {
+      await client.start();
+      await client.awaitInSync();
+      expect(client.collection('figures').get('sales')).toMatchObject({ value: 42 });
+      const local = await client.collection('figures').insert({ value: 7 });
+      await expect.poll(() => client.collection('figures').conflict(local.id)?.reason, { timeout: 5_000 }).toBe('rejected');
+      expect(client.collection('figures').conflict(local.id)?.error).toMatchObject({ status: 403, code: 'GATEWAY_TOKEN_READ_ONLY' });
+      expect((await call('GET', `/api/projects/${project}/types/figures/data/${local.id}`, session)).status).toBe(404);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });
