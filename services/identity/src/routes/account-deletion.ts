@@ -2,7 +2,8 @@ import { requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { givenPasswordSchema, verifyPassword } from '../auth/passwords';
+import { userWithCheckedPassword } from '../auth/password-check';
+import { givenPasswordSchema } from '../auth/passwords';
 import { clearSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
@@ -49,11 +50,7 @@ export function registerAccountDeletionRoutes(app: FastifyInstance, deps: Identi
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const user = await deps.users.findWithSecretById(userId);
-      if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
-      await deps.throttle.takeAttempt(user.email, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw identityError('IDENTITY_WRONG_PASSWORD', { message: 'The password is not right', details: { field: 'password' } });
-      await deps.throttle.recordSuccess(user.email, request.ip);
+      const user = await userWithCheckedPassword(deps, request, userId, request.body.password);
       const { blockers } = await deletionPlan(deps, user);
       if (blockers.length > 0) throw identityError('IDENTITY_ACCOUNT_STILL_NEEDED', { message: blockers.map((blocker) => blocker.message).join(' '), details: { blockers } });
       const done = await deleteAccount(deps, user);

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EMAIL_CHANGE_LINKS } from '../auth/mailed-link-tokens';
-import { givenPasswordSchema, verifyPassword } from '../auth/passwords';
+import { userWithCheckedPassword } from '../auth/password-check';
+import { givenPasswordSchema } from '../auth/passwords';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { emailAddress } from '../users/email-address';
@@ -44,11 +45,7 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
     async (request, reply) => {
       if (deps.mailer.kind === 'log' && !deps.dev) throw identityError('IDENTITY_EMAIL_CHANGE_UNAVAILABLE');
       const { userId } = requireUser(request);
-      const user = await deps.users.findWithSecretById(userId);
-      if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
-      await deps.throttle.takeAttempt(user.email, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw identityError('IDENTITY_WRONG_PASSWORD', { message: 'The password is not right', details: { field: 'password' } });
-      await deps.throttle.recordSuccess(user.email, request.ip);
+      const user = await userWithCheckedPassword(deps, request, userId, request.body.password);
       const { email } = request.body;
       if (email === user.email) throw identityError('IDENTITY_EMAIL_UNCHANGED', { details: { field: 'email' } });
       if (await deps.users.findByEmail(email)) throw identityError('IDENTITY_EMAIL_TAKEN', { details: { field: 'email' } });

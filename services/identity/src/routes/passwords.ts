@@ -3,7 +3,8 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { givenPasswordSchema, hashPassword, newPasswordSchema, verifyPassword } from '../auth/passwords';
+import { userWithCheckedPassword } from '../auth/password-check';
+import { givenPasswordSchema, hashPassword, newPasswordSchema } from '../auth/passwords';
 import { PASSWORD_RESET_LINKS } from '../auth/mailed-link-tokens';
 import { requireSecondFactor } from '../auth/second-factor-check';
 import { setSessionCookie } from '../auth/session-cookie';
@@ -51,12 +52,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
     },
     async (request) => {
       const { userId, sessionId } = requireUser(request);
-      const user = await deps.users.findWithSecretById(userId);
-      if (!user) throw identityError('IDENTITY_USER_NOT_FOUND');
-      // Counted like a sign-in, so a session left open somewhere cannot be used to guess the password.
-      await deps.throttle.takeAttempt(user.email, request.ip);
-      if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw identityError('IDENTITY_WRONG_PASSWORD', { details: { field: 'currentPassword' } });
-      await deps.throttle.recordSuccess(user.email, request.ip);
+      await userWithCheckedPassword(deps, request, userId, request.body.currentPassword, 'currentPassword');
       if (!(await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword)))) throw identityError('IDENTITY_USER_NOT_FOUND');
       // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
       return { endedSessions: await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true }) };

@@ -2,7 +2,8 @@ import { requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { givenPasswordSchema, verifyPassword } from '../auth/passwords';
+import { userWithCheckedPassword } from '../auth/password-check';
+import { givenPasswordSchema } from '../auth/passwords';
 import { enrollment, newRecoveryCodes, newTwoFactorSecret, totpCounter } from '../auth/two-factor';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
@@ -32,10 +33,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: IdentityDeps
   /** The signed-in user, its password checked like a sign-in's (a wrong one counts as a failed sign-in). */
   async function withPassword(request: FastifyRequest, password: string): Promise<UserRecord> {
     const user = await signedInUser(request);
-    await deps.throttle.takeAttempt(user.email, request.ip);
-    if (!(await verifyPassword(user.passwordHash, password))) throw identityError('IDENTITY_WRONG_PASSWORD', { message: 'The password is not right', details: { field: 'password' } });
-    await deps.throttle.recordSuccess(user.email, request.ip);
-    return user;
+    return userWithCheckedPassword(deps, request, user.id, password);
   }
 
   routes.post(
