@@ -1,10 +1,11 @@
-import { requireUser, userGuard } from '@platform/kit';
+import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
+import { noticeAccountChange } from '../users/security-notices';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Live tokens a user may hold: enough for every program one person runs, not a store to fill. */
@@ -57,6 +58,7 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       const user = await deps.users.require(userId);
       const { name, expiresInDays, access } = request.body;
       const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), access === 'read');
+      noticeAccountChange(deps, user, { accessTokenMade: name }, requestTraceContext(request));
       return reply.code(201).send({ id: session.id, name, access, createdAt: session.createdAt, expiresAt: session.expiresAt, token });
     },
   );

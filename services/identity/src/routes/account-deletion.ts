@@ -1,4 +1,4 @@
-import { requireUser, userGuard } from '@platform/kit';
+import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { clearSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { deleteAccount, deletionPlan } from '../users/account-deletion';
+import { noticeAccountChange } from '../users/security-notices';
 
 const tags = ['identity'];
 
@@ -55,6 +56,7 @@ export function registerAccountDeletionRoutes(app: FastifyInstance, deps: Identi
       if (blockers.length > 0) throw identityError('IDENTITY_ACCOUNT_STILL_NEEDED', { message: blockers.map((blocker) => blocker.message).join(' '), details: { blockers } });
       const done = await deleteAccount(deps, user);
       request.log.info({ userId, deletedProjects: done.deletedProjects.length, leftTenants: done.leftTenants.length }, 'account deleted');
+      noticeAccountChange(deps, user, 'account-deleted', requestTraceContext(request));
       clearSessionCookie(reply, deps.dev);
       return done;
     },

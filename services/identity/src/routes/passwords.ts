@@ -12,6 +12,7 @@ import { requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import { accountEmail } from '../users/email-address';
 import type { IdentityDeps } from '../identity-deps';
+import { noticeAccountChange } from '../users/security-notices';
 import { toCurrentUser } from '../users/user-record';
 import { sessionResponse } from './auth';
 import { endedSessionsResponse } from './sessions';
@@ -52,10 +53,12 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
     },
     async (request) => {
       const { userId, sessionId } = requireUser(request);
-      await userWithCheckedPassword(deps, request, userId, request.body.currentPassword, 'currentPassword');
+      const user = await userWithCheckedPassword(deps, request, userId, request.body.currentPassword, 'currentPassword');
       if (!(await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword)))) throw identityError('IDENTITY_USER_NOT_FOUND');
       // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
-      return { endedSessions: await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true }) };
+      const endedSessions = await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true });
+      noticeAccountChange(deps, user, 'password-changed', requestTraceContext(request));
+      return { endedSessions };
     },
   );
 

@@ -1,4 +1,4 @@
-import { requireUser, userGuard } from '@platform/kit';
+import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { enrollment, newRecoveryCodes, newTwoFactorSecret, totpCounter } from '.
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import type { UserRecord } from '../users/user-record';
+import { noticeAccountChange } from '../users/security-notices';
 
 const tags = ['identity'];
 const passwordBody = z.object({ password: givenPasswordSchema }).strict();
@@ -82,6 +83,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: IdentityDeps
       const recovery = newRecoveryCodes();
       if (!(await deps.users.enableTwoFactor(user.id, { secret: user.twoFactorPending.secret, lastCounter: counter, recoveryCodeHashes: recovery.hashes, enabledAt: now }))) throw identityError('IDENTITY_TWO_FACTOR_ON');
       request.log.info({ userId: user.id }, 'two-step sign-in turned on');
+      noticeAccountChange(deps, user, 'two-factor-on', requestTraceContext(request));
       return { recoveryCodes: recovery.codes };
     },
   );
@@ -96,6 +98,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: IdentityDeps
       const user = await withPassword(request, request.body.password);
       const recovery = newRecoveryCodes();
       if (!(await deps.users.replaceRecoveryCodes(user.id, recovery.hashes))) throw identityError('IDENTITY_TWO_FACTOR_OFF');
+      noticeAccountChange(deps, user, 'recovery-codes-renewed', requestTraceContext(request));
       return { recoveryCodes: recovery.codes };
     },
   );
@@ -110,6 +113,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: IdentityDeps
       const user = await withPassword(request, request.body.password);
       if (!(await deps.users.disableTwoFactor(user.id))) throw identityError('IDENTITY_TWO_FACTOR_OFF');
       request.log.info({ userId: user.id }, 'two-step sign-in turned off');
+      noticeAccountChange(deps, user, 'two-factor-off', requestTraceContext(request));
       return reply.code(204).send();
     },
   );
