@@ -119,4 +119,33 @@ describe('tenants in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: admin.token })).body.role).toBe('admin');
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('an admin deletes a tenant once its projects are gone: refused before, with the server\'s reason; the tenants screen after', async () => {
+    const admin = await register(platform, 'Eve', 'tenants');
+    const tenant = (await platform.call('POST', '/api/tenants', { token: admin.token, body: { name: 'Short-lived crew' } })).body;
+    const project = (await platform.call('POST', '/api/projects', { token: admin.token, body: { name: 'Crew log', tenantId: tenant.id } })).body;
+    const page = await platform.openPage({ token: admin.token });
+    await page.goto(`/console/tenants/${encodeURIComponent(tenant.id)}`);
+    const section = page.getByRole('region', { name: 'Delete tenant' });
+    await section.getByRole('button', { name: 'Delete tenant' }).click();
+    await section.getByRole('button', { name: 'Keep' }).click();
+    await section.getByRole('button', { name: 'Delete tenant' }).click();
+    await section.getByRole('button', { name: 'Confirm delete' }).click();
+    await poll(() => section.getByRole('alert').first().textContent()).toBe('This tenant still has projects: delete them, or move their work elsewhere, first');
+    await screenshot(page, 'tenants-04-delete-refused');
+    expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: admin.token })).status).toBe(200);
+
+    expect((await platform.call('DELETE', `/api/projects/${project.id}`, { token: admin.token })).status).toBe(200);
+    await section.getByRole('button', { name: 'Delete tenant' }).click();
+    await section.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.waitForURL(/\/console\/tenants$/);
+    await poll(() => page.getByRole('main').textContent()).not.toContain('Short-lived crew');
+    expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: admin.token })).status).toBe(404);
+    // A personal tenant offers no such button.
+    const personal = (await platform.call('GET', '/api/tenants', { token: admin.token })).body.items.find((item: { personal: boolean }) => item.personal);
+    await page.goto(`/console/tenants/${encodeURIComponent(personal.id)}`);
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Personal');
+    expect(await page.getByRole('region', { name: 'Delete tenant' }).count()).toBe(0);
+    expect(platform.pageErrors).toEqual([]);
+  });
 });

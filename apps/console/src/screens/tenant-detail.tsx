@@ -14,6 +14,7 @@ import { useUserName } from '../components/user-name';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { openProject } from '../open-project';
+import { DeleteTenant } from './delete-tenant';
 
 type TenantMember = paths['/api/tenants/{tenantId}/members']['get']['responses'][200]['content']['application/json']['items'][number];
 type TenantInvitation = paths['/api/tenants/{tenantId}/invitations']['get']['responses'][200]['content']['application/json']['items'][number];
@@ -91,7 +92,8 @@ function TenantInvitationRow({ tenantId, invitation, onWithdrawn }: { tenantId: 
 
 /**
  * A tenant: its name (admins rename it), members (admins invite by user id, change roles and
- * remove; anyone may leave), pending invitations (admins) and projects, with `New project` in it.
+ * remove; anyone may leave), pending invitations (admins) and projects, with `New project` in it;
+ * admins of a shared tenant may delete it.
  * A personal tenant has only its user: no member controls.
  */
 export function TenantDetail({ tenantId }: { tenantId: string }) {
@@ -212,6 +214,7 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
       <SubmitForm label="New project in the tenant" className="inline-form row-form" submitLabel="Create project" formError={projectErrors.form} onSubmit={createProject}>
         <Field label="Project name" name="name" error={projectErrors.fields.name} />
       </SubmitForm>
+      {admin && !personal && <DeleteTenant tenantId={tenantId} name={tenant.value.name} />}
     </main>
   );
 }

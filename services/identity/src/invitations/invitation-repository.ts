@@ -38,6 +38,11 @@ export class InvitationRepository {
     return this.invitations.deleteMany({ userId });
   }
 
+  /** Erases every invitation to a deleted tenant; answers how many. */
+  eraseTenant(tenantId: string): Promise<number> {
+    return this.invitations.deleteMany(this.targetFilter({ kind: 'tenant', tenantId }));
+  }
+
   /** Erases every invitation to a purged project, answered or not; answers how many. */
   eraseProject(projectId: string): Promise<number> {
     return this.invitations.deleteMany(this.targetFilter({ kind: 'project', projectId }));

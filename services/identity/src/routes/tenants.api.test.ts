@@ -202,3 +202,28 @@ describe('platform administration', () => {
     }
   });
 });
+
+describe('deleting a tenant', () => {
+  it('is for admins of a shared tenant without live projects; its members and invitations go with it', async () => {
+    const { admin, member, tenant, adminProject, memberProject } = await organization();
+    const outsider = await account('Oz');
+    const invitation = await ok('PUT', `/api/tenants/${tenant.id}/members/${outsider.user.id}`, admin, { role: 'member' }, 202);
+
+    expect((await platform.call('DELETE', `/api/tenants/${tenant.id}`, { token: member.token })).body.code).toBe('IDENTITY_TENANT_ADMIN_ONLY');
+    expect((await platform.call('DELETE', `/api/tenants/${tenant.id}`, { token: admin.token })).body.code).toBe('IDENTITY_TENANT_HAS_PROJECTS');
+    const personal = (await ok('GET', '/api/tenants', admin)).items.find((item: any) => item.personal);
+    expect((await platform.call('DELETE', `/api/tenants/${personal.id}`, { token: admin.token })).body.code).toBe('IDENTITY_PERSONAL_TENANT');
+    expect((await ok('GET', `/api/tenants/${tenant.id}/members`, admin)).items).toHaveLength(2);
+
+    await ok('DELETE', `/api/projects/${adminProject.id}`, admin);
+    await ok('DELETE', `/api/projects/${memberProject.id}`, admin);
+    await ok('DELETE', `/api/tenants/${tenant.id}`, admin, undefined, 204);
+    for (const who of [admin, member]) {
+      expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: who.token })).status).toBe(404);
+      expect((await ok('GET', '/api/tenants', who)).items.map((item: any) => item.id)).not.toContain(tenant.id);
+    }
+    expect((await ok('GET', '/api/me/invitations', outsider)).items.map((item: any) => item.id)).not.toContain(invitation.id);
+    // A deleted project of it stays its owner's to restore.
+    expect((await ok('POST', `/api/projects/${memberProject.id}/restore`, member)).name).toBe('Member project');
+  });
+});

@@ -83,6 +83,30 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
     },
   );
 
+  routes.delete(
+    '/api/tenants/:tenantId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags,
+        summary: 'Delete a tenant (admins)',
+        description:
+          'Only a shared tenant without live projects: 409 `IDENTITY_TENANT_HAS_PROJECTS` while it has any (delete them first), 409 `IDENTITY_PERSONAL_TENANT` for a personal one (it goes with its account). Its members and pending invitations go with it; deleted projects of it stay restorable by their owners.',
+        params: tenantIdParams,
+        response: { 204: z.undefined().describe('Deleted') },
+      },
+    },
+    async (request, reply) => {
+      const { tenant } = await requireRole(request.params.tenantId, requireUser(request).userId, 'admin');
+      if (tenant.personal) throw identityError('IDENTITY_PERSONAL_TENANT', { message: 'A personal tenant goes only with its account' });
+      if ((await deps.tenants.projectsOf(tenant.id)).length > 0) throw identityError('IDENTITY_TENANT_HAS_PROJECTS');
+      await deps.invitations.eraseTenant(tenant.id);
+      await deps.tenants.remove(tenant.id);
+      request.log.info({ tenantId: tenant.id }, 'tenant deleted');
+      return reply.code(204).send();
+    },
+  );
+
   routes.get(
     '/api/tenants/:tenantId/members',
     { preHandler: userGuard, schema: { tags, summary: "The tenant's members (members only)", params: tenantIdParams, response: { 200: z.object({ items: z.array(tenantMemberResponse) }) } } },

@@ -149,7 +149,7 @@ export class TenantRepository {
     });
   }
 
-  /** Removes a tenant that has no member left (a deleted account's personal tenant) and its last membership. */
+  /** Removes a tenant and its memberships (a deleted account's personal tenant, a shared tenant its admins deleted). */
   async remove(tenantId: string): Promise<void> {
     await this.members.deleteMany({ tenantId });
     await this.tenants.deleteMany({ id: tenantId });
