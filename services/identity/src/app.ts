@@ -14,6 +14,7 @@ import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
 import { registerPasswordRoutes } from './routes/passwords';
 import { registerProjectDeletionRoutes } from './routes/project-deletion';
+import { registerProjectMoveRoute } from './routes/project-move';
 import { registerProjectRoutes } from './routes/projects';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTenantRoutes } from './routes/tenants';
@@ -45,6 +46,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerUserRoutes(app, deps);
       registerProjectRoutes(app, deps);
       registerProjectDeletionRoutes(app, deps);
+      registerProjectMoveRoute(app, deps);
       registerTenantRoutes(app, deps);
       registerAdminRoutes(app, deps);
       registerBackupRoutes(app, context.store);

@@ -36,7 +36,7 @@ export const identityError = errorCatalogue({
   IDENTITY_TENANT_ADMIN_ONLY: [403, 'Only an admin of this tenant may do this'],
   IDENTITY_LAST_TENANT_ADMIN: [409, 'A tenant keeps at least one admin: make someone else admin first'],
   IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
-  IDENTITY_TENANT_HAS_PROJECTS: [409, 'This tenant still has projects: delete them, or move their work elsewhere, first'],
+  IDENTITY_TENANT_HAS_PROJECTS: [409, 'This tenant still has projects: move them to another tenant or delete them first'],
   IDENTITY_INVITATION_NOT_FOUND: [404, 'Invitation not found'],
   IDENTITY_TOO_MANY_INVITATIONS: [429, 'Too many invitation mails sent from this project or by you; try again later'],
   IDENTITY_MAIL_FAILED: [502, 'The invitation mail could not be sent, so no invitation is pending; try again later'],

@@ -131,7 +131,7 @@ describe('tenants in a real browser', { timeout: 90_000 }, () => {
     await section.getByRole('button', { name: 'Keep' }).click();
     await section.getByRole('button', { name: 'Delete tenant' }).click();
     await section.getByRole('button', { name: 'Confirm delete' }).click();
-    await poll(() => section.getByRole('alert').first().textContent()).toBe('This tenant still has projects: delete them, or move their work elsewhere, first');
+    await poll(() => section.getByRole('alert').first().textContent()).toBe('This tenant still has projects: move them to another tenant or delete them first');
     await screenshot(page, 'tenants-04-delete-refused');
     expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: admin.token })).status).toBe(200);
 
@@ -146,6 +146,29 @@ describe('tenants in a real browser', { timeout: 90_000 }, () => {
     await page.goto(`/console/tenants/${encodeURIComponent(personal.id)}`);
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Personal');
     expect(await page.getByRole('region', { name: 'Delete tenant' }).count()).toBe(0);
+    expect(platform.pageErrors).toEqual([]);
+  });
+
+  it("a member moves a personal project into the team from the project's Settings; the team's admin then sees it", async () => {
+    const admin = await register(platform, 'Fay', 'tenants');
+    const member = await register(platform, 'Gus', 'tenants');
+    const tenant = (await platform.call('POST', '/api/tenants', { token: admin.token, body: { name: 'Harbour team' } })).body;
+    const invited = await platform.call('PUT', `/api/tenants/${tenant.id}/members/${member.id}`, { token: admin.token, body: { role: 'member' } });
+    expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: member.token })).status).toBe(200);
+    const project = (await platform.call('POST', '/api/projects', { token: member.token, body: { name: 'Tide tables' } })).body;
+
+    const page = await platform.openPage({ token: member.token });
+    await page.goto(`/console/projects/${encodeURIComponent(project.id)}/settings`);
+    const section = page.getByRole('region', { name: 'Tenant' });
+    await poll(() => section.textContent()).toContain("In Gus's workspace (personal).");
+    const form = section.getByRole('form', { name: 'Move project' });
+    await form.getByLabel('Move to').selectOption({ label: 'Harbour team' });
+    await form.getByRole('button', { name: 'Move' }).click();
+    await poll(() => form.getByRole('status').textContent()).toBe('Moved to Harbour team');
+    await poll(() => section.textContent()).toContain('In Harbour team.');
+    await screenshot(page, 'tenants-05-project-moved');
+    expect((await platform.call('GET', `/api/projects/${project.id}`, { token: admin.token })).body.tenantId).toBe(tenant.id);
+    expect((await platform.call('GET', `/api/tenants/${tenant.id}/projects`, { token: admin.token })).body.items.map((item: { id: string }) => item.id)).toContain(project.id);
     expect(platform.pageErrors).toEqual([]);
   });
 });

@@ -4,9 +4,10 @@ import { LoadError } from '../components/load-error';
 import { useProject } from '../project-context';
 import { DeleteProject } from './delete-project';
 import { ProjectNameForm } from './project-name-form';
+import { ProjectTenantForm } from './project-tenant-form';
 
 /**
- * The project's settings: its name, the AI toggle (`PATCH .../ai-settings`, needs the project's update
+ * The project's settings: its name, its tenant (move it to another), the AI toggle (`PATCH .../ai-settings`, needs the project's update
  * permission; a refusal is shown beside the switch, which keeps the stored value) and its deletion.
  */
 export function ProjectSettings({ projectId }: { projectId: string }) {
@@ -35,6 +36,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
       <h1>Settings</h1>
       <LoadError error={project.error} />
       {project.value && <ProjectNameForm projectId={projectId} name={project.value.name} onRenamed={project.reload} />}
+      {project.value && <ProjectTenantForm projectId={projectId} tenantId={project.value.tenantId} onMoved={project.reload} />}
       {project.value && (
         <section aria-label="AI" className="inline-form">
           <h2>AI</h2>

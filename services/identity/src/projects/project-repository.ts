@@ -158,6 +158,11 @@ export class ProjectRepository {
     return (await this.members.count({ userId: userB, projectId: { $in: projectsOfA.map((m) => m.projectId) } })) > 0;
   }
 
+  /** The project in its new tenant; null when it is gone or deleted. */
+  moveToTenant(projectId: string, tenantId: string): Promise<ProjectRecord | null> {
+    return this.projects.updateOne({ id: projectId, deletedAt: { $exists: false } }, { $set: { tenantId, updatedAt: this.clock() }, $inc: { revision: 1 } });
+  }
+
   /** The renamed project; null when it is gone. */
   rename(projectId: string, name: string): Promise<ProjectRecord | null> {
     return this.projects.updateOne({ id: projectId }, { $set: { name, updatedAt: this.clock() }, $inc: { revision: 1 } });

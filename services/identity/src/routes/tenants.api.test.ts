@@ -227,3 +227,29 @@ describe('deleting a tenant', () => {
     expect((await ok('POST', `/api/projects/${memberProject.id}/restore`, member)).name).toBe('Member project');
   });
 });
+
+describe('moving a project to another tenant', () => {
+  it("moves a member's personal project into the team, whose admins then manage it; refused to others and into other tenants", async () => {
+    const { admin, member, tenant } = await organization();
+    const stranger = await account('Sly');
+    const strangers = await ok('POST', '/api/tenants', stranger, { name: 'Elsewhere' }, 201);
+    const mine = await ok('POST', '/api/projects', member, { name: 'Started alone' }, 201);
+    await platform.addProjectMember(mine.id, member.token, stranger);
+    expect((await platform.call('GET', `/api/projects/${mine.id}`, { token: admin.token })).status).toBe(404);
+
+    const move = (who: Account, tenantId: string) => platform.call('POST', `/api/projects/${mine.id}/move`, { token: who.token, body: { tenantId } });
+    expect((await move(stranger, tenant.id)).body.code).toBe('IDENTITY_FORBIDDEN');
+    expect((await move(member, strangers.id)).body.code).toBe('IDENTITY_TENANT_NOT_FOUND');
+    expect((await move(member, 'no-such-tenant')).body.code).toBe('IDENTITY_TENANT_NOT_FOUND');
+    expect((await move(admin, tenant.id)).status).toBe(404);
+    expect((await ok('GET', `/api/projects/${mine.id}`, member)).tenantId).not.toBe(tenant.id);
+
+    const moved = await move(member, tenant.id);
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ id: mine.id, tenantId: tenant.id, revision: mine.revision + 1 });
+    expect((await ok('GET', `/api/projects/${mine.id}`, admin)).name).toBe('Started alone');
+    expect((await ok('GET', `/api/tenants/${tenant.id}/projects`, admin)).items.map((project: any) => project.id)).toContain(mine.id);
+    expect((await ok('GET', `/api/projects/${mine.id}/members`, member)).items.map((m: any) => m.userId)).toContain(stranger.user.id);
+    expect((await move(member, tenant.id)).body.revision).toBe(moved.body.revision);
+  });
+});
