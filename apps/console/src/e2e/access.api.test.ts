@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
+import { Secret, TOTP } from 'otpauth';
+import { PASSWORD, poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 let owner: Account;
@@ -247,6 +248,22 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await lostRow.getByRole('button', { name: 'Restore Deleted by mistake' }).click();
     await poll(() => lostRow.getByRole('button').count()).toBe(0);
     expect((await platform.call('GET', `/api/projects/${lost.id}`, { token: member.token })).body.name).toBe('Deleted by mistake');
+
+    // Users: the member made platform owner and back; a locked-out member's two-step sign-in turned off.
+    const started = await platform.call('POST', '/api/me/two-factor', { token: member.token, body: { password: PASSWORD } });
+    expect((await platform.call('POST', '/api/me/two-factor/confirm', { token: member.token, body: { code: TOTP.generate({ secret: Secret.fromBase32(started.body.secret) }) } })).status).toBe(200);
+    await page.reload();
+    const memberRow = page.getByRole('table', { name: 'All users' }).getByRole('row').filter({ hasText: member.id });
+    await poll(() => memberRow.getByRole('cell').nth(3).textContent()).toBe('on');
+    await memberRow.getByRole('button', { name: 'Make Bea platform owner' }).click();
+    await poll(() => memberRow.getByRole('cell').nth(2).textContent()).toBe('yes');
+    expect((await platform.call('GET', '/api/me', { token: member.token })).body.platformOwner).toBe(true);
+    await memberRow.getByRole('button', { name: 'Remove Bea as platform owner' }).click();
+    await poll(() => memberRow.getByRole('cell').nth(2).textContent()).toBe('no');
+    await screenshot(page, 'access-11b-admin-users');
+    await memberRow.getByRole('button', { name: 'Turn off two-step sign-in for Bea' }).click();
+    await poll(() => memberRow.getByRole('cell').nth(3).textContent()).toBe('off');
+    expect((await platform.call('GET', '/api/me', { token: member.token })).body).toMatchObject({ platformOwner: false, twoFactorEnabled: false });
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
+import type { paths } from '../api/openapi';
 import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
@@ -59,12 +60,54 @@ function DeletedCell({ project, onRestored }: { project: { id: string; name: str
   );
 }
 
-/** Platform owners: every tenant and every project (`/api/admin/tenants`, `/api/admin/projects`); others see the server's refusal. */
+type AdminUser = paths['/api/admin/users']['get']['responses'][200]['content']['application/json']['items'][number];
+
+/** One user: whether it is a platform owner (switch it) and has two-step sign-in (turn it off for someone locked out). */
+function UserRow({ user, onChanged }: { user: AdminUser; onChanged: () => void }) {
+  const [error, setError] = useState<unknown>();
+  const act = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      setError(undefined);
+      onChanged();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const path = { userId: user.id };
+  const switchOwner = () => act(() => unwrap(api.PATCH('/api/admin/users/{userId}', { params: { path }, body: { platformOwner: !user.platformOwner } })));
+  const twoFactorOff = () => act(() => unwrap(api.DELETE('/api/admin/users/{userId}/two-factor', { params: { path } })));
+  return (
+    <tr>
+      <th scope="row">{user.displayName}</th>
+      <td>{user.email}</td>
+      <td>{user.id}</td>
+      <td>{user.platformOwner ? 'yes' : 'no'}</td>
+      <td>{user.twoFactorEnabled ? 'on' : 'off'}</td>
+      <td>{when(user.createdAt)}</td>
+      <td>
+        <button type="button" aria-label={user.platformOwner ? `Remove ${user.displayName} as platform owner` : `Make ${user.displayName} platform owner`} onClick={() => void switchOwner()}>
+          {user.platformOwner ? 'Remove owner' : 'Make owner'}
+        </button>
+        {user.twoFactorEnabled && (
+          <button type="button" className="danger" aria-label={`Turn off two-step sign-in for ${user.displayName}`} onClick={() => void twoFactorOff()}>
+            Turn off two-step
+          </button>
+        )}
+        <LoadError error={error} />
+      </td>
+    </tr>
+  );
+}
+
+/** Platform owners: every tenant, project and user (`/api/admin/tenants`, `/api/admin/projects`, `/api/admin/users`); others see the server's refusal. */
 export function Admin() {
   const [tenantPage, setTenantPage] = useState(1);
   const [projectPage, setProjectPage] = useState(1);
+  const [userPage, setUserPage] = useState(1);
   const tenants = useLoad(() => unwrap(api.GET('/api/admin/tenants', { params: { query: { page: tenantPage, limit: PAGE_SIZE } } })), `tenants/${tenantPage}`);
   const projects = useLoad(() => unwrap(api.GET('/api/admin/projects', { params: { query: { page: projectPage, limit: PAGE_SIZE } } })), `projects/${projectPage}`);
+  const users = useLoad(() => unwrap(api.GET('/api/admin/users', { params: { query: { page: userPage, limit: PAGE_SIZE } } })), `users/${userPage}`);
 
   // Everyone but platform owners gets the same refusal from both lists: say it once.
   if (tenants.error instanceof ApiError && tenants.error.status === 403) {
@@ -114,6 +157,19 @@ export function Admin() {
             ))}
           </LabelledTable>
           <Pager label="Projects" page={projectPage} total={projects.value.total} onPage={setProjectPage} />
+        </>
+      )}
+      <h2>Users</h2>
+      <p className="muted">Turn off two-step sign-in only for someone you know who lost their app and recovery codes; they are told by mail.</p>
+      <LoadError error={users.error} />
+      {users.value && (
+        <>
+          <LabelledTable label="All users" headers={['User', 'Email', 'Id', 'Platform owner', 'Two-step', 'Created', 'Change']}>
+            {users.value.items.map((user) => (
+              <UserRow key={`${user.id}:${user.platformOwner}:${user.twoFactorEnabled}`} user={user} onChanged={users.reload} />
+            ))}
+          </LabelledTable>
+          <Pager label="Users" page={userPage} total={users.value.total} onPage={setUserPage} />
         </>
       )}
     </main>

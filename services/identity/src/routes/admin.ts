@@ -1,4 +1,4 @@
-import { requireUser } from '@platform/kit';
+import { requestTraceContext, requireUser } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { projectSchema } from '../projects/project-schemas';
 import { adminPageQuery, tenantSchema } from '../tenants/tenant-schemas';
+import { noticeAccountChange } from '../users/security-notices';
 import { currentUserSchema, toCurrentUser } from '../users/user-record';
 
 const tags = ['admin'];
@@ -20,7 +21,7 @@ export function platformOwnerGuard(request: FastifyRequest, _reply: FastifyReply
   done();
 }
 
-/** Platform administration: every tenant, project and user, a page at a time, oldest first. */
+/** Platform administration: every tenant, project and user, a page at a time, oldest first; platform ownership and locked-out users' two-step sign-in. */
 export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const skipOf = ({ page, limit }: { page: number; limit: number }) => ({ skip: (page - 1) * limit, limit });
@@ -35,6 +36,55 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
     '/api/admin/projects',
     { preHandler: platformOwnerGuard, schema: { tags, summary: 'Every project (platform owners)', querystring: adminPageQuery, response: { 200: pageOf(projectSchema) } } },
     async (request) => ({ ...(await deps.projects.listAll(skipOf(request.query))), ...request.query }),
+  );
+
+  const userIdParams = z.object({ userId: z.string().min(1).max(100) });
+
+  routes.patch(
+    '/api/admin/users/:userId',
+    {
+      preHandler: platformOwnerGuard,
+      schema: {
+        tags,
+        summary: 'Make a user platform owner, or not (platform owners)',
+        description: "Takes effect on the user's live sessions at once. 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
+        params: userIdParams,
+        body: z.object({ platformOwner: z.boolean() }).strict(),
+        response: { 200: currentUserSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      const { platformOwner } = request.body;
+      const user = await deps.users.require(userId);
+      if (user.platformOwner && !platformOwner && (await deps.users.countPlatformOwners()) <= 1) throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
+      const updated = await deps.users.update(userId, { $set: { platformOwner } });
+      if (!updated) throw identityError('IDENTITY_USER_NOT_FOUND');
+      await deps.sessions.refresh(updated);
+      request.log.info({ userId, platformOwner, by: requireUser(request).userId }, 'platform ownership changed');
+      return toCurrentUser(updated);
+    },
+  );
+
+  routes.delete(
+    '/api/admin/users/:userId/two-factor',
+    {
+      preHandler: platformOwnerGuard,
+      schema: {
+        tags,
+        summary: "Turn off a user's two-step sign-in (platform owners), for someone who lost their app and recovery codes",
+        description: 'Make sure who asks first. The user is told by mail. 409 `IDENTITY_TWO_FACTOR_OFF` when it is off.',
+        params: userIdParams,
+        response: { 204: z.undefined().describe('Off') },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.users.require(request.params.userId);
+      if (!(await deps.users.disableTwoFactor(user.id))) throw identityError('IDENTITY_TWO_FACTOR_OFF');
+      request.log.info({ userId: user.id, by: requireUser(request).userId }, 'two-step sign-in turned off by a platform owner');
+      noticeAccountChange(deps, user, 'two-factor-off', requestTraceContext(request));
+      return reply.code(204).send();
+    },
   );
 
   routes.get(
