@@ -55,10 +55,17 @@ export function matchCode(factor: TwoFactor, typed: string, now: number): CodeMa
   return factor.recoveryCodeHashes.includes(hash) ? { kind: 'recovery', hash } : null;
 }
 
-/** Ten new recovery codes (`xxxxx-xxxxx`, 40 random bits each; sign-in attempts are throttled) and their hashes, as stored. */
+/** Letters and digits people do not confuse (base32's): 5 bits a character. */
+const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * Ten new recovery codes (`xxxxx-xxxxx`, 50 random bits each: sign-in attempts are throttled, and a
+ * leaked copy of their SHA-256 hashes takes far longer to reverse than the codes are kept), and
+ * their hashes, as stored.
+ */
 export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
-    const plain = randomBytes(8).toString('hex').slice(0, 10);
+    const plain = [...randomBytes(10)].map((byte) => RECOVERY_ALPHABET[byte & 31]).join('');
     return `${plain.slice(0, 5)}-${plain.slice(5)}`;
   });
   return { codes, hashes: codes.map((code) => hashToken(code.replace(/-/g, ''))) };
