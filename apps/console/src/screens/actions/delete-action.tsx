@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { ConfirmButton } from '../../components/confirm-button';
 import { navigate } from '../../router';
 import { actionsPath } from './action-paths';
 
 /** `Delete action`, asked twice: the delete is soft on the server but the console cannot bring an action back. */
 export function DeleteAction({ projectId, action }: { projectId: string; action: { id: string; title: string } }) {
-  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const remove = async () => {
     try {
@@ -17,21 +17,7 @@ export function DeleteAction({ projectId, action }: { projectId: string; action:
   };
   return (
     <>
-      {asking ? (
-        <span className="toolbar">
-          Delete “{action.title}”? It never runs again.
-          <button type="button" className="danger" onClick={() => void remove()}>
-            Delete for good
-          </button>
-          <button type="button" onClick={() => setAsking(false)}>
-            Cancel
-          </button>
-        </span>
-      ) : (
-        <button type="button" className="danger" onClick={() => setAsking(true)}>
-          Delete action
-        </button>
-      )}
+      <ConfirmButton label="Delete action" question={`Delete “${action.title}”? It never runs again.`} confirmLabel="Delete for good" onConfirm={() => void remove()} />
       {error && (
         <span role="alert" className="form-error">
           Not deleted: {error}
