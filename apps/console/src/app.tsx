@@ -7,6 +7,7 @@ import { SignUp } from './screens/sign-up';
 import { ForgotPassword } from './screens/forgot-password';
 import { ResetPassword } from './screens/reset-password';
 import { ConfirmEmail } from './screens/confirm-email';
+import { VerifyEmail } from './screens/verify-email';
 import { Account } from './screens/account';
 import { Types } from './screens/types';
 import { Members } from './screens/members';
@@ -63,6 +64,7 @@ const SIGNED_OUT_SCREENS: Record<SignedOutPath, () => ReactNode> = {
   '/forgot-password': ForgotPassword,
   '/reset-password': ResetPassword,
   '/confirm-email': ConfirmEmail,
+  '/verify-email': VerifyEmail,
 };
 
 function Screen() {

@@ -22,7 +22,7 @@ export function documentPath(projectId: string, typeId: string, id: string): str
  * Screens for someone without a session: the router shows them signed in or not, and a 401 there
  * (the first GET /api/me) does not send to sign in. app.tsx maps each to its screen.
  */
-export const SIGNED_OUT_PATHS = ['/sign-up', '/forgot-password', '/reset-password', '/confirm-email'] as const;
+export const SIGNED_OUT_PATHS = ['/sign-up', '/forgot-password', '/reset-password', '/confirm-email', '/verify-email'] as const;
 export type SignedOutPath = (typeof SIGNED_OUT_PATHS)[number];
 
 export function isSignedOutPath(path: string): path is SignedOutPath {

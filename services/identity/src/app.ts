@@ -9,6 +9,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerBackupRoutes } from './routes/backups';
 import { registerDevPromotionRoute } from './routes/dev-promotion';
 import { registerEmailChangeRoutes } from './routes/email-change';
+import { registerEmailVerificationRoutes } from './routes/email-verification';
 import { registerInvitationLinkRoutes } from './routes/invitation-links';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMeRoutes } from './routes/me';
@@ -37,6 +38,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       registerMeRoutes(app, deps);
       registerPasswordRoutes(app, deps);
       registerEmailChangeRoutes(app, deps);
+      registerEmailVerificationRoutes(app, deps);
       registerTwoFactorRoutes(app, deps);
       registerSessionRoutes(app, deps);
       registerAccessTokenRoutes(app, deps);

@@ -1,8 +1,8 @@
 import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
-import { EmailChangeThrottle } from './auth/email-change-throttle';
+import { UserMailThrottle } from './auth/user-mail-throttle';
 import { LoginThrottle } from './auth/login-throttle';
 import { PasswordResetThrottle } from './auth/password-reset-throttle';
-import { EMAIL_CHANGE_LINKS, MailedLinkTokens, PASSWORD_RESET_LINKS } from './auth/mailed-link-tokens';
+import { EMAIL_CHANGE_LINKS, EMAIL_VERIFICATION_LINKS, MailedLinkTokens, PASSWORD_RESET_LINKS } from './auth/mailed-link-tokens';
 import { RegistrationThrottle } from './auth/registration-throttle';
 import { Sessions } from './auth/sessions';
 import type { IdentityConfig } from './config';
@@ -35,7 +35,10 @@ export interface IdentityDeps {
   resetTokens: MailedLinkTokens;
   /** Links that confirm a new email address; each carries `{ userId, email }` as JSON. */
   emailChangeTokens: MailedLinkTokens;
-  emailChangeThrottle: EmailChangeThrottle;
+  emailChangeThrottle: UserMailThrottle;
+  /** Links that confirm the account's own address; each carries `{ userId, email }` as JSON. */
+  verificationTokens: MailedLinkTokens;
+  verificationMailThrottle: UserMailThrottle;
   resetThrottle: PasswordResetThrottle;
   promotions: PromotionTokens;
   /** How long a deleted project stays restorable, in ms. */
@@ -68,7 +71,9 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
     resetTokens: new MailedLinkTokens(kv, PASSWORD_RESET_LINKS),
     emailChangeTokens: new MailedLinkTokens(kv, EMAIL_CHANGE_LINKS),
-    emailChangeThrottle: new EmailChangeThrottle(kv),
+    emailChangeThrottle: new UserMailThrottle(kv, { key: 'email-changes', error: 'IDENTITY_TOO_MANY_EMAIL_CHANGES' }),
+    verificationTokens: new MailedLinkTokens(kv, EMAIL_VERIFICATION_LINKS),
+    verificationMailThrottle: new UserMailThrottle(kv, { key: 'verification-mails', error: 'IDENTITY_TOO_MANY_VERIFICATION_MAILS' }),
     resetThrottle: new PasswordResetThrottle(kv),
     promotions: new PromotionTokens(kv),
     projectRestorePeriodMs: config.projectRestorePeriodMs,

@@ -311,4 +311,34 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect((await signIn(account.email, PASSWORD)).status).toBe(200);
     expect(platform.pageErrors).toEqual([]);
   });
+
+  it('a new user confirms their email from the welcome mail; the account screen says so until then and sends the link again', async () => {
+    const mails = platform.mails;
+    if (!mails) throw new Error('this test reads the mails of the in-process platform: run it without CONSOLE_E2E_URL');
+    const account = await register(platform, 'Lena', 'confirming');
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const notice = page.getByRole('region', { name: 'Email not confirmed' });
+    await poll(() => notice.textContent()).toContain(`${account.email} is not confirmed yet`);
+    await notice.getByRole('button', { name: 'Send the link again' }).click();
+    await poll(() => notice.getByRole('status').textContent()).toBe(`A link to confirm ${account.email} is on its way there.`);
+    await screenshot(page, 'account-18-email-unconfirmed');
+
+    const links = () => mails.filter((mail) => mail.to === account.email).map((mail) => /https?:\/\/\S+\/console\/verify-email#token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0]).filter((link): link is string => link !== undefined);
+    await poll(() => links().length).toBe(2);
+    // The welcome mail's link was retired by the newer one.
+    await page.goto(links()[0]!);
+    await poll(() => page.getByRole('alert').first().textContent()).toContain('ask for a new one');
+    // Opened where the mail is read: another browser, not signed in.
+    const mailReader = await platform.openPage();
+    await mailReader.goto(links()[1]!);
+    await poll(() => mailReader.getByRole('status').textContent()).toBe(`Thank you: ${account.email} is confirmed.`);
+    await screenshot(mailReader, 'account-19-email-confirmed');
+    await page.goto('/console/account');
+    await poll(() => page.getByRole('heading', { name: 'Your account' }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Email not confirmed' }).count()).toBe(0);
+    expect((await platform.call('GET', '/api/me', { token: account.token })).body.emailVerified).toBe(true);
+    expect(platform.pageErrors).toEqual([]);
+  });
 });

@@ -8,6 +8,7 @@ import { AccountSessions, signedOutElsewhere } from './account-sessions';
 import { AccountTokens } from './account-tokens';
 import { ChangeEmail } from './change-email';
 import { DeleteAccount } from './delete-account';
+import { EmailUnconfirmed } from './email-unconfirmed';
 import { TwoStepSignIn } from './two-step-sign-in';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
@@ -45,6 +46,7 @@ export function Account() {
       <p>
         {user.displayName} · {user.email}
       </p>
+      {!user.emailVerified && <EmailUnconfirmed email={user.email} />}
       <p className="muted user-id-line">
         Your user id, for colleagues who add you to a project or tenant: <code>{user.id}</code>{' '}
         <button type="button" className="link" onClick={() => void navigator.clipboard.writeText(user.id).then(() => setStatus({ about: 'id', text: 'Copied your user id.' }))}>

@@ -12,6 +12,8 @@ export interface MailedLinkKind {
 
 /** Links to choose a new password: an hour. */
 export const PASSWORD_RESET_LINKS: MailedLinkKind = { name: 'password-reset', ttlMs: 60 * 60 * 1000 };
+/** Links in the welcome mail (and sent again on request) that confirm the account's address: a week. */
+export const EMAIL_VERIFICATION_LINKS: MailedLinkKind = { name: 'email-verification', ttlMs: 7 * 24 * 60 * 60 * 1000 };
 /** Links that confirm a new email address: a day. */
 export const EMAIL_CHANGE_LINKS: MailedLinkKind = { name: 'email-change', ttlMs: 24 * 60 * 60 * 1000 };
 

@@ -13,6 +13,7 @@ import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
 import { accountEmail, emailAddress } from '../users/email-address';
+import { verificationMailed, verificationText } from '../users/email-verification';
 import { withoutSecret } from '../users/user-repository';
 import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 
@@ -127,7 +128,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
 }
 
 /**
- * The welcome mail and, for the first user in development, the owner-promotion link in the log: a
+ * The welcome mail (with the link that confirms the address, where mail is delivered) and, for the first user in development, the owner-promotion link in the log: a
  * full URL ending the message, so a terminal shows it whole and clickable.
  */
 async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: FastifyInstance['log'], traceContext: TraceContext | undefined): Promise<void> {
@@ -137,7 +138,10 @@ async function afterRegistration(deps: IdentityDeps, user: StoredUser, log: Fast
     const promotionUrl = `${deps.publicUrl()}${promotionPath}`;
     log.warn({ promotionPath, promotionUrl, email: user.email, validMinutes: PROMOTION_TOKEN_TTL_MS / 60_000 }, `Promote yourself to platform owner: ${promotionUrl}`);
   }
-  await deps.mailer
-    .send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.` }, { traceContext })
-    .catch((error: unknown) => log.error({ err: error }, 'welcome mail could not be sent'));
+  try {
+    const confirm = verificationMailed(deps) ? `\n\n${await verificationText(deps, user)}` : '';
+    await deps.mailer.send({ to: user.email, subject: 'Welcome to the platform', text: `Hello ${user.displayName}, your account is ready.${confirm}` }, { traceContext });
+  } catch (error) {
+    log.error({ err: error }, 'welcome mail could not be sent');
+  }
 }

@@ -76,7 +76,7 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
       const before = change && (await deps.users.findById(change.userId));
       if (!change || !before) throw identityError('IDENTITY_EMAIL_CHANGE_LINK_INVALID', { details: { field: 'token' } });
       try {
-        await deps.users.update(change.userId, { $set: { email: change.email } });
+        await deps.users.update(change.userId, { $set: { email: change.email, emailVerifiedAt: deps.clock() } });
       } catch (error) {
         throw error instanceof DuplicateKeyError ? identityError('IDENTITY_EMAIL_TAKEN') : error;
       }

@@ -107,9 +107,11 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
         await requireSecondFactor(deps, holder, request.body.code);
       }
       const userId = await deps.resetTokens.consume(request.body.token);
-      const user = userId ? await deps.users.findById(userId) : null;
-      if (!user) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });
-      await deps.users.setPasswordHash(user.id, await hashPassword(request.body.password));
+      const found = userId ? await deps.users.findById(userId) : null;
+      if (!found) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });
+      await deps.users.setPasswordHash(found.id, await hashPassword(request.body.password));
+      // The link came by mail: the address is the owner's.
+      const user = (await deps.users.markEmailVerified(found.id, found.email)) ?? found;
       await deps.sessions.revokeAll(user.id);
       // The mail proved the account's owner: sign-in failures counted against it are forgiven.
       await deps.throttle.clearAccount(user.email);

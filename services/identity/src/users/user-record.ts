@@ -24,6 +24,8 @@ export interface StoredUser {
   platformOwner: boolean;
   language?: string;
   avatarUrl?: string;
+  /** When a mailed link proved the account's owner reads its address (verification, email change, reset). */
+  emailVerifiedAt?: number;
   /** When two-step sign-in was turned on; absent while it is off. */
   twoFactorEnabledAt?: number;
   createdAt: number;
@@ -51,6 +53,7 @@ export const currentUserSchema = z.object({
   platformOwner: z.boolean(),
   language: z.string().optional(),
   avatarUrl: z.string().optional(),
+  emailVerified: z.boolean().describe("Whether a mailed link proved the account's owner reads its address"),
   twoFactorEnabled: z.boolean().describe('Whether signing in asks for a code from an authenticator app'),
   createdAt: z.number(),
 });
@@ -66,6 +69,7 @@ export function toCurrentUser(user: StoredUser): CurrentUser {
     platformOwner: user.platformOwner,
     ...(user.language ? { language: user.language } : {}),
     ...(user.avatarUrl ? { avatarUrl: user.avatarUrl } : {}),
+    emailVerified: user.emailVerifiedAt !== undefined,
     twoFactorEnabled: user.twoFactorEnabledAt !== undefined,
     createdAt: user.createdAt,
   };

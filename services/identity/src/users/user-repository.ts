@@ -59,6 +59,12 @@ export class UserRepository {
     return (await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash } }))) !== null;
   }
 
+  /** Marks the address confirmed, if it is still the account's (a mailed link proved it); answers the user after it. */
+  async markEmailVerified(id: string, email: string): Promise<StoredUser | null> {
+    const updated = await this.users.updateOne({ id, email }, this.stamped({ $set: { emailVerifiedAt: this.clock() } }));
+    return updated && withoutSecret(updated);
+  }
+
   /** Keeps a secret shown to the user until a first code confirms it. */
   async setPendingTwoFactor(id: string, pending: PendingTwoFactor): Promise<void> {
     await this.users.updateOne({ id }, this.stamped({ $set: { twoFactorPending: pending } }));
