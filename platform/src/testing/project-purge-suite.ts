@@ -1,0 +1,81 @@
+import type { DocumentStore } from '@platform/storage';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerAccount } from './platform-http';
+import { platformsOnDisk } from './platforms-on-disk';
+import { populatedProject, succeeding } from './populated-project';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * A deleted project whose restore period has ended is purged: identity's hourly job tells every
+ * service, and each erases its share. Checked through the API where it shows (the hostname is free
+ * again, the restore refused) and in the store for the rest; a live project beside it keeps all.
+ * Runs an all-in-one platform with `environment` on top (NATS_URL for the bus over JetStream).
+ */
+export function describeProjectPurge(title: string, environment: Record<string, string> = {}): void {
+  describe(title, () => {
+    const disk = platformsOnDisk('project-purge-');
+    const { call } = disk;
+    const as = succeeding(call);
+    const time = { offset: 0 };
+    let store: DocumentStore;
+    let owner: { token: string; userId: string };
+    let member: { token: string; userId: string };
+
+    /** How many records the store holds of the project, by where they live. */
+    async function heldOf(projectId: string): Promise<Record<string, number>> {
+      const count = (collection: string, filter: Record<string, unknown> = {}) => store.collection(collection).count(filter);
+      const tenant = `tenant-${projectId}`;
+      const ledgerKeys = (await store.collection('visitor-retention').find({ projectId, kind: 'visitor' })).map((entry) => entry.id);
+      return {
+        types: await count(`${tenant}-types`),
+        notes: (await count(`${tenant}-notes`)) + (await count(`${tenant}-notes.history`)),
+        guests: await count(`${tenant}-guests`),
+        applications: (await count(`${tenant}-applications`)) + (await count(`${tenant}-applications.versions`)),
+        domains: await count('project-domains', { projectId }),
+        actions: (await count('actions', { projectId })) + (await count('action-runs', { projectId })),
+        audit: (await count('audit-trail', { projectId })) + (await count('audit-trail-entities', { projectId })),
+        visitors: (await count('visitor-retention', { projectId })) + (ledgerKeys.length ? await count('visitor-secrets', { id: { $in: ledgerKeys } }) : 0),
+        outbox: await count('outbox-collections', { projectId }),
+        memberships: await count('project-members', { projectId }),
+        invitations: (await count('invitations', { projectId })) + (await count('email-invitations', { projectId })),
+      };
+    }
+
+    beforeAll(async () => {
+      // Each service reads its own variables from the process environment when the platform starts.
+      vi.stubEnv('PUBLISHING_DOMAIN_VERIFICATION', 'off');
+      vi.stubEnv('IDENTITY_PROJECT_RESTORE_DAYS', '1');
+      vi.stubEnv('IDENTITY_PROJECT_PURGE_CHECK_MS', '100');
+      const running = await disk.start(await disk.makeRoot(), { LOG_LEVEL: 'silent', ...environment }, { clock: () => Date.now() + time.offset });
+      store = running.context!.store;
+      owner = await registerAccount(call, 'purging-owner');
+      member = await registerAccount(call, 'purging-member');
+    });
+    afterAll(() => vi.unstubAllEnvs());
+
+    it('erases everything of a project once its restore period ends, frees its hostname, and leaves other projects whole', { timeout: 60_000 }, async () => {
+      const doomed = await populatedProject(call, { owner, member }, 'Doomed', 'purged.example.com');
+      const kept = await populatedProject(call, { owner, member }, 'Kept', 'kept-purge.example.com');
+      const before = await heldOf(doomed);
+      for (const [where, count] of Object.entries(before)) expect(count, where).toBeGreaterThan(0);
+      const keptBefore = await heldOf(kept);
+
+      expect((await call('DELETE', `/api/projects/${doomed}`, owner.token)).status).toBe(200);
+      // Still restorable a moment before the day ends: nothing is erased yet.
+      time.offset = DAY - 60_000;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await heldOf(doomed)).toEqual(before);
+
+      time.offset = DAY + 60 * 60_000;
+      await vi.waitFor(async () => expect(Object.values(await heldOf(doomed)).every((count) => count === 0), JSON.stringify(await heldOf(doomed))).toBe(true), { timeout: 20_000, interval: 200 });
+      expect(await heldOf(kept)).toEqual(keptBefore);
+      expect((await store.collection('projects').findById(doomed))?.purgedAt).toBeGreaterThan(0);
+
+      expect((await call('POST', `/api/projects/${doomed}/restore`, owner.token)).body).toMatchObject({ code: 'IDENTITY_PROJECT_RESTORE_EXPIRED' });
+      const elsewhere = (await as(owner, 'POST', '/api/projects', { name: 'Newcomer' })).id;
+      expect((await call('POST', `/api/projects/${elsewhere}/domains`, owner.token, { hostname: 'purged.example.com' })).status).toBe(201);
+      expect((await call('POST', `/api/projects/${elsewhere}/domains`, owner.token, { hostname: 'kept-purge.example.com' })).status).toBe(409);
+    });
+  });
+}
