@@ -7,7 +7,7 @@ import { givenPasswordSchema } from '../auth/passwords';
 import { clearSessionCookie } from '../auth/session-cookie';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
-import { deleteAccount, deletionPlan } from '../users/account-deletion';
+import { deleteAccount, planDeletion, shownPlan } from '../users/account-deletion';
 import { noticeAccountChange } from '../users/security-notices';
 
 const tags = ['identity'];
@@ -33,7 +33,7 @@ export function registerAccountDeletionRoutes(app: FastifyInstance, deps: Identi
   routes.get(
     '/api/me/deletion',
     { preHandler: userGuard, schema: { tags, summary: 'What deleting your account would do, and what keeps it from being deleted now', response: { 200: planSchema } } },
-    async (request) => deletionPlan(deps, await deps.users.require(requireUser(request).userId)),
+    async (request) => shownPlan(await planDeletion(deps, await deps.users.require(requireUser(request).userId))),
   );
 
   routes.delete(
@@ -52,13 +52,14 @@ export function registerAccountDeletionRoutes(app: FastifyInstance, deps: Identi
     async (request, reply) => {
       const { userId } = requireUser(request);
       const user = await userWithCheckedPassword(deps, request, userId, request.body.password);
-      const { blockers } = await deletionPlan(deps, user);
+      const planned = await planDeletion(deps, user);
+      const { blockers } = planned;
       if (blockers.length > 0) throw identityError('IDENTITY_ACCOUNT_STILL_NEEDED', { message: blockers.map((blocker) => blocker.message).join(' '), details: { blockers } });
-      const done = await deleteAccount(deps, user);
-      request.log.info({ userId, deletedProjects: done.deletedProjects.length, leftTenants: done.leftTenants.length }, 'account deleted');
+      await deleteAccount(deps, user, planned);
+      request.log.info({ userId, deletedProjects: planned.deletedProjects.length, leftTenants: planned.leftTenants.length }, 'account deleted');
       noticeAccountChange(deps, user, 'account-deleted', requestTraceContext(request));
       clearSessionCookie(reply, deps.dev);
-      return done;
+      return shownPlan(planned);
     },
   );
 }

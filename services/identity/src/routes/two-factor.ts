@@ -2,7 +2,7 @@ import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { userWithCheckedPassword } from '../auth/password-check';
+import { checkPassword } from '../auth/password-check';
 import { givenPasswordSchema } from '../auth/passwords';
 import { enrollment, newRecoveryCodes, newTwoFactorSecret, totpCounter } from '../auth/two-factor';
 import { identityError } from '../errors';
@@ -34,7 +34,8 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: IdentityDeps
   /** The signed-in user, its password checked like a sign-in's (a wrong one counts as a failed sign-in). */
   async function withPassword(request: FastifyRequest, password: string): Promise<UserRecord> {
     const user = await signedInUser(request);
-    return userWithCheckedPassword(deps, request, user.id, password);
+    await checkPassword(deps, request, user, password);
+    return user;
   }
 
   routes.post(

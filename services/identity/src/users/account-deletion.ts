@@ -18,8 +18,12 @@ export interface DeletionPlan {
   leftTenants: Array<{ id: string; name: string }>;
 }
 
-type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges'>;
 type Membership = TenantRecord & { role: TenantRole };
+
+/** A deletion plan with what carrying it out needs: each tenant left with the admin who inherits, and the tenants that go. */
+export type AccountDeletion = DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] };
+
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges'>;
 
 /** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
 async function othersOf(deps: Deps, tenant: Membership, userId: string) {
@@ -32,7 +36,7 @@ async function othersOf(deps: Deps, tenant: Membership, userId: string) {
  * personal tenant's, older projects without a tenant) and those of shared tenants it alone
  * belongs to.
  */
-async function plan(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] }> {
+export async function planDeletion(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<AccountDeletion> {
   const blockers: DeletionBlocker[] = [];
   if (user.platformOwner && (await deps.users.countPlatformOwners()) <= 1) blockers.push({ reason: 'last-platform-owner', message: 'You are the only platform owner: make another account platform owner first (promote-owner).' });
   const leaving: Array<{ tenant: Membership; successorId: string }> = [];
@@ -56,9 +60,8 @@ async function plan(deps: Deps, user: { id: string; platformOwner: boolean }): P
   return { blockers, deletedProjects, leftTenants: leaving.map(({ tenant }) => ({ id: tenant.id, name: tenant.name })), leaving, alone };
 }
 
-/** What deleting the account would do, and what keeps it from being deleted now. */
-export async function deletionPlan(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan> {
-  const { blockers, deletedProjects, leftTenants } = await plan(deps, user);
+/** What the account's user is told of a deletion plan (without whom each tenant passes to). */
+export function shownPlan({ blockers, deletedProjects, leftTenants }: AccountDeletion): DeletionPlan {
   return { blockers, deletedProjects, leftTenants };
 }
 
@@ -68,8 +71,7 @@ export async function deletionPlan(deps: Deps, user: { id: string; platformOwner
  * every project membership (those of the deleted projects too), drops invitations it received, ends every session and access token, and
  * removes the user record last, so an attempt cut short can be made again by signing in.
  */
-export async function deleteAccount(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<DeletionPlan> {
-  const planned = await plan(deps, user);
+export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<void> {
   const touched = new Set<string>();
   for (const { tenant, successorId } of planned.leaving) for (const projectId of await deps.tenants.removeMember(tenant.id, user.id, successorId)) touched.add(projectId);
   for (const project of planned.deletedProjects) if (await deps.projects.markDeleted(project.id)) touched.add(project.id);
@@ -80,5 +82,4 @@ export async function deleteAccount(deps: Deps, user: { id: string; platformOwne
   await deps.users.remove(user.id);
   for (const tenant of planned.alone) await deps.tenants.remove(tenant.id);
   await deps.tenants.remove(personalTenantId(user.id));
-  return { blockers: [], deletedProjects: planned.deletedProjects, leftTenants: planned.leftTenants };
 }
