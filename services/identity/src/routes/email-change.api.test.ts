@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { linkToken, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 const PASSWORD = 'correct horse battery';
 let platform: IdentityTestPlatform;
@@ -15,16 +15,13 @@ const signIn = (email: string) => platform.call('POST', '/api/auth/login', { bod
 const askToChange = (token: string, body: Record<string, unknown>) => platform.call('POST', '/api/me/email', { token, body });
 const confirm = (token: string) => platform.call('POST', '/api/auth/email-change/confirm', { body: { token } });
 
-/** The mails written to the log for `to` with `subject`, oldest first. */
-function mails(to: string, subject: string): Array<{ text: string }> {
-  return platform.logs.map((line) => line.mail as { to: string; subject: string; text: string } | undefined).filter((mail) => mail?.to === to && mail.subject === subject) as Array<{ text: string }>;
-}
+const mails = (to: string, subject: string) => platform.mailsTo(to, subject);
 
 /** The token of the newest confirmation link mailed to `to`. */
 function mailedToken(to: string): string {
-  const text = mails(to, 'Confirm your new email address').at(-1)!.text;
-  expect(text).toContain(`${platform.url}/console/confirm-email#token=`);
-  return /#token=([A-Za-z0-9_-]+)/.exec(text)![1]!;
+  const mail = mails(to, 'Confirm your new email address').at(-1)!;
+  expect(mail.text).toContain(`${platform.url}/console/confirm-email#token=`);
+  return linkToken(mail);
 }
 
 describe('changing the email', () => {

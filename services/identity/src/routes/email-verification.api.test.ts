@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { linkToken, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 const PASSWORD = 'correct horse battery';
 let platform: IdentityTestPlatform;
@@ -13,10 +13,10 @@ afterAll(async () => {
 
 /** The tokens of the confirmation links mailed to `to` (welcome mail and again), oldest first. */
 function mailedTokens(to: string): string[] {
-  return platform.logs
-    .map((line) => line.mail as { to: string; text: string } | undefined)
-    .filter((mail) => mail?.to === to && mail.text.includes('/console/verify-email#token='))
-    .map((mail) => /verify-email#token=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!);
+  return platform
+    .mailsTo(to)
+    .filter((mail) => mail.text.includes('/console/verify-email#token='))
+    .map(linkToken);
 }
 const verify = (token: string) => platform.call('POST', '/api/auth/verify-email', { body: { token } });
 const me = async (token: string) => (await platform.call('GET', '/api/me', { token })).body;
@@ -50,16 +50,16 @@ describe('confirming the email address', () => {
     await expect.poll(() => mailedTokens('moving-on@example.org').length).toBe(1);
     const old = mailedTokens('moving-on@example.org')[0]!;
     expect((await platform.call('POST', '/api/me/email', { token, body: { email: 'moved-on@example.org', password: PASSWORD } })).status).toBe(202);
-    const changeMail = platform.logs.map((line) => line.mail as { to: string; subject: string; text: string } | undefined).find((mail) => mail?.to === 'moved-on@example.org' && mail.subject === 'Confirm your new email address')!;
-    expect((await platform.call('POST', '/api/auth/email-change/confirm', { body: { token: /#token=([A-Za-z0-9_-]+)/.exec(changeMail.text)![1] } })).status).toBe(200);
+    const [changeMail] = platform.mailsTo('moved-on@example.org', 'Confirm your new email address');
+    expect((await platform.call('POST', '/api/auth/email-change/confirm', { body: { token: linkToken(changeMail!) } })).status).toBe(200);
     expect((await me(token)).emailVerified).toBe(true);
     expect((await verify(old)).body.code).toBe('IDENTITY_VERIFICATION_LINK_INVALID');
 
     await platform.register('forgetful@example.org');
     await platform.call('POST', '/api/auth/password-reset', { body: { email: 'forgetful@example.org' } });
-    await expect.poll(() => platform.logs.some((line) => (line.mail as { to?: string; subject?: string } | undefined)?.subject === 'Choose a new password' && (line.mail as { to: string }).to === 'forgetful@example.org')).toBe(true);
-    const resetMail = platform.logs.map((line) => line.mail as { to: string; subject: string; text: string } | undefined).find((mail) => mail?.to === 'forgetful@example.org' && mail.subject === 'Choose a new password')!;
-    const reset = await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: /#token=([A-Za-z0-9_-]+)/.exec(resetMail.text)![1], password: 'remembered at last' } });
+    await expect.poll(() => platform.mailsTo('forgetful@example.org', 'Choose a new password').length).toBe(1);
+    const [resetMail] = platform.mailsTo('forgetful@example.org', 'Choose a new password');
+    const reset = await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: linkToken(resetMail!), password: 'remembered at last' } });
     expect(reset.body.user.emailVerified).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { linkToken, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 let platform: IdentityTestPlatform;
 
@@ -17,16 +17,14 @@ const requestReset = (email: string, on = platform) => on.call('POST', '/api/aut
 const confirmReset = (token: string, password: string) => platform.call('POST', '/api/auth/password-reset/confirm', { body: { token, password } });
 
 /** The reset mails written to the log for `email`, oldest first. */
-function resetMails(email: string, on = platform): Array<{ subject: string; text: string }> {
-  return on.logs.map((line) => line.mail as { to: string; subject: string; text: string } | undefined).filter((mail) => mail?.to === email && mail.subject === 'Choose a new password') as Array<{ subject: string; text: string }>;
-}
+const resetMails = (email: string, on = platform) => on.mailsTo(email, 'Choose a new password');
 
 /** The token of the newest reset link mailed to `email`, once the mail is out (it leaves after the answer). */
 async function mailedToken(email: string, count: number): Promise<string> {
   await expect.poll(() => resetMails(email).length).toBe(count);
-  const text = resetMails(email).at(-1)!.text;
-  expect(text).toContain(`${platform.url}/console/reset-password#token=`);
-  return /#token=([A-Za-z0-9_-]+)/.exec(text)![1]!;
+  const mail = resetMails(email).at(-1)!;
+  expect(mail.text).toContain(`${platform.url}/console/reset-password#token=`);
+  return linkToken(mail);
 }
 
 describe('changing the password (PUT /api/me/password)', () => {

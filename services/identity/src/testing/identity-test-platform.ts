@@ -7,9 +7,25 @@ import { expect } from 'vitest';
 import { createIdentityService } from '../app';
 import type { IdentityConfig } from '../config';
 
+/** A mail as the log mailer wrote it. */
+export interface LoggedMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The token of the link a mail carries (`...#token=<token>`). */
+export function linkToken(mail: LoggedMail): string {
+  const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+  if (!token) throw new Error(`the mail "${mail.subject}" to ${mail.to} carries no link with a token`);
+  return token;
+}
+
 export interface IdentityTestPlatform extends TestGateway {
   /** Every line the services logged, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The mails written to the log for `to` (with `subject` only, when given), oldest first. */
+  mailsTo(to: string, subject?: string): LoggedMail[];
   /** Registers through the API; answers the session token and the user. */
   register(email: string, options?: { password?: string; displayName?: string }): Promise<{ token: string; user: any }>;
   /** Invites the user to the project as `inviterToken` and accepts as the user; answers the member. */
@@ -34,6 +50,10 @@ export async function startIdentityPlatform(
   const platform = await startTestGateway({ services: [createIdentityService({ ...TEST_CONFIG, ...config })], logger, ...gatewayOptions });
   return Object.assign(platform, {
     logs,
+    mailsTo(to: string, subject?: string) {
+      const mails = logs.map((line) => line.mail as LoggedMail | undefined).filter((mail): mail is LoggedMail => mail?.to === to);
+      return subject === undefined ? mails : mails.filter((mail) => mail.subject === subject);
+    },
     async register(email: string, registerOptions: { password?: string; displayName?: string } = {}) {
       const response = await platform.call('POST', '/api/auth/register', { body: { email, password: registerOptions.password ?? 'correct horse battery', displayName: registerOptions.displayName } });
       expect(response.status).toBe(201);

@@ -13,9 +13,7 @@ afterAll(async () => {
 });
 
 /** The subjects of the mails written to the log for `to`, oldest first. */
-function subjects(to: string): string[] {
-  return platform.logs.map((line) => line.mail as { to: string; subject: string } | undefined).filter((mail) => mail?.to === to).map((mail) => mail!.subject);
-}
+const subjects = (to: string): string[] => platform.mailsTo(to).map((mail) => mail.subject);
 
 describe('account notices by mail', () => {
   it("tell the owner of every change to how the account signs in, and of its deletion, and not of a refused one", async () => {
@@ -35,7 +33,6 @@ describe('account notices by mail', () => {
     await expect
       .poll(() => subjects('noticed@example.org').slice(welcome))
       .toEqual(['Your password was changed', 'A new access token for your account', 'Two-step sign-in is on', 'New recovery codes', 'Two-step sign-in is off', 'Your account was deleted']);
-    const tokenMail = platform.logs.map((line) => line.mail as { subject: string; text: string } | undefined).find((mail) => mail?.subject === 'A new access token for your account');
-    expect(tokenMail?.text).toContain('"backup script"');
+    expect(platform.mailsTo('noticed@example.org', 'A new access token for your account')[0]?.text).toContain('"backup script"');
   });
 });
