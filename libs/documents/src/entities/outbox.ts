@@ -193,9 +193,9 @@ export class OutboxDrainer {
     await this.consumedPulls?.settled();
   }
 
-  /** Every entity collection any process has written to. */
-  async registeredScopes(): Promise<EntityScope[]> {
-    const registry = await this.store.collection<RegistryRecord>(REGISTRY).find({});
+  /** Every entity collection any process has written to (of one project, given `projectId`). */
+  async registeredScopes(projectId?: string): Promise<EntityScope[]> {
+    const registry = await this.store.collection<RegistryRecord>(REGISTRY).find(projectId === undefined ? {} : { projectId });
     return registry.map((record) => ({ projectId: record.projectId, typeId: record.typeId, collection: record.id }));
   }
 

@@ -11,7 +11,7 @@ import type { ErasedCounts } from '@platform/kit';
 export async function eraseProjectDocuments(deps: Pick<DataDeps, 'store' | 'drainer'>, projectId: string): Promise<ErasedCounts> {
   const types = typesCollection(projectId);
   const typeIds = (await deps.store.collection(types).find({}, { projection: { id: 1 } })).map((type) => type.id);
-  const registered = (await deps.drainer.registeredScopes()).filter((scope) => scope.projectId === projectId).map((scope) => scope.collection);
+  const registered = (await deps.drainer.registeredScopes(projectId)).map((scope) => scope.collection);
   const collections = [...new Set([...typeIds.map((typeId) => documentsCollection(projectId, typeId)), ...registered, applicationsCollection(projectId), agentsCollection(projectId)])].filter((name) => name !== types);
   const erased = { collections: 0, documents: 0, changes: 0 };
   for (const name of [...collections, types]) {
