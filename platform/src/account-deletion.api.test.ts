@@ -1,3 +1,4 @@
+import { TRAIL_COLLECTION } from '@platform/audit';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSyncStream, registerAccount } from './testing/platform-http';
 import { allInOneForTests } from './testing/platforms-on-disk';
@@ -5,7 +6,8 @@ import { succeeding } from './testing/populated-project';
 
 /**
  * A deleted account across the services: its realtime streams end, the projects it owned are gone
- * for their members, and the audit trail of the projects it worked in shows its id, not its name.
+ * for their members, and the audit trail of the projects it worked in shows its id, not its name,
+ * to everyone (platform owners too) and in the stored items (audit's erasure on the announcement).
  */
 const { platform, call } = allInOneForTests('account-deletion-');
 const as = succeeding(call);
@@ -35,6 +37,8 @@ describe('deleting an account, all-in-one', () => {
     expect((await call('DELETE', '/api/me', ada.token, { password: 'ada password 1' })).status).toBe(200);
     await vi.waitFor(() => expect(stream.ended()).toBe(true), { timeout: 5_000 });
     expect(await author()).toMatchObject({ userId: ada.userId, userDisplayName: ada.userId });
+    const stored = async () => (await platform().context!.store.collection(TRAIL_COLLECTION).find({ projectId: shared, userId: ada.userId })).map((item) => item.userDisplayName);
+    await vi.waitFor(async () => expect(await stored()).toEqual([ada.userId]), { timeout: 10_000 });
     expect((await call('GET', `/api/projects/${own}/types`, bea.token)).status).toBe(404);
     expect((await as(bea, 'GET', `/api/projects/${shared}/types/notes/data/by-ada`)).title).toBe('written by Ada');
   });

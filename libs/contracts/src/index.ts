@@ -5,6 +5,7 @@ export * from './health';
 export * from './services';
 export * from './access';
 export * from './document-events';
+export * from './account-deletion';
 export * from './project-purge';
 export * from './tenants';
 export { installValidationMessages } from './validation-messages';

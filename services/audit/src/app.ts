@@ -1,6 +1,7 @@
 import type { Subscription } from '@platform/bus';
 import { History } from '@platform/documents';
 import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { startAccountDeletionsConsumer } from './consumers/account-deletions';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { AuthorNames } from './trail/author-names';
@@ -32,6 +33,7 @@ export const auditService: ServiceDefinition = {
     await recorder.trail.ensureIndexes();
     const subscriptions: Subscription[] = [];
     for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));
+    subscriptions.push(await startAccountDeletionsConsumer(context, recorder.trail));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
       await Promise.all(subscriptions.map((subscription) => subscription.stop()));

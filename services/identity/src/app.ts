@@ -59,7 +59,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
-      const purge = new ProjectPurgeJob({ ...deps, bus: context.bus });
+      const purge = new ProjectPurgeJob(deps);
       const schedule = new ClusterSchedule(purge, context.kv, context.clock, context.logger, PROJECT_PURGE_SCHEDULE);
       schedule.start(configuration().projectPurgeCheckMs);
       return () => schedule.stop();

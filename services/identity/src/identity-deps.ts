@@ -1,3 +1,4 @@
+import type { EventBus } from '@platform/bus';
 import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
 import { UserMailThrottle } from './auth/user-mail-throttle';
 import { LoginThrottle } from './auth/login-throttle';
@@ -19,6 +20,8 @@ export interface IdentityDeps {
   dev: boolean;
   logger: Logger;
   clock: Clock;
+  /** Where identity tells the other services of deleted projects and accounts. */
+  bus: EventBus;
   mailer: Mailer;
   users: UserRepository;
   projects: ProjectRepository;
@@ -57,6 +60,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     dev: context.dev,
     logger: context.logger,
     clock,
+    bus: context.bus,
     mailer: context.mailer,
     users: new UserRepository(store, clock),
     projects: new ProjectRepository(store, clock),

@@ -1,7 +1,7 @@
-import { documentEventSubject, PROJECT_MEMBERS_COLLECTION, projectMemberId, type DocumentEvent } from '@platform/contracts';
+import { accountDeletedMessageId, accountDeletedSubject, documentEventSubject, PROJECT_MEMBERS_COLLECTION, projectMemberId, type AccountDeleted, type DocumentEvent } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditService } from '../app';
 import { rebuildProjectTrail } from '../rebuild/rebuild-project';
 import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION } from '../trail/trail-item';
@@ -259,6 +259,37 @@ describe('GET audit-trail: display name privacy', () => {
     await users.updateOne({ id: 'frank' }, { $set: { 'profileFields.displayName.privacy': 'private' } });
     expect((await names('alice')).frank).toBe('frank');
     expect(JSON.stringify((await trail(projectId, 'alice')).body)).not.toMatch(/Carol Private|Frank Default|Dave Projects/);
+  });
+
+  it("hides a deleted account's name from everyone at once, platform owners too, and erases it from the stored items when the deletion is announced", async () => {
+    const users = platform.context.store.collection('users');
+    await users.insertOne({ id: 'gina', email: 'gina@example.org', displayName: 'Gina Gone', profileFields: { displayName: { value: 'Gina Gone', privacy: 'public' } } });
+    tokens.gina = await platform.signIn('gina');
+    tokens.root ??= await platform.signIn('root', { platformOwner: true });
+    const projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'gina' }] });
+    await write('POST', `/api/projects/${projectId}/types`, 'owner', { id: 'posts', name: 'Posts' });
+    await write('POST', `/api/projects/${projectId}/types/posts/data`, 'gina', { id: 'by-gina', title: 'Gina was here' });
+    await settled(projectId, 2);
+    const names = async (who: string) =>
+      Object.fromEntries(((await trail(projectId, who)).body.items as Array<{ userId: string; userDisplayName: string }>).map((item) => [item.userId, item.userDisplayName]));
+    const stored = async () => Object.fromEntries((await platform.context.store.collection(TRAIL_COLLECTION).find({ projectId })).map((item) => [item.userId, item.userDisplayName]));
+    expect(await names('root')).toEqual({ gina: 'Gina Gone', owner: 'Olivia Owner' });
+
+    // Identity erases the record: no reader sees the name from then on.
+    await users.deleteMany({ id: 'gina' });
+    expect(await names('root')).toEqual({ gina: 'gina', owner: 'Olivia Owner' });
+    expect(await names('owner')).toEqual({ gina: 'gina', owner: 'Olivia Owner' });
+    expect(await stored()).toEqual({ gina: 'Gina Gone', owner: 'Olivia Owner' });
+
+    // And announces the deletion: the stored items lose the name, the other authors' keep theirs.
+    const deleted: AccountDeleted = { userId: 'gina', deletedAt: Date.now() };
+    await platform.context.bus.publish(accountDeletedSubject('gina'), deleted, { msgId: accountDeletedMessageId('gina') });
+    await vi.waitFor(async () => expect(await stored()).toEqual({ gina: 'gina', owner: 'Olivia Owner' }), { timeout: 5_000 });
+    // A repeated announcement (another message id, past the bus's duplicate window) changes nothing.
+    await platform.context.bus.publish(accountDeletedSubject('gina'), deleted, { msgId: `${accountDeletedMessageId('gina')}#again` });
+    await write('POST', `/api/projects/${projectId}/types/posts/data`, 'owner', { id: 'marker', title: 'M' });
+    await settled(projectId, 3);
+    expect(await stored()).toEqual({ gina: 'gina', owner: 'Olivia Owner' });
   });
 });
 

@@ -3,7 +3,7 @@ import type { DocumentStore } from '@platform/storage';
 import { DEFAULT_PRIVACY, displayNameVisible, privacySchema, type Viewer } from '../domain/name-visibility';
 import { USERS_COLLECTION } from './names';
 
-/** Who reads the trail: the signed-in user, and whether they are a platform owner (who sees every name). */
+/** Who reads the trail: the signed-in user, and whether they are a platform owner (who sees every name of an account that exists). */
 export interface TrailReader {
   userId: string;
   platformOwner: boolean;
@@ -12,8 +12,9 @@ export interface TrailReader {
 /**
  * Which authors' display names a reader may see, by the authors' privacy now. An item keeps the
  * name its author had when it was written; whether it is shown is decided at every read, so a
- * name made `private` later disappears from every item, as does a deleted account's. Hidden names
- * are answered as the user id (platform owners see every name).
+ * name made `private` later disappears from every item, as does a deleted account's (for platform
+ * owners too, who see every other name; the stored items lose it as well, see
+ * consumers/account-deletions.ts). Hidden names are answered as the user id.
  */
 export class AuthorNames {
   constructor(private readonly store: DocumentStore) {}
@@ -21,7 +22,9 @@ export class AuthorNames {
   /** The subset of `authorIds` whose display names the reader may see. */
   async visibleTo(reader: TrailReader, authorIds: readonly string[]): Promise<Set<string>> {
     const authors = [...new Set(authorIds)];
-    if (reader.platformOwner || authors.length === 0) return new Set(authors);
+    if (authors.length === 0) return new Set();
+    // Every author with an account: a deleted one has no record.
+    if (reader.platformOwner) return new Set((await this.privacies(authors)).keys());
     const [privacies, sharing] = await Promise.all([this.privacies(authors), this.sharingProjects(reader.userId, authors)]);
     return new Set(
       authors.filter((author) => {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_DELETED_FILTER, type AccountDeleted } from '@platform/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 const PASSWORD = 'correct horse battery';
@@ -7,7 +8,10 @@ let platform: IdentityTestPlatform;
 beforeAll(async () => {
   // Development mode: the first account's promotion link is logged, for the platform-owner case.
   platform = await startIdentityPlatform({ dev: true });
+  // What the other services are told (audit erases the names it copied): deleted accounts only.
+  await platform.context.bus.subscribe<AccountDeleted>({ durable: 'test-account-deletions', filter: ACCOUNT_DELETED_FILTER, handler: async ({ data }) => void announced.push(data.userId) });
 });
+const announced: string[] = [];
 afterAll(async () => {
   await platform?.close();
 });
@@ -28,6 +32,7 @@ describe('deleting one’s own account', () => {
     const refused = await platform.call('DELETE', '/api/me', { token: owner.token, body: { password: PASSWORD } });
     expect(refused).toMatchObject({ status: 409, body: { code: 'IDENTITY_ACCOUNT_STILL_NEEDED', details: { blockers: [{ reason: 'last-platform-owner' }] } } });
     expect((await ok('GET', '/api/me', owner)).platformOwner).toBe(true);
+    expect(announced).not.toContain(owner.user.id);
   });
 
   it('leaves everything, deletes its own projects, ends every session and token, and frees the email', async () => {
@@ -48,11 +53,13 @@ describe('deleting one’s own account', () => {
     expect(wrong).toMatchObject({ status: 403, body: { code: 'IDENTITY_WRONG_PASSWORD' } });
     for (const body of [{}, { password: PASSWORD, force: true }]) expect((await platform.call('DELETE', '/api/me', { token: ada.token, body })).status).toBe(400);
     expect((await ok('GET', `/api/projects/${own.id}`, bea)).name).toBe('Ada’s own');
+    expect(announced).not.toContain(ada.user.id);
 
     const deleted = await platform.call('DELETE', '/api/me', { token: ada.token, body: { password: PASSWORD } });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual(plan);
     expect(deleted.headers.get('set-cookie')).toMatch(/^session=;.*Expires=Thu, 01 Jan 1970/);
+    await vi.waitFor(() => expect(announced).toContain(ada.user.id));
 
     expect((await platform.call('GET', '/api/me', { token: ada.token })).status).toBe(401);
     expect((await platform.call('GET', '/api/me', { token })).status).toBe(401);

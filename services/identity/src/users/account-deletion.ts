@@ -1,4 +1,4 @@
-import { personalTenantId, type TenantRole } from '@platform/contracts';
+import { accountDeletedMessageId, accountDeletedSubject, personalTenantId, type AccountDeleted, type TenantRole } from '@platform/contracts';
 import type { ProjectRecord } from '@platform/kit';
 import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
@@ -23,7 +23,7 @@ type Membership = TenantRecord & { role: TenantRole };
 /** A deletion plan with what carrying it out needs: each tenant left with the admin who inherits, and the tenants that go. */
 export type AccountDeletion = DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] };
 
-type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges'>;
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'bus' | 'clock'>;
 
 /** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
 async function othersOf(deps: Deps, tenant: Membership, userId: string) {
@@ -68,8 +68,11 @@ export function shownPlan({ blockers, deletedProjects, leftTenants }: AccountDel
 /**
  * Deletes the account as its plan says (the caller has checked there are no blockers): leaves the
  * shared tenants (owned projects pass to an admin), deletes the projects that go with it, ends
- * every project membership (those of the deleted projects too), drops invitations it received, ends every session and access token, and
- * removes the user record last, so an attempt cut short can be made again by signing in.
+ * every project membership (those of the deleted projects too), drops invitations it received,
+ * ends every session and access token, tells the other services to erase their copies of the
+ * user's personal data (AccountDeleted: the audit trail's display names), and removes the user
+ * record last, so an attempt cut short can be made again by signing in (the message is repeated
+ * then; every erasure is idempotent).
  */
 export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<void> {
   const touched = new Set<string>();
@@ -79,6 +82,8 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   await Promise.all([...touched].map((projectId) => deps.accessChanges.announce({ projectId })));
   await deps.invitations.eraseFor(user.id);
   await deps.sessions.revokeAll(user.id);
+  const deleted: AccountDeleted = { userId: user.id, deletedAt: deps.clock() };
+  await deps.bus.publish(accountDeletedSubject(user.id), deleted, { msgId: accountDeletedMessageId(user.id) });
   await deps.users.remove(user.id);
   for (const tenant of planned.alone) await deps.tenants.remove(tenant.id);
   await deps.tenants.remove(personalTenantId(user.id));
