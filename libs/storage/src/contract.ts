@@ -238,6 +238,27 @@ export function runDocumentStoreContract(adapter: string, open: () => Promise<{ 
       }
     });
 
+    it('drops a collection with its documents and indexes, leaving the others and the handles taken before', async () => {
+      const [dropped, kept] = [fresh(), fresh()];
+      await dropped.ensureIndex({ keys: { name: 1 }, unique: true });
+      await dropped.insertMany([{ id: 'a', name: 'x' }, { id: 'b', name: 'y' }]);
+      await kept.insertOne({ id: 'a', name: 'x' });
+
+      await store.dropCollection(dropped.name);
+      expect(await dropped.count()).toBe(0);
+      expect(await store.collection<Item>(dropped.name).find({})).toEqual([]);
+      expect(await kept.find({})).toEqual([{ id: 'a', name: 'x' }]);
+      // The handle still works: a write makes the collection anew, without the old unique index.
+      await dropped.insertMany([{ id: 'c', name: 'same' }, { id: 'd', name: 'same' }]);
+      expect(await dropped.find({}, { sort: { id: 1 } })).toEqual([{ id: 'c', name: 'same' }, { id: 'd', name: 'same' }]);
+
+      // Dropping again, or a collection that never existed, is no error.
+      await store.dropCollection(dropped.name);
+      await store.dropCollection(dropped.name);
+      await store.dropCollection(fresh().name);
+      expect(await dropped.count()).toBe(0);
+    });
+
     it('refuses a unique index over existing duplicates', async () => {
       const items = fresh();
       await items.insertMany([{ id: '1', name: 'same' }, { id: '2', name: 'same' }]);

@@ -94,6 +94,15 @@ export interface StoreSection {
 
 export interface DocumentStore extends StoreSection {
   /**
+   * Removes a collection with its documents and indexes, so a store that grew by many collections
+   * (every purged project's) shrinks back: the embedded store forgets it (its log keeps no line of
+   * it after the next compaction), MongoDB drops it (its files go); a collection that does not
+   * exist is no error. Collection handles taken before stay usable: a later write makes the
+   * collection anew, empty and without indexes. Not part of an atomic section; call it when
+   * nothing writes to the collection any more.
+   */
+  dropCollection(name: string): Promise<void>;
+  /**
    * Embedded store only (MongoDB has its own tools): writes a consistent copy of every collection
    * into `directory` (created; it must be empty) while writes go on, by default a new directory
    * under `<dataDir>/backups`. Every write acknowledged before the call is in it.

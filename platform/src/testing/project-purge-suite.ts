@@ -1,4 +1,6 @@
-import type { DocumentStore } from '@platform/storage';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isEmbeddedStore, STORE_LOG_FILE, type DocumentStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerAccount } from './platform-http';
 import { platformsOnDisk } from './platforms-on-disk';
@@ -10,6 +12,7 @@ const DAY = 24 * 60 * 60 * 1000;
  * A deleted project whose restore period has ended is purged: identity's hourly job tells every
  * service, and each erases its share. Checked through the API where it shows (the hostname is free
  * again, the restore refused) and in the store for the rest; a live project beside it keeps all.
+ * The project's own collections are dropped: on the embedded store, a snapshot holds no line of them.
  * Runs an all-in-one platform with `environment` on top (NATS_URL for the bus over JetStream).
  */
 export function describeProjectPurge(title: string, environment: Record<string, string> = {}): void {
@@ -19,6 +22,7 @@ export function describeProjectPurge(title: string, environment: Record<string, 
     const as = succeeding(call);
     const time = { offset: 0 };
     let store: DocumentStore;
+    let root: string;
     let owner: { token: string; userId: string };
     let member: { token: string; userId: string };
 
@@ -47,7 +51,8 @@ export function describeProjectPurge(title: string, environment: Record<string, 
       vi.stubEnv('PUBLISHING_DOMAIN_VERIFICATION', 'off');
       vi.stubEnv('IDENTITY_PROJECT_RESTORE_DAYS', '1');
       vi.stubEnv('IDENTITY_PROJECT_PURGE_CHECK_MS', '100');
-      const running = await disk.start(await disk.makeRoot(), { LOG_LEVEL: 'silent', ...environment }, { clock: () => Date.now() + time.offset });
+      root = await disk.makeRoot();
+      const running = await disk.start(root, { LOG_LEVEL: 'silent', ...environment }, { clock: () => Date.now() + time.offset });
       store = running.context!.store;
       owner = await registerAccount(call, 'purging-owner');
       member = await registerAccount(call, 'purging-member');
@@ -71,6 +76,10 @@ export function describeProjectPurge(title: string, environment: Record<string, 
       await vi.waitFor(async () => expect(Object.values(await heldOf(doomed)).every((count) => count === 0), JSON.stringify(await heldOf(doomed))).toBe(true), { timeout: 20_000, interval: 200 });
       expect(await heldOf(kept)).toEqual(keptBefore);
       expect((await store.collection('projects').findById(doomed))?.purgedAt).toBeGreaterThan(0);
+      if (!isEmbeddedStore(store)) throw new Error('the purge suite runs on the embedded store');
+      const snapshot = await readFile(join((await store.backup(join(root, 'after-purge'))).directory, STORE_LOG_FILE), 'utf8');
+      expect(snapshot.split("\n").filter((line) => line.includes(`"c":"tenant-${doomed}-`)).map((line) => line.slice(0, 160))).toEqual([]);
+      expect(snapshot).toContain(`"c":"tenant-${kept}-notes"`);
 
       expect((await call('POST', `/api/projects/${doomed}/restore`, owner.token)).body).toMatchObject({ code: 'IDENTITY_PROJECT_RESTORE_EXPIRED' });
       const elsewhere = (await as(owner, 'POST', '/api/projects', { name: 'Newcomer' })).id;

@@ -72,6 +72,7 @@ export function withTypeSchemaEncoding(store: DocumentStore): DocumentStore {
     },
     collection: wrappedCollections(store, wrap),
     atomically: wrappedAtomically(store, wrap),
+    dropCollection: (name) => store.dropCollection(name),
     ping: () => store.ping(),
     close: () => store.close(),
   };

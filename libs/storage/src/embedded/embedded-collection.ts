@@ -85,6 +85,26 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
+  /** Whether it holds no document and no index: a snapshot leaves it out. */
+  get isEmpty(): boolean {
+    return this.documents.size === 0 && this.indexes.length === 0;
+  }
+
+  /**
+   * Forgets every document and index, in place, so handles to this collection stay valid (see
+   * DocumentStore.dropCollection); an empty one writes nothing.
+   */
+  async drop(): Promise<void> {
+    if (this.isEmpty) return;
+    this.documents.clear();
+    this.indexes.length = 0;
+    this.uniqueIndexes.length = 0;
+    this.lookupFields.clear();
+    this.lookups.clear();
+    this.ordered.clear();
+    await this.writerOrThrow().drop();
+  }
+
   snapshot(): { indexes: IndexSpec[]; documents: T[] } {
     return { indexes: [...this.indexes], documents: [...this.documents.values()] };
   }

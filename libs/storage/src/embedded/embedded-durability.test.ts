@@ -339,6 +339,35 @@ describe('embedded store durability', () => {
     await reopened.close();
   });
 
+  it('keeps a dropped collection dropped across a restart, a compaction and a backup, and a collection made again after its drop', async () => {
+    const store = await createEmbeddedStore({ dataDir });
+    const gone = store.collection('project-gone');
+    await gone.ensureIndex({ keys: { name: 1 }, unique: true });
+    await gone.insertMany([{ id: 'a', name: 'x' }, { id: 'b', name: 'y' }]);
+    const again = store.collection('project-again');
+    await again.insertOne({ id: 'old' });
+    await store.collection('kept').insertOne({ id: 'k' });
+    await store.dropCollection('project-gone');
+    await store.dropCollection('project-again');
+    await again.insertOne({ id: 'new' });
+    expect(store.stats()).toMatchObject({ collections: 2, documents: 2 });
+    const backup = await store.backup(join(dataDir, 'backups', 'one'));
+    await store.close();
+    expect((await logLines(dataDir)).some((line) => line.includes('"drop":true'))).toBe(true);
+
+    const reopened = await createEmbeddedStore({ dataDir });
+    expect(reopened.stats()).toMatchObject({ collections: 2, documents: 2 });
+    expect(await reopened.collection('project-gone').find({})).toEqual([]);
+    // The unique index went with it.
+    await reopened.collection('project-gone').insertMany([{ id: 'c', name: 'x' }, { id: 'd', name: 'x' }]);
+    expect(await reopened.collection('project-again').find({})).toEqual([{ id: 'new' }]);
+    await reopened.close();
+    // The backup, a snapshot, holds no line of the dropped collection at all.
+    const backupLines = await logLines(backup.directory);
+    expect(backupLines.filter((line) => line.includes('project-gone'))).toEqual([]);
+    expect(backupLines.filter((line) => line.includes('project-again'))).toEqual(['{"c":"project-again","put":{"id":"new"}}']);
+  });
+
   it('compacts a log dominated by dead lines and keeps the data', async () => {
     const store = await createEmbeddedStore({ dataDir, fsync: false });
     const counters = store.collection('counters');

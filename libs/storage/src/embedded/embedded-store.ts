@@ -46,7 +46,7 @@ type Collections = Map<string, EmbeddedCollection<StoredDocument>>;
 
 function* snapshotLines(collections: Collections): Iterable<string> {
   // Every collection's indexes and documents are taken now; only their JSON is made later.
-  const taken = [...collections].map(([name, collection]) => ({ prefix: `{"c":${JSON.stringify(name)},`, collection, ...collection.snapshot() }));
+  const taken = [...collections].filter(([, collection]) => !collection.isEmpty).map(([name, collection]) => ({ prefix: `{"c":${JSON.stringify(name)},`, collection, ...collection.snapshot() }));
   for (const { prefix, collection, indexes, documents } of taken) {
     for (const index of indexes) yield `${prefix}"index":${JSON.stringify(index)}}`;
     for (const document of documents) yield `${prefix}"put":${collection.jsonOf(document)}}`;
@@ -150,8 +150,13 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     kind: 'embedded',
     collection: <T extends StoredDocument>(name: string) => collectionNamed(name) as unknown as Collection<T>,
     atomically: (work) => log.atomically((section) => work(sectionStore(log, section, collectionNamed))),
+    // The emptied collection stays in the map (handles to it stay valid) until the store reopens without it.
+    async dropCollection(name) {
+      if (closed) throw new Error('the embedded store is closed');
+      await collections.get(name)?.drop();
+    },
     backup,
-    stats: () => ({ collections: collections.size, documents: documentCount(), logBytes: log.size, loadMs }),
+    stats: () => ({ collections: [...collections.values()].filter((collection) => !collection.isEmpty).length, documents: documentCount(), logBytes: log.size, loadMs }),
     async ping() {
       return !closed;
     },

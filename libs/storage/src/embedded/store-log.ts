@@ -4,11 +4,14 @@ import { AppendLog } from './append-log';
 /** One change to one collection; replaying a collection's records in order rebuilds it. */
 export type CollectionRecord = { put: Record<string, unknown> } | { del: string } | { index: IndexSpec };
 
+/** A log line that removes a collection: replay forgets every record of it before this one. */
+export type DropRecord = { drop: true };
+
 /**
  * One line of the store's write-ahead log: a change tagged with its collection, or a group of
  * such changes written by one atomic section (one line, so a crash keeps all of it or none).
  */
-export type StoreLogLine = (CollectionRecord & { c: string }) | { group: Array<CollectionRecord & { c: string }> };
+export type StoreLogLine = (CollectionRecord & { c: string }) | (DropRecord & { c: string }) | { group: Array<CollectionRecord & { c: string }> };
 
 /** How a collection hands its changes to the store's log. */
 export interface CollectionWriter {
@@ -16,6 +19,8 @@ export interface CollectionWriter {
   put(id: string, json: string): Promise<void>;
   del(id: string): Promise<void>;
   index(spec: IndexSpec): Promise<void>;
+  /** Writes that the collection was removed (never inside an atomic section). */
+  drop(): Promise<void>;
 }
 
 /** A stored document's JSON as it is in memory now, or undefined once it is deleted. */
@@ -58,7 +63,7 @@ function newGroup(): Group {
   return { sections: new Set(), open: 0, documents: new Map(), indexLines: [], committed, resolve, reject };
 }
 
-/** Sorts the log's lines into each collection's records, in log order. */
+/** Sorts the log's lines into each collection's records, in log order; a dropped collection's records before its drop are left out. */
 export function recordsByCollection(lines: StoreLogLine[]): Map<string, CollectionRecord[]> {
   const byCollection = new Map<string, CollectionRecord[]>();
   const add = (line: CollectionRecord & { c: string }) => {
@@ -69,6 +74,7 @@ export function recordsByCollection(lines: StoreLogLine[]): Map<string, Collecti
   };
   for (const line of lines) {
     if ('group' in line) for (const member of line.group) add(member);
+    else if ('drop' in line) byCollection.delete(line.c);
     else add(line);
   }
   return byCollection;
@@ -120,6 +126,7 @@ export class StoreLog {
         section.group.indexLines.push(line);
         return Promise.resolve();
       },
+      drop: () => this.log.appendSerialized(`${prefix}"drop":true}`),
     };
   }
 

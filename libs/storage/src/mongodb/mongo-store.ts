@@ -159,6 +159,14 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Docu
     },
     // Sequential, no transaction: see StoreSection.atomically.
     atomically: (work) => work(store),
+    async dropCollection(name) {
+      try {
+        // No error for a collection that does not exist (the driver's answer then differs by server version).
+        await database.collection(name).drop();
+      } catch (error) {
+        rethrow(name, error);
+      }
+    },
     async ping() {
       try {
         await database.command({ ping: 1 }, { timeoutMS: 2000 });

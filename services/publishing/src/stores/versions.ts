@@ -37,9 +37,13 @@ export class VersionStore {
     return collection;
   }
 
-  /** Erases every version of a purged project; answers how many. */
+  /** Erases every version of a purged project, dropping its collection with its index; answers how many there were. */
   async eraseProject(projectId: string): Promise<number> {
-    return (await this.versions(projectId)).deleteMany({});
+    const name = versionsCollection(projectId);
+    const held = await this.store.collection(name).count();
+    await this.store.dropCollection(name);
+    this.indexed.delete(name);
+    return held;
   }
 
   /** Inserts the version; false when its number is already taken (its id is `{appId}:{number}`). */
