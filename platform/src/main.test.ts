@@ -32,6 +32,12 @@ describe('process entry', () => {
     expect(result.stderr).toContain('PORT');
   });
 
+  it('stops a production start that requires confirmed emails but delivers no mail, naming both variables', () => {
+    const result = runEntry({ NODE_ENV: 'production', PRINCIPAL_SECRET: 'x'.repeat(32), IDENTITY_REQUIRE_CONFIRMED_EMAIL: 'true', DATA_DIR: dataDir, PORT: '0' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('start-up failed: Invalid configuration:\n  - IDENTITY_REQUIRE_CONFIRMED_EMAIL: true needs mail delivery: set SMTP_URL (without it, production writes mails to the log and no account could confirm its email)\n');
+  }, 60_000);
+
   it('names a busy port and the variable to change, in one line without a stack', async () => {
     const holder: Server = createServer();
     await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));

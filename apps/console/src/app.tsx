@@ -8,6 +8,7 @@ import { ForgotPassword } from './screens/forgot-password';
 import { ResetPassword } from './screens/reset-password';
 import { ConfirmEmail } from './screens/confirm-email';
 import { VerifyEmail } from './screens/verify-email';
+import { ConfirmEmailFirst } from './screens/confirm-email-first';
 import { Account } from './screens/account';
 import { Types } from './screens/types';
 import { Members } from './screens/members';
@@ -82,8 +83,10 @@ function Screen() {
     }
     return <SignIn />;
   }
-  if (path === '/admin') return <Admin />;
   if (path === '/account') return <Account />;
+  // The platform requires a confirmed email (IDENTITY_REQUIRE_CONFIRMED_EMAIL): only the account is open until then.
+  if (user.emailConfirmationRequired) return <ConfirmEmailFirst email={user.email} />;
+  if (path === '/admin') return <Admin />;
   if (path === '/tenants') return <Tenants />;
   const tenantId = match('/tenants/:tenantId', path)?.tenantId;
   if (tenantId) return <TenantDetail tenantId={tenantId} key={tenantId} />;

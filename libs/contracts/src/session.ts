@@ -15,6 +15,11 @@ export const sessionRecordSchema = z.object({
   language: z.string().optional(),
   /** A read-only personal access token: the gateway refuses every request that could change something. */
   readOnly: z.boolean().optional(),
+  /**
+   * The account's email is unconfirmed where the operator requires it confirmed
+   * (IDENTITY_REQUIRE_CONFIRMED_EMAIL): the gateway refuses everything but the account's own routes.
+   */
+  emailUnconfirmed: z.boolean().optional(),
 });
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

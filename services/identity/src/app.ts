@@ -1,6 +1,7 @@
-import { ClusterSchedule, type ServiceDefinition } from '@platform/kit';
+import { ClusterSchedule, ConfigError, type ServiceDefinition } from '@platform/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
+import { verificationMailed } from './users/email-verification';
 import { PROJECT_PURGE_SCHEDULE, ProjectPurgeJob } from './projects/project-purge';
 import { registerAccessTokenRoutes } from './routes/access-tokens';
 import { registerAccountDeletionRoutes } from './routes/account-deletion';
@@ -56,6 +57,10 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
     },
     start: async (context) => {
       const deps = identityDeps(context, configuration());
+      // Required but impossible: no account could ever confirm its email, so none could do anything.
+      if (deps.requireConfirmedEmail && !verificationMailed(deps)) {
+        throw new ConfigError(['IDENTITY_REQUIRE_CONFIRMED_EMAIL: true needs mail delivery: set SMTP_URL (without it, production writes mails to the log and no account could confirm its email)']);
+      }
       await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));

@@ -12,6 +12,8 @@ export const identityEnvSchema = z.object({
   IDENTITY_PROJECT_RESTORE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** How often each replica checks whether the hourly purge of deleted projects is due (ms). */
   IDENTITY_PROJECT_PURGE_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Accounts may use nothing but their own account until a mailed link confirmed their email. */
+  IDENTITY_REQUIRE_CONFIRMED_EMAIL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 });
 
 export interface IdentityConfig {
@@ -21,6 +23,8 @@ export interface IdentityConfig {
   projectRestorePeriodMs: number;
   /** How often the purge schedule checks for a due occurrence (ms). */
   projectPurgeCheckMs: number;
+  /** An account whose email is unconfirmed may use nothing but its own account (the gateway refuses the rest). */
+  requireConfirmedEmail: boolean;
 }
 
 /** Reads the identity service's environment; a bad value stops start-up naming the variable. */
@@ -31,5 +35,6 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): Identi
     invitationMailLimit: { perHour: parsed.IDENTITY_INVITATION_MAILS_PER_HOUR },
     projectRestorePeriodMs: parsed.IDENTITY_PROJECT_RESTORE_DAYS * 24 * 60 * 60 * 1000,
     projectPurgeCheckMs: parsed.IDENTITY_PROJECT_PURGE_CHECK_MS,
+    requireConfirmedEmail: parsed.IDENTITY_REQUIRE_CONFIRMED_EMAIL,
   };
 }

@@ -46,6 +46,8 @@ export interface IdentityDeps {
   promotions: PromotionTokens;
   /** How long a deleted project stays restorable, in ms. */
   projectRestorePeriodMs: number;
+  /** IDENTITY_REQUIRE_CONFIRMED_EMAIL (see config.ts). */
+  requireConfirmedEmail: boolean;
   /** Where people open the platform, for the links identity writes to the log and mails. */
   publicUrl: () => string;
 }
@@ -70,7 +72,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     invitationMails: new InvitationMailThrottle(kv, config.invitationMailLimit),
     access: context.projectAccess,
     accessChanges: context.accessChanges,
-    sessions: new Sessions(kv, clock, context.bus),
+    sessions: new Sessions(kv, clock, { bus: context.bus, requireConfirmedEmail: config.requireConfirmedEmail }),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
     resetTokens: new MailedLinkTokens(kv, PASSWORD_RESET_LINKS),
@@ -81,6 +83,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     resetThrottle: new PasswordResetThrottle(kv),
     promotions: new PromotionTokens(kv),
     projectRestorePeriodMs: config.projectRestorePeriodMs,
+    requireConfirmedEmail: config.requireConfirmedEmail,
     publicUrl: () => context.publicUrl(),
   };
   depsByContext.set(context, deps);

@@ -65,8 +65,22 @@ export interface SessionSummary {
 /** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
 const ACCESS_TOKEN_PREFIX = 'pat_';
 
-function sessionFields(user: StoredUser): Pick<SessionRecord, 'userId' | 'platformOwner' | 'displayName' | 'language'> {
-  return { userId: user.id, platformOwner: user.platformOwner, displayName: user.displayName, ...(user.language ? { language: user.language } : {}) };
+/** What the sessions of `user` say of it; `requireConfirmedEmail`: whether an unconfirmed email limits them. */
+function sessionFields(user: StoredUser, requireConfirmedEmail: boolean): Pick<SessionRecord, 'userId' | 'platformOwner' | 'displayName' | 'language' | 'emailUnconfirmed'> {
+  return {
+    userId: user.id,
+    platformOwner: user.platformOwner,
+    displayName: user.displayName,
+    ...(user.language ? { language: user.language } : {}),
+    ...(requireConfirmedEmail && user.emailVerifiedAt === undefined ? { emailUnconfirmed: true } : {}),
+  };
+}
+
+export interface SessionsOptions {
+  /** Where ended sessions are announced (gateways close their realtime streams); none in tools. */
+  bus?: EventBus;
+  /** IDENTITY_REQUIRE_CONFIRMED_EMAIL: sessions of an account whose email is unconfirmed say so (the gateway limits them). */
+  requireConfirmedEmail?: boolean;
 }
 
 /**
@@ -74,12 +88,17 @@ function sessionFields(user: StoredUser): Pick<SessionRecord, 'userId' | 'platfo
  * holds only its SHA-256, under which the gateway finds the session on every request.
  */
 export class Sessions {
+  private readonly bus: EventBus | undefined;
+  private readonly requireConfirmedEmail: boolean;
+
   constructor(
     private readonly kv: KeyValue,
     private readonly clock: Clock,
-    /** Where ended sessions are announced (gateways close their realtime streams); none in tools. */
-    private readonly bus?: EventBus,
-  ) {}
+    options: SessionsOptions = {},
+  ) {
+    this.bus = options.bus;
+    this.requireConfirmedEmail = options.requireConfirmedEmail ?? false;
+  }
 
   /**
    * A new session for `userId` opened from `device`; the user's oldest sessions beyond
@@ -108,7 +127,7 @@ export class Sessions {
   private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>, grant: Pick<SessionRecord, 'readOnly'> = {}): Promise<{ token: string; session: SessionRecord }> {
     const tokenHash = hashToken(token);
     const now = this.clock();
-    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user), ...grant };
+    const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user, this.requireConfirmedEmail), ...grant };
     await withSessionStore(async () => {
       const entry: SessionIndexEntry = { id: session.id, createdAt: now, ...index };
       await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: lifetimeMs });
@@ -206,7 +225,8 @@ export class Sessions {
       const tokenHash = key.slice(userSessionKey(user.id).length);
       const raw = await this.kv.get(sessionKey(tokenHash));
       if (!raw) continue;
-      const session = { ...(JSON.parse(raw) as SessionRecord), ...sessionFields(user) };
+      const { emailUnconfirmed: _before, ...stored } = JSON.parse(raw) as SessionRecord;
+      const session: SessionRecord = { ...stored, ...sessionFields(user, this.requireConfirmedEmail) };
       if (session.expiresAt > now) await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: session.expiresAt - now });
     }
   }

@@ -62,7 +62,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
       if (!updated) throw identityError('IDENTITY_USER_NOT_FOUND');
       await deps.sessions.refresh(updated);
       request.log.info({ userId, platformOwner, by: requireUser(request).userId }, 'platform ownership changed');
-      return toCurrentUser(updated);
+      return toCurrentUser(updated, deps.requireConfirmedEmail);
     },
   );
 
@@ -92,7 +92,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
     { preHandler: platformOwnerGuard, schema: { tags, summary: 'Every user (platform owners)', querystring: adminPageQuery, response: { 200: pageOf(currentUserSchema) } } },
     async (request) => {
       const { items, total } = await deps.users.listAll(skipOf(request.query));
-      return { items: items.map(toCurrentUser), total, ...request.query };
+      return { items: items.map((user) => toCurrentUser(user, deps.requireConfirmedEmail)), total, ...request.query };
     },
   );
 }

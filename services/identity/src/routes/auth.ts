@@ -83,7 +83,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       await deps.tenants.personalTenant(stored);
       await afterRegistration(deps, stored, request.log, requestTraceContext(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
-      return reply.code(201).send({ user: toCurrentUser(stored), token, expiresAt: session.expiresAt });
+      return reply.code(201).send({ user: toCurrentUser(stored, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt });
     },
   );
 
@@ -111,7 +111,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       const stored = withoutSecret(user);
       const { token, session } = await deps.sessions.create(stored, requestDevice(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
-      return { user: toCurrentUser(stored), token, expiresAt: session.expiresAt };
+      return { user: toCurrentUser(stored, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },
   );
 

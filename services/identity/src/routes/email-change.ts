@@ -75,11 +75,14 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
       const change = value ? (JSON.parse(value) as EmailChange) : null;
       const before = change && (await deps.users.findById(change.userId));
       if (!change || !before) throw identityError('IDENTITY_EMAIL_CHANGE_LINK_INVALID', { details: { field: 'token' } });
+      let changed;
       try {
-        await deps.users.update(change.userId, { $set: { email: change.email, emailVerifiedAt: deps.clock() } });
+        changed = await deps.users.update(change.userId, { $set: { email: change.email, emailVerifiedAt: deps.clock() } });
       } catch (error) {
         throw error instanceof DuplicateKeyError ? identityError('IDENTITY_EMAIL_TAKEN') : error;
       }
+      // The new address is confirmed by the link: sessions limited by an unconfirmed one are no more.
+      if (changed) await deps.sessions.refresh(changed);
       request.log.info({ userId: change.userId }, 'email changed');
       await mailEmailChanged(deps, { to: before.email, displayName: before.displayName, email: change.email }, requestTraceContext(request)).catch((error: unknown) =>
         request.log.warn({ err: error }, 'the notice to the old address could not be sent'),

@@ -58,7 +58,9 @@ export function registerEmailVerificationRoutes(app: FastifyInstance, deps: Iden
       const claim = value ? (JSON.parse(value) as EmailVerification) : null;
       const user = claim && (await deps.users.findById(claim.userId));
       if (!claim || !user || user.email !== claim.email) throw identityError('IDENTITY_VERIFICATION_LINK_INVALID', { details: { field: 'token' } });
-      await deps.users.markEmailVerified(user.id, user.email);
+      const confirmed = await deps.users.markEmailVerified(user.id, user.email);
+      // Where confirmation is required, the account's live sessions are limited no more from now on.
+      if (confirmed) await deps.sessions.refresh(confirmed);
       return { email: user.email };
     },
   );

@@ -18,7 +18,7 @@ export function registerMeRoutes(app: FastifyInstance, deps: IdentityDeps): void
   routes.get(
     '/api/me',
     { preHandler: userGuard, schema: { tags: ['identity'], summary: 'The current user', response: { 200: currentUserSchema } } },
-    async (request) => toCurrentUser(await deps.users.require(requireUser(request).userId)),
+    async (request) => toCurrentUser(await deps.users.require(requireUser(request).userId), deps.requireConfirmedEmail),
   );
 
   routes.put(
@@ -85,7 +85,7 @@ export function registerMeRoutes(app: FastifyInstance, deps: IdentityDeps): void
       const modifier: UpdateModifier = request.body.url === null ? { $unset: { avatarUrl: '' } } : { $set: { avatarUrl: request.body.url } };
       const updated = await deps.users.update(userId, modifier);
       if (!updated) throw identityError('IDENTITY_USER_NOT_FOUND');
-      return toCurrentUser(updated);
+      return toCurrentUser(updated, deps.requireConfirmedEmail);
     },
   );
 }

@@ -117,7 +117,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       await deps.throttle.clearAccount(user.email);
       const { token, session } = await deps.sessions.create(user, requestDevice(request));
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
-      return { user: toCurrentUser(user), token, expiresAt: session.expiresAt };
+      return { user: toCurrentUser(user, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },
   );
 }

@@ -35,7 +35,7 @@ export interface IdentityTestPlatform extends TestGateway {
 }
 
 /** Tests register many users from one address and send many invitations; the limits have their own tests. */
-const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1000 }, projectRestorePeriodMs: 30 * 24 * 60 * 60_000, projectPurgeCheckMs: 60_000 };
+const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs: 60 * 60_000 }, invitationMailLimit: { perHour: 1000 }, projectRestorePeriodMs: 30 * 24 * 60 * 60_000, projectPurgeCheckMs: 60_000, requireConfirmedEmail: false };
 
 /**
  * Identity behind the gateway with its log captured, so tests read what the server wrote there

@@ -54,12 +54,16 @@ export const currentUserSchema = z.object({
   language: z.string().optional(),
   avatarUrl: z.string().optional(),
   emailVerified: z.boolean().describe("Whether a mailed link proved the account's owner reads its address"),
+  emailConfirmationRequired: z
+    .boolean()
+    .describe('Whether the account may use nothing but itself (`/api/me`, `/api/auth`) until its email is confirmed: the operator requires confirmed emails (IDENTITY_REQUIRE_CONFIRMED_EMAIL) and this one is not'),
   twoFactorEnabled: z.boolean().describe('Whether signing in asks for a code from an authenticator app'),
   createdAt: z.number(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
-export function toCurrentUser(user: StoredUser): CurrentUser {
+/** `requireConfirmedEmail`: the platform's IDENTITY_REQUIRE_CONFIRMED_EMAIL. */
+export function toCurrentUser(user: StoredUser, requireConfirmedEmail: boolean): CurrentUser {
   return {
     id: user.id,
     email: user.email,
@@ -70,6 +74,7 @@ export function toCurrentUser(user: StoredUser): CurrentUser {
     ...(user.language ? { language: user.language } : {}),
     ...(user.avatarUrl ? { avatarUrl: user.avatarUrl } : {}),
     emailVerified: user.emailVerifiedAt !== undefined,
+    emailConfirmationRequired: requireConfirmedEmail && user.emailVerifiedAt === undefined,
     twoFactorEnabled: user.twoFactorEnabledAt !== undefined,
     createdAt: user.createdAt,
   };

@@ -1,0 +1,22 @@
+import { AppError } from '@platform/kit';
+
+/**
+ * What an account whose email is unconfirmed may reach where the operator requires confirmed
+ * emails (IDENTITY_REQUIRE_CONFIRMED_EMAIL): its own account (`/api/me`, to read it, confirm the
+ * address, correct a mistyped one, or delete it), the sign-in routes, and what needs no account
+ * anyway (health, the public domain routes, the schema help). Accepting an invitation joins a
+ * project, so it waits for the confirmation like everything else.
+ */
+const OPEN_PREFIXES: readonly RegExp[] = [/^\/api\/(?:auth|me|health|public|help|schemas)(?:\/|$)/];
+const JOINING: readonly RegExp[] = [/^\/api\/me\/invitations\/[^/]+\/accept$/];
+
+/** Whether an account with an unconfirmed email may send this request. */
+export function openToUnconfirmedEmail(method: string, path: string): boolean {
+  // No API path has a dot segment: `/api/me/../projects` is no path of the account's.
+  if (/\/(?:\.|%2e)/i.test(path)) return false;
+  if (!OPEN_PREFIXES.some((pattern) => pattern.test(path))) return false;
+  return !(method === 'POST' && JOINING.some((pattern) => pattern.test(path)));
+}
+
+export const unconfirmedEmailRefusal = (): AppError =>
+  new AppError(403, 'GATEWAY_EMAIL_UNCONFIRMED', 'Confirm your email address first: open the link in the mail we sent you, or ask for a new one (POST /api/me/email-verification)');
