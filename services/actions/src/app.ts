@@ -1,8 +1,9 @@
-import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createActionsDeps, type ActionsDeps } from './actions-deps';
 import { loadActionsConfig, type ActionsConfig } from './config';
 import { startDocumentEventConsumer } from './consumers/document-events';
 import { migratePlainPermissionNames } from './executor/permission-migration';
+import { RUN_RETENTION_SCHEDULE, RunRetentionJob } from './executor/run-retention';
 import { registerActionRoutes } from './routes/actions';
 import { registerBlockRoutes } from './routes/blocks';
 import { registerRunRoutes } from './routes/runs';
@@ -41,7 +42,11 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
       const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, logger: context.logger });
       const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
+      const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs });
+      const retentionSchedule = new ClusterSchedule(retention, context.kv, deps.clock, context.logger, RUN_RETENTION_SCHEDULE);
+      retentionSchedule.start(deps.config.runRetentionCheckMs);
       return async () => {
+        retentionSchedule.stop();
         await purges.stop();
         await stop();
         await deps.http.close();

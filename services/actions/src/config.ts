@@ -20,6 +20,13 @@ export const actionsEnvSchema = z.object({
    * with 4, one action on a busy type fell behind an all-in-one PATCH load without bound.
    */
   ACTIONS_EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  /**
+   * Days a run record is kept. At least 8: the bus keeps events 7 days, and a run's record is
+   * what keeps a redelivered event from running its action twice.
+   */
+  ACTIONS_RUN_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(30),
+  /** How often each replica checks whether the hourly removal of old runs is due (ms). */
+  ACTIONS_RUN_RETENTION_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export interface ActionsConfig {
@@ -28,6 +35,10 @@ export interface ActionsConfig {
   webhookTimeoutMs: number;
   maxDepth: number;
   executorConcurrency: number;
+  /** How long run records are kept, in ms. */
+  runRetentionMs: number;
+  /** How often the run retention schedule checks for a due occurrence (ms). */
+  runRetentionCheckMs: number;
 }
 
 /** Reads the environment once; a bad value throws a ConfigError naming the variable. */
@@ -39,5 +50,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     webhookTimeoutMs: parsed.ACTIONS_WEBHOOK_TIMEOUT_MS,
     maxDepth: parsed.ACTIONS_MAX_DEPTH,
     executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
+    runRetentionMs: parsed.ACTIONS_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    runRetentionCheckMs: parsed.ACTIONS_RUN_RETENTION_CHECK_MS,
   };
 }

@@ -81,8 +81,14 @@ export class RunStore {
     return this.collection.deleteMany({ projectId });
   }
 
+  /** Removes every run that started before `cutoff` (Unix ms); answers how many. */
+  removeStartedBefore(cutoff: number): Promise<number> {
+    return this.collection.deleteMany({ startedAt: { $lt: cutoff } });
+  }
+
   async ensureIndexes(): Promise<void> {
-    await this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } });
+    // The second for the hourly removal of old runs (RunRetentionJob), which would scan them all without it.
+    await Promise.all([this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } }), this.collection.ensureIndex({ keys: { startedAt: 1 } })]);
   }
 
   /**

@@ -23,11 +23,11 @@ export interface ActionsTestPlatform extends TestGateway {
  * Data and actions behind the gateway, the log captured. Webhooks may reach loopback here (the
  * tests' receivers listen on 127.0.0.1); production refuses it unless configured.
  */
-export async function startActionsPlatform(config: Partial<ActionsConfig> = {}): Promise<ActionsTestPlatform> {
+export async function startActionsPlatform(config: Partial<ActionsConfig> = {}, options: { clock?: () => number } = {}): Promise<ActionsTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const actions = createActionsService({ webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'], webhookSecret: WEBHOOK_SECRET, executorConcurrency: 2, ...config });
-  const platform = await startTestGateway({ services: [dataService, actions], logger });
+  const platform = await startTestGateway({ services: [dataService, actions], logger, ...options });
   return Object.assign(platform, {
     logs,
     mailsTo(to: string) {
