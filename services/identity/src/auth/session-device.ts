@@ -17,6 +17,18 @@ export function requestDevice(request: FastifyRequest): SessionDevice {
 }
 
 /**
+ * What stays the same for one device from one sign-in to the next: the browser and system without
+ * their versions ("Firefox on Windows": a browser updates itself every few weeks), or the first
+ * product's name of anything else ("curl"); null without a user agent.
+ */
+export function deviceFamily(userAgent: string | undefined): string | null {
+  if (!userAgent) return null;
+  const { browser, os } = Bowser.parse(userAgent);
+  if (browser.name) return os.name ? `${browser.name} on ${os.name}` : browser.name;
+  return userAgent.split(/[\s/]+/)[0] ?? null;
+}
+
+/**
  * A person's name for a user agent: "Firefox 133 on Windows" for a browser (bowser reads it), the
  * first product of anything else ("curl 8.5.0", "node"); null without one.
  */

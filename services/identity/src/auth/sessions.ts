@@ -4,7 +4,7 @@ import { SESSION_ENDED_SUBJECT, sessionKey, sessionUsedKey, type SessionEndedNot
 import { hashToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
-import { describeDevice, type SessionDevice } from './session-device';
+import { describeDevice, deviceFamily, type SessionDevice } from './session-device';
 import { withSessionStore } from './session-store-availability';
 
 /** Sessions last 30 days from creation; using them does not extend them. */
@@ -165,6 +165,17 @@ export class Sessions {
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /**
+   * Whether one of the user's live sessions or tokens was opened from a device of the same family
+   * as `device` (deviceFamily: browser and system, versions aside), so a sign-in from it is no
+   * news to the account's owner.
+   */
+  async knowsDevice(userId: string, device: SessionDevice): Promise<boolean> {
+    const family = deviceFamily(device.userAgent);
+    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
+    return entries.some((entry) => deviceFamily(entry.userAgent) === family);
   }
 
   /** Whether `sessionId` of `userId` is a session or a token; null when it is not live. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
 import { requireSecondFactor } from '../auth/second-factor-check';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
-import { requestDevice } from '../auth/session-device';
+import { describeDevice, requestDevice } from '../auth/session-device';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
@@ -16,6 +16,7 @@ import { accountEmail, emailAddress } from '../users/email-address';
 import { verificationMailed, verificationText } from '../users/email-verification';
 import { withoutSecret } from '../users/user-repository';
 import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
+import { noticeAccountChange } from '../users/security-notices';
 
 const registerBody = z.object({
   email: emailAddress,
@@ -109,8 +110,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       await requireSecondFactor(deps, user, request.body.code);
       await deps.throttle.recordSuccess(email, request.ip);
       const stored = withoutSecret(user);
-      const { token, session } = await deps.sessions.create(stored, requestDevice(request));
+      const device = requestDevice(request);
+      const known = await deps.sessions.knowsDevice(stored.id, device);
+      const { token, session } = await deps.sessions.create(stored, device);
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
+      if (!known) noticeAccountChange(deps, stored, { signedInFrom: { device: describeDevice(device.userAgent) ?? 'a program that did not say what it is', address: device.address } }, requestTraceContext(request));
       return { user: toCurrentUser(stored, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },
   );

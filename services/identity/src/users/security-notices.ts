@@ -2,10 +2,21 @@ import { traceLogFields, type TraceContext } from '@platform/telemetry';
 import type { IdentityDeps } from '../identity-deps';
 
 /** The account changes its owner is told about by mail, in case someone else made them. */
-export type AccountChange = 'password-changed' | 'two-factor-on' | 'two-factor-off' | 'recovery-codes-renewed' | { accessTokenMade: string } | 'account-deleted';
+export type AccountChange =
+  | 'password-changed'
+  | 'two-factor-on'
+  | 'two-factor-off'
+  | 'recovery-codes-renewed'
+  | { accessTokenMade: string }
+  | { signedInFrom: { device: string; address: string | undefined } }
+  | 'account-deleted';
 
 function describe(change: AccountChange): { subject: string; what: string } {
-  if (typeof change === 'object') return { subject: 'A new access token for your account', what: `an access token named "${change.accessTokenMade}" was made; it acts as you until it expires or is revoked` };
+  if (typeof change === 'object' && 'accessTokenMade' in change) return { subject: 'A new access token for your account', what: `an access token named "${change.accessTokenMade}" was made; it acts as you until it expires or is revoked` };
+  if (typeof change === 'object') {
+    const { device, address } = change.signedInFrom;
+    return { subject: 'A new sign-in to your account', what: `someone signed in to your account from ${device}${address ? ` (address ${address})` : ''}, a device none of your sessions was opened from` };
+  }
   switch (change) {
     case 'password-changed':
       return { subject: 'Your password was changed', what: 'your password was changed, and your other devices were signed out' };
