@@ -252,11 +252,14 @@ describe('the console in a real browser', () => {
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('synced');
     // The history's author lookup fails once, as it does when the connection drops while the page opens.
     await page.route('**/api/users/*', (route) => route.abort('internetdisconnected'), { times: 1 });
+    // Waited for before going offline: a lookup still on its way then would fail offline instead, and the retry meet the abort.
+    const lookupFailed = page.waitForEvent('requestfailed', (request) => request.url().includes('/api/users/'));
     await row.getByRole('link').click();
     const priority = page.getByLabel('priority', { exact: true });
     await priority.waitFor();
     const history = page.getByRole('list', { name: 'Changes' });
     await history.getByRole('listitem').first().waitFor();
+    await lookupFailed;
 
     // The schema wants an integer: the form sends 1.5 as it is, the SDK queues it offline, the server refuses it on sync.
     await context.setOffline(true);
