@@ -13,6 +13,8 @@ export const principalSchema = z.discriminatedUnion('kind', [
     platformOwner: z.boolean(),
     displayName: z.string().optional(),
     language: z.string().optional(),
+    /** An access token made for these projects only: every other project is unknown to it (kit's ProjectAccess). */
+    projectIds: z.array(z.string()).optional(),
   }),
 ]);
 

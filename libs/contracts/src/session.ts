@@ -20,6 +20,11 @@ export const sessionRecordSchema = z.object({
    * (IDENTITY_REQUIRE_CONFIRMED_EMAIL): the gateway refuses everything but the account's own routes.
    */
   emailUnconfirmed: z.boolean().optional(),
+  /**
+   * An access token made for these projects only: the gateway refuses it every route outside them,
+   * and services treat every other project as unknown to it.
+   */
+  projectIds: z.array(z.string()).optional(),
 });
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

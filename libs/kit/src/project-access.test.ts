@@ -57,6 +57,17 @@ afterEach(async () => {
 });
 
 describe('ProjectAccess', () => {
+  it('treats a project outside an access token\'s projects as unknown, even after the same user read it unscoped (the cache is per user)', async () => {
+    const access = new ProjectAccess(store, Date.now, 60_000);
+    const scoped: Principal = { ...alice, projectIds: ['p1'] } as Principal;
+    expect(await standing(access, 'p2')).toBe('member');
+    await expect(access.require('p2', scoped)).rejects.toMatchObject({ statusCode: 404, code: 'PROJECT_NOT_FOUND' });
+    expect((await access.require('p1', scoped)).caller.userId).toBe('alice');
+    const project = (await access.require('p2', alice)).project;
+    expect(await access.standingIn(project, scoped)).toBeNull();
+    expect(await access.standingIn(project, alice)).not.toBeNull();
+  });
+
   it('answers from its cache until the project is forgotten', async () => {
     const access = new ProjectAccess(store, Date.now, 60_000);
     expect(await standing(access, 'p1')).toBe('member');

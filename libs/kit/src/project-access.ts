@@ -39,6 +39,11 @@ export async function findLiveProject(store: DocumentStore, projectId: string): 
   return project && project.deletedAt === undefined ? project : null;
 }
 
+/** Whether an access token made for some projects only (`projectIds`) reaches this one; any other caller does. */
+function withinTokenScope(projectId: string, principal: Extract<Principal, { kind: 'user' }>): boolean {
+  return principal.projectIds === undefined || principal.projectIds.includes(projectId);
+}
+
 export interface ProjectContext {
   project: ProjectRecord;
   caller: ProjectCaller;
@@ -96,7 +101,7 @@ export class ProjectAccess {
   }
 
   private async lookup(projectId: string, principal: Principal): Promise<ProjectContext | null> {
-    if (principal.kind !== 'user') return null;
+    if (principal.kind !== 'user' || !withinTokenScope(projectId, principal)) return null;
     const key = `${projectId}\u0000${principal.userId}`;
     const now = this.clock();
     const cached = this.cache.get(key);
@@ -115,7 +120,7 @@ export class ProjectAccess {
    * this way to let its owners restore it. Null for a non-member (and for anyone but a user).
    */
   async standingIn(project: ProjectRecord, principal: Principal): Promise<ProjectCaller | null> {
-    if (principal.kind !== 'user') return null;
+    if (principal.kind !== 'user' || !withinTokenScope(project.id, principal)) return null;
     const member = await this.store.collection<ProjectMember & { [k: string]: unknown }>(PROJECT_MEMBERS_COLLECTION).findById(projectMemberId(project.id, principal.userId));
     return this.callerIn(project, member, principal.userId, principal.platformOwner);
   }

@@ -8,6 +8,7 @@ import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
 import type { SessionUseRecorder } from './session-use-recorder';
 import { openToUnconfirmedEmail, unconfirmedEmailRefusal } from './unconfirmed-email-access';
+import { openToProjectScope, projectScopeRefusal } from './project-scoped-access';
 
 /**
  * The gateway's onRequest hook: establishes `request.principal` from the session for every path
@@ -15,7 +16,8 @@ import { openToUnconfirmedEmail, unconfirmedEmailRefusal } from './unconfirmed-e
  * guard then answers 401. A token that cannot be checked because the store is down and is not in
  * the local cache gets 503 rather than silently signing the user out. A read-only access token
  * gets 403 for any request that could change something, before any service sees it; so does a
- * session of an account whose email must be confirmed first, for anything but its own account.
+ * session of an account whose email must be confirmed first, for anything but its own account,
+ * and an access token made for some projects, for anything outside them.
  */
 export function registerSessionHook(app: FastifyInstance, loader: SessionLoader, uses: SessionUseRecorder): void {
   // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
@@ -33,6 +35,7 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader,
       if (lookup.status === 'found') {
         if (lookup.session.readOnly && mayChange(request.method, path)) return done(readOnlyRefusal());
         if (lookup.session.emailUnconfirmed && !openToUnconfirmedEmail(request.method, path)) return done(unconfirmedEmailRefusal());
+        if (lookup.session.projectIds && !openToProjectScope(request.method, path, lookup.session.projectIds)) return done(projectScopeRefusal());
         request.principal = principalOfSession(lookup.session);
         // Not while the store is down (the session came from the local cache): the write would fail too.
         if (!lookup.fromCache) uses.record(lookup.tokenHash, lookup.session);

@@ -9,5 +9,6 @@ export function principalOfSession(session: SessionRecord): UserPrincipal {
     platformOwner: session.platformOwner,
     ...(session.displayName ? { displayName: session.displayName } : {}),
     ...(session.language ? { language: session.language } : {}),
+    ...(session.projectIds ? { projectIds: session.projectIds } : {}),
   };
 }

@@ -182,6 +182,30 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect(platform.pageErrors).toEqual([]);
   });
 
+  it('a user makes an access token for one project: the list says which, and the token reaches that project only', async () => {
+    const account = await register(platform, 'Farid', 'scoped-token');
+    const project = async (name: string) => (await platform.call('POST', '/api/projects', { token: account.token, body: { name } })).body.id as string;
+    const [alpha, beta] = [await project('Alpha'), await project('Beta')];
+    const page = await platform.openPage();
+    await signInOnPage(page, account.email);
+    await page.goto('/console/account');
+    const form = page.getByRole('form', { name: 'New access token' });
+    await form.getByLabel('Token name').fill('deploy alpha');
+    await form.getByRole('checkbox', { name: 'Alpha' }).check();
+    await form.getByRole('button', { name: 'Make token' }).click();
+    const secret = page.getByRole('region', { name: 'New token' }).locator('code');
+    await poll(() => secret.textContent()).toMatch(/^pat_/);
+    const row = page.getByRole('table', { name: 'Access tokens' }).getByRole('row').filter({ hasText: 'deploy alpha' });
+    await poll(() => row.getByRole('cell').nth(5).textContent()).toBe('Alpha');
+    await screenshot(page, 'account-08b-token-for-a-project');
+
+    const token = (await secret.textContent())!;
+    expect((await platform.call('GET', `/api/projects/${alpha}`, { token })).body.name).toBe('Alpha');
+    expect((await platform.call('GET', `/api/projects/${beta}`, { token })).body.code).toBe('GATEWAY_TOKEN_PROJECT_SCOPED');
+    expect((await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens[0].projects).toEqual([alpha]);
+    expect(platform.pageErrors).toEqual([]);
+  });
+
   it('a user deletes their account: first what stands in the way, then what goes with it, the password, and the sign-in page', async () => {
     const account = await register(platform, 'Zoe', 'leaving');
     const colleague = await register(platform, 'Yan', 'leaving');

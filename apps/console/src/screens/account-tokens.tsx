@@ -18,13 +18,16 @@ const LIFETIMES = [7, 30, 90, 365] as const;
 const DEFAULT_LIFETIME = 90;
 
 const loadTokens = async (): Promise<AccessToken[]> => (await unwrap(api.GET('/api/me/tokens'))).tokens;
+const loadProjects = async () => (await unwrap(api.GET('/api/projects'))).items;
 
 /**
- * Personal access tokens: make one for a program (its secret shown once, to copy), see the live
- * ones and revoke any.
+ * Personal access tokens: make one for a program (its secret shown once, to copy), for every
+ * project or only those ticked, see the live ones and revoke any.
  */
 export function AccountTokens({ onStatus }: { onStatus: (status: string) => void }) {
   const tokens = useLoad(loadTokens, 'tokens');
+  const projects = useLoad(loadProjects, 'projects');
+  const projectName = (id: string) => projects.value?.find((project) => project.id === id)?.name ?? id;
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [made, setMade] = useState<{ name: string; token: string }>();
   const [revokeError, setRevokeError] = useState<unknown>();
@@ -37,7 +40,9 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
     const fields = new FormData(form);
     try {
       const access = fields.get('access') === 'read' ? 'read' : 'read-write';
-      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body: { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')), access } }));
+      const chosen = fields.getAll('projects').map(String);
+      const body = { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')), access, ...(chosen.length > 0 ? { projects: chosen } : {}) } as const;
+      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body }));
       setErrors(noErrors);
       form.reset();
       setMade({ name, token });
@@ -75,6 +80,16 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
           <option value="read-write">Read and write</option>
           <option value="read">Read only</option>
         </SelectField>
+        {projects.value && projects.value.length > 0 && (
+          <fieldset className="token-projects">
+            <legend>Only these projects (none ticked: every project)</legend>
+            {projects.value.map((project) => (
+              <label key={project.id}>
+                <input type="checkbox" name="projects" value={project.id} /> {project.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
       </SubmitForm>
       {made && (
         <div className="new-token" role="region" aria-label="New token">
@@ -89,7 +104,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
       )}
       <LoadError error={tokens.error ?? revokeError} />
       {tokens.value && tokens.value.length > 0 && (
-        <LabelledTable label="Access tokens" headers={['Name', 'Made', 'Expires', 'Last used', 'Access', 'Change']}>
+        <LabelledTable label="Access tokens" headers={['Name', 'Made', 'Expires', 'Last used', 'Access', 'Projects', 'Change']}>
           {tokens.value.map((token) => (
             <tr key={token.id}>
               <td>{token.name}</td>
@@ -97,6 +112,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
               <td><Day at={token.expiresAt} /></td>
               <td>{lastUsed(token.lastUsedAt)}</td>
               <td>{token.access === 'read' ? 'read only' : 'read and write'}</td>
+              <td>{token.projects ? token.projects.map(projectName).join(', ') : 'all'}</td>
               <td>
                 {confirming === token.id ? (
                   <>

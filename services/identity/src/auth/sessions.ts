@@ -60,7 +60,12 @@ export interface SessionSummary {
   address: string | null;
   /** A read-only access token. */
   readOnly: boolean;
+  /** The projects an access token was made for; undefined: every project its user can reach. */
+  projectIds: string[] | undefined;
 }
+
+/** What an access token may do beyond acting as its user: only read, only some projects. */
+export type TokenGrant = Pick<SessionRecord, 'readOnly' | 'projectIds'>;
 
 /** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
 const ACCESS_TOKEN_PREFIX = 'pat_';
@@ -119,12 +124,12 @@ export class Sessions {
     await this.revokeWhere(userId, (entry) => oldest.has(entry.id));
   }
 
-  /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`; `readOnly`: for requests that change nothing. */
-  createAccessToken(user: StoredUser, name: string, lifetimeMs: number, device: SessionDevice, readOnly = false): Promise<{ token: string; session: SessionRecord }> {
-    return this.open(user, `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`, lifetimeMs, { ...device, kind: 'token', name }, readOnly ? { readOnly } : {});
+  /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`, limited as `grant` says. */
+  createAccessToken(user: StoredUser, name: string, lifetimeMs: number, device: SessionDevice, grant: TokenGrant = {}): Promise<{ token: string; session: SessionRecord }> {
+    return this.open(user, `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`, lifetimeMs, { ...device, kind: 'token', name }, grant);
   }
 
-  private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>, grant: Pick<SessionRecord, 'readOnly'> = {}): Promise<{ token: string; session: SessionRecord }> {
+  private async open(user: StoredUser, token: string, lifetimeMs: number, index: Omit<SessionIndexEntry, 'id'>, grant: TokenGrant = {}): Promise<{ token: string; session: SessionRecord }> {
     const tokenHash = hashToken(token);
     const now = this.clock();
     const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user, this.requireConfirmedEmail), ...grant };
@@ -158,10 +163,10 @@ export class Sessions {
         const tokenHash = key.slice(userSessionKey(userId).length);
         const [raw, usedAt] = await Promise.all([this.kv.get(sessionKey(tokenHash)), this.kv.get(sessionUsedKey(tokenHash))]);
         if (!raw) continue;
-        const { createdAt, expiresAt, readOnly } = JSON.parse(raw) as SessionRecord;
+        const { createdAt, expiresAt, readOnly, projectIds } = JSON.parse(raw) as SessionRecord;
         const { id, name, userAgent, address } = entry;
         const lastUsedAt = usedAt === null ? null : Number(usedAt);
-        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null, readOnly: readOnly === true });
+        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null, readOnly: readOnly === true, projectIds });
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);

@@ -13,11 +13,22 @@ export const MAX_ACCESS_TOKENS = 50;
 
 const tokenAccess = z.enum(['read-write', 'read']).describe('`read`: the gateway refuses every request that could change something (403 `GATEWAY_TOKEN_READ_ONLY`)');
 
+/** Projects one token may be made for; more is as good as all of them. */
+const MAX_TOKEN_PROJECTS = 20;
+
+const tokenProjects = z
+  .array(z.string().min(1).max(128))
+  .min(1)
+  .max(MAX_TOKEN_PROJECTS)
+  .refine((ids) => new Set(ids).size === ids.length, 'each project once')
+  .describe(`Only these projects (ids, at most ${MAX_TOKEN_PROJECTS}): every other project is unknown to the token, and the gateway refuses it whatever is not about them (403 \`GATEWAY_TOKEN_PROJECT_SCOPED\`); absent: every project its user can reach`);
+
 const createBody = z
   .object({
     name: z.string().trim().min(1).max(100).describe('What the token is for, such as "nightly export"'),
     expiresInDays: z.number().int().min(1).max(365).default(90).describe('It stops working this many days from now (default 90, at most 365)'),
     access: tokenAccess.default('read-write'),
+    projects: tokenProjects.optional(),
   })
   .strict();
 
@@ -29,6 +40,7 @@ const tokenSummarySchema = z.object({
   expiresAt: z.number().describe('Absolute expiry, Unix ms'),
   lastUsedAt: z.number().nullable().describe('When a request last came with it, Unix ms, to within 5 minutes; null if never'),
   access: tokenAccess,
+  projects: tokenProjects.optional(),
 });
 
 /**
@@ -45,7 +57,7 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       schema: {
         tags: ['identity'],
         summary: 'Make a personal access token (shown once); only from a signed-in session',
-        description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`; with \`access: read\` it only reads (GET, and the POST that asks which documents are readable). It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
+        description: `The token acts as you wherever a session does, sent as \`Authorization: Bearer <token>\`; with \`access: read\` it only reads (GET, and the POST that asks which documents are readable); with \`projects\` it reaches only those projects (each one you belong to now, else 400 \`IDENTITY_TOKEN_PROJECT_UNKNOWN\`). It is shown only in this answer. At most ${MAX_ACCESS_TOKENS} live tokens (409 beyond).`,
         body: createBody,
         response: { 201: tokenSummarySchema.omit({ current: true, lastUsedAt: true }).extend({ token: z.string().describe('The secret: keep it like a password; it is never shown again') }) },
       },
@@ -56,10 +68,17 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       if ((await deps.sessions.kind(userId, sessionId)) !== 'session') throw identityError('IDENTITY_TOKEN_NEEDS_SIGN_IN');
       if ((await deps.sessions.list(userId, 'token')).length >= MAX_ACCESS_TOKENS) throw identityError('IDENTITY_TOO_MANY_TOKENS');
       const user = await deps.users.require(userId);
-      const { name, expiresInDays, access } = request.body;
-      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), access === 'read');
+      const { name, expiresInDays, access, projects } = request.body;
+      // Each project as the signed-in user reaches it now (a deleted or foreign one is unknown).
+      for (const [index, projectId] of (projects ?? []).entries()) {
+        await deps.access.require(projectId, request.principal).catch(() => {
+          throw identityError('IDENTITY_TOKEN_PROJECT_UNKNOWN', { details: { field: `projects.${index}` } });
+        });
+      }
+      const grant = { ...(access === 'read' ? { readOnly: true } : {}), ...(projects ? { projectIds: projects } : {}) };
+      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), grant);
       noticeAccountChange(deps, user, { accessTokenMade: name }, requestTraceContext(request));
-      return reply.code(201).send({ id: session.id, name, access, createdAt: session.createdAt, expiresAt: session.expiresAt, token });
+      return reply.code(201).send({ id: session.id, name, access, ...(projects ? { projects } : {}), createdAt: session.createdAt, expiresAt: session.expiresAt, token });
     },
   );
 
@@ -70,7 +89,16 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       const { userId, sessionId } = requireUser(request);
       const tokens = await deps.sessions.list(userId, 'token');
       return {
-        tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt, readOnly }) => ({ id, name: name ?? '', current: id === sessionId, createdAt, expiresAt, lastUsedAt, access: readOnly ? ('read' as const) : ('read-write' as const) })),
+        tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt, readOnly, projectIds }) => ({
+          id,
+          name: name ?? '',
+          current: id === sessionId,
+          createdAt,
+          expiresAt,
+          lastUsedAt,
+          access: readOnly ? ('read' as const) : ('read-write' as const),
+          ...(projectIds ? { projects: projectIds } : {}),
+        })),
       };
     },
   );
