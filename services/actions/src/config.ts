@@ -12,6 +12,8 @@ export const actionsEnvSchema = z.object({
   ACTIONS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** How long a webhook may take when its block sets no `timeoutMs`. */
   ACTIONS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
+  /** The wait before a webhook's second attempt; each later one waits four times longer (1 s, 4 s, 16 s). */
+  ACTIONS_WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Action writes that trigger actions that write...: the chain stops at this depth. */
   ACTIONS_MAX_DEPTH: z.coerce.number().int().min(1).max(20).default(3),
   /**
@@ -33,6 +35,8 @@ export interface ActionsConfig {
   webhookAllowedNetworks: string[];
   webhookSecret?: string;
   webhookTimeoutMs: number;
+  /** The wait before a webhook's second attempt (ms); each later one waits four times longer. */
+  webhookRetryDelayMs: number;
   maxDepth: number;
   executorConcurrency: number;
   /** How long run records are kept, in ms. */
@@ -48,6 +52,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     webhookAllowedNetworks: parsed.ACTIONS_WEBHOOK_ALLOWED_NETWORKS,
     ...(parsed.ACTIONS_WEBHOOK_SECRET ? { webhookSecret: parsed.ACTIONS_WEBHOOK_SECRET } : {}),
     webhookTimeoutMs: parsed.ACTIONS_WEBHOOK_TIMEOUT_MS,
+    webhookRetryDelayMs: parsed.ACTIONS_WEBHOOK_RETRY_DELAY_MS,
     maxDepth: parsed.ACTIONS_MAX_DEPTH,
     executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
     runRetentionMs: parsed.ACTIONS_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,

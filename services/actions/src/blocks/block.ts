@@ -26,6 +26,9 @@ export interface BlockServices {
 export interface BlockRunContext {
   projectId: string;
   actionId: string;
+  /** The run's record id and the block's id: together, what a webhook names its delivery by. */
+  runId: string;
+  blockId: string;
   ownerId: string;
   triggerName: TriggerName;
   event: DocumentEvent;

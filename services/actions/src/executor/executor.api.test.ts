@@ -18,7 +18,10 @@ const received: Received[] = [];
 let owner: string;
 let member: string;
 
-/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow. */
+/** Answers so far per /flaky?key=..., which fails twice (503) before it answers. */
+const flakyCalls = new Map<string, number>();
+
+/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow, /flaky, /bad. */
 async function startReceiver(): Promise<Server> {
   const server = createServer((request, response) => {
     let body = '';
@@ -27,6 +30,12 @@ async function startReceiver(): Promise<Server> {
       received.push({ path: request.url ?? '', body, headers: request.headers });
       if (request.url?.startsWith('/fail')) return void response.writeHead(500).end('broken');
       if (request.url?.startsWith('/slow')) return void setTimeout(() => response.writeHead(200).end('late'), 1_500);
+      if (request.url?.startsWith('/bad')) return void response.writeHead(400).end('no');
+      if (request.url?.startsWith('/flaky')) {
+        const calls = (flakyCalls.get(request.url) ?? 0) + 1;
+        flakyCalls.set(request.url, calls);
+        if (calls <= 2) return void response.writeHead(503, { 'retry-after': '0' }).end('busy');
+      }
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: true }));
     });
   });
@@ -55,6 +64,32 @@ async function createDocument(projectId: string, typeId: string, body: Record<st
 const trigger = (triggerName: string, typeId?: string) => ({ id: triggerName, triggerName, ...(typeId ? { configuration: { typeId } } : {}) });
 
 describe('blocks', () => {
+  it('call-webhook tries a failure that may pass again, naming one delivery signed anew each time, and not a refusal', async () => {
+    const projectId = await platform.projectWithType('owner', 'deliveries');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Deliver',
+      triggers: [trigger('documentCreated', 'deliveries')],
+      blocks: [
+        { id: 'flaky', blockName: 'call-webhook', configuration: { url: `${hookBase}/flaky?key=${projectId}` } },
+        { id: 'refused', blockName: 'call-webhook', configuration: { url: `${hookBase}/bad?key=${projectId}` } },
+        { id: 'once', blockName: 'call-webhook', configuration: { url: `${hookBase}/fail?key=${projectId}`, retries: 0 } },
+      ],
+    });
+    await createDocument(projectId, 'deliveries', { n: 1 });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks.map((block: { blockId: string; status: string }) => `${block.blockId}:${block.status}`)).toEqual(['flaky:succeeded', 'refused:failed', 'once:failed']);
+    expect(run.blocks[0].summary).toMatchObject({ status: 200, attempts: 3 });
+    expect(run.blocks[1].error.message).toBe(`${hookBase}/bad answered 400`);
+    expect(run.blocks[2].error.message).toBe(`${hookBase}/fail answered 500`);
+
+    const calls = (path: string) => received.filter((call) => call.path === `/${path}?key=${projectId}`);
+    expect([calls('flaky').length, calls('bad').length, calls('fail').length]).toEqual([3, 1, 1]);
+    const flaky = calls('flaky');
+    expect(flaky.map((call) => call.headers['x-platform-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set(flaky.map((call) => call.headers['x-platform-delivery']))).toEqual(new Set([`${run.id}.flaky`]));
+    for (const call of flaky) expect(verifyWebhookSignature(WEBHOOK_SECRET, Number(call.headers['x-platform-timestamp']), call.body, String(call.headers['x-platform-signature']))).toBe(true);
+  });
+
   it('send-mail writes the mail to the log with placeholders filled', async () => {
     const projectId = await platform.projectWithType('owner', 'tickets');
     const action = await platform.createAction(projectId, owner, {
@@ -238,10 +273,11 @@ describe('the executor', () => {
     expect(run.changedAt).toBe(created.createdAt);
     expect(run.startedAt).toBeGreaterThanOrEqual(run.changedAt);
     expect(run.blocks.map((b: { blockId: string; status: string }) => `${b.blockId}:${b.status}`)).toEqual(['start:succeeded', 'middle:failed', 'last:succeeded']);
-    expect(run.blocks[1].error).toMatchObject({ code: 'ACTIONS_WEBHOOK_FAILED' });
+    // A 500 may pass: tried three times in all (the default two retries), then failed.
+    expect(run.blocks[1].error).toMatchObject({ code: 'ACTIONS_WEBHOOK_FAILED', message: expect.stringContaining('answered 500 (attempt 3 of 3)') });
     for (const block of run.blocks) expect(block).toMatchObject({ startedAt: expect.any(Number), durationMs: expect.any(Number) });
     expect((await platform.runsOf(projectId, second.id, owner, 1))[0]).toMatchObject({ status: 'succeeded' });
-    expect(received.slice(before).map((r) => r.path.split('=')[1])).toEqual(['start', 'middle', 'last', 'second-action']);
+    expect(received.slice(before).map((r) => r.path.split('=')[1])).toEqual(['start', 'middle', 'middle', 'middle', 'last', 'second-action']);
     expect((await platform.call('GET', `/api/projects/${projectId}/actions/${ignored.id}/runs`, { token: owner })).body.total).toBe(0);
   });
 

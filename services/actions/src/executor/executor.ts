@@ -103,7 +103,7 @@ export class Executor {
         message: `Not run: this event comes from a chain of ${trigger.depth} writes made by actions (limit ${this.deps.maxDepth}); an action probably triggers itself`,
       };
     } else {
-      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId }, traceContext);
+      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId }, run.id, traceContext);
     }
     run.status = run.error || run.blocks.some((block) => block.status === 'failed') ? 'failed' : 'succeeded';
     run.finishedAt = this.deps.services.clock();
@@ -112,7 +112,7 @@ export class Executor {
     actionRuns.inc({ status: run.status });
   }
 
-  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
+  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }, runId: string, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
     const blocks = new Map(action.blocks.map((block) => [block.id, block]));
     const outputs = new Map<string, Record<string, unknown>>();
     const statuses = new Map<string, BlockStatus>();
@@ -170,6 +170,8 @@ export class Executor {
           definition.run(configuration, {
             projectId: action.projectId,
             actionId: action.id,
+            runId,
+            blockId: id,
             ownerId: trigger.ownerId,
             triggerName: trigger.triggerName,
             event,

@@ -208,7 +208,7 @@ describe('GET /api/actions/blocks', () => {
     expect(blocks.map((b) => b.name)).toEqual(['send-mail', 'update-database', 'call-webhook', 'conditional-logic']);
     const webhook = blocks.find((b) => b.name === 'call-webhook');
     expect(webhook?.sockets).toContainEqual({ name: 'status', type: 'number', direction: 'OUT' });
-    expect(Object.keys(webhook?.configurationSchema.properties ?? {})).toEqual(['url', 'timeoutMs', 'secret']);
+    expect(Object.keys(webhook?.configurationSchema.properties ?? {})).toEqual(['url', 'timeoutMs', 'secret', 'retries']);
   });
 });
 

@@ -26,7 +26,7 @@ export interface ActionsTestPlatform extends TestGateway {
 export async function startActionsPlatform(config: Partial<ActionsConfig> = {}, options: { clock?: () => number } = {}): Promise<ActionsTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const actions = createActionsService({ webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'], webhookSecret: WEBHOOK_SECRET, executorConcurrency: 2, ...config });
+  const actions = createActionsService({ webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'], webhookSecret: WEBHOOK_SECRET, executorConcurrency: 2, webhookRetryDelayMs: 10, ...config });
   const platform = await startTestGateway({ services: [dataService, actions], logger, ...options });
   return Object.assign(platform, {
     logs,
