@@ -4,6 +4,7 @@ import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from
 import { startAccountDeletionsConsumer } from './consumers/account-deletions';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';
+import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
 import { AuthorNames } from './trail/author-names';
 import { Names } from './trail/names';
 import { TrailStore } from './trail/trail-store';
@@ -26,7 +27,9 @@ export function trailRecorder(context: ServiceContext): TrailRecorder {
 export const auditService: ServiceDefinition = {
   name: 'audit',
   routes: async (app, context) => {
-    registerAuditTrailRoute(app, { projects: context.projectAccess, trail: new TrailStore(context.store), authorNames: new AuthorNames(context.store) });
+    const routeDeps = { projects: context.projectAccess, trail: new TrailStore(context.store), authorNames: new AuthorNames(context.store) };
+    registerAuditTrailRoute(app, routeDeps);
+    registerAuditTrailExportRoute(app, routeDeps);
   },
   start: async (context) => {
     const recorder = trailRecorder(context);

@@ -95,6 +95,13 @@ export function trailQuery(filters: TrailFilters): TrailQuery {
   };
 }
 
+/** Where the whole trail these filters select downloads as one CSV file (every page, the same items). */
+export function trailExportPath(projectId: string, filters: TrailFilters): string {
+  const { page: _page, limit: _limit, ...query } = trailQuery(filters);
+  const search = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)])).toString();
+  return `/api/projects/${encodeURIComponent(projectId)}/audit-trail/export${search ? `?${search}` : ''}`;
+}
+
 /** How many pages a total fills (at least one, so an empty trail reads "page 1 of 1"). */
 export function pageCount(total: number, limit: number): number {
   return Math.max(1, Math.ceil(total / limit));

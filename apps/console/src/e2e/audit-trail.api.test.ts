@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
@@ -95,6 +96,15 @@ describe('the audit trail screen in a real browser', () => {
     ]);
     expect(new URL(page.url()).search).toBe(`?typeId=tasks&userId=${bob.id}`);
     await screenshot(page, 'audit-02-filtered');
+
+    // The filtered trail, every page of it, as one CSV file.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\n');
+    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName');
+    expect(lines.slice(1).map((line) => line.split(',').slice(4, 8).join(','))).toEqual(['t1,Write the report,1,audit.updated', 't2,Review report,0,audit.created']);
 
     // The filters live in the URL: a reload shows the same filtered trail.
     await page.reload();

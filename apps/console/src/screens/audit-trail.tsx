@@ -3,7 +3,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { changeInWords } from '../audit/change-words';
 import { itemLink } from '../audit/item-link';
 import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
-import { filtersFromSearch, filtersToSearch, pageCount, trailQuery, type TrailFilters } from '../audit/trail-filters';
+import { filtersFromSearch, filtersToSearch, pageCount, trailExportPath, trailQuery, type TrailFilters } from '../audit/trail-filters';
 import { counted } from '../components/counted';
 import { formErrors, noErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
@@ -59,6 +59,10 @@ export function AuditTrail({ projectId }: { projectId: string }) {
               Page {page.page} of {pages}
             </span>
             <span className="realtime realtime-live">live: new changes appear within {POLL_MS / 1000} s</span>
+            {/* The session cookie goes with it: same origin. */}
+            <a href={trailExportPath(projectId, filters)} download>
+              Download CSV
+            </a>
           </p>
           <table aria-label="Audit trail">
             <thead>

@@ -11,24 +11,24 @@ describe('trail query', () => {
   });
 
   it('combines the filters; from and to are inclusive', () => {
-    expect(trailFilter('p', { page: 1, limit: 50, userId: 'u', typeId: 't', changeType: 'deleted', from: 10, to: 20 }, owner, [])).toEqual({
+    expect(trailFilter('p', { userId: 'u', typeId: 't', changeType: 'deleted', from: 10, to: 20 }, owner, [])).toEqual({
       projectId: 'p',
       userId: 'u',
       entityTypeId: 't',
       changeType: 'deleted',
       timestamp: { $gte: 10, $lte: 20 },
     });
-    expect(trailFilter('p', { page: 1, limit: 50, from: 10 }, owner, [])).toEqual({ projectId: 'p', timestamp: { $gte: 10 } });
+    expect(trailFilter('p', { from: 10 }, owner, [])).toEqual({ projectId: 'p', timestamp: { $gte: 10 } });
   });
 
   it('adds read RLS on the items\' access for callers who are not superusers', () => {
-    const filter = trailFilter('p', { page: 1, limit: 50 }, member, []) as { $and: unknown[] };
+    const filter = trailFilter('p', {}, member, []) as { $and: unknown[] };
     expect(filter.$and[0]).toEqual({ projectId: 'p' });
     expect(JSON.stringify(filter.$and[1])).toContain('access.read.permission');
   });
 
   it('leaves out the items of types whose read rule excludes the caller', () => {
-    const filter = trailFilter('p', { page: 1, limit: 50, typeId: 't' }, member, ['secret', 'hidden']) as { $and: unknown[] };
+    const filter = trailFilter('p', { typeId: 't' }, member, ['secret', 'hidden']) as { $and: unknown[] };
     expect(filter.$and[0]).toEqual({ projectId: 'p', entityTypeId: 't' });
     expect(filter.$and[1]).toEqual({ entityTypeId: { $nin: ['secret', 'hidden'] } });
     expect(JSON.stringify(filter.$and[2])).toContain('access.read.permission');

@@ -30,7 +30,7 @@ export function clampLimit(limit: number): number {
  * the caller may see. Items of the `unreadableTypes` (types whose own read rule excludes the
  * caller) are left out as well: a type's read rule guards its documents.
  */
-export function trailFilter(projectId: string, query: TrailQuery, caller: ProjectCaller, unreadableTypes: readonly string[]): Filter {
+export function trailFilter(projectId: string, query: Omit<TrailQuery, 'page' | 'limit'>, caller: ProjectCaller, unreadableTypes: readonly string[]): Filter {
   const filter: Filter = { projectId };
   if (query.userId !== undefined) filter.userId = query.userId;
   if (query.typeId !== undefined) filter.entityTypeId = query.typeId;

@@ -1,6 +1,7 @@
 import { accountDeletedMessageId, accountDeletedSubject, documentEventSubject, PROJECT_MEMBERS_COLLECTION, projectMemberId, type AccountDeleted, type DocumentEvent } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditService } from '../app';
 import { rebuildProjectTrail } from '../rebuild/rebuild-project';
@@ -229,6 +230,56 @@ describe('GET audit-trail: read RLS', () => {
       'files:audit.created',
     ]);
     expect((await seen('alice')).total).toBe(6);
+  });
+});
+
+describe('GET audit-trail/export', () => {
+  const exported = async (projectId: string, who: string | undefined, query = '') => platform.call('GET', `/api/projects/${projectId}/audit-trail/export${query}`, who ? { token: tokens[who] } : {});
+  const rows = (csv: string): Array<Record<string, string>> => parse(csv, { columns: true, bom: true });
+
+  it('is the trail the page shows the caller, newest first, filtered alike, as a CSV file whose formula-like cells are defused', async () => {
+    const projectId = await newProject();
+    const base = `/api/projects/${projectId}`;
+    await write('POST', `${base}/types`, 'owner', { id: 'notes', name: 'Notes' });
+    const docs = `${base}/types/notes/data`;
+    await write('POST', docs, 'owner', { id: 'formula', title: '=HYPERLINK("http://attacker.example","open")' });
+    await write('POST', docs, 'alice', { id: 'quoted', title: 'a, "quoted"\nline' });
+    await write('POST', docs, 'owner', { id: 'owner-only', title: 'secret', access: { read: { userIds: ['owner'] } } });
+    await write('PATCH', `${docs}/quoted`, 'owner', { modifier: { $set: { n: 1 } }, baseRevision: 0 });
+    await settled(projectId, 5);
+
+    const answer = await exported(projectId, 'owner');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(answer.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
+    expect((answer.body as string).split('\n')[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName');
+    // UTF-8 with a byte order mark (which reading the body as text drops), for spreadsheets.
+    const raw = await fetch(`${platform.url}/api/projects/${projectId}/audit-trail/export`, { headers: { authorization: `Bearer ${tokens.owner}` } });
+    expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const owned = rows(answer.body);
+    const paged = (await trail(projectId, 'owner', '?limit=200')).body.items;
+    expect(owned.map((row) => [row.entityId, Number(row.revision), row.changeDescription, row.userDisplayName, Number(row.timestamp)])).toEqual(
+      paged.map((item: { entityId: string; revision: number; changeDescription: string; userDisplayName: string; timestamp: number }) => [item.entityId, item.revision, item.changeDescription, item.userDisplayName, item.timestamp]),
+    );
+    expect(owned.map((row) => row.time)).toEqual(paged.map((item: { timestamp: number }) => new Date(item.timestamp).toISOString()));
+    expect(owned.find((row) => row.entityId === 'formula')?.entityTitle).toBe(`'=HYPERLINK("http://attacker.example","open")`);
+    expect(owned.find((row) => row.entityId === 'quoted')?.entityTitle).toBe('a, "quoted"\nline');
+
+    // Read RLS and filters as on the page.
+    expect(rows((await exported(projectId, 'alice')).body).map((row) => row.entityId)).toEqual(
+      (await trail(projectId, 'alice', '?limit=200')).body.items.map((item: { entityId: string }) => item.entityId),
+    );
+    expect(rows((await exported(projectId, 'alice')).body).map((row) => row.entityId)).not.toContain('owner-only');
+    expect(rows((await exported(projectId, 'owner', '?changeType=updated')).body).map((row) => `${row.entityId}:${row.revision}`)).toEqual(['quoted:1']);
+  });
+
+  it('refuses what the page refuses: no session 401, a stranger 404, a bad filter 400', async () => {
+    const projectId = await newProject();
+    expect((await exported(projectId, undefined)).status).toBe(401);
+    expect((await exported(projectId, 'stranger')).status).toBe(404);
+    expect((await exported(projectId, 'owner', '?from=5&to=1')).body).toMatchObject({ code: 'AUDIT_INVALID_RANGE' });
+    expect((await exported(projectId, 'owner', '?page=2')).status).toBe(400);
+    expect((await exported(projectId, 'owner', '?changeType=renamed')).status).toBe(400);
   });
 });
 

@@ -102,3 +102,22 @@ describe('TrailStore', () => {
     expect(items.map((item) => [item.revision, item.access])).toEqual([0, 1, 2, 3].map((revision) => [revision, accessAt(3)]));
   });
 });
+
+describe('TrailStore.batches', () => {
+  it('reads every selected item once, in page order, across batches whose edges fall inside one millisecond', async () => {
+    const trail = new TrailStore(store);
+    // Seven changes, five of them stamped in the same millisecond: the id breaks the tie.
+    const stamps = [5_000, 5_001, 5_001, 5_001, 5_001, 5_001, 5_002];
+    for (const [index, timestamp] of stamps.entries()) {
+      await trail.record({ ...entry(`batched-${index}`, 0), projectId: 'batched', timestamp }, { access: undefined, revision: 0 });
+    }
+    const paged = (await trail.page({ projectId: 'batched' }, 0, 100)).items.map((item) => item.id);
+    for (const batchSize of [1, 2, 3, 7, 100]) {
+      const batches: string[][] = [];
+      for await (const batch of trail.batches({ projectId: 'batched' }, batchSize)) batches.push(batch.map((item) => item.id));
+      expect(batches.flat(), `batches of ${batchSize}`).toEqual(paged);
+      expect(batches.every((batch) => batch.length <= batchSize)).toBe(true);
+    }
+    expect(paged).toHaveLength(7);
+  });
+});

@@ -23,6 +23,9 @@ function trailCollections(store: StoreSection): TrailCollections {
   return { items: store.collection<StoredTrailItem>(TRAIL_COLLECTION), entities: store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION) };
 }
 
+/** Items read from the store at a time when a whole trail is read (an export). */
+const EXPORT_BATCH_SIZE = 1_000;
+
 function sameAccess(a: Access, b: Access): boolean {
   return stringify(a) === stringify(b);
 }
@@ -135,6 +138,22 @@ export class TrailStore {
   async page(filter: Filter, skip: number, limit: number): Promise<{ items: StoredTrailItem[]; total: number }> {
     const [items, total] = await Promise.all([this.items.find(filter, { sort: TRAIL_ORDER, skip, limit }), this.items.count(filter)]);
     return { items, total };
+  }
+
+  /**
+   * Every item `filter` selects, in page order, a batch at a time. Each batch starts after the
+   * last one's (timestamp, id) rather than skipping the ones before, so the millionth item costs
+   * what the first does (the page indexes end in TRAIL_ORDER).
+   */
+  async *batches(filter: Filter, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<StoredTrailItem[]> {
+    let after: Filter | undefined;
+    for (;;) {
+      const batch = await this.items.find(after ? { $and: [filter, after] } : filter, { sort: TRAIL_ORDER, limit: batchSize });
+      if (batch.length > 0) yield batch;
+      if (batch.length < batchSize) return;
+      const last = batch[batch.length - 1]!;
+      after = { $or: [{ timestamp: { $lt: last.timestamp } }, { timestamp: last.timestamp, id: { $lt: last.id } }] };
+    }
   }
 
   /** Removes a project's whole trail (before a rebuild). */

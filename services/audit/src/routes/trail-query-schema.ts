@@ -1,0 +1,51 @@
+import { changeKinds } from '@platform/contracts';
+import { ID_PATTERN } from '@platform/documents';
+import { z } from 'zod';
+import { clampLimit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/trail-query';
+import { auditError } from '../errors';
+
+/** Pages past this are refused: skipping further would scan more than any trail holds. */
+export const MAX_PAGE = 1_000_000;
+
+/**
+ * A whole non-negative number, typed as a number: `20` and `20.0` are the same, `2.5` and `abc` are
+ * refused, and so is a number past the safe integers (the description's maximum), as too big.
+ */
+const wholeNumber = (description: string) =>
+  z.coerce
+    .number('must be a number')
+    .int({ error: (issue) => (issue.code === 'too_big' ? `must be at most ${Number.MAX_SAFE_INTEGER}` : 'must be a whole number') })
+    .min(0, 'must be at least 0')
+    .describe(description);
+
+/** The trail's filters, the same for a page and an export. */
+export const trailFilterShape = {
+  userId: z.string().min(1).max(200).optional().describe('Only changes by this user'),
+  typeId: z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -').optional().describe('Only changes to entities of this type (types, applications for those collections)'),
+  from: wholeNumber('Range start, Unix ms, inclusive').optional(),
+  to: wholeNumber('Range end, Unix ms, inclusive').optional(),
+  changeType: z.enum(changeKinds).optional().describe('created, updated or deleted'),
+};
+
+export const trailPageQuerySchema = z.object({
+  // The piped bounds are not in the API description (it shows the input side), so meta declares them.
+  page: wholeNumber('1-based page number (default 1)')
+    .pipe(z.number().min(1, 'must be at least 1').max(MAX_PAGE, `must be at most ${MAX_PAGE}`))
+    .meta({ minimum: 1, maximum: MAX_PAGE })
+    .default(1),
+  limit: wholeNumber(`Items per page (default ${DEFAULT_PAGE_SIZE}); larger values are clamped to ${MAX_PAGE_SIZE}`)
+    .pipe(z.number().min(1, 'must be at least 1'))
+    .transform(clampLimit)
+    .meta({ minimum: 1 })
+    .default(DEFAULT_PAGE_SIZE),
+  ...trailFilterShape,
+});
+
+export const trailProjectParams = z.object({ projectId: z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -') });
+
+/** An inverted range is refused, naming `from` as validation errors name their field. */
+export function refuseInvertedRange(query: { from?: number; to?: number }): void {
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    throw auditError('AUDIT_INVALID_RANGE', { details: { field: 'from', from: query.from, to: query.to } });
+  }
+}
