@@ -37,6 +37,10 @@ export const platformEnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Origins whose browser applications may call the API (CORS), comma-separated, or `*` for any; unset: same-origin only. */
   CORS_ORIGINS: commaList.pipe(z.array(corsOrigin)).default([]),
+  /** Requests one caller (a signed-in user, else a client address) may send per window; unset: no limit. */
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).optional(),
+  /** The rate limit's window (ms). */
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   /** The realtime sync channel; `false` makes /api/realtime/token answer 503 and clients poll. */
   REALTIME_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** How often open realtime streams' sessions are checked again (expiry, and logouts whose notice was missed). */

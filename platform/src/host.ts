@@ -118,6 +118,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       bodyLimit: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       corsOrigins: config.CORS_ORIGINS,
+      ...(config.RATE_LIMIT_MAX ? { rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS } } : {}),
       timeouts,
       consoleRoot: config.CONSOLE_DIR,
       guidesRoot: config.GUIDES_DIR,

@@ -18,6 +18,7 @@ export {
   storeOperationDuration,
   subjectFamily,
   visitorRateLimited,
+  gatewayRateLimited,
 } from './metrics';
 export { directoryBytes } from './directory-bytes';
 export { inHttpClientSpan } from './http-client-span';

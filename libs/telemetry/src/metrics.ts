@@ -114,6 +114,13 @@ export const loginThrottled = new Counter({
   registers,
 });
 
+export const gatewayRateLimited = new Counter({
+  name: 'platform_gateway_rate_limited_total',
+  help: 'Requests the gateway refused by its rate limit (RATE_LIMIT_MAX), by caller kind (user: a signed-in user, address: anyone else)',
+  labelNames: ['caller'] as const,
+  registers,
+});
+
 export const visitorRateLimited = new Counter({
   name: 'platform_visitor_rate_limited_total',
   help: 'Visitor check-ins refused by the rate limit, by limit (ip: one address, kiosk: one kiosk binding)',

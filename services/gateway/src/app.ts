@@ -12,6 +12,7 @@ import { registerGuides } from './guides';
 import { registerHealthRoute, registerLocalServiceHealthRoutes } from './health';
 import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
+import { registerRateLimit, type RateLimitSettings } from './rate-limit';
 import { registerRealtime } from './realtime/realtime-routes';
 import { RemoteApiDocs } from './remote-api-docs';
 import { registerSecurityHeaders } from './security-headers';
@@ -50,6 +51,8 @@ export interface GatewayOptions {
   apiDocsRefreshMs?: number;
   /** Origins whose browser applications may call the API (CORS); `*` for any; empty or absent: same-origin only. */
   corsOrigins?: readonly string[];
+  /** Requests one caller may send per window (RATE_LIMIT_*); absent: no limit. */
+  rateLimit?: RateLimitSettings;
 }
 
 export interface Gateway {
@@ -84,6 +87,8 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await registerCors(app, options.corsOrigins ?? []);
   const sessions = new SessionLoader(options.kv, options.clock);
   registerSessionHook(app, sessions, new SessionUseRecorder(options.kv, options.clock, app.log));
+  // Before any route: it joins each route's onRequest hooks as the route is added.
+  if (options.rateLimit) await registerRateLimit(app, options.rateLimit, options.kv, options.clock);
 
   const services = new HealthMonitor();
   const dependencies = new HealthMonitor();

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { metricsText } from '@platform/telemetry';
+import { describeWithBackends } from '@platform/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlatformConfig } from './config';
+import { startPlatform, type RunningPlatform } from './host';
+import { httpCaller, registerAccount } from './testing/platform-http';
+import { sharedBackendsEnvironment } from './testing/shared-backends';
+
+const MAX = 8;
+const WINDOW_MS = 3_600_000;
+const LIMITED = { RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) };
+
+/** Windows are aligned to the clock: a test that started just before a window ends would see its counts start again. */
+async function awayFromWindowEnd(): Promise<void> {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
+
+/** The same limit through the front door of each shape; `urls` are the gateways (two share one budget in the microservice shape). */
+function rateLimitSuite(start: () => Promise<{ urls: string[]; close(): Promise<void> }>): void {
+  let platform: { urls: string[]; close(): Promise<void> };
+  const gateway = (index: number) => platform.urls[index % platform.urls.length]!;
+
+  beforeAll(async () => {
+    await awayFromWindowEnd();
+    platform = await start();
+  }, 60_000);
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it('holds each signed-in user to its own budget across the gateways, then answers 429 with Retry-After; anonymous callers share their address', async () => {
+    // Two registrations: two anonymous requests from this address.
+    const ada = await registerAccount(httpCaller(() => gateway(0)), 'limited-ada');
+    const bea = await registerAccount(httpCaller(() => gateway(1)), 'limited-bea');
+    const me = (index: number, token?: string) => fetch(`${gateway(index)}/api/me`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+    const remaining: Array<string | null> = [];
+    for (let sent = 0; sent < MAX; sent += 1) {
+      const answer = await me(sent, ada.token);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-ratelimit-limit')).toBe(String(MAX));
+      remaining.push(answer.headers.get('x-ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(Array.from({ length: MAX }, (_, index) => String(MAX - index - 1)));
+    const refused = await me(MAX, ada.token);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'GATEWAY_RATE_LIMITED', error: expect.stringContaining(`at most ${MAX} every ${WINDOW_MS / 1000} s`) });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(WINDOW_MS / 1000);
+    // A write is refused before it is made.
+    const write = await fetch(`${gateway(1)}/api/projects`, { method: 'POST', headers: { authorization: `Bearer ${ada.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'too many' }) });
+    expect(write.status).toBe(429);
+    expect((await (await me(0, bea.token)).json()).id).toBe(bea.userId);
+    const projects = await fetch(`${gateway(0)}/api/projects`, { headers: { authorization: `Bearer ${bea.token}` } });
+    expect(((await projects.json()) as { items: Array<{ name: string }> }).items.map((project) => project.name)).not.toContain('too many');
+
+    // This address's anonymous budget: the two registrations, then the rest.
+    for (let sent = 2; sent < MAX; sent += 1) expect((await me(sent)).status).toBe(401);
+    expect((await me(0)).status).toBe(429);
+    // Health probes and the console's files are never limited.
+    for (const path of ['/api/health', '/api/health/identity', '/console/']) expect((await fetch(`${gateway(0)}${path}`)).status, path).not.toBe(429);
+
+    const counted = await metricsText();
+    expect(counted).toMatch(/platform_gateway_rate_limited_total\{caller="user"\} [1-9]/);
+    expect(counted).toMatch(/platform_gateway_rate_limited_total\{caller="address"\} [1-9]/);
+  });
+}
+
+describe('RATE_LIMIT_MAX, all-in-one', () => {
+  rateLimitSuite(async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rate-limit-'));
+    const platform = await startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...LIMITED }));
+    return {
+      urls: [platform.url],
+      close: async () => {
+        await platform.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+describeWithBackends(['mongo', 'nats', 'redis'], 'RATE_LIMIT_MAX, two gateway processes in front of a services process', (backends) => {
+  rateLimitSuite(async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rate-limit-proxied-'));
+    const shared = { PORT: '0', LOG_LEVEL: 'silent', ...sharedBackendsEnvironment(backends, `rate_${randomBytes(4).toString('hex')}`), PRINCIPAL_SECRET: randomBytes(32).toString('hex') };
+    const services: RunningPlatform = await startPlatform(loadPlatformConfig({ ...shared, SERVICES: 'identity,data,audit,publishing,actions,visitors', DATA_DIR: join(dataDir, 'services') }));
+    const urls = Object.fromEntries(['IDENTITY_URL', 'DATA_URL', 'AUDIT_URL', 'PUBLISHING_URL', 'ACTIONS_URL', 'VISITORS_URL'].map((name) => [name, services.url]));
+    const gateways = [
+      await startPlatform(loadPlatformConfig({ ...shared, ...urls, ...LIMITED, SERVICES: 'gateway', DATA_DIR: join(dataDir, 'gateway-1') })),
+      await startPlatform(loadPlatformConfig({ ...shared, ...urls, ...LIMITED, SERVICES: 'gateway', DATA_DIR: join(dataDir, 'gateway-2') })),
+    ];
+    return {
+      urls: gateways.map((gateway) => gateway.url),
+      close: async () => {
+        for (const gateway of gateways) await gateway.close();
+        await services.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
+});
