@@ -1,4 +1,5 @@
 import { AppError } from '@platform/kit';
+import { hasDotSegment } from './dot-segments';
 
 /** The project a path is about (`/api/projects/{id}/...`, the realtime stream of one), if any. */
 const PROJECT_PATH = /^\/api\/(?:realtime\/)?projects\/([^/]+)(?:\/|$)/;
@@ -13,8 +14,7 @@ const OPEN = /^\/api\/(?:auth\/logout|health|public|help|schemas)(?:\/|$)/;
  * users and the account's own settings are not for it.
  */
 export function openToProjectScope(method: string, path: string, projectIds: readonly string[]): boolean {
-  // No API path has a dot segment: `/api/projects/p1/../p2` is no path of p1's.
-  if (/\/(?:\.|%2e)/i.test(path)) return false;
+  if (hasDotSegment(path)) return false;
   const projectId = PROJECT_PATH.exec(path)?.[1];
   if (projectId !== undefined) return projectIds.includes(decodedOrSelf(projectId));
   if (ACCOUNT_READS.test(path)) return method === 'GET' || method === 'HEAD';

@@ -1,4 +1,5 @@
 import { AppError } from '@platform/kit';
+import { hasDotSegment } from './dot-segments';
 
 /**
  * What an account whose email is unconfirmed may reach where the operator requires confirmed
@@ -12,8 +13,7 @@ const JOINING: readonly RegExp[] = [/^\/api\/me\/invitations\/[^/]+\/accept$/];
 
 /** Whether an account with an unconfirmed email may send this request. */
 export function openToUnconfirmedEmail(method: string, path: string): boolean {
-  // No API path has a dot segment: `/api/me/../projects` is no path of the account's.
-  if (/\/(?:\.|%2e)/i.test(path)) return false;
+  if (hasDotSegment(path)) return false;
   if (!OPEN_PREFIXES.some((pattern) => pattern.test(path))) return false;
   return !(method === 'POST' && JOINING.some((pattern) => pattern.test(path)));
 }
