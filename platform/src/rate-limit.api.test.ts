@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SyncClient } from '@platform/sync-client';
 import { metricsText } from '@platform/telemetry';
 import { describeWithBackends } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { httpCaller, registerAccount } from './testing/platform-http';
+import { allInOneForTests } from './testing/platforms-on-disk';
 import { sharedBackendsEnvironment } from './testing/shared-backends';
 
 const MAX = 8;
@@ -104,4 +106,32 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'RATE_LIMIT_MAX, two gateway pr
       },
     };
   });
+});
+
+describe('the sync client behind a rate limit', () => {
+  const { platform, call } = allInOneForTests('rate-limit-client-', { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '1000' });
+
+  it('keeps its changes queued through the 429s of a burst and syncs every one, none refused', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `burst-${Date.now()}@example.org`, password: 'burst owner password' });
+    const token = registered.body.token as string;
+    const project = (await call('POST', '/api/projects', token, { name: 'burst' })).body.id as string;
+    expect((await call('POST', `/api/projects/${project}/types`, token, { id: 'readings', name: 'Readings' })).status).toBe(201);
+
+    const client = new SyncClient({ baseUrl: platform().url, projectId: project, token, collections: [{ typeId: 'readings' }], pollIntervalMs: 60_000 });
+    const refusals = async () => Number(/platform_gateway_rate_limited_total\{caller="user"\} (\d+)/.exec(await metricsText())?.[1] ?? 0);
+    const refusedBefore = await refusals();
+    try {
+      await client.start();
+      const inserted = [];
+      for (let reading = 0; reading < 12; reading += 1) inserted.push(await client.collection('readings').insert({ value: reading }));
+      await client.awaitInSync();
+      expect(inserted.map((document) => client.collection('readings').conflict(document.id))).toEqual(inserted.map(() => undefined));
+      const stored = await call('GET', `/api/projects/${project}/types/readings/data?updatedAt=0&limit=100`, token);
+      expect(stored.body.items.map((item: { value: number }) => item.value).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 12 }, (_, index) => index));
+      // The burst did meet the limit.
+      expect(await refusals()).toBeGreaterThan(refusedBefore);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
