@@ -1,6 +1,7 @@
 import { ClusterSchedule, ConfigError, type ServiceDefinition } from '@platform/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
+import { applyConfirmedEmailSetting } from './users/confirmed-email-setting';
 import { verificationMailed } from './users/email-verification';
 import { PROJECT_PURGE_SCHEDULE, ProjectPurgeJob } from './projects/project-purge';
 import { registerAccessTokenRoutes } from './routes/access-tokens';
@@ -64,10 +65,18 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
+      // In the background: the sessions of every unconfirmed account, when the setting changed.
+      const applied = applyConfirmedEmailSetting(deps, context.kv).then(
+        (rewritten) => rewritten > 0 && context.logger.info({ accounts: rewritten, requireConfirmedEmail: deps.requireConfirmedEmail }, 'sessions of unconfirmed accounts follow IDENTITY_REQUIRE_CONFIRMED_EMAIL'),
+        (error: unknown) => context.logger.warn({ err: error }, 'sessions of unconfirmed accounts could not follow IDENTITY_REQUIRE_CONFIRMED_EMAIL; trying again at the next start'),
+      );
       const purge = new ProjectPurgeJob(deps);
       const schedule = new ClusterSchedule(purge, context.kv, context.clock, context.logger, PROJECT_PURGE_SCHEDULE);
       schedule.start(configuration().projectPurgeCheckMs);
-      return () => schedule.stop();
+      return async () => {
+        schedule.stop();
+        await applied;
+      };
     },
   };
 }

@@ -1,3 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryKeyValue } from '@platform/kv';
+import { createEmbeddedStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkToken, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
@@ -76,5 +81,37 @@ describe('IDENTITY_REQUIRE_CONFIRMED_EMAIL=true', () => {
     const reset = await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: linkToken(resetMail!), password: 'remembered at last' } });
     expect(reset.body.user.emailConfirmationRequired).toBe(false);
     expect(await status('GET', '/api/projects', reset.body.token)).toBe(200);
+  });
+});
+
+describe('IDENTITY_REQUIRE_CONFIRMED_EMAIL changed between starts', () => {
+  it('limits the sessions unconfirmed accounts already hold when turned on, and frees them when turned off; confirmed ones never', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'confirmed-email-setting-'));
+    const store = await createEmbeddedStore({ dataDir });
+    const kv = createMemoryKeyValue();
+    const restart = async (requireConfirmedEmail: boolean) => startIdentityPlatform({ store, kv, config: { requireConfirmedEmail } });
+    let running = await restart(false);
+    try {
+      const early = await running.register('early@example.org');
+      const confirmed = await running.register('confirmed-early@example.org');
+      await expect.poll(() => running.mailsTo('confirmed-early@example.org').length).toBe(1);
+      expect((await running.call('POST', '/api/auth/verify-email', { body: { token: linkToken(running.mailsTo('confirmed-early@example.org')[0]!) } })).status).toBe(200);
+      const projects = (token: string) => running.call('GET', '/api/projects', { token }).then((answer) => answer.status);
+      expect([await projects(early.token), await projects(confirmed.token)]).toEqual([200, 200]);
+
+      await running.close();
+      running = await restart(true);
+      await expect.poll(() => projects(early.token)).toBe(403);
+      expect(await projects(confirmed.token)).toBe(200);
+
+      await running.close();
+      running = await restart(false);
+      await expect.poll(() => projects(early.token)).toBe(200);
+    } finally {
+      await running.close();
+      await kv.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -115,6 +115,11 @@ export class UserRepository {
     return { items, total };
   }
 
+  /** Users whose email is unconfirmed, by id, `limit` after the id `after` (a pass over all of them, page by page). */
+  async unconfirmedAfter(after: string, limit: number): Promise<StoredUser[]> {
+    return this.users.find({ emailVerifiedAt: { $exists: false }, id: { $gt: after } }, { sort: { id: 1 }, limit, ...WITHOUT_SECRET });
+  }
+
   async findByEmail(email: string): Promise<StoredUser | null> {
     return this.users.findOne({ email }, WITHOUT_SECRET);
   }
