@@ -264,6 +264,12 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     await memberRow.getByRole('button', { name: 'Turn off two-step sign-in for Bea' }).click();
     await poll(() => memberRow.getByRole('cell').nth(3).textContent()).toBe('off');
     expect((await platform.call('GET', '/api/me', { token: member.token })).body).toMatchObject({ platformOwner: false, twoFactorEnabled: false });
+    // Her welcome mail's link was never opened: the owner confirms the address for her.
+    await poll(() => memberRow.getByRole('cell').first().textContent()).toContain('(not confirmed)');
+    await memberRow.getByRole('button', { name: 'Mark the email of Bea confirmed' }).click();
+    await poll(() => memberRow.getByRole('cell').first().textContent()).not.toContain('(not confirmed)');
+    expect(await memberRow.getByRole('button', { name: 'Mark the email of Bea confirmed' }).count()).toBe(0);
+    expect((await platform.call('GET', '/api/me', { token: member.token })).body.emailVerified).toBe(true);
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -77,10 +77,14 @@ function UserRow({ user, onChanged }: { user: AdminUser; onChanged: () => void }
   const path = { userId: user.id };
   const switchOwner = () => act(() => unwrap(api.PATCH('/api/admin/users/{userId}', { params: { path }, body: { platformOwner: !user.platformOwner } })));
   const twoFactorOff = () => act(() => unwrap(api.DELETE('/api/admin/users/{userId}/two-factor', { params: { path } })));
+  const confirmEmail = () => act(() => unwrap(api.PATCH('/api/admin/users/{userId}', { params: { path }, body: { emailVerified: true } })));
   return (
     <tr>
       <th scope="row">{user.displayName}</th>
-      <td>{user.email}</td>
+      <td>
+        {user.email}
+        {!user.emailVerified && <span className="muted"> (not confirmed)</span>}
+      </td>
       <td>{user.id}</td>
       <td>{user.platformOwner ? 'yes' : 'no'}</td>
       <td>{user.twoFactorEnabled ? 'on' : 'off'}</td>
@@ -89,6 +93,11 @@ function UserRow({ user, onChanged }: { user: AdminUser; onChanged: () => void }
         <button type="button" aria-label={user.platformOwner ? `Remove ${user.displayName} as platform owner` : `Make ${user.displayName} platform owner`} onClick={() => void switchOwner()}>
           {user.platformOwner ? 'Remove owner' : 'Make owner'}
         </button>
+        {!user.emailVerified && (
+          <button type="button" aria-label={`Mark the email of ${user.displayName} confirmed`} onClick={() => void confirmEmail()}>
+            Mark email confirmed
+          </button>
+        )}
         {user.twoFactorEnabled && (
           <button type="button" className="danger" aria-label={`Turn off two-step sign-in for ${user.displayName}`} onClick={() => void twoFactorOff()}>
             Turn off two-step
@@ -166,7 +175,7 @@ export function Admin() {
         <>
           <LabelledTable label="All users" headers={['User', 'Email', 'Id', 'Platform owner', 'Two-step', 'Created', 'Change']}>
             {users.value.items.map((user) => (
-              <UserRow key={`${user.id}:${user.platformOwner}:${user.twoFactorEnabled}`} user={user} onChanged={users.reload} />
+              <UserRow key={`${user.id}:${user.platformOwner}:${user.twoFactorEnabled}:${user.emailVerified}`} user={user} onChanged={users.reload} />
             ))}
           </LabelledTable>
           <Pager label="Users" page={userPage} total={users.value.total} onPage={setUserPage} />

@@ -46,22 +46,28 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
       preHandler: platformOwnerGuard,
       schema: {
         tags,
-        summary: 'Make a user platform owner, or not (platform owners)',
-        description: "Takes effect on the user's live sessions at once. 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
+        summary: 'Make a user platform owner or not, or mark their email confirmed or not (platform owners)',
+        description:
+          "Takes effect on the user's live sessions at once. `emailVerified: true` is for someone whose mail does not arrive and who proved the address another way (where IDENTITY_REQUIRE_CONFIRMED_EMAIL limits unconfirmed accounts, the limit goes); `false` asks for the link again. 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
         params: userIdParams,
-        body: z.object({ platformOwner: z.boolean() }).strict(),
+        body: z
+          .object({ platformOwner: z.boolean().optional(), emailVerified: z.boolean().optional() })
+          .strict()
+          .refine((change) => change.platformOwner !== undefined || change.emailVerified !== undefined, 'name platformOwner, emailVerified or both'),
         response: { 200: currentUserSchema },
       },
     },
     async (request) => {
       const { userId } = request.params;
-      const { platformOwner } = request.body;
+      const { platformOwner, emailVerified } = request.body;
       const user = await deps.users.require(userId);
-      if (user.platformOwner && !platformOwner && (await deps.users.countPlatformOwners()) <= 1) throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
-      const updated = await deps.users.update(userId, { $set: { platformOwner } });
+      if (user.platformOwner && platformOwner === false && (await deps.users.countPlatformOwners()) <= 1) throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
+      const set = { ...(platformOwner !== undefined ? { platformOwner } : {}), ...(emailVerified === true && user.emailVerifiedAt === undefined ? { emailVerifiedAt: deps.clock() } : {}) };
+      const modifier = { ...(Object.keys(set).length > 0 ? { $set: set } : {}), ...(emailVerified === false ? { $unset: { emailVerifiedAt: '' } } : {}) };
+      const updated = Object.keys(modifier).length > 0 ? await deps.users.update(userId, modifier) : user;
       if (!updated) throw identityError('IDENTITY_USER_NOT_FOUND');
       await deps.sessions.refresh(updated);
-      request.log.info({ userId, platformOwner, by: requireUser(request).userId }, 'platform ownership changed');
+      request.log.info({ userId, platformOwner, emailVerified, by: requireUser(request).userId }, 'user changed by a platform owner');
       return toCurrentUser(updated, deps.requireConfirmedEmail);
     },
   );

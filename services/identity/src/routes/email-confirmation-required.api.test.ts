@@ -73,6 +73,21 @@ describe('IDENTITY_REQUIRE_CONFIRMED_EMAIL=true', () => {
     expect(await status('GET', '/api/projects', carl.token)).toBe(200);
   });
 
+  it('a platform owner confirms an address for someone whose mail does not arrive (their sessions follow at once), or asks for the link again', async () => {
+    const erin = await platform.register('erin-no-mail@example.org');
+    const root = await platform.signIn('root', { platformOwner: true });
+    const change = (body: unknown, token = root) => platform.call('PATCH', `/api/admin/users/${erin.user.id}`, { token, body });
+    expect(await status('GET', '/api/projects', erin.token)).toBe('403 GATEWAY_EMAIL_UNCONFIRMED');
+    expect((await change({ emailVerified: true }, erin.token)).status).toBe(403);
+    expect((await change({})).status).toBe(400);
+    expect(await status('GET', '/api/projects', erin.token)).toBe('403 GATEWAY_EMAIL_UNCONFIRMED');
+
+    expect((await change({ emailVerified: true })).body).toMatchObject({ emailVerified: true, emailConfirmationRequired: false, platformOwner: false });
+    expect(await status('GET', '/api/projects', erin.token)).toBe(200);
+    expect((await change({ emailVerified: false })).body).toMatchObject({ emailVerified: false, emailConfirmationRequired: true });
+    expect(await status('GET', '/api/projects', erin.token)).toBe('403 GATEWAY_EMAIL_UNCONFIRMED');
+  });
+
   it('a password reset, whose link proves the address too, opens an unlimited session', async () => {
     await platform.register('dora@example.org');
     await platform.call('POST', '/api/auth/password-reset', { body: { email: 'dora@example.org' } });
