@@ -28,6 +28,7 @@ export const identityError = errorCatalogue({
   IDENTITY_USER_NOT_FOUND: [404, 'User not found'],
   IDENTITY_TOKEN_NOT_FOUND: [404, 'No access token of yours has this id: it was revoked, expired or was never yours'],
   IDENTITY_TOKEN_NEEDS_SIGN_IN: [403, 'Access tokens are made from a signed-in session, not with another access token'],
+  IDENTITY_NOTHING_TO_CHANGE: [400, 'Name what to change: platformOwner, emailVerified or both'],
   IDENTITY_TOKEN_PROJECT_UNKNOWN: [400, 'The token can only be made for projects you belong to'],
   IDENTITY_TOO_MANY_TOKENS: [409, 'You hold the most access tokens one account may: revoke one you no longer use first'],
   IDENTITY_SESSION_NOT_FOUND: [404, 'No session of yours has this id: it ended or was never yours'],

@@ -48,18 +48,17 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
         tags,
         summary: 'Make a user platform owner or not, or mark their email confirmed or not (platform owners)',
         description:
-          "Takes effect on the user's live sessions at once. `emailVerified: true` is for someone whose mail does not arrive and who proved the address another way (where IDENTITY_REQUIRE_CONFIRMED_EMAIL limits unconfirmed accounts, the limit goes); `false` asks for the link again. 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
+          "Takes effect on the user's live sessions at once. `emailVerified: true` is for someone whose mail does not arrive and who proved the address another way (where IDENTITY_REQUIRE_CONFIRMED_EMAIL limits unconfirmed accounts, the limit goes); `false` asks for the link again. A body naming neither is 400 `IDENTITY_NOTHING_TO_CHANGE`; 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
         params: userIdParams,
-        body: z
-          .object({ platformOwner: z.boolean().optional(), emailVerified: z.boolean().optional() })
-          .strict()
-          .refine((change) => change.platformOwner !== undefined || change.emailVerified !== undefined, 'name platformOwner, emailVerified or both'),
+        body: z.object({ platformOwner: z.boolean().optional(), emailVerified: z.boolean().optional() }).strict(),
         response: { 200: currentUserSchema },
       },
     },
     async (request) => {
       const { userId } = request.params;
       const { platformOwner, emailVerified } = request.body;
+      // Checked here rather than in the schema, so that only a platform owner learns what the body lacks.
+      if (platformOwner === undefined && emailVerified === undefined) throw identityError('IDENTITY_NOTHING_TO_CHANGE');
       const user = await deps.users.require(userId);
       if (user.platformOwner && platformOwner === false && (await deps.users.countPlatformOwners()) <= 1) throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
       const set = { ...(platformOwner !== undefined ? { platformOwner } : {}), ...(emailVerified === true && user.emailVerifiedAt === undefined ? { emailVerifiedAt: deps.clock() } : {}) };

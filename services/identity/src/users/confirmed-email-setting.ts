@@ -18,11 +18,9 @@ const BATCH = 500;
 export async function applyConfirmedEmailSetting(deps: Pick<IdentityDeps, 'users' | 'sessions' | 'requireConfirmedEmail'>, kv: KeyValue): Promise<number> {
   const wanted = String(deps.requireConfirmedEmail);
   const recorded = await kv.get(SETTING_KEY);
-  // A platform that never recorded it had the limit off (it was added off by default).
-  if ((recorded ?? 'false') === wanted) {
-    if (recorded === null) await kv.set(SETTING_KEY, wanted);
-    return 0;
-  }
+  // A platform that never recorded it had the limit off (it was added off by default): nothing to
+  // write then, so a deployment that never turns it on keeps no key for it.
+  if ((recorded ?? 'false') === wanted) return 0;
   let rewritten = 0;
   for (let after = ''; ; ) {
     const batch = await deps.users.unconfirmedAfter(after, BATCH);
