@@ -56,7 +56,7 @@ function crossOriginSuite(start: (env: Record<string, string>) => Promise<{ url:
     const patched = await fetch(`${allowing.url}/api/projects/${projectId}/types/notes/data/n1`, { method: 'PATCH', headers, body: JSON.stringify({ modifier: { $set: { title: 'b' } }, baseRevision: 0 }) });
     expect(patched.status).toBe(200);
     expect(patched.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(patched.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after');
+    expect(patched.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset');
     const anonymous = await fetch(`${allowing.url}/api/me`, { headers: { origin: ALLOWED } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('access-control-allow-origin')).toBe(ALLOWED);
@@ -74,7 +74,7 @@ function crossOriginSuite(start: (env: Record<string, string>) => Promise<{ url:
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(stream.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after');
+    expect(stream.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset');
     abort.abort();
   });
 

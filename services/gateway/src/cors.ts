@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** The request headers a cross-origin client may send: its bearer token, JSON bodies, and a trace or request id of its own. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'traceparent', 'tracestate'];
-/** Answer headers a cross-origin client may read beside the safelisted ones: the id to quote in a report, and how long to wait after a 429 or 503. */
-const EXPOSED_HEADERS = ['x-request-id', 'retry-after'];
+/** Answer headers a cross-origin client may read beside the safelisted ones: the id to quote in a report, how long to wait after a 429 or 503, and what is left of the rate limit's budget (RATE_LIMIT_MAX). */
+const EXPOSED_HEADERS = ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 /**
  * Lets browser applications on the listed origins (`CORS_ORIGINS`; `*` for any) call the API:
