@@ -4,6 +4,7 @@ import { installValidationMessages } from '@platform/contracts';
 installValidationMessages();
 
 export { addressLimitKey } from './address-limit-key';
+export { isHealthProbePath } from './health-probe';
 export { API_DOCS_PREFIX } from './api-docs';
 export { createApp, type AppOptions } from './app';
 export { requestTraceContext } from './request-telemetry';

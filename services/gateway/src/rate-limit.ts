@@ -1,5 +1,5 @@
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
-import { addressLimitKey, AppError } from '@platform/kit';
+import { addressLimitKey, AppError, isHealthProbePath } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { gatewayRateLimited } from '@platform/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -45,7 +45,7 @@ function callerKey(request: FastifyRequest): string {
 /** What costs nothing to serve and must load however busy a caller is: health probes, the console's files and the guides. */
 function unlimited(request: FastifyRequest): boolean {
   const path = request.url.split('?', 1)[0] ?? '';
-  return path === '/api/health' || path.startsWith('/api/health/') || isConsolePath(path) || isGuidePath(path);
+  return isHealthProbePath(path) || isConsolePath(path) || isGuidePath(path);
 }
 
 /**
