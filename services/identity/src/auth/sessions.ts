@@ -109,19 +109,27 @@ export class Sessions {
    * A new session for `userId` opened from `device`; the user's oldest sessions beyond
    * MAX_SESSIONS_PER_USER end. 503 when the session store cannot be reached.
    */
-  async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord }> {
+  async create(user: StoredUser, device: SessionDevice): Promise<{ token: string; session: SessionRecord; knownDevice: boolean }> {
     // Room is made first: a store failure then leaves no session behind the 503 it answers.
-    await this.makeRoomForOneMore(user.id);
-    return this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device);
+    const before = await this.makeRoomForOneMore(user.id);
+    // From the same read: whether a live session or token came from a device of this family
+    // (deviceFamily: browser and system, versions aside), so a sign-in from it is no news to its owner.
+    const family = deviceFamily(device.userAgent);
+    const knownDevice = before.some((entry) => deviceFamily(entry.userAgent) === family);
+    return { ...(await this.open(user, randomBytes(32).toString('base64url'), SESSION_LIFETIME_MS, device)), knownDevice };
   }
 
-  /** Ends the user's oldest sessions (never access tokens) so that one more keeps them at MAX_SESSIONS_PER_USER. */
-  private async makeRoomForOneMore(userId: string): Promise<void> {
+  /**
+   * Ends the user's oldest sessions (never access tokens) so that one more keeps them at
+   * MAX_SESSIONS_PER_USER; answers the user's sessions and tokens as they were read, before.
+   */
+  private async makeRoomForOneMore(userId: string): Promise<SessionIndexEntry[]> {
     const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
     const sessions = entries.filter((entry) => kindOf(entry) === 'session');
-    if (sessions.length < MAX_SESSIONS_PER_USER) return;
+    if (sessions.length < MAX_SESSIONS_PER_USER) return entries;
     const oldest = new Set(sessions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(MAX_SESSIONS_PER_USER - 1).map((entry) => entry.id));
     await this.revokeWhere(userId, (entry) => oldest.has(entry.id));
+    return entries;
   }
 
   /** A personal access token named `name`, made from `device`, that works for `lifetimeMs`, limited as `grant` says. */
@@ -170,17 +178,6 @@ export class Sessions {
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);
-  }
-
-  /**
-   * Whether one of the user's live sessions or tokens was opened from a device of the same family
-   * as `device` (deviceFamily: browser and system, versions aside), so a sign-in from it is no
-   * news to the account's owner.
-   */
-  async knowsDevice(userId: string, device: SessionDevice): Promise<boolean> {
-    const family = deviceFamily(device.userAgent);
-    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
-    return entries.some((entry) => deviceFamily(entry.userAgent) === family);
   }
 
   /** Whether `sessionId` of `userId` is a session or a token; null when it is not live. */

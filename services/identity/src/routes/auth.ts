@@ -111,10 +111,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       await deps.throttle.recordSuccess(email, request.ip);
       const stored = withoutSecret(user);
       const device = requestDevice(request);
-      const known = await deps.sessions.knowsDevice(stored.id, device);
-      const { token, session } = await deps.sessions.create(stored, device);
+      const { token, session, knownDevice } = await deps.sessions.create(stored, device);
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
-      if (!known) noticeAccountChange(deps, stored, { signedInFrom: { device: describeDevice(device.userAgent) ?? 'a program that did not say what it is', address: device.address } }, requestTraceContext(request));
+      if (!knownDevice) noticeAccountChange(deps, stored, { signedInFrom: { device: describeDevice(device.userAgent) ?? 'a program that did not say what it is', address: device.address } }, requestTraceContext(request));
       return { user: toCurrentUser(stored, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },
   );
