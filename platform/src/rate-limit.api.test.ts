@@ -143,3 +143,42 @@ describe('the sync client behind a rate limit', () => {
     }
   }, 60_000);
 });
+
+describe('the sync client waits out Retry-After', () => {
+  const WINDOW = 3_000;
+  const { platform, call: limitedCall } = allInOneForTests('rate-limit-retry-after-', { RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: String(WINDOW) });
+  const call: typeof limitedCall = async (...args) => {
+    for (;;) {
+      const answer = await limitedCall(...args);
+      if (answer.status !== 429) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+
+  it('retries a refused push when the window ends, not on its own much shorter backoff', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `patient-${Date.now()}@example.org`, password: 'patient owner password' });
+    const token = registered.body.token as string;
+    const project = (await call('POST', `/api/projects`, token, { name: 'patient' })).body.id as string;
+    expect((await call('POST', `/api/projects/${project}/types`, token, { id: 'notes', name: 'Notes' })).status).toBe(201);
+
+    // A backoff of 5 ms growing by a fifth each time would try about 25 times in one window.
+    const client = new SyncClient({ baseUrl: platform().url, projectId: project, token, collections: [{ typeId: 'notes' }], pollIntervalMs: 60_000, backoff: { initialMs: 5, factor: 1.2 } });
+    const refusals = async () => Number(/platform_gateway_rate_limited_total\{caller="user"\} (\d+)/.exec(await metricsText())?.[1] ?? 0);
+    try {
+      await client.start();
+      const refusedBefore = await refusals();
+      const notes = [];
+      for (let note = 0; note < 6; note += 1) notes.push(await client.collection('notes').insert({ note }));
+      await client.awaitInSync();
+      const refused = (await refusals()) - refusedBefore;
+      expect(refused).toBeGreaterThan(0);
+      // At most one refusal a window for each of the client's three retrying loops (pushing, pulling
+      // until in sync, the realtime link), in the two or three windows the test spans.
+      expect(refused).toBeLessThanOrEqual(9);
+      const stored = await call('GET', `/api/projects/${project}/types/notes/data?updatedAt=0&limit=100`, token);
+      expect(stored.body.items.map((item: { note: number }) => item.note).sort((a: number, b: number) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

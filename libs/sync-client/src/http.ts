@@ -17,6 +17,8 @@ export class UnauthorizedError extends Error {
 export interface HttpAnswer<T = any> {
   status: number;
   body: T;
+  /** How long the server asked to wait before trying again (its `Retry-After`), on a busy answer. */
+  retryAfterMs?: number;
 }
 
 export interface HttpOptions {
@@ -83,8 +85,25 @@ export class Http {
       this.forgetToken();
       throw new UnauthorizedError((parsed as { code?: string } | undefined)?.code);
     }
-    return { status: response.status, body: parsed as T };
+    const retryAfterMs = isTransientStatus(response.status) ? retryAfterDelay(response.headers.get('retry-after'), Date.now()) : undefined;
+    return { status: response.status, body: parsed as T, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   }
+}
+
+/** The longest `Retry-After` the client waits out: a server asking for more is retried after this. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/**
+ * A `Retry-After` header as a delay (RFC 9110: seconds, or an HTTP date), capped at
+ * MAX_RETRY_AFTER_MS; undefined when absent or unreadable.
+ */
+export function retryAfterDelay(header: string | null, now: number): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const value = header.trim();
+  // An HTTP date starts with the day's name; Date.parse alone would take "-5" for a year.
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : /^[A-Za-z]/.test(value) ? Date.parse(value) - now : Number.NaN;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
 /** Answers the client retries (the server is busy or unreachable behind a proxy), never gives up on. */

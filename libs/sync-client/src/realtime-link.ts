@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { UnauthorizedError, type Http } from './http.js';
+import { isTransientStatus, retryAfterDelay, UnauthorizedError, type Http } from './http.js';
 import type { Backoff, Timers } from './timers.js';
 import type { AccessChangedNotification, RealtimeStatus, SyncNotification } from './types.js';
 
@@ -29,7 +29,8 @@ export interface RealtimeLinkOptions {
 /**
  * The subscription to `project:{projectId}:sync`: asks `GET /api/realtime/token` (503 means
  * realtime is disabled: report `polling` and ask again later), then reads the Server-Sent Events
- * stream with the global fetch. A broken stream reports `polling` and reconnects with backoff.
+ * stream with the global fetch. A broken stream reports `polling` and reconnects with backoff (no
+ * sooner than a busy server's `Retry-After`).
  */
 export class RealtimeLink {
   private stopped = true;
@@ -78,6 +79,8 @@ export class RealtimeLink {
     if (this.stopped) return;
     this.options.onStatus('connecting');
     const { http } = this.options;
+    // The server's own `Retry-After` on a busy answer: the reconnection waits at least that long.
+    let serverAskedMs: number | undefined;
     try {
       const answer = await http.request<{ token: string; streamPath: string }>('GET', '/api/realtime/token');
       if (this.stopped) return;
@@ -85,6 +88,7 @@ export class RealtimeLink {
         this.options.onStatus('polling');
         return this.schedule(this.options.recheckDisabledMs);
       }
+      serverAskedMs = answer.retryAfterMs;
       if (answer.status !== 200) throw new Error(`realtime token: HTTP ${answer.status}`);
       const path = answer.body.streamPath.replace('{projectId}', encodeURIComponent(this.options.projectId));
       const abort = (this.abort = new AbortController());
@@ -94,6 +98,7 @@ export class RealtimeLink {
         signal: abort.signal,
       });
       if (response.status === 404) this.options.onProjectMissing();
+      if (isTransientStatus(response.status)) serverAskedMs = retryAfterDelay(response.headers.get('retry-after'), Date.now());
       if (response.status !== 200 || !response.body) throw new Error(`realtime stream: HTTP ${response.status}`);
       await this.read(response.body, abort);
     } catch (error) {
@@ -106,7 +111,7 @@ export class RealtimeLink {
     this.unwatch();
     if (this.stopped) return;
     this.options.onStatus('polling');
-    this.schedule(this.options.backoff.next());
+    this.schedule(Math.max(this.options.backoff.next(), serverAskedMs ?? 0));
   }
 
   /**

@@ -123,8 +123,22 @@ function refuseFieldName(problem: { code: string; message: string } | undefined)
   if (problem) throw new SyncError(problem.message, undefined, problem.code);
 }
 
-/** The server is busy or unreachable: retried with backoff. */
-class TransientError extends Error {}
+/** The server is busy or unreachable: retried with backoff, never sooner than its `Retry-After`. */
+class TransientError extends Error {
+  constructor(
+    status: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(`HTTP ${status}`);
+    this.name = 'TransientError';
+  }
+}
+
+/** The wait before retrying after `error`: the backoff's next step, or longer when the server asked for it. */
+function retryDelay(error: unknown, backoff: Backoff): number {
+  const step = backoff.next();
+  return error instanceof TransientError && error.retryAfterMs !== undefined ? Math.max(step, error.retryAfterMs) : step;
+}
 
 const PROJECT_NOT_FOUND = 'PROJECT_NOT_FOUND';
 
@@ -472,7 +486,7 @@ export class SyncClient {
         await this.sleep(Math.max(0, since + settleMs - this.timers.now()));
       } catch (error) {
         if (!isRetryable(error)) throw error;
-        await this.untilOnline(error instanceof UnauthorizedError ? this.authBackoff.next() : this.pushBackoff.next());
+        await this.untilOnline(error instanceof UnauthorizedError ? this.authBackoff.next() : retryDelay(error, this.pushBackoff));
       }
     }
   }
@@ -605,7 +619,7 @@ export class SyncClient {
     const answer = await readableIds(this.http, `${this.dataPath(typeId)}/readable`, held.map((record) => record.id));
     if (!answer.ok) {
       if (answer.status === 404 && answer.code === PROJECT_NOT_FOUND) await this.loseProject();
-      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
       throw new SyncError(`Access check of ${typeId}: ${answer.message}`, answer.status, answer.code);
     }
     const removed: SyncDocument[] = [];
@@ -958,7 +972,7 @@ export class SyncClient {
         this.pushRetry = this.timers.setTimeout(() => {
           this.pushRetry = undefined;
           this.schedulePush();
-        }, this.pushBackoff.next());
+        }, retryDelay(error, this.pushBackoff));
         if (this.options.keepProcessAlive && this.hasQueuedWork()) holdProcess(this.pushRetry);
       },
     );
@@ -980,7 +994,7 @@ export class SyncClient {
         await this.loseProject();
         throw this.projectLostError();
       }
-      if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+      if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = answer.status === 200 ? answer.body.results : batch.map(() => answer);
       const outcomes = await Promise.allSettled(batch.map((write, index) => this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>)));
@@ -1006,7 +1020,7 @@ export class SyncClient {
     if (answer.status === 200 || answer.status === 201) {
       afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
     } else if (isTransientStatus(answer.status)) {
-      throw new TransientError(`HTTP ${answer.status}`);
+      throw new TransientError(answer.status, answer.retryAfterMs);
     } else if (code === 'DATA_LOCAL_ONLY_TYPE') {
       await this.setSyncType(typeId, 'localOnly');
       return;
@@ -1108,7 +1122,7 @@ export class SyncClient {
       do {
         const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
         const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string; retryAfterMs?: number } & ErrorBody>('GET', `${path}?${query}`);
-        if (isTransientStatus(answer.status)) throw new TransientError(`HTTP ${answer.status}`);
+        if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
         if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
           await this.loseProject();
           throw this.projectLostError();
