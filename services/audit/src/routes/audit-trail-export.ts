@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream';
-import { requireUser, type ProjectAccess } from '@platform/kit';
+import type { ProjectAccess } from '@platform/kit';
 import { stringify } from 'csv-stringify';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { trailFilter } from '../domain/trail-query';
+import type { trailFilter } from '../domain/trail-query';
 import type { AuthorNames, TrailReader } from '../trail/author-names';
 import { publicItem, type StoredTrailItem } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
-import { refuseInvertedRange, trailFilterShape, trailProjectParams } from './trail-query-schema';
+import { readableTrailFilter } from './readable-trail-filter';
+import { trailFilterShape, trailProjectParams } from './trail-query-schema';
 
 /** The export's columns, in order: the page's item fields, the time also as ISO 8601 for spreadsheets. */
 const COLUMNS = ['time', 'timestamp', 'entityTypeId', 'entityTypeName', 'entityId', 'entityTitle', 'revision', 'changeDescription', 'userId', 'userDisplayName'] as const;
@@ -45,13 +46,10 @@ export function registerAuditTrailExportRoute(app: FastifyInstance, deps: { proj
       },
     },
     async (request, reply) => {
-      const reader = requireUser(request);
-      refuseInvertedRange(request.query);
       const { projectId } = request.params;
       // Checked before the answer starts, so a refusal is the usual JSON error.
-      const { caller } = await deps.projects.require(projectId, request.principal);
-      const unreadableTypes = await deps.projects.types.unreadableTypes(projectId, caller);
-      const rows = Readable.from(readableRows(deps.trail, deps.authorNames, reader, trailFilter(projectId, request.query, caller, unreadableTypes)));
+      const { reader, filter } = await readableTrailFilter(request, projectId, request.query, deps.projects);
+      const rows = Readable.from(readableRows(deps.trail, deps.authorNames, reader, filter));
       const csv = rows.pipe(stringify({ header: true, columns: [...COLUMNS], bom: true, escape_formulas: true }));
       rows.on('error', (error) => csv.destroy(error));
       const day = new Date().toISOString().slice(0, 10);

@@ -1,13 +1,14 @@
-import { requireUser, type ProjectAccess } from '@platform/kit';
+import type { ProjectAccess } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CHANGE_DESCRIPTIONS } from '../domain/change-description';
-import { skipFor, trailFilter } from '../domain/trail-query';
+import { skipFor } from '../domain/trail-query';
 import type { AuthorNames } from '../trail/author-names';
 import { publicItem } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
-import { refuseInvertedRange, trailPageQuerySchema, trailProjectParams } from './trail-query-schema';
+import { readableTrailFilter } from './readable-trail-filter';
+import { trailPageQuerySchema, trailProjectParams } from './trail-query-schema';
 
 const itemSchema = z.object({
   entityId: z.string(),
@@ -42,12 +43,9 @@ export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: 
       },
     },
     async (request) => {
-      const reader = requireUser(request);
       const query = request.query;
-      refuseInvertedRange(query);
-      const { caller } = await deps.projects.require(request.params.projectId, request.principal);
-      const unreadableTypes = await deps.projects.types.unreadableTypes(request.params.projectId, caller);
-      const { items, total } = await deps.trail.page(trailFilter(request.params.projectId, query, caller, unreadableTypes), skipFor(query), query.limit);
+      const { reader, filter } = await readableTrailFilter(request, request.params.projectId, query, deps.projects);
+      const { items, total } = await deps.trail.page(filter, skipFor(query), query.limit);
       const named = await deps.authorNames.visibleTo(reader, items.map((item) => item.userId));
       return { items: items.map((item) => publicItem(item, named.has(item.userId))), total, page: query.page, limit: query.limit };
     },
