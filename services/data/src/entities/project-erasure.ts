@@ -1,5 +1,6 @@
 import { agentsCollection, applicationsCollection, documentsCollection, historyCollection, typesCollection, type DataDeps } from '@platform/documents';
 import type { ErasedCounts } from '@platform/kit';
+import { dropCounted } from '@platform/storage';
 
 /**
  * Erases every document and every change of a purged project: each type's documents, its
@@ -15,11 +16,7 @@ export async function eraseProjectDocuments(deps: Pick<DataDeps, 'store' | 'drai
   const registered = (await deps.drainer.registeredScopes(projectId)).map((scope) => scope.collection);
   const collections = [...new Set([...typeIds.map((typeId) => documentsCollection(projectId, typeId)), ...registered, applicationsCollection(projectId), agentsCollection(projectId)])].filter((name) => name !== types);
   const erased = { collections: 0, documents: 0, changes: 0 };
-  const drop = async (name: string) => {
-    const held = await deps.store.collection(name).count();
-    await deps.store.dropCollection(name);
-    return held;
-  };
+  const drop = (name: string) => dropCounted(deps.store, name);
   for (const name of [...collections, types]) {
     const documents = await drop(name);
     const changes = await drop(historyCollection(name));

@@ -1,5 +1,5 @@
 import { applicationsCollection } from '@platform/documents';
-import { DuplicateKeyError, type Collection, type DocumentStore, type StoreSection } from '@platform/storage';
+import { dropCounted, DuplicateKeyError, type Collection, type DocumentStore, type StoreSection } from '@platform/storage';
 import type { StoredVersion } from '../domain/versions';
 
 /**
@@ -40,8 +40,7 @@ export class VersionStore {
   /** Erases every version of a purged project, dropping its collection with its index; answers how many there were. */
   async eraseProject(projectId: string): Promise<number> {
     const name = versionsCollection(projectId);
-    const held = await this.store.collection(name).count();
-    await this.store.dropCollection(name);
+    const held = await dropCounted(this.store, name);
     this.indexed.delete(name);
     return held;
   }
