@@ -1,4 +1,4 @@
-import { dataDeps } from '@platform/documents';
+import { dataDeps, type DataDeps } from '@platform/documents';
 import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import { createGuardedAgent } from './blocks/guarded-http';
@@ -22,6 +22,8 @@ export interface ActionsDeps {
   runVisibility: RunVisibility;
   causes: WriteCauses;
   executor: Executor;
+  /** The document domain, shared with the executor's blocks: what a run by hand reads its document through. */
+  data: DataDeps;
   http: Dispatcher;
   policy: NetworkPolicy;
 }
@@ -34,6 +36,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
   const projects = context.projectAccess;
   const policy = new NetworkPolicy(config.webhookAllowedNetworks);
   const http = createGuardedAgent(policy);
+  const data = dataDeps(context);
   const executor = new Executor({
     actions,
     runs,
@@ -42,7 +45,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     registry: blockRegistry,
     logger,
     maxDepth: config.maxDepth,
-    services: { mailer: context.mailer, data: dataDeps(context), config, causes, clock, http, policy },
+    services: { mailer: context.mailer, data, config, causes, clock, http, policy },
   });
-  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, http, policy };
+  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, data, http, policy };
 }

@@ -49,6 +49,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
         retentionSchedule.stop();
         await purges.stop();
         await stop();
+        await deps.executor.manualRunsSettled();
         await deps.http.close();
       };
     },

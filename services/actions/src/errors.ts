@@ -4,6 +4,8 @@ import { errorCatalogue } from '@platform/kit';
 export const actionsError = errorCatalogue({
   ACTIONS_NOT_FOUND: [404, 'Action not found'],
   ACTIONS_FORBIDDEN: [403, 'You may not do this to this action'],
+  ACTIONS_NOT_OWNER: [403, 'Only the action\'s owner (who saved it last) may run it by hand: save it to make it yours, then run it'],
+  ACTIONS_DOCUMENT_NOT_FOUND: [404, 'Document not found'],
   ACTIONS_CONFLICT: [409, 'The action changed while it was being saved; reload it and retry'],
   ACTIONS_DUPLICATE_ID: [400, 'Two triggers or two blocks share an id'],
   ACTIONS_UNKNOWN_BLOCK: [400, 'A block names no registered block'],
@@ -25,3 +27,6 @@ export const runErrorCodes = {
   webhookRefused: 'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
   webhookTimeout: 'ACTIONS_WEBHOOK_TIMEOUT',
 } as const;
+
+/** What a run cut off by its process stopping records: it is never repeated. */
+export const RUN_INTERRUPTED = { code: runErrorCodes.interrupted, message: 'The process stopped during this run; it is not repeated, so that no block runs twice' };

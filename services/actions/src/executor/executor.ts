@@ -9,9 +9,9 @@ import { BlockError } from '../blocks/block';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
 import { topologicalOrder } from '../domain/graph';
 import { valueFits } from '../domain/sockets';
-import { runErrorCodes } from '../errors';
+import { RUN_INTERRUPTED, runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
-import { runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
+import { manualRunId, RUN_LEASE_MS, runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
 import type { WriteCauses } from './write-causes';
 
 const tracer = trace.getTracer('actions');
@@ -22,9 +22,6 @@ const TRIGGER_OF_KIND: Record<DocumentEvent['kind'], TriggerName> = { created: '
 function distinctDocuments(documents: DocumentRef[]): DocumentRef[] {
   return [...new Map(documents.map((document) => [`${document.typeId}/${document.documentId}`, document])).values()];
 }
-
-/** A run still `running` after this long was cut off (its process stopped); a redelivery marks it. */
-const RUN_LEASE_MS = 10 * 60 * 1000;
 
 export interface ExecutorDeps {
   actions: ActionRepository;
@@ -44,6 +41,9 @@ export interface ExecutorDeps {
  * still run. Each (event, action) pair runs at most once, whatever the bus redelivers.
  */
 export class Executor {
+  /** Runs by hand under way (startManualRun), which no redelivery would finish if the process stopped during them. */
+  private readonly manualRuns = new Set<Promise<void>>();
+
   constructor(private readonly deps: ExecutorDeps) {}
 
   /** `traceContext`: the delivery's consumer span, which each run's span joins. */
@@ -65,24 +65,57 @@ export class Executor {
     const owner = await this.ownerOf(action);
     // An action sees only documents its owner may read (by their own rule and their type's): it must not become a way around RLS.
     if (owner && !(rlsAllows(event.entity.access as Access | undefined, 'read', owner) && (await this.deps.projects.types.mayRead(event.projectId, event.typeId, owner)))) return;
+    const run = this.newRun(action, event, { ...trigger, id: runId(trigger.eventId, action.id), changedAt: event.change.timestamp });
+    if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
+    await this.runInSpan(action, event, trigger, owner, run, traceContext);
+  }
 
-    const run: ActionRun = {
-      id: runId(trigger.eventId, action.id),
+  /**
+   * Runs `action` by hand for its owner `startedBy` on a document's latest change (its event built
+   * again by latestChangeEvent): a run of its own, whatever the action's triggers, at depth 0 (a
+   * person asked). Answers the run as it starts; its blocks run after the answer, as a triggered
+   * run's do, and its record says how they went. The caller has checked that `startedBy` owns the
+   * action and may read the document.
+   */
+  async startManualRun(action: StoredAction, event: DocumentEvent, eventId: string, startedBy: string, traceContext?: TraceContext): Promise<ActionRun> {
+    const trigger = { eventId, triggerName: TRIGGER_OF_KIND[event.kind], depth: 0 };
+    const run = this.newRun(action, event, { ...trigger, id: manualRunId(), startedBy });
+    await this.deps.runs.claim(run);
+    const started = structuredClone(run);
+    const work = this.ownerOf(action)
+      .then((owner) => this.runInSpan(action, event, trigger, owner, run, traceContext))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, actionId: action.id, runId: run.id, ...traceLogFields(traceContext) }, 'a run by hand could not finish'))
+      .finally(() => this.manualRuns.delete(work));
+    this.manualRuns.add(work);
+    return started;
+  }
+
+  /** Resolves once every run by hand under way has finished: the service waits for them before it stops. */
+  async manualRunsSettled(): Promise<void> {
+    await Promise.all(this.manualRuns);
+  }
+
+  private newRun(action: StoredAction, event: DocumentEvent, fields: { id: string; eventId: string; triggerName: TriggerName; depth: number; changedAt?: number; startedBy?: string }): ActionRun {
+    return {
+      id: fields.id,
       projectId: action.projectId,
       actionId: action.id,
-      eventId: trigger.eventId,
-      triggerName: trigger.triggerName,
+      eventId: fields.eventId,
+      triggerName: fields.triggerName,
       typeId: event.typeId,
       documentId: event.entityId,
-      depth: trigger.depth,
+      depth: fields.depth,
+      ...(fields.startedBy === undefined ? {} : { startedBy: fields.startedBy }),
       status: 'running',
-      changedAt: event.change.timestamp,
+      ...(fields.changedAt === undefined ? {} : { changedAt: fields.changedAt }),
       startedAt: this.deps.services.clock(),
       blocks: [],
       blockDocumentsRecorded: true,
     };
-    if (!(await this.deps.runs.claim(run))) return this.settleExisting(run.id);
-    // One span per run in the event's trace; its blocks' spans (and their webhook calls) below it.
+  }
+
+  /** Executes a claimed run in one span of the event's trace; its blocks' spans (and their webhook calls) go below it. */
+  private async runInSpan(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     await inChildSpan(tracer, 'action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, traceContext, async (runContext) => {
       await this.execute(action, event, trigger, owner, run, runContext);
       // The run's span; outside a recorded trace there is none, or the parent's, which records nothing.
@@ -210,10 +243,6 @@ export class Executor {
     if (existing?.status !== 'running') return;
     const now = this.deps.services.clock();
     if (now - existing.startedAt < RUN_LEASE_MS) return;
-    await this.deps.runs.markInterrupted(
-      id,
-      { code: runErrorCodes.interrupted, message: 'The process stopped during this run; it is not repeated, so that no block runs twice' },
-      now,
-    );
+    await this.deps.runs.markInterrupted(id, RUN_INTERRUPTED, now);
   }
 }

@@ -1,7 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
 
 export const RUNS_COLLECTION = 'action-runs';
+
+/**
+ * A run still `running` after this long was cut off (its process stopped): a redelivery of its
+ * event marks it, and the hourly retention job marks runs by hand, which no redelivery comes for.
+ */
+export const RUN_LEASE_MS = 10 * 60 * 1000;
 
 export type BlockStatus = 'succeeded' | 'failed' | 'skipped';
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
@@ -46,6 +52,8 @@ export interface RunFields {
   typeId: string;
   documentId: string;
   depth: number;
+  /** The user who ran the action by hand on the document (its owner); absent on runs an event triggered. */
+  startedBy?: string;
   status: RunStatus;
   /** When the triggering change was written (its history entry's timestamp); absent on runs recorded before it was kept. */
   changedAt?: number;
@@ -66,6 +74,11 @@ export interface ActionRun extends RunFields, StoredDocument {}
 /** One run per (event, action): the key that makes a redelivered event run nothing twice. */
 export function runId(eventId: string, actionId: string): string {
   return createHash('sha256').update(`${eventId}\n${actionId}`).digest('hex').slice(0, 40);
+}
+
+/** A run by hand has an id of its own: the same document may be run on any number of times. */
+export function manualRunId(): string {
+  return randomBytes(20).toString('hex');
 }
 
 /** Run records: claimed before an action runs, completed after; listed newest first. */
@@ -112,6 +125,14 @@ export class RunStore {
   async complete(run: ActionRun): Promise<void> {
     const { id, ...fields } = run;
     await this.collection.updateOne({ id, status: 'running' }, { $set: fields });
+  }
+
+  /**
+   * Marks runs by hand still `running` that started before `cutoff` as interrupted: their process
+   * stopped, and no redelivery comes for them as it does for triggered runs. Answers how many.
+   */
+  async interruptManualRunsStartedBefore(cutoff: number, error: RunError, now: number): Promise<number> {
+    return this.collection.updateMany({ status: 'running', startedBy: { $exists: true }, startedAt: { $lt: cutoff } }, { $set: { status: 'interrupted', error, finishedAt: now } });
   }
 
   /** Marks a run that was left `running` (its process stopped) so the record says what happened. */

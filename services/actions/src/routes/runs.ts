@@ -1,10 +1,11 @@
-import { requireUser, rlsAllows } from '@platform/kit';
+import { requestTraceContext, requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ActionsDeps } from '../actions-deps';
 import { actionsError } from '../errors';
-import { actionParams, runSchema } from './schemas';
+import { latestChangeEvent } from '../executor/latest-change-event';
+import { actionParams, manualRunBodySchema, runSchema } from './schemas';
 
 /**
  * GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. Runs on
@@ -35,6 +36,35 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       const { page, pageSize } = request.query;
       const { items, total } = await deps.runs.list(actionId, { skip: (page - 1) * pageSize, limit: pageSize });
       return { items: await deps.runVisibility.visibleTo(caller, projectId, items), page, pageSize, total };
+    },
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/projects/:projectId/actions/:actionId/runs',
+    {
+      schema: {
+        tags: ['actions'],
+        summary: "Run an action by hand on a document's latest change, whatever its triggers (its owner only); answers the run as it starts",
+        description:
+          'The run acts on the document as it is now and the change that made it so, as that change\'s event would have run the action, at depth 0, and is recorded with `startedBy`. It answers 202 at once; the blocks run after the answer and `GET .../runs` shows how they went. 403 `ACTIONS_NOT_OWNER` for anyone but the owner (saving an action makes you its owner); 404 `ACTIONS_DOCUMENT_NOT_FOUND` for a document that is unknown, deleted or not readable by the caller.',
+        params: actionParams,
+        body: manualRunBodySchema,
+        response: { 202: runSchema },
+      },
+    },
+    async (request, reply) => {
+      requireUser(request);
+      const { projectId, actionId } = request.params;
+      const { caller } = await deps.projects.require(projectId, request.principal);
+      const action = await deps.actions.find(projectId, actionId);
+      if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
+      // The run acts with its owner's rights: nobody else may choose when and on what.
+      if (action.ownerId !== caller.userId) throw actionsError('ACTIONS_NOT_OWNER');
+      const latest = await latestChangeEvent(deps.data, projectId, request.body.typeId, request.body.documentId, caller);
+      if (!latest) throw actionsError('ACTIONS_DOCUMENT_NOT_FOUND');
+      // As it starts: no block has run, so nothing in it is the caller's to be kept from.
+      const { projectId: _project, blockDocumentsRecorded: _recorded, ...started } = await deps.executor.startManualRun(action, latest.event, latest.eventId, caller.userId, requestTraceContext(request));
+      return reply.code(202).send(started);
     },
   );
 }

@@ -8,6 +8,11 @@ const id = z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or 
 export const projectParams = z.object({ projectId: id });
 export const actionParams = projectParams.extend({ actionId: id });
 
+export const manualRunBodySchema = z.object({
+  typeId: id.describe('The type of the document to run the action on'),
+  documentId: id.describe('The document: the action runs on its latest change, as that change\'s event would have run it'),
+});
+
 export const actionSchema = actionBodySchema.extend({
   id: z.string(),
   projectId: z.string(),
@@ -31,7 +36,8 @@ export const runSchema = z.object({
   triggerName: z.string(),
   typeId: z.string(),
   documentId: z.string(),
-  depth: z.number().describe('How many action writes led to the event (0: a person wrote)'),
+  depth: z.number().describe('How many action writes led to the event (0: a person wrote, or ran the action by hand)'),
+  startedBy: z.string().optional().describe('The user who ran the action by hand on the document; absent on runs a document event triggered'),
   status: z.enum(['running', 'succeeded', 'failed', 'interrupted']),
   changedAt: z
     .number()

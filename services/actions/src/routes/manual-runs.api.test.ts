@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
+
+let platform: ActionsTestPlatform;
+let owner: string;
+let member: string;
+
+beforeAll(async () => {
+  platform = await startActionsPlatform();
+  owner = await platform.signIn('owner');
+  member = await platform.signIn('member');
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function createDocument(projectId: string, typeId: string, body: Record<string, unknown>, token = owner) {
+  const response = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body });
+  expect(response.status).toBe(201);
+  return response.body as { id: string; revision: number };
+}
+
+const runsPath = (projectId: string, actionId: string) => `/api/projects/${projectId}/actions/${actionId}/runs`;
+
+/** An action that mails the document's title; triggered only by deletions of `tickets`, so no write below runs it. */
+const mailOnDelete = (to: string) => ({
+  title: 'Mail the ticket',
+  triggers: [{ id: 'deleted', triggerName: 'documentDeleted', configuration: { typeId: 'tickets' } }],
+  blocks: [{ id: 'mail', blockName: 'send-mail', configuration: { to, subject: 'Ticket: {{data.document.title}} (r{{data.revision}}, {{triggerName}})', text: 'Changed by {{data.change.userId}}' } }],
+});
+
+describe('POST .../actions/{actionId}/runs: a run by hand', () => {
+  it("runs the action for its owner on the document's latest change, whatever its triggers, and records it as the owner's", async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, owner, mailOnDelete('by-hand@example.org'));
+    const ticket = await createDocument(projectId, 'tickets', { title: 'Printer on fire' });
+    expect((await platform.call('PATCH', `/api/projects/${projectId}/types/tickets/data/${ticket.id}`, { token: member, body: { modifier: { $set: { title: 'Printer smoking' } }, baseRevision: 0 } })).status).toBe(200);
+    expect(await platform.runsOf(projectId, action.id, owner, 0)).toEqual([]);
+
+    const started = await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: ticket.id } });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ actionId: action.id, typeId: 'tickets', documentId: ticket.id, eventId: expect.stringMatching(new RegExp(`/${ticket.id}/1$`)), triggerName: 'documentUpdated', depth: 0, startedBy: 'owner', status: 'running', blocks: [] });
+    expect(started.body).not.toHaveProperty('projectId');
+    expect(started.body).not.toHaveProperty('changedAt');
+
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run).toMatchObject({ id: started.body.id, startedBy: 'owner', status: 'succeeded', blocks: [{ blockId: 'mail', status: 'succeeded' }] });
+    expect(platform.mailsTo('by-hand@example.org')).toEqual([{ to: 'by-hand@example.org', subject: 'Ticket: Printer smoking (r1, documentUpdated)', text: 'Changed by member' }]);
+
+    // Again on the same document: a second run of its own.
+    const again = await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: ticket.id } });
+    expect(again.status).toBe(202);
+    expect(again.body.id).not.toBe(started.body.id);
+    expect((await platform.runsOf(projectId, action.id, owner, 2)).map((each) => each.id)).toEqual([started.body.id, again.body.id]);
+    expect(platform.mailsTo('by-hand@example.org')).toHaveLength(2);
+  });
+
+  it("runs a new document's creation as documentCreated", async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets');
+    const action = await platform.createAction(projectId, owner, mailOnDelete('created-by-hand@example.org'));
+    const ticket = await createDocument(projectId, 'tickets', { title: 'Fresh' });
+    expect((await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: ticket.id } })).body.triggerName).toBe('documentCreated');
+    await platform.runsOf(projectId, action.id, owner, 1);
+    expect(platform.mailsTo('created-by-hand@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Fresh (r0, documentCreated)']);
+  });
+
+  it('refuses anyone but the owner, documents the caller may not read, deleted or unknown ones and bad bodies, and runs nothing', async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, member, mailOnDelete('refused@example.org'));
+    const open = await createDocument(projectId, 'tickets', { title: 'Open' });
+    const hidden = await createDocument(projectId, 'tickets', { title: 'Owner only', access: { read: { userIds: ['owner'] } } });
+    const gone = await createDocument(projectId, 'tickets', { title: 'Gone' });
+    expect((await platform.call('DELETE', `/api/projects/${projectId}/types/tickets/data/${gone.id}`, { token: owner })).status).toBe(200);
+    // The deletion triggered the action once, as its trigger says.
+    await platform.runsOf(projectId, action.id, member, 1);
+    const outsider = await platform.signIn('outsider');
+    const run = (token: string, body: unknown, actionId = action.id) => platform.call('POST', runsPath(projectId, actionId), { token, body });
+
+    // The project owner may read and update the action but does not own it: saving it would make it theirs.
+    expect(await run(owner, { typeId: 'tickets', documentId: open.id })).toMatchObject({ status: 403, body: { code: 'ACTIONS_NOT_OWNER' } });
+    for (const documentId of [hidden.id, gone.id, 'no-such-ticket']) {
+      expect(await run(member, { typeId: 'tickets', documentId }), documentId).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
+    }
+    expect(await run(member, { typeId: 'no-such-type', documentId: open.id })).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
+    expect(await run(member, { typeId: 'types', documentId: 'tickets' })).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
+    for (const body of [{ typeId: 'tickets' }, { typeId: 'tickets', documentId: '../x' }, { typeId: '', documentId: open.id }, 'tickets']) {
+      expect((await run(member, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await run(member, { typeId: 'tickets', documentId: open.id }, 'no-such-action')).toMatchObject({ status: 404, body: { code: 'ACTIONS_NOT_FOUND' } });
+    expect((await run(outsider, { typeId: 'tickets', documentId: open.id })).status).toBe(404);
+    expect((await platform.call('POST', runsPath(projectId, action.id), { body: { typeId: 'tickets', documentId: open.id } })).status).toBe(401);
+
+    const runs = await platform.call('GET', `${runsPath(projectId, action.id)}?pageSize=200`, { token: member });
+    expect(runs.body.total).toBe(1);
+    expect(runs.body.items[0]).not.toHaveProperty('startedBy');
+    expect(platform.mailsTo('refused@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Gone (r1, documentDeleted)']);
+  });
+});
