@@ -252,4 +252,44 @@ describe('actions in the console', () => {
     const listed = (await platform.call('GET', `/api/projects/${projectId}/actions`, { token: owner.token })).body.items as Array<{ title: string }>;
     expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
   }, 60_000);
+
+  it('runs an action by hand on a document from its runs screen, for its owner only, and says which document it could not find', async () => {
+    const action = await platform.call('POST', `/api/projects/${projectId}/actions`, {
+      token: owner.token,
+      body: { title: 'Forward by hand', blocks: [{ id: 'forward', blockName: 'call-webhook', configuration: { url: `${hookUrl}?by=hand` } }] },
+    });
+    expect(action.status).toBe(201);
+    const order = await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { customer: 'Difference Engines plc', total: 12 } });
+    const receivedBefore = received.length;
+
+    const page = await signedIn(owner);
+    await page.goto(`/console/projects/${projectId}/actions/${action.body.id}/runs`);
+    const form = page.getByRole('form', { name: 'Run on a document' });
+    await expect.poll(() => form.getByLabel('Type').inputValue()).toBe('orders');
+    await form.getByLabel('Document id').fill('no-such-order');
+    await form.getByRole('button', { name: 'Run on this document' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Document not found');
+    await screenshot(page, 'actions-08-run-by-hand-not-found');
+
+    await form.getByLabel('Document id').fill(order.body.id);
+    await form.getByRole('button', { name: 'Run on this document' }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe(`Started on orders/${order.body.id}: the run shows below with each block’s result.`);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    const runs = page.getByRole('table', { name: 'Runs' });
+    await expect.poll(() => runs.getByRole('row').filter({ hasText: 'succeeded' }).count(), { timeout: 15_000 }).toBe(1);
+    const run = runs.getByRole('row').nth(1);
+    await expect.poll(() => run.getByRole('cell').nth(3).textContent()).toBe(`orders/${order.body.id}documentCreated, run by hand by Grace`);
+    expect(await run.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^forward \(call-webhook\): succeeded, .* ms .*"status":200/)]);
+    expect(received.length).toBe(receivedBefore + 1);
+    expect(received.at(-1)!.body).toMatchObject({ triggerName: 'documentCreated', data: { documentId: order.body.id, document: { customer: 'Difference Engines plc', total: 12 } } });
+    await screenshot(page, 'actions-09-run-by-hand');
+
+    // A member sees the runs, and why they cannot start one.
+    const memberPage = await signedIn(member);
+    await memberPage.goto(`/console/projects/${projectId}/actions/${action.body.id}/runs`);
+    await expect.poll(() => memberPage.getByText('Only the action’s owner').count()).toBe(1);
+    expect(await memberPage.getByRole('form', { name: 'Run on a document' }).count()).toBe(0);
+    await screenshot(memberPage, 'actions-10-run-by-hand-member');
+    expect(platform.pageErrors).toEqual([]);
+  }, 60_000);
 });

@@ -79,7 +79,7 @@ describe('POST .../actions/{actionId}/runs: a run by hand', () => {
     // The project owner may read and update the action but does not own it: saving it would make it theirs.
     expect(await run(owner, { typeId: 'tickets', documentId: open.id })).toMatchObject({ status: 403, body: { code: 'ACTIONS_NOT_OWNER' } });
     for (const documentId of [hidden.id, gone.id, 'no-such-ticket']) {
-      expect(await run(member, { typeId: 'tickets', documentId }), documentId).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
+      expect(await run(member, { typeId: 'tickets', documentId }), documentId).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND', details: { field: 'documentId' } } });
     }
     expect(await run(member, { typeId: 'no-such-type', documentId: open.id })).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
     expect(await run(member, { typeId: 'types', documentId: 'tickets' })).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });

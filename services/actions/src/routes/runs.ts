@@ -61,7 +61,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       // The run acts with its owner's rights: nobody else may choose when and on what.
       if (action.ownerId !== caller.userId) throw actionsError('ACTIONS_NOT_OWNER');
       const latest = await latestChangeEvent(deps.data, projectId, request.body.typeId, request.body.documentId, caller);
-      if (!latest) throw actionsError('ACTIONS_DOCUMENT_NOT_FOUND');
+      if (!latest) throw actionsError('ACTIONS_DOCUMENT_NOT_FOUND', { details: { field: 'documentId' } });
       // As it starts: no block has run, so nothing in it is the caller's to be kept from.
       const { projectId: _project, blockDocumentsRecorded: _recorded, ...started } = await deps.executor.startManualRun(action, latest.event, latest.eventId, caller.userId, requestTraceContext(request));
       return reply.code(202).send(started);

@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/openapi';
 import { counted } from '../../components/counted';
+import { useUserName } from '../../components/user-name';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { useLoad } from '../../components/use-load';
 import { Link } from '../../router';
 import { actionsPath } from './action-paths';
 import { documentPath } from '../../paths';
+import { RunByHand } from './run-by-hand';
 
 type Run = paths['/api/projects/{projectId}/actions/{actionId}/runs']['get']['responses'][200]['content']['application/json']['items'][number];
 type BlockResult = Run['blocks'][number];
@@ -22,6 +24,11 @@ function WaitNote({ run }: { run: Run }) {
   if (run.changedAt === undefined) return null;
   const ms = Math.max(0, run.startedAt - run.changedAt);
   return <div className="run-note">{`${ms < 1_000 ? duration(ms) : `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`} after the change`}</div>;
+}
+
+/** A run its owner started by hand: the change's kind and who ran it. */
+function RunByHandNote({ triggerName, userId }: { triggerName: string; userId: string }) {
+  return <>{`${triggerName}, run by hand by ${useUserName(userId)}`}</>;
 }
 
 /** What a block did: its summary, its error, or why it was skipped. */
@@ -54,6 +61,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
       </p>
       <h1>Runs of {action.value?.title ?? actionId}</h1>
       <LoadError error={action.error ?? runs.error} />
+      {action.value && <RunByHand projectId={projectId} action={action.value} onStarted={runs.reload} />}
       <div className="toolbar">
         <button type="button" onClick={runs.reload}>
           Refresh
@@ -84,7 +92,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
                 <Link to={documentPath(projectId, run.typeId, run.documentId)}>
                   {run.typeId}/{run.documentId}
                 </Link>
-                <div className="run-note">{run.triggerName}</div>
+                <div className="run-note">{run.startedBy ? <RunByHandNote triggerName={run.triggerName} userId={run.startedBy} /> : run.triggerName}</div>
               </td>
               <td>
                 {run.error && <p className="run-error">{`${run.error.code}: ${run.error.message}`}</p>}
@@ -100,7 +108,7 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
           ))}
         </tbody>
       </table>
-      {runs.value?.items.length === 0 && <p>No run yet: the action runs when a document event matches one of its triggers.</p>}
+      {runs.value?.items.length === 0 && <p>No run yet: the action runs when a document event matches one of its triggers, or when its owner runs it on a document above.</p>}
     </main>
   );
 }
