@@ -1,6 +1,7 @@
 export { instrumentBus } from './bus-instrumentation';
 export {
   actionBlockRuns,
+  actionEventsDeferred,
   actionRuns,
   busConsumed,
   busConsumeDuration,

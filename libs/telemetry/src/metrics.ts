@@ -101,6 +101,12 @@ export const actionRuns = new Counter({
   registers,
 });
 
+export const actionEventsDeferred = new Counter({
+  name: 'platform_action_events_deferred_total',
+  help: "Document events the actions executor put back on the bus because their project had its share of the executor's slots",
+  registers,
+});
+
 export const actionBlockRuns = new Counter({
   name: 'platform_action_blocks_total',
   help: 'Blocks of action runs, by block name and status (succeeded, failed, skipped)',

@@ -40,7 +40,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       await Promise.all([deps.actions.ensureIndexes(), deps.runs.ensureIndexes()]);
       await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
-      const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, logger: context.logger });
+      const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, perProject: deps.config.projectConcurrency, logger: context.logger });
       const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
       const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs });
       const retentionSchedule = new ClusterSchedule(retention, context.kv, deps.clock, context.logger, RUN_RETENTION_SCHEDULE);

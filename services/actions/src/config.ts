@@ -1,4 +1,4 @@
-import { commaList, parseEnv } from '@platform/kit';
+import { commaList, ConfigError, parseEnv } from '@platform/kit';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -23,6 +23,12 @@ export const actionsEnvSchema = z.object({
    */
   ACTIONS_EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
   /**
+   * Of those, how many one project's events may take at once while the project is slow (an event
+   * of it took more than a second within the last minute); its further events wait on the bus
+   * meanwhile. Default: a quarter of ACTIONS_EXECUTOR_CONCURRENCY (at least 1).
+   */
+  ACTIONS_PROJECT_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /**
    * Days a run record is kept. At least 8: the bus keeps events 7 days, and a run's record is
    * what keeps a redelivered event from running its action twice.
    */
@@ -39,6 +45,8 @@ export interface ActionsConfig {
   webhookRetryDelayMs: number;
   maxDepth: number;
   executorConcurrency: number;
+  /** How many events of one slow project the executor handles at once in one process (at most executorConcurrency). */
+  projectConcurrency: number;
   /** How long run records are kept, in ms. */
   runRetentionMs: number;
   /** How often the run retention schedule checks for a due occurrence (ms). */
@@ -48,6 +56,10 @@ export interface ActionsConfig {
 /** Reads the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): ActionsConfig {
   const parsed = parseEnv(actionsEnvSchema, env);
+  const projectConcurrency = parsed.ACTIONS_PROJECT_CONCURRENCY ?? Math.max(1, Math.ceil(parsed.ACTIONS_EXECUTOR_CONCURRENCY / 4));
+  if (projectConcurrency > parsed.ACTIONS_EXECUTOR_CONCURRENCY) {
+    throw new ConfigError([`ACTIONS_PROJECT_CONCURRENCY: must be at most ACTIONS_EXECUTOR_CONCURRENCY (${parsed.ACTIONS_EXECUTOR_CONCURRENCY})`]);
+  }
   return {
     webhookAllowedNetworks: parsed.ACTIONS_WEBHOOK_ALLOWED_NETWORKS,
     ...(parsed.ACTIONS_WEBHOOK_SECRET ? { webhookSecret: parsed.ACTIONS_WEBHOOK_SECRET } : {}),
@@ -55,6 +67,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     webhookRetryDelayMs: parsed.ACTIONS_WEBHOOK_RETRY_DELAY_MS,
     maxDepth: parsed.ACTIONS_MAX_DEPTH,
     executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
+    projectConcurrency,
     runRetentionMs: parsed.ACTIONS_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     runRetentionCheckMs: parsed.ACTIONS_RUN_RETENTION_CHECK_MS,
   };

@@ -1,19 +1,26 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import { documentEventSchema } from '@platform/contracts';
 import type { Logger, TraceContext } from '@platform/kit';
-import { traceLogFields } from '@platform/telemetry';
+import { actionEventsDeferred, traceLogFields } from '@platform/telemetry';
 import type { Executor } from '../executor/executor';
+import { ProjectShare } from './project-share';
 
 /** The executor's durable consumer; replicas of the actions service share its messages. */
 export const EXECUTOR_DURABLE = 'actions-executor';
 
+/** Thrown to put an event back on the bus: its project has its share of the slots. */
+class ProjectShareTaken extends Error {}
+
 /**
  * Feeds every document event to the executor. `concurrency` subscriptions share the durable, so
- * one slow webhook does not hold up every other project's actions. A handler that throws (store
- * unreachable) leaves the message unacknowledged and it comes again; the run records keep that
- * from running anything twice.
+ * one slow webhook does not hold up every other event; a slow project's events take at most
+ * `perProject` of them at once (ProjectShare), and a further one goes back to the bus (redelivered
+ * 2 s later), so a project whose webhook hangs cannot hold up every other project's actions. A handler that
+ * throws (store unreachable) leaves the message unacknowledged and it comes again; the run records
+ * keep that from running anything twice.
  */
-export async function startDocumentEventConsumer(bus: EventBus, executor: Executor, options: { concurrency: number; logger: Logger }): Promise<() => Promise<void>> {
+export async function startDocumentEventConsumer(bus: EventBus, executor: Executor, options: { concurrency: number; perProject: number; logger: Logger }): Promise<() => Promise<void>> {
+  const share = new ProjectShare({ perProject: options.perProject });
   const subscriptions: Subscription[] = [];
   for (let i = 0; i < options.concurrency; i += 1) {
     subscriptions.push(
@@ -28,7 +35,16 @@ export async function startDocumentEventConsumer(bus: EventBus, executor: Execut
             options.logger.warn({ subject: message.subject, msgId: message.msgId, ...traceLogFields(message.traceContext as TraceContext | undefined) }, 'skipping a document event that does not match its schema');
             return;
           }
-          await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);
+          const ticket = share.tryEnter(parsed.data.projectId);
+          if (!ticket) {
+            actionEventsDeferred.inc();
+            throw new ProjectShareTaken(`project ${parsed.data.projectId} is slow and has its share of the executor`);
+          }
+          try {
+            await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);
+          } finally {
+            share.leave(ticket);
+          }
         },
       }),
     );
