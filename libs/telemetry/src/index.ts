@@ -2,6 +2,7 @@ export { instrumentBus } from './bus-instrumentation';
 export {
   actionBlockRuns,
   actionEventsDeferred,
+  aiRateLimited,
   actionRuns,
   busConsumed,
   busConsumeDuration,

@@ -101,6 +101,13 @@ export const actionRuns = new Counter({
   registers,
 });
 
+export const aiRateLimited = new Counter({
+  name: 'platform_ai_rate_limited_total',
+  help: 'AI requests refused before any provider call because a budget was spent, by budget (user, project)',
+  labelNames: ['limit'] as const,
+  registers,
+});
+
 export const actionEventsDeferred = new Counter({
   name: 'platform_action_events_deferred_total',
   help: "Document events the actions executor put back on the bus because their project had its share of the executor's slots",

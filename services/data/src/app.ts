@@ -25,7 +25,7 @@ export const dataService: ServiceDefinition = {
     await registerBulkRoute(app, deps);
     await registerTypeRestoreRoute(app, deps);
     await registerTypeDeclarationsRoute(app, deps);
-    await registerAiRoutes(app, deps);
+    await registerAiRoutes(app, deps, context.kv);
   },
   start: async (context) => {
     const deps = dataDeps(context);

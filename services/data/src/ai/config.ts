@@ -8,6 +8,10 @@ export interface AiConfig {
   /** Sent as `Authorization: Bearer`; local servers (Ollama, llama.cpp) need none. */
   apiKey?: string;
   timeoutMs: number;
+  /** Provider calls one user may cause per hour, across projects and the help chat. */
+  callsPerUserPerHour: number;
+  /** Provider calls one project's members may cause per hour together. */
+  callsPerProjectPerHour: number;
 }
 
 const envSchema = z
@@ -16,6 +20,8 @@ const envSchema = z
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),
     AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    AI_CALLS_PER_USER_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    AI_CALLS_PER_PROJECT_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
   })
   .refine((env) => !env.AI_BASE_URL || env.AI_MODEL, { path: ['AI_MODEL'], message: 'required when AI_BASE_URL is set' });
 
@@ -31,5 +37,7 @@ export function aiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AiConfig 
     model: parsed.AI_MODEL,
     ...(parsed.AI_API_KEY ? { apiKey: parsed.AI_API_KEY } : {}),
     timeoutMs: parsed.AI_TIMEOUT_MS,
+    callsPerUserPerHour: parsed.AI_CALLS_PER_USER_PER_HOUR,
+    callsPerProjectPerHour: parsed.AI_CALLS_PER_PROJECT_PER_HOUR,
   };
 }

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { ID_PATTERN, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
 import { aiMessage, messageLanguage } from './domain/language';
-import type { ChatProvider } from './provider/port';
+import type { ChatCompletion, ChatProvider, ChatRequest } from './provider/port';
+import type { AiUsageLimits } from './usage-limits';
 
 /** The spec's 403 for a project with AI disabled: a body with one `error` field and nothing else. */
 export class AiDisabled extends Error {
@@ -43,7 +44,8 @@ export class AiGate {
 
   constructor(
     private readonly deps: DataDeps,
-    private readonly provider: ChatProvider | undefined,
+    /** The provider and the budgets its calls are counted against; none when AI is not configured. */
+    private readonly provider: { chat: ChatProvider; limits: AiUsageLimits } | undefined,
   ) {}
 
   /** `onRequest` of routes under `/api/projects/:projectId`. */
@@ -77,10 +79,15 @@ export class AiGate {
     return project;
   }
 
-  /** The configured provider (the gate answered 501 already when there is none). */
-  get chat(): ChatProvider {
+  /**
+   * Asks the provider on behalf of the request's caller, once the call is counted against the
+   * caller's and the gated project's hourly budgets (429 past either; AiUsageLimits). The gate
+   * answered 501 already when there is no provider.
+   */
+  async complete(request: FastifyRequest, chat: ChatRequest): Promise<ChatCompletion> {
     if (!this.provider) throw dataError('AI_NOT_CONFIGURED');
-    return this.provider;
+    await this.provider.limits.take(requireUser(request).userId, this.projects.get(request)?.project.id);
+    return this.provider.chat.complete(chat);
   }
 
   private admit(request: FastifyRequest, project: ProjectContext | undefined): void {

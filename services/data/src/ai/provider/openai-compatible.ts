@@ -15,7 +15,8 @@ const answerSchema = z.object({
  */
 export class OpenAiCompatibleProvider implements ChatProvider {
   constructor(
-    private readonly config: AiConfig,
+    /** Where the provider is; the call budgets are the gate's. */
+    private readonly config: Pick<AiConfig, 'baseUrl' | 'model' | 'apiKey' | 'timeoutMs'>,
     private readonly logger: Logger,
   ) {}
 

@@ -32,6 +32,7 @@ export const aiAgentsKind: EntityKind<{ projectId: typeof id }> = {
 
 export const gateBodies = {
   403: z.object({ error: z.string() }).describe('AI is disabled for the project (message in German for users whose language is de)'),
+  429: errorBodySchema.describe("`AI_RATE_LIMITED`: the caller's or the project's hourly budget of provider calls is spent (`details.limit`: user or project); `Retry-After` says when the hour ends"),
   502: errorBodySchema.describe('The AI provider failed or answered something unusable'),
   501: errorBodySchema.describe('No AI provider is configured on this server (how the platform is set up: not worth retrying)'),
   504: errorBodySchema.describe('The AI provider did not answer in time'),
@@ -62,7 +63,7 @@ export function registerAgentRoutes(scope: FastifyInstance, deps: DataDeps, gate
       // Its access is not needed here, and one stored before access rules were strict must not fail the chat.
       const agent = agentRecordSchema.omit({ access: true }).parse(stored);
       const { model, temperature, maxTokens } = agent.modelOptions;
-      return gate.chat.complete({
+      return gate.complete(request, {
         messages: [...(agent.instructions ? [{ role: 'system' as const, content: agent.instructions }] : []), ...request.body.messages],
         ...(model ? { model } : {}),
         ...(temperature === undefined ? {} : { temperature }),

@@ -67,7 +67,7 @@ export function registerExtractRoute(scope: FastifyInstance, deps: DataDeps, gat
       if (!schema || Object.keys(schema.properties ?? {}).length === 0) throw dataError('AI_TYPE_HAS_NO_SCHEMA');
       const text = await sourceText(deps, projectId, caller, request.body, typeId);
 
-      const completion = await gate.chat.complete({
+      const completion = await gate.complete(request, {
         messages: [
           {
             role: 'system',

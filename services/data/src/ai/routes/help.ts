@@ -28,6 +28,6 @@ export function registerHelpRoute(scope: FastifyInstance, gate: AiGate, document
         response: { 200: chatAnswerSchema, ...gateBodies },
       },
     },
-    async (request) => gate.chat.complete({ messages: [{ role: 'system', content: helpSystemPrompt(documents(), HELP_CONTEXT_CHARS) }, ...request.body.messages] }),
+    async (request) => gate.complete(request, { messages: [{ role: 'system', content: helpSystemPrompt(documents(), HELP_CONTEXT_CHARS) }, ...request.body.messages] }),
   );
 }

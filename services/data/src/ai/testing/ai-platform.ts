@@ -16,14 +16,15 @@ export interface AiPlatform {
   close(): Promise<void>;
 }
 
-const AI_ENV = ['AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY', 'AI_TIMEOUT_MS'] as const;
+const AI_ENV = ['AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY', 'AI_TIMEOUT_MS', 'AI_CALLS_PER_USER_PER_HOUR', 'AI_CALLS_PER_PROJECT_PER_HOUR'] as const;
 
 /**
  * The data service behind the test gateway, configured through the environment exactly as in
  * production, with a fake chat-completions server on loopback (or with no provider at all;
- * `baseUrl` points the service elsewhere, e.g. at a port nothing listens on).
+ * `baseUrl` points the service elsewhere, e.g. at a port nothing listens on). `env` sets further AI_*
+ * variables (the call budgets).
  */
-export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number; baseUrl?: string }): Promise<AiPlatform> {
+export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number; baseUrl?: string; env?: Partial<Record<(typeof AI_ENV)[number], string>> }): Promise<AiPlatform> {
   const saved = Object.fromEntries(AI_ENV.map((name) => [name, process.env[name]]));
   const fake = options.provider ? await startFakeChatCompletions() : undefined;
   for (const name of AI_ENV) delete process.env[name];
@@ -32,6 +33,7 @@ export async function startAiPlatform(options: { provider: boolean; timeoutMs?: 
     process.env.AI_MODEL = 'fake-model';
     process.env.AI_API_KEY = 'test-key';
     process.env.AI_TIMEOUT_MS = String(options.timeoutMs ?? 2_000);
+    Object.assign(process.env, options.env);
   }
   let platform: TestGateway;
   try {
