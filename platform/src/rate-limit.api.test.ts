@@ -108,16 +108,20 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'RATE_LIMIT_MAX, two gateway pr
   });
 });
 
-describe('the sync client behind a rate limit', () => {
-  const { platform, call: limitedCall } = allInOneForTests('rate-limit-client-', { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '1000' });
-  /** The test's own calls share the user's budget with the client: they wait out a refusal too. */
-  const call: typeof limitedCall = async (...args) => {
+/** The tests' own calls share the user's budget with the client: they wait out a refusal too. */
+function waitingOutRefusals<Call extends (...args: never[]) => Promise<{ status: number }>>(call: Call): Call {
+  return (async (...args: Parameters<Call>) => {
     for (;;) {
-      const answer = await limitedCall(...args);
+      const answer = await call(...args);
       if (answer.status !== 429) return answer;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-  };
+  }) as Call;
+}
+
+describe('the sync client behind a rate limit', () => {
+  const { platform, call: limitedCall } = allInOneForTests('rate-limit-client-', { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '1000' });
+  const call = waitingOutRefusals(limitedCall);
 
   it('keeps its changes queued through the 429s of a burst and syncs every one, none refused', async () => {
     const registered = await call('POST', '/api/auth/register', undefined, { email: `burst-${Date.now()}@example.org`, password: 'burst owner password' });
@@ -147,13 +151,7 @@ describe('the sync client behind a rate limit', () => {
 describe('the sync client waits out Retry-After', () => {
   const WINDOW = 3_000;
   const { platform, call: limitedCall } = allInOneForTests('rate-limit-retry-after-', { RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: String(WINDOW) });
-  const call: typeof limitedCall = async (...args) => {
-    for (;;) {
-      const answer = await limitedCall(...args);
-      if (answer.status !== 429) return answer;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+  const call = waitingOutRefusals(limitedCall);
 
   it('retries a refused push when the window ends, not on its own much shorter backoff', async () => {
     const registered = await call('POST', '/api/auth/register', undefined, { email: `patient-${Date.now()}@example.org`, password: 'patient owner password' });

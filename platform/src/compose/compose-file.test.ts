@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { dataEnvSchema } from '@platform/documents';
 import { actionsEnvSchema } from '../../../services/actions/src/config';
+import { auditEnvSchema } from '../../../services/audit/src/config';
 import { identityEnvSchema } from '../../../services/identity/src/config';
 import { publishingEnvSchema } from '../../../services/publishing/src/config';
 import { visitorsEnvSchema } from '../../../services/visitors/src/config';
@@ -144,7 +145,7 @@ describe('docker-compose.yml', () => {
   it('passes every variable a service reads through with the default its schema has', async () => {
     const file = await readComposeFile(composePath);
     const environment = environmentOf(file, 'data');
-    const serviceDefaults = [identityEnvSchema, dataEnvSchema, publishingEnvSchema, actionsEnvSchema, visitorsEnvSchema].flatMap((schema) => [...schemaDefaults(schema)]);
+    const serviceDefaults = [identityEnvSchema, dataEnvSchema, publishingEnvSchema, auditEnvSchema, actionsEnvSchema, visitorsEnvSchema].flatMap((schema) => [...schemaDefaults(schema)]);
     for (const [variable, fallback] of serviceDefaults) {
       expect({ variable, value: environment[variable] }).toEqual({ variable, value: `\${${variable}:-${fallback}}` });
     }

@@ -1,12 +1,14 @@
 import type { Subscription } from '@platform/bus';
 import { History } from '@platform/documents';
-import { erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { loadAuditConfig } from './config';
 import { startAccountDeletionsConsumer } from './consumers/account-deletions';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
 import { AuthorNames } from './trail/author-names';
 import { Names } from './trail/names';
+import { TRAIL_RETENTION_SCHEDULE, TrailRetentionJob } from './trail/trail-retention';
 import { TrailStore } from './trail/trail-store';
 
 /**
@@ -32,14 +34,26 @@ export const auditService: ServiceDefinition = {
     registerAuditTrailExportRoute(app, routeDeps);
   },
   start: async (context) => {
+    const config = loadAuditConfig();
     const recorder = trailRecorder(context);
     await recorder.trail.ensureIndexes();
+    const retention = config.retentionMs === undefined ? undefined : await startTrailRetention(context, recorder.trail, config.retentionMs, config.retentionCheckMs);
     const subscriptions: Subscription[] = [];
     for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));
     subscriptions.push(await startAccountDeletionsConsumer(context, recorder.trail));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
+      retention?.stop();
       await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     };
   },
 };
+
+/** AUDIT_RETENTION_DAYS set: the hourly removal of older items, on one replica at a time. */
+async function startTrailRetention(context: ServiceContext, trail: TrailStore, retentionMs: number, checkMs: number): Promise<ClusterSchedule<object>> {
+  await trail.ensureRetentionIndex();
+  const job = new TrailRetentionJob({ trail, clock: context.clock, logger: context.logger, retentionMs });
+  const schedule = new ClusterSchedule(job, context.kv, context.clock, context.logger, TRAIL_RETENTION_SCHEDULE);
+  schedule.start(checkMs);
+  return schedule;
+}

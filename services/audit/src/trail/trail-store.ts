@@ -45,10 +45,6 @@ export class TrailStore {
     ({ items: this.items, entities: this.entities } = trailCollections(store));
   }
 
-  /**
-   * One index per filter the route offers, each ending in the page order, so a filtered page at a
-   * million items reads only its own rows; plus the access-update path and the rebuild's delete.
-   */
   /** Erases a purged project's trail: its items and its entities' access records. */
   async eraseProject(projectId: string): Promise<{ items: number; entities: number }> {
     return { items: await this.items.deleteMany({ projectId }), entities: await this.entities.deleteMany({ projectId }) };
@@ -63,6 +59,23 @@ export class TrailStore {
     return { items: await this.items.updateMany({ userId, userDisplayName: { $ne: userId } }, { $set: { userDisplayName: userId } }) };
   }
 
+  /**
+   * Removes the items written before `cutoff` (Unix ms), across projects; answers how many. The
+   * entities' access records stay: they describe the entities as they are.
+   */
+  removeBefore(cutoff: number): Promise<number> {
+    return this.items.deleteMany({ timestamp: { $lt: cutoff } });
+  }
+
+  /** The index the retention job's removal reads by: only where retention is on, since it costs every trail write. */
+  async ensureRetentionIndex(): Promise<void> {
+    await this.items.ensureIndex({ keys: { timestamp: 1 } });
+  }
+
+  /**
+   * One index per filter the route offers, each ending in the page order, so a filtered page at a
+   * million items reads only its own rows; plus the access-update path and the rebuild's delete.
+   */
   async ensureIndexes(): Promise<void> {
     await Promise.all([
       this.items.ensureIndex({ keys: { projectId: 1, ...TRAIL_ORDER } }),
