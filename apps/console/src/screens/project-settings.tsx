@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { LoadError } from '../components/load-error';
 import { useProject } from '../project-context';
+import { AiUsage } from './ai-usage';
 import { DeleteProject } from './delete-project';
 import { ProjectNameForm } from './project-name-form';
 import { ProjectTenantForm } from './project-tenant-form';
 
 /**
  * The project's settings: its name, its tenant (move it to another), the AI toggle (`PATCH .../ai-settings`, needs the project's update
- * permission; a refusal is shown beside the switch, which keeps the stored value) and its deletion.
+ * permission; a refusal is shown beside the switch, which keeps the stored value) with this hour's AI calls, and its deletion.
  */
 export function ProjectSettings({ projectId }: { projectId: string }) {
   const project = useProject();
@@ -44,6 +45,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
             <input type="checkbox" role="switch" checked={project.value.aiEnabled} disabled={saving} onChange={(event) => void toggle(event.target.checked)} /> AI features
           </label>
           <p className="muted">Agents, extraction and the help chat answer only while this is on. Changing it needs the project's update permission.</p>
+          <AiUsage projectId={projectId} />
           {notice && <p role="status">{notice}</p>}
           <LoadError error={error} />
         </section>

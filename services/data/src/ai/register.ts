@@ -9,6 +9,7 @@ import { OpenAiCompatibleProvider } from './provider/openai-compatible';
 import { registerAgentRoutes } from './routes/agents';
 import { registerExtractRoute } from './routes/extract';
 import { registerHelpRoute } from './routes/help';
+import { registerAiUsageRoute } from './routes/usage';
 import { AiUsageLimits } from './usage-limits';
 
 /**
@@ -27,5 +28,6 @@ export async function registerAiRoutes(app: FastifyInstance, deps: DataDeps, kv:
     registerAgentRoutes(scope, deps, gate);
     registerExtractRoute(scope, deps, gate);
     registerHelpRoute(scope, gate, helpDocuments(scope));
+    registerAiUsageRoute(scope, deps.projects, provider?.limits);
   });
 }

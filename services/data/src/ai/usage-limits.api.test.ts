@@ -58,5 +58,26 @@ describe('AI call budgets (AI_CALLS_PER_USER_PER_HOUR, AI_CALLS_PER_PROJECT_PER_
     expect((await ai.platform.call('POST', '/api/help/chat', { token: outsider, body: question })).status).toBe(200);
     expect(await refusals('user')).toBe(userRefusals + 1);
     expect(await refusals('project')).toBe(projectRefusals + 1);
+
+    // What each member sees of this hour: the calls made (refused ones were given back).
+    const usage = (token?: string) => ai.platform.call('GET', `/api/projects/${projectId}/ai-usage`, { token });
+    const windowEndsAt = (Math.floor(Date.now() / HOUR_MS) + 1) * HOUR_MS;
+    expect((await usage(owner)).body).toEqual({ configured: true, windowEndsAt, you: { calls: 2, limit: 2 }, project: { calls: 3, limit: 3 } });
+    expect((await usage(member)).body).toEqual({ configured: true, windowEndsAt, you: { calls: 1, limit: 2 }, project: { calls: 3, limit: 3 } });
+    expect((await usage(outsider)).status).toBe(404);
+    expect((await usage()).status).toBe(401);
+  });
+});
+
+describe('GET .../ai-usage without a provider', () => {
+  it('says no provider is configured, to members only', async () => {
+    const bare = await startAiPlatform({ provider: false });
+    try {
+      const projectId = await bare.project({ ownerId: 'owner', aiEnabled: true });
+      expect(await bare.platform.call('GET', `/api/projects/${projectId}/ai-usage`, { token: await bare.signIn('owner') })).toMatchObject({ status: 200, body: { configured: false } });
+      expect((await bare.platform.call('GET', `/api/projects/${projectId}/ai-usage`, { token: await bare.signIn('stranger') })).status).toBe(404);
+    } finally {
+      await bare.close();
+    }
   });
 });
