@@ -88,6 +88,41 @@ describe('a refused session (401)', () => {
   });
 });
 
+describe('an account that must confirm its email first (403 GATEWAY_EMAIL_UNCONFIRMED)', () => {
+  /** What identity does to the account's sessions when the operator requires confirmed addresses, and when the link is followed. */
+  const markUnconfirmed = async (token: string, unconfirmed: boolean) => {
+    const key = sessionKey(hashToken(token));
+    const { emailUnconfirmed: _was, ...session } = JSON.parse((await platform.context.kv.get(key))!) as Record<string, unknown>;
+    await platform.context.kv.set(key, JSON.stringify(unconfirmed ? { ...session, emailUnconfirmed: true } : session));
+  };
+
+  it('pauses like a refused session, with the queue untouched and no conflict, and resumes with the same session once the address is confirmed', async () => {
+    const typeId = await freshType();
+    const token = await platform.signIn('bob');
+    const bob = client({ collections: [typeId], token, backoff: { initialMs: 100, maxMs: 200 } });
+    const events: string[] = [];
+    bob.on('unauthorized', ({ code }) => events.push(`unauthorized ${code}`));
+    bob.on('authorized', () => events.push('authorized'));
+    await bob.start();
+    const notes = bob.collection(typeId);
+    const kept = await notes.insert({ title: 'before' });
+    await expect.poll(() => notes.state(kept.id)).toBe('synced');
+
+    await markUnconfirmed(token, true);
+    const added = await notes.insert({ title: 'written while unconfirmed' });
+    await expect.poll(() => events).toEqual(['unauthorized GATEWAY_EMAIL_UNCONFIRMED']);
+    expect(bob.isUnauthorized).toBe(true);
+    expect(notes.state(added.id)).toBe('localChanges');
+    expect(notes.conflicts()).toEqual([]);
+
+    await markUnconfirmed(token, false);
+    await expect.poll(() => events, { timeout: 5_000 }).toEqual(['unauthorized GATEWAY_EMAIL_UNCONFIRMED', 'authorized']);
+    await expect.poll(() => notes.state(added.id)).toBe('synced');
+    const server = (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner })).body.items.map((item: { title: string }) => item.title).sort();
+    expect(server).toEqual(['before', 'written while unconfirmed']);
+  });
+});
+
 describe('online()', () => {
   it('pushes within a second of the network coming back, however long the backoff has grown', async () => {
     const typeId = await freshType();

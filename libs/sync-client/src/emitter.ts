@@ -13,8 +13,11 @@ export interface SyncEvents {
   realtime: { status: RealtimeStatus };
   /** A sync failed in a way that is not retried by itself; `typeId` when it is one collection's (the others go on). */
   error: { error: unknown; typeId?: string };
-  /** The server refused the session (401): push and pull pause, the queue stays as it is. */
-  unauthorized: { projectId: string };
+  /**
+   * The server refused the session (401), or the account must confirm its email address first
+   * (`code: 'GATEWAY_EMAIL_UNCONFIRMED'`): push and pull pause, the queue stays as it is.
+   */
+  unauthorized: { projectId: string; code?: string };
   /** A token works again after `unauthorized`: syncing resumed. */
   authorized: { projectId: string };
   /** The project answered 404 (removed from it, or deleted): syncing it stopped; `purged` when the local copy was dropped. */

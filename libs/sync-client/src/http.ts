@@ -6,7 +6,11 @@ export class NetworkError extends Error {
   }
 }
 
-/** The server refused the session (401): the client pauses until a token works again. */
+/**
+ * The server refused the session (401), or the account may not sync until it confirms its email
+ * address (403 `GATEWAY_EMAIL_UNCONFIRMED`, where the operator requires confirmed addresses): the
+ * client pauses until a request works again.
+ */
 export class UnauthorizedError extends Error {
   constructor(readonly code?: string) {
     super(`unauthorized${code ? ` (${code})` : ''}: the session was refused`);
@@ -81,10 +85,13 @@ export class Http {
     }
     let parsed: unknown = text;
     if (text && response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+    const code = (parsed as { code?: unknown } | undefined)?.code;
     if (response.status === 401) {
       this.forgetToken();
-      throw new UnauthorizedError((parsed as { code?: string } | undefined)?.code);
+      throw new UnauthorizedError(typeof code === 'string' ? code : undefined);
     }
+    // Not a refusal of the change: the same session works once the address is confirmed.
+    if (response.status === 403 && code === EMAIL_UNCONFIRMED) throw new UnauthorizedError(EMAIL_UNCONFIRMED);
     const retryAfterMs = isTransientStatus(response.status) ? retryAfterDelay(response.headers.get('retry-after'), Date.now()) : undefined;
     return { status: response.status, body: parsed as T, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   }
@@ -105,6 +112,9 @@ export function retryAfterDelay(header: string | null, now: number): number | un
   if (Number.isNaN(ms)) return undefined;
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
+
+/** The gateway's refusal of everything but the account itself to an account whose email must be confirmed first. */
+export const EMAIL_UNCONFIRMED = 'GATEWAY_EMAIL_UNCONFIRMED';
 
 /** Answers the client retries (the server is busy or unreachable behind a proxy), never gives up on. */
 export function isTransientStatus(status: number): boolean {

@@ -20,8 +20,8 @@ export interface RealtimeLinkOptions {
   /** The caller's access in the project changed (membership, permissions, an entity's rules): check what it may still read. */
   onAccessChanged(change: AccessChangedNotification): void;
   onStatus(status: RealtimeStatus): void;
-  /** The session was refused: the link stops until started again. */
-  onUnauthorized(): void;
+  /** The session was refused (or the account must confirm its email first: `code`): the link stops until started again. */
+  onUnauthorized(code?: string): void;
   /** The stream answered 404: the caller is no longer a member of the project (or it is gone). */
   onProjectMissing(): void;
 }
@@ -104,7 +104,7 @@ export class RealtimeLink {
     } catch (error) {
       if (error instanceof UnauthorizedError && !this.stopped) {
         this.stop();
-        return this.options.onUnauthorized();
+        return this.options.onUnauthorized(error.code);
       }
       // Unreachable, refused or cut off: poll meanwhile and reconnect with backoff.
     }

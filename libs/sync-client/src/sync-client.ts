@@ -241,7 +241,7 @@ export class SyncClient {
         onNotification: (notification) => this.onNotification(notification),
         onAccessChanged: (change) => this.onAccessChanged(change.typeId),
         onStatus: (status) => this.onRealtimeStatus(status),
-        onUnauthorized: () => this.pauseUnauthorized(),
+        onUnauthorized: (code) => this.pauseUnauthorized(code),
         onProjectMissing: () => void this.sync().catch((error: unknown) => this.backgroundFailure(error)),
       });
     }
@@ -685,7 +685,7 @@ export class SyncClient {
 
   /** A failure of background work: retried, paused for a token, or reported as `error`. */
   private backgroundFailure(error: unknown): void {
-    if (error instanceof UnauthorizedError) return this.pauseUnauthorized();
+    if (error instanceof UnauthorizedError) return this.pauseUnauthorized(error.code);
     if (error instanceof NetworkError || error instanceof TransientError) return this.schedulePush();
     if (error instanceof SyncError && error.code === PROJECT_NOT_FOUND) return;
     if (error instanceof SyncError) return this.reportOnce(error);
@@ -693,13 +693,13 @@ export class SyncClient {
   }
 
   /** A 401: pause push, pull and realtime (the queue stays as it is), report it, and probe for a working token. */
-  private pauseUnauthorized(): void {
+  private pauseUnauthorized(code?: string): void {
     if (this.unauthorized || this.lost) return;
     this.unauthorized = true;
     for (const handle of [this.pollTimer, this.pushRetry]) if (handle !== undefined) this.timers.clearTimeout(handle);
     this.pollTimer = this.pushRetry = undefined;
     this.link?.stop();
-    this.events.emit('unauthorized', { projectId: this.options.projectId });
+    this.events.emit('unauthorized', { projectId: this.options.projectId, ...(code === undefined ? {} : { code }) });
     this.scheduleAuthProbe();
   }
 
