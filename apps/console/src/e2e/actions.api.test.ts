@@ -253,7 +253,7 @@ describe('actions in the console', () => {
     expect(listed.map((action) => action.title)).toEqual(['Forward big orders']);
   }, 60_000);
 
-  it('runs an action by hand on a document from its runs screen, for its owner only, and says which document it could not find', async () => {
+  it('runs an action by hand on a document from its runs screen and from the document, for its owner only, and says which document it could not find', async () => {
     const action = await platform.call('POST', `/api/projects/${projectId}/actions`, {
       token: owner.token,
       body: { title: 'Forward by hand', blocks: [{ id: 'forward', blockName: 'call-webhook', configuration: { url: `${hookUrl}?by=hand` } }] },
@@ -284,12 +284,27 @@ describe('actions in the console', () => {
     expect(received.at(-1)!.body).toMatchObject({ triggerName: 'documentCreated', data: { documentId: order.body.id, document: { customer: 'Difference Engines plc', total: 12 } } });
     await screenshot(page, 'actions-09-run-by-hand');
 
-    // A member sees the runs, and why they cannot start one.
+    // From the document's page: the actions Grace owns, one run now.
+    await page.goto(`/console/projects/${projectId}/types/orders/documents/${order.body.id}`);
+    const fromDocument = page.getByRole('form', { name: 'Run an action on this document' });
+    await expect.poll(() => fromDocument.getByLabel('Action').locator('option').allTextContents()).toContain('Forward by hand');
+    await fromDocument.getByLabel('Action').selectOption({ label: 'Forward by hand' });
+    await fromDocument.getByRole('button', { name: 'Run now' }).click();
+    await expect.poll(() => fromDocument.getByRole('status').textContent()).toBe('Started Forward by hand: its result shows on its runs.');
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(receivedBefore + 2);
+    await screenshot(page, 'actions-11-run-from-document');
+    await fromDocument.getByRole('link', { name: 'its runs' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Runs' }).getByRole('row').filter({ hasText: 'run by hand by Grace' }).count(), { timeout: 15_000 }).toBe(2);
+
+    // A member sees the runs, and why they cannot start one; their document page offers no action (they own none).
     const memberPage = await signedIn(member);
     await memberPage.goto(`/console/projects/${projectId}/actions/${action.body.id}/runs`);
     await expect.poll(() => memberPage.getByText('Only the action’s owner').count()).toBe(1);
     expect(await memberPage.getByRole('form', { name: 'Run on a document' }).count()).toBe(0);
     await screenshot(memberPage, 'actions-10-run-by-hand-member');
+    await memberPage.goto(`/console/projects/${projectId}/types/orders/documents/${order.body.id}`);
+    await expect.poll(() => memberPage.getByTestId('revision').textContent()).toBe('0');
+    expect(await memberPage.getByRole('form', { name: 'Run an action on this document' }).count()).toBe(0);
     expect(platform.pageErrors).toEqual([]);
   }, 60_000);
 });

@@ -19,6 +19,7 @@ import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
 import { documentPath, projectPath, typePath } from '../paths';
+import { RunOnDocument } from './actions/run-on-document';
 
 const show = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
 
@@ -308,6 +309,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
         {differences === undefined && <p className="loading">Comparing revisions {comparison.from} and {comparison.to}…</p>}
         {differences?.length === 0 && <p>No differences between revisions {comparison.from} and {comparison.to}.</p>}
       </section>
+      {loaded.value.deletedAt === undefined && <RunOnDocument projectId={projectId} typeId={typeId} documentId={id} />}
     </main>
   );
 }
