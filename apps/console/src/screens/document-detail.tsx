@@ -309,7 +309,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
         {differences === undefined && <p className="loading">Comparing revisions {comparison.from} and {comparison.to}…</p>}
         {differences?.length === 0 && <p>No differences between revisions {comparison.from} and {comparison.to}.</p>}
       </section>
-      {loaded.value.deletedAt === undefined && <RunOnDocument projectId={projectId} typeId={typeId} documentId={id} />}
+      <RunOnDocument projectId={projectId} typeId={typeId} documentId={id} />
     </main>
   );
 }

@@ -55,16 +55,23 @@ describe('POST .../actions/{actionId}/runs: a run by hand', () => {
     expect(platform.mailsTo('by-hand@example.org')).toHaveLength(2);
   });
 
-  it("runs a new document's creation as documentCreated", async () => {
+  it("runs a new document's creation as documentCreated, and a deleted one's deletion as documentDeleted", async () => {
     const projectId = await platform.projectWithType('owner', 'tickets');
-    const action = await platform.createAction(projectId, owner, mailOnDelete('created-by-hand@example.org'));
-    const ticket = await createDocument(projectId, 'tickets', { title: 'Fresh' });
-    expect((await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: ticket.id } })).body.triggerName).toBe('documentCreated');
+    const action = await platform.createAction(projectId, owner, mailOnDelete('kinds-by-hand@example.org'));
+    const fresh = await createDocument(projectId, 'tickets', { title: 'Fresh' });
+    expect((await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: fresh.id } })).body.triggerName).toBe('documentCreated');
     await platform.runsOf(projectId, action.id, owner, 1);
-    expect(platform.mailsTo('created-by-hand@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Fresh (r0, documentCreated)']);
+    const gone = await createDocument(projectId, 'tickets', { title: 'Gone' });
+    expect((await platform.call('DELETE', `/api/projects/${projectId}/types/tickets/data/${gone.id}`, { token: owner })).status).toBe(200);
+    // The deletion ran it once by its trigger; by hand, once more on the same change.
+    await platform.runsOf(projectId, action.id, owner, 2);
+    const again = await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: gone.id } });
+    expect(again.body).toMatchObject({ triggerName: 'documentDeleted', eventId: expect.stringMatching(new RegExp(`/${gone.id}/1$`)), startedBy: 'owner' });
+    await platform.runsOf(projectId, action.id, owner, 3);
+    expect(platform.mailsTo('kinds-by-hand@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Fresh (r0, documentCreated)', 'Ticket: Gone (r1, documentDeleted)', 'Ticket: Gone (r1, documentDeleted)']);
   });
 
-  it('refuses anyone but the owner, documents the caller may not read, deleted or unknown ones and bad bodies, and runs nothing', async () => {
+  it('refuses anyone but the owner, documents the caller may not read or that do not exist, and bad bodies, and runs nothing', async () => {
     const projectId = await platform.projectWithType('owner', 'tickets', [{ userId: 'member' }]);
     const action = await platform.createAction(projectId, member, mailOnDelete('refused@example.org'));
     const open = await createDocument(projectId, 'tickets', { title: 'Open' });
@@ -73,12 +80,14 @@ describe('POST .../actions/{actionId}/runs: a run by hand', () => {
     expect((await platform.call('DELETE', `/api/projects/${projectId}/types/tickets/data/${gone.id}`, { token: owner })).status).toBe(200);
     // The deletion triggered the action once, as its trigger says.
     await platform.runsOf(projectId, action.id, member, 1);
+    const hiddenGone = await createDocument(projectId, 'tickets', { title: 'Owner only, gone', access: { read: { userIds: ['owner'] } } });
+    expect((await platform.call('DELETE', `/api/projects/${projectId}/types/tickets/data/${hiddenGone.id}`, { token: owner })).status).toBe(200);
     const outsider = await platform.signIn('outsider');
     const run = (token: string, body: unknown, actionId = action.id) => platform.call('POST', runsPath(projectId, actionId), { token, body });
 
     // The project owner may read and update the action but does not own it: saving it would make it theirs.
     expect(await run(owner, { typeId: 'tickets', documentId: open.id })).toMatchObject({ status: 403, body: { code: 'ACTIONS_NOT_OWNER' } });
-    for (const documentId of [hidden.id, gone.id, 'no-such-ticket']) {
+    for (const documentId of [hidden.id, hiddenGone.id, 'no-such-ticket']) {
       expect(await run(member, { typeId: 'tickets', documentId }), documentId).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND', details: { field: 'documentId' } } });
     }
     expect(await run(member, { typeId: 'no-such-type', documentId: open.id })).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });

@@ -46,7 +46,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
         tags: ['actions'],
         summary: "Run an action by hand on a document's latest change, whatever its triggers (its owner only); answers the run as it starts",
         description:
-          'The run acts on the document as it is now and the change that made it so, as that change\'s event would have run the action, at depth 0, and is recorded with `startedBy`. It answers 202 at once; the blocks run after the answer and `GET .../runs` shows how they went. 403 `ACTIONS_NOT_OWNER` for anyone but the owner (saving an action makes you its owner); 404 `ACTIONS_DOCUMENT_NOT_FOUND` for a document that is unknown, deleted or not readable by the caller.',
+          'The run acts on the document as it is now and the change that made it so, as that change\'s event would have run the action (`triggerName` of that change\'s kind), at depth 0, and is recorded with `startedBy`. It answers 202 at once; the blocks run after the answer and `GET .../runs` shows how they went. 403 `ACTIONS_NOT_OWNER` for anyone but the owner (saving an action makes you its owner); 404 `ACTIONS_DOCUMENT_NOT_FOUND` for a document that is unknown or not readable by the caller. A deleted document runs on its deletion (`documentDeleted`).',
         params: actionParams,
         body: manualRunBodySchema,
         response: { 202: runSchema },

@@ -10,7 +10,7 @@ export const actionParams = projectParams.extend({ actionId: id });
 
 export const manualRunBodySchema = z.object({
   typeId: id.describe('The type of the document to run the action on'),
-  documentId: id.describe('The document: the action runs on its latest change, as that change\'s event would have run it'),
+  documentId: id.describe('The document: the action runs on its latest change (its deletion, for a deleted document), as that change\'s event would have run it'),
 });
 
 export const actionSchema = actionBodySchema.extend({

@@ -51,7 +51,7 @@ export function RunByHand({ projectId, action, onStarted }: { projectId: string;
       </SelectField>
       <Field label="Document id" name="documentId" required spellCheck={false} error={errors.fields.documentId} />
       <button type="submit">Run on this document</button>
-      <p className="run-note">It runs on the document’s latest change, as that change would have run it, whatever the triggers say.</p>
+      <p className="run-note">It runs on the document’s latest change (its deletion, for a deleted document), as that change would have run it, whatever the triggers say.</p>
       {errors.form && (
         <p role="alert" className="form-error">
           Not run: {errors.form}

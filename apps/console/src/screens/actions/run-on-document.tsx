@@ -44,7 +44,7 @@ export function RunOnDocument({ projectId, typeId, documentId }: { projectId: st
         ))}
       </SelectField>
       <button type="submit">Run now</button>
-      <p className="muted">It runs on the document as it is now, whatever the action’s triggers say. Only actions you own (saved last) are listed.</p>
+      <p className="muted">It runs on the document’s latest change (its deletion, for a deleted document), whatever the action’s triggers say. Only actions you own (saved last) are listed.</p>
       {error && (
         <p role="alert" className="form-error">
           Not run: {error}
