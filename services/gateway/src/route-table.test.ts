@@ -20,6 +20,7 @@ describe('central route table', () => {
     ['/api/projects/p1/actions/a1', 'actions'],
     ['/api/projects/p1/visitors/v1/events', 'visitors'],
     ['/api/projects/p1/ai-agents/g1/chat', 'data'],
+    ['/api/projects/p1/ai-usage', 'data'],
     ['/api/help/chat', 'data'],
   ])('%s goes to %s', (path, service) => {
     expect(serviceForPath(path)).toBe(service);

@@ -23,6 +23,7 @@ export const routeTable: ReadonlyArray<{ prefix: string; service: BackendService
   { prefix: '/api/schemas', service: 'data' },
   { prefix: '/api/projects/:projectId/applications', service: 'data' },
   { prefix: '/api/projects/:projectId/ai-agents', service: 'data' },
+  { prefix: '/api/projects/:projectId/ai-usage', service: 'data' },
   { prefix: '/api/help', service: 'data' },
   { prefix: '/api/projects/:projectId/audit-trail', service: 'audit' },
   { prefix: '/api/projects/:projectId/applications/:appId/publish', service: 'publishing' },
