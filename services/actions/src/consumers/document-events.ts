@@ -15,9 +15,9 @@ class ProjectShareTaken extends Error {}
  * Feeds every document event to the executor. `concurrency` subscriptions share the durable, so
  * one slow webhook does not hold up every other event; a slow project's events take at most
  * `perProject` of them at once (ProjectShare), and a further one goes back to the bus (redelivered
- * 2 s later), so a project whose webhook hangs cannot hold up every other project's actions. A handler that
- * throws (store unreachable) leaves the message unacknowledged and it comes again; the run records
- * keep that from running anything twice.
+ * 2 s later), so a project whose webhook hangs cannot hold up every other project's actions. A
+ * handler that throws (store unreachable) leaves the message unacknowledged and it comes again;
+ * the run records keep that from running anything twice.
  */
 export async function startDocumentEventConsumer(bus: EventBus, executor: Executor, options: { concurrency: number; perProject: number; logger: Logger }): Promise<() => Promise<void>> {
   const share = new ProjectShare({ perProject: options.perProject });

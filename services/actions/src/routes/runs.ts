@@ -11,6 +11,7 @@ import { actionParams, manualRunBodySchema, runSchema } from './schemas';
  * GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. Runs on
  * documents the caller may not read are left out of `items`, and block results that involve other
  * documents the caller may not read are redacted (RunVisibility); `total` counts every run of the action.
+ * POST .../actions/{actionId}/runs: its owner runs it by hand on a document (docs/actions.md).
  */
 export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
