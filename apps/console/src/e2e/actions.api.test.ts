@@ -152,6 +152,13 @@ describe('actions in the console', () => {
     // When it started, and how long after the order was saved.
     expect(await run.getByRole('cell').nth(0).textContent()).toMatch(/\d+(\.\d)? m?s after the change$/);
     await screenshot(page, 'actions-02-runs');
+    // Only the failed runs: none here.
+    await page.getByLabel('Status').selectOption('failed');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'page' }).textContent()).toBe('0 failed runs, page 1 of 1');
+    expect(await page.getByText('No failed run.').count()).toBe(1);
+    await screenshot(page, 'actions-02b-runs-failed-only');
+    await page.getByLabel('Status').selectOption('');
+    await expect.poll(() => runs.getByRole('row').filter({ hasText: 'succeeded' }).count()).toBe(1);
 
     // The run links to the document that triggered it.
     const documentId = received[0]!.body.data!.documentId!;

@@ -10,7 +10,8 @@ export const RUNS_COLLECTION = 'action-runs';
 export const RUN_LEASE_MS = 10 * 60 * 1000;
 
 export type BlockStatus = 'succeeded' | 'failed' | 'skipped';
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface RunError {
   code: string;
@@ -140,8 +141,10 @@ export class RunStore {
     await this.collection.updateOne({ id, status: 'running' }, { $set: { status: 'interrupted', error, finishedAt: now } });
   }
 
-  async list(actionId: string, page: { skip: number; limit: number }): Promise<{ items: ActionRun[]; total: number }> {
-    const [items, total] = await Promise.all([this.collection.find({ actionId }, { sort: { startedAt: -1, id: 1 }, skip: page.skip, limit: page.limit }), this.collection.count({ actionId })]);
+  /** The action's runs, newest first, only those of `status` when given. */
+  async list(actionId: string, page: { skip: number; limit: number }, status?: RunStatus): Promise<{ items: ActionRun[]; total: number }> {
+    const filter = status === undefined ? { actionId } : { actionId, status };
+    const [items, total] = await Promise.all([this.collection.find(filter, { sort: { startedAt: -1, id: 1 }, skip: page.skip, limit: page.limit }), this.collection.count(filter)]);
     return { items, total };
   }
 }

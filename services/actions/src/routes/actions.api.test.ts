@@ -58,7 +58,31 @@ describe('actions CRUD', () => {
     expect((await platform.call('GET', `${runs}?page=1&pageSize=10`, { token: token.viewer })).body).toEqual({ items: [], page: 1, pageSize: 10, total: 0 });
     const misnamed = await platform.call('GET', `${runs}?limit=10`, { token: token.viewer });
     expect(misnamed.status).toBe(400);
-    expect(misnamed.body.details.issues).toEqual([{ field: 'querystring.limit', message: 'unknown query parameter (this route takes page, pageSize)' }]);
+    expect(misnamed.body.details.issues).toEqual([{ field: 'querystring.limit', message: 'unknown query parameter (this route takes page, pageSize, status)' }]);
+  });
+
+  it('lists only the runs of a status when asked (what failed lately), counting them, and refuses a status that is none', async () => {
+    const projectId = await project();
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: token.owner, body: { id: 'tasks', name: 'Tasks' } })).status).toBe(201);
+    // The editor's action: it runs with the editor's rights.
+    const action = await platform.createAction(projectId, token.editor, {
+      title: 'Stamp unless locked',
+      triggers: [{ id: 't', triggerName: 'documentCreated', configuration: { typeId: 'tasks' } }],
+      blocks: [{ id: 'stamp', blockName: 'update-database', configuration: { modifier: { $set: { stamped: true } } } }],
+    });
+    const create = (body: Record<string, unknown>) => platform.call('POST', `/api/projects/${projectId}/types/tasks/data`, { token: token.owner, body });
+    const open = (await create({ title: 'open' })).body.id;
+    // Only the project's owner may update it: the editor's action fails on it.
+    const locked = (await create({ title: 'locked', access: { update: { userIds: ['owner'] } } })).body.id;
+    await platform.runsOf(projectId, action.id, token.owner, 2);
+    const runs = (query: string) => platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs${query}`, { token: token.owner });
+    expect((await runs('?status=failed')).body).toMatchObject({ total: 1, items: [{ documentId: locked, status: 'failed' }] });
+    expect((await runs('?status=succeeded')).body).toMatchObject({ total: 1, items: [{ documentId: open, status: 'succeeded' }] });
+    expect((await runs('?status=interrupted')).body).toMatchObject({ total: 0, items: [] });
+    expect((await runs('')).body.total).toBe(2);
+    const refused = await runs('?status=broken');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.issues[0].field).toBe('querystring.status');
   });
 
   it('answers 404 to non-members and anonymous callers, 401 without a session on the block list', async () => {

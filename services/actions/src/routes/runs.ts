@@ -5,12 +5,14 @@ import { z } from 'zod';
 import type { ActionsDeps } from '../actions-deps';
 import { actionsError } from '../errors';
 import { latestChangeEvent } from '../executor/latest-change-event';
+import { RUN_STATUSES } from '../executor/run-store';
 import { actionParams, manualRunBodySchema, runSchema } from './schemas';
 
 /**
  * GET .../actions/{actionId}/runs: the action's execution results, newest first, paged. Runs on
  * documents the caller may not read are left out of `items`, and block results that involve other
- * documents the caller may not read are redacted (RunVisibility); `total` counts every run of the action.
+ * documents the caller may not read are redacted (RunVisibility); `total` counts every run of the action
+ * (of `status`, when the query names one).
  * POST .../actions/{actionId}/runs: its owner runs it by hand on a document (docs/actions.md).
  */
 export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void {
@@ -24,6 +26,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
         querystring: z.object({
           page: z.coerce.number().int().min(1).default(1),
           pageSize: z.coerce.number().int().min(1).default(50).transform((size) => Math.min(size, 200)),
+          status: z.enum(RUN_STATUSES).optional().describe('Only runs with this status (`failed`: what went wrong lately)'),
         }),
         response: { 200: z.object({ items: z.array(runSchema), page: z.number(), pageSize: z.number(), total: z.number() }) },
       },
@@ -34,8 +37,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       const { caller } = await deps.projects.require(projectId, request.principal);
       const action = await deps.actions.find(projectId, actionId);
       if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
-      const { page, pageSize } = request.query;
-      const { items, total } = await deps.runs.list(actionId, { skip: (page - 1) * pageSize, limit: pageSize });
+      const { page, pageSize, status } = request.query;
+      const { items, total } = await deps.runs.list(actionId, { skip: (page - 1) * pageSize, limit: pageSize }, status);
       return { items: await deps.runVisibility.visibleTo(caller, projectId, items), page, pageSize, total };
     },
   );

@@ -1,5 +1,6 @@
 import { storedAccessSchema } from '@platform/contracts';
 import { z } from 'zod';
+import { RUN_STATUSES } from '../executor/run-store';
 import { actionBlockSchema, actionBodySchema, actionConnectionSchema, actionTriggerSchema } from '../domain/action-schema';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -38,7 +39,7 @@ export const runSchema = z.object({
   documentId: z.string(),
   depth: z.number().describe('How many action writes led to the event (0: a person wrote, or ran the action by hand)'),
   startedBy: z.string().optional().describe('The user who ran the action by hand on the document; absent on runs a document event triggered'),
-  status: z.enum(['running', 'succeeded', 'failed', 'interrupted']),
+  status: z.enum(RUN_STATUSES),
   changedAt: z
     .number()
     .optional()

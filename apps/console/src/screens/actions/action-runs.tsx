@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/openapi';
 import { counted } from '../../components/counted';
+import { SelectField } from '../../components/select-field';
 import { useUserName } from '../../components/user-name';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
@@ -13,6 +14,9 @@ import { RunByHand } from './run-by-hand';
 
 type Run = paths['/api/projects/{projectId}/actions/{actionId}/runs']['get']['responses'][200]['content']['application/json']['items'][number];
 type BlockResult = Run['blocks'][number];
+type RunStatus = Run['status'];
+
+const RUN_STATUSES: readonly RunStatus[] = ['failed', 'succeeded', 'running', 'interrupted'];
 
 const RUNS_PAGE = 20;
 const RUNS_REFRESH_MS = 3_000;
@@ -41,10 +45,11 @@ function BlockOutcome({ result }: { result: BlockResult }) {
 /** An action's runs, newest first: when each started (and how long after its change), status, duration, each block's result or error, and the document that triggered it. */
 export function ActionRuns({ projectId, actionId }: { projectId: string; actionId: string }) {
   const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<RunStatus>();
   const action = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}', { params: { path: { projectId, actionId } } })), `${projectId}/${actionId}`);
   const runs = useLoad(
-    () => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}/runs', { params: { path: { projectId, actionId }, query: { page, pageSize: RUNS_PAGE } } })),
-    `${projectId}/${actionId}/${page}`,
+    () => unwrap(api.GET('/api/projects/{projectId}/actions/{actionId}/runs', { params: { path: { projectId, actionId }, query: { page, pageSize: RUNS_PAGE, ...(status ? { status } : {}) } } })),
+    `${projectId}/${actionId}/${page}/${status ?? ''}`,
   );
   const pages = Math.max(1, Math.ceil((runs.value?.total ?? 0) / RUNS_PAGE));
   const reload = runs.reload;
@@ -66,7 +71,22 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
         <button type="button" onClick={runs.reload}>
           Refresh
         </button>
-        <span role="status">{runs.value ? `${counted(runs.value.total, 'run')}, page ${page} of ${pages}` : 'Loading…'}</span>
+        <SelectField
+          label="Status"
+          value={status ?? ''}
+          onChange={(event) => {
+            setStatus(RUN_STATUSES.find((candidate) => candidate === event.target.value));
+            setPage(1);
+          }}
+        >
+          <option value="">Any status</option>
+          {RUN_STATUSES.map((candidate) => (
+            <option key={candidate} value={candidate}>
+              {candidate}
+            </option>
+          ))}
+        </SelectField>
+        <span role="status">{runs.value ? `${counted(runs.value.total, status ? `${status} run` : 'run')}, page ${page} of ${pages}` : 'Loading…'}</span>
         <Pager page={page} pages={pages} onPage={setPage} previousLabel="Newer" nextLabel="Older" />
       </div>
       <table aria-label="Runs">
@@ -108,7 +128,8 @@ export function ActionRuns({ projectId, actionId }: { projectId: string; actionI
           ))}
         </tbody>
       </table>
-      {runs.value?.items.length === 0 && <p>No run yet: the action runs when a document event matches one of its triggers, or when its owner runs it on a document above.</p>}
+      {runs.value?.items.length === 0 && !status && <p>No run yet: the action runs when a document event matches one of its triggers, or when its owner runs it on a document above.</p>}
+      {runs.value?.items.length === 0 && status && <p>{`No ${status} run.`}</p>}
     </main>
   );
 }
