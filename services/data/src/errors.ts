@@ -11,6 +11,7 @@ export const dataError = errorCatalogue({
   AI_PROVIDER_ERROR: [502, 'The AI provider failed'],
   AI_PROVIDER_TIMEOUT: [504, 'The AI provider did not answer in time'],
   AI_RATE_LIMITED: [429, 'Too many AI requests: try again later'],
+  AI_BUDGETS_UNAVAILABLE: [503, 'AI calls cannot be counted right now (the key-value store does not answer): try again shortly'],
   AI_EXTRACT_INVALID: [400, "The model's answer does not match the type schema"],
   AI_TYPE_HAS_NO_SCHEMA: [400, 'The type has no schema fields to extract into'],
   AI_SOURCE_NOT_TEXT: [400, 'The source field of the document is not text'],

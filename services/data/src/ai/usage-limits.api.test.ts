@@ -1,3 +1,4 @@
+import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { metricsText } from '@platform/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAiPlatform, type AiPlatform } from './testing/ai-platform';
@@ -78,6 +79,33 @@ describe('GET .../ai-usage without a provider', () => {
       expect((await bare.platform.call('GET', `/api/projects/${projectId}/ai-usage`, { token: await bare.signIn('stranger') })).status).toBe(404);
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('AI calls while the key-value store cannot count', () => {
+  it('refuses them with 503 AI_BUDGETS_UNAVAILABLE before the provider is asked, and counts again once the store is back', async () => {
+    const store = createMemoryKeyValue();
+    const broken = { counting: true };
+    // The sessions read and write as usual; only counting fails.
+    const kv: KeyValue = Object.assign(Object.create(store) as KeyValue, {
+      increment: (key: string, options: Parameters<KeyValue['increment']>[1]) => (broken.counting ? Promise.reject(new Error('connection refused')) : store.increment(key, options)),
+    });
+    const ai = await startAiPlatform({ provider: true, kv });
+    try {
+      ai.fake?.answerWith();
+      const token = await ai.signIn('owner');
+      const projectId = await ai.project({ ownerId: 'owner', aiEnabled: true });
+      const ask = () => ai.platform.call('POST', '/api/help/chat', { token, body: { ...question, projectId } });
+      const usage = () => ai.platform.call('GET', `/api/projects/${projectId}/ai-usage`, { token });
+      expect(await ask()).toMatchObject({ status: 503, body: { code: 'AI_BUDGETS_UNAVAILABLE', error: expect.stringContaining('try again shortly') } });
+      expect((await usage()).status).toBe(503);
+      expect(ai.fake!.requests).toHaveLength(0);
+      broken.counting = false;
+      expect((await ask()).status).toBe(200);
+      expect((await usage()).body).toMatchObject({ you: { calls: 1 }, project: { calls: 1 } });
+    } finally {
+      await ai.close();
     }
   });
 });

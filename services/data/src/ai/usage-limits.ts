@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/kit';
+import { AppError, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import { aiRateLimited } from '@platform/telemetry';
 import { dataError } from '../errors';
@@ -27,8 +27,16 @@ export class AiUsageLimits {
     private readonly limits: { perUser: number; perProject: number },
   ) {}
 
-  /** Counts one provider call of `userId` (in `projectId`, when the call belongs to one); 429 past a budget, counting nothing. */
+  /**
+   * Counts one provider call of `userId` (in `projectId`, when the call belongs to one); 429 past a
+   * budget, counting nothing. A store that cannot count refuses the call (503): an uncounted call
+   * is one nobody pays attention to.
+   */
   async take(userId: string, projectId: string | undefined): Promise<void> {
+    await counted(() => this.count(userId, projectId));
+  }
+
+  private async count(userId: string, projectId: string | undefined): Promise<void> {
     const now = this.clock();
     const window = Math.floor(now / HOUR_MS);
     const retryAfterSeconds = Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000);
@@ -54,11 +62,25 @@ export class AiUsageLimits {
 
   /** This hour's calls against both budgets: how many times the provider was asked. */
   async usage(userId: string, projectId: string): Promise<AiUsage> {
+    return counted(() => this.read(userId, projectId));
+  }
+
+  private async read(userId: string, projectId: string): Promise<AiUsage> {
     const now = this.clock();
     const window = Math.floor(now / HOUR_MS);
     // A step of 0 reads a counter in one atomic call whatever the store (and opens no longer window).
     const [you, project] = await Promise.all([this.kv.increment(userKey(userId, window), { ttlMs: HOUR_MS, by: 0 }), this.kv.increment(projectKey(projectId, window), { ttlMs: HOUR_MS, by: 0 })]);
     return { windowEndsAt: (window + 1) * HOUR_MS, you: { calls: you, limit: this.limits.perUser }, project: { calls: project, limit: this.limits.perProject } };
+  }
+}
+
+/** Runs `work` on the store; a store failure becomes 503 `AI_BUDGETS_UNAVAILABLE` (a refusal of ours passes as it is). */
+async function counted<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw dataError('AI_BUDGETS_UNAVAILABLE');
   }
 }
 

@@ -35,6 +35,7 @@ export const gateBodies = {
   429: errorBodySchema.describe("`AI_RATE_LIMITED`: the caller's or the project's hourly budget of provider calls is spent (`details.limit`: user or project); `Retry-After` says when the hour ends"),
   502: errorBodySchema.describe('The AI provider failed or answered something unusable'),
   501: errorBodySchema.describe('No AI provider is configured on this server (how the platform is set up: not worth retrying)'),
+  503: errorBodySchema.describe('`AI_BUDGETS_UNAVAILABLE`: the calls cannot be counted right now (the key-value store does not answer); no provider call was made'),
   504: errorBodySchema.describe('The AI provider did not answer in time'),
 };
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PROJECTS_COLLECTION, sessionKey, type Access, type SessionRecord } from '@platform/contracts';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { hashToken } from '@platform/kit';
+import type { KeyValue } from '@platform/kv';
 import { dataService } from '../../app';
 import { startFakeChatCompletions, type FakeChatCompletions } from './fake-chat-completions';
 
@@ -24,7 +25,7 @@ const AI_ENV = ['AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY', 'AI_TIMEOUT_MS', 'AI_CA
  * `baseUrl` points the service elsewhere, e.g. at a port nothing listens on). `env` sets further AI_*
  * variables (the call budgets).
  */
-export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number; baseUrl?: string; env?: Partial<Record<(typeof AI_ENV)[number], string>> }): Promise<AiPlatform> {
+export async function startAiPlatform(options: { provider: boolean; timeoutMs?: number; baseUrl?: string; env?: Partial<Record<(typeof AI_ENV)[number], string>>; kv?: KeyValue }): Promise<AiPlatform> {
   const saved = Object.fromEntries(AI_ENV.map((name) => [name, process.env[name]]));
   const fake = options.provider ? await startFakeChatCompletions() : undefined;
   for (const name of AI_ENV) delete process.env[name];
@@ -37,7 +38,7 @@ export async function startAiPlatform(options: { provider: boolean; timeoutMs?: 
   }
   let platform: TestGateway;
   try {
-    platform = await startTestGateway({ services: [dataService] });
+    platform = await startTestGateway({ services: [dataService], ...(options.kv ? { kv: options.kv } : {}) });
   } finally {
     for (const name of AI_ENV) {
       if (saved[name] === undefined) delete process.env[name];
