@@ -38,6 +38,20 @@ export function changeKindOf(entry: OutboxEntry): ChangeKind {
   return entry.modifier.$set && 'deletedAt' in entry.modifier.$set ? 'deleted' : 'updated';
 }
 
+/** The event a change of `entity` publishes: `platform.docs.<projectId>.<typeId>.<kind>`, with the entity after it. */
+export function documentEvent(scope: EntityScope, entity: StoredEntity, entry: OutboxEntry): DocumentEvent {
+  return {
+    projectId: scope.projectId,
+    typeId: scope.typeId,
+    collection: scope.collection,
+    kind: changeKindOf(entry),
+    entityId: entity.id,
+    revision: entry.revision,
+    change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
+    entity: publicView(entity),
+  };
+}
+
 /**
  * Moves changes out of an entity's outbox: append to history, publish the event (message id
  * `<collection>/<id>/<revision>`, so a repeat is dropped by the bus), then pull the entry. Each
@@ -125,17 +139,8 @@ export class OutboxDrainer {
   /** One entry: history if the writer did not store it, the event, then its pull; false when the bus refused it. */
   private async publishEntry(scope: EntityScope, entity: StoredEntity, stored: StoredChange, entry: OutboxEntry, inHistory: number | undefined, { span, context }: DrainSpan): Promise<boolean> {
     if (entry.revision !== inHistory) await this.history.append(scope.collection, entity.id, entry);
-    const kind = changeKindOf(entry);
-    const event: DocumentEvent = {
-      projectId: scope.projectId,
-      typeId: scope.typeId,
-      collection: scope.collection,
-      kind,
-      entityId: entity.id,
-      revision: entry.revision,
-      change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
-      entity: publicView(entity),
-    };
+    const event = documentEvent(scope, entity, entry);
+    const { kind } = event;
     let handled: Promise<void> | undefined;
     try {
       ({ handled } = await this.bus.publish(documentEventSubject(scope.projectId, scope.typeId, kind), event, { msgId: documentEventId(scope.collection, entity.id, entry.revision), traceContext: context }));

@@ -1,5 +1,5 @@
 import { documentEventId, type DocumentEvent } from '@platform/contracts';
-import { changeKindOf, documentsCollection, publicView, RESERVED_TYPE_IDS, type DataDeps, type StoredEntity } from '@platform/documents';
+import { documentEvent, documentsCollection, RESERVED_TYPE_IDS, type DataDeps, type StoredEntity } from '@platform/documents';
 import { rlsAllows, type ProjectCaller } from '@platform/kit';
 
 /**
@@ -18,15 +18,7 @@ export async function latestChangeEvent(data: Pick<DataDeps, 'store' | 'history'
   if (!(await data.projects.types.mayRead(projectId, typeId, reader))) return null;
   const [change] = await data.history.changes(collection, entity, entity.revision - 1);
   if (!change) return null;
-  const event: DocumentEvent = {
-    projectId,
-    typeId,
-    collection,
-    kind: changeKindOf({ ...change, revision: entity.revision }),
-    entityId: entity.id,
-    revision: entity.revision,
-    change,
-    entity: publicView(entity),
-  };
+  // Built as the outbox built the event when the change was published.
+  const event = documentEvent({ projectId, typeId, collection }, entity, { ...change, revision: entity.revision });
   return { event, eventId: documentEventId(collection, entity.id, entity.revision) };
 }
