@@ -38,9 +38,9 @@ export class RunVisibility {
     const mayRead = (document: DocumentRef) => readable === undefined || readable.has(keyOf(document));
     return runs
       .filter((run) => mayRead({ typeId: run.typeId, documentId: run.documentId }))
-      .map(({ projectId: _project, blockDocumentsRecorded, blocks, ...run }) => {
-        const provenanceUnknown = readable !== undefined && !blockDocumentsRecorded && blocks.some((block) => block.blockName === DOCUMENT_BLOCK);
-        return { ...run, blocks: blocks.map((block) => blockView(block, !provenanceUnknown && (block.documents ?? []).every(mayRead))) };
+      .map((run) => {
+        const provenanceUnknown = readable !== undefined && !run.blockDocumentsRecorded && run.blocks.some((block) => block.blockName === DOCUMENT_BLOCK);
+        return { ...readerFields(run), blocks: run.blocks.map((block) => blockView(block, !provenanceUnknown && (block.documents ?? []).every(mayRead))) };
       });
   }
 
@@ -62,6 +62,11 @@ export class RunVisibility {
     }
     return readable;
   }
+}
+
+/** A run without what readers never get: its project and the marker of recorded provenance. */
+export function readerFields({ projectId: _project, blockDocumentsRecorded: _recorded, ...run }: RunFields): Omit<RunFields, 'projectId' | 'blockDocumentsRecorded'> {
+  return run;
 }
 
 /** A block result without its provenance; redacted unless `shown`. */

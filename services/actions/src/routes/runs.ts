@@ -6,6 +6,7 @@ import type { ActionsDeps } from '../actions-deps';
 import { actionsError } from '../errors';
 import { latestChangeEvent } from '../executor/latest-change-event';
 import { RUN_STATUSES } from '../executor/run-store';
+import { readerFields } from '../executor/run-visibility';
 import { actionParams, manualRunBodySchema, runSchema } from './schemas';
 
 /**
@@ -67,8 +68,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       const latest = await latestChangeEvent(deps.data, projectId, request.body.typeId, request.body.documentId, caller);
       if (!latest) throw actionsError('ACTIONS_DOCUMENT_NOT_FOUND', { details: { field: 'documentId' } });
       // As it starts: no block has run, so nothing in it is the caller's to be kept from.
-      const { projectId: _project, blockDocumentsRecorded: _recorded, ...started } = await deps.executor.startManualRun(action, latest.event, latest.eventId, caller.userId, requestTraceContext(request));
-      return reply.code(202).send(started);
+      const started = await deps.executor.startManualRun(action, latest.event, latest.eventId, caller.userId, requestTraceContext(request));
+      return reply.code(202).send(readerFields(started));
     },
   );
 }
