@@ -65,7 +65,9 @@ describe('run retention', () => {
       time.offset += 61 * 60 * 1000;
       const interrupted = async () => (await platform.call('GET', `/api/projects/${projectId}/actions/${action.id}/runs`, { token: await platform.signIn('owner') })).body.items[0];
       await vi.waitFor(async () => expect(await interrupted()).toMatchObject({ id: started.body.id, status: 'interrupted', error: { code: 'ACTIONS_RUN_INTERRUPTED' } }), { timeout: 5_000, interval: 50 });
-      expect(platform.logs.filter((line) => line.msg === 'actions: runs by hand cut off by a stopped process marked interrupted').map((line) => line.interrupted)).toEqual([1]);
+      // The store shows the change before its write is durable; the job logs once the write returns.
+      const interruptedLogged = () => platform.logs.filter((line) => line.msg === 'actions: runs by hand cut off by a stopped process marked interrupted').map((line) => line.interrupted);
+      await vi.waitFor(() => expect(interruptedLogged()).toEqual([1]), { timeout: 5_000, interval: 50 });
 
       for (const response of held) response.writeHead(200).end('late');
       await new Promise((resolve) => setTimeout(resolve, 300));
