@@ -111,7 +111,7 @@ export class RealtimeLink {
     this.unwatch();
     if (this.stopped) return;
     this.options.onStatus('polling');
-    this.schedule(Math.max(this.options.backoff.next(), serverAskedMs ?? 0));
+    this.schedule(this.options.backoff.next(serverAskedMs));
   }
 
   /**

@@ -136,8 +136,7 @@ class TransientError extends Error {
 
 /** The wait before retrying after `error`: the backoff's next step, or longer when the server asked for it. */
 function retryDelay(error: unknown, backoff: Backoff): number {
-  const step = backoff.next();
-  return error instanceof TransientError && error.retryAfterMs !== undefined ? Math.max(step, error.retryAfterMs) : step;
+  return backoff.next(error instanceof TransientError ? error.retryAfterMs : undefined);
 }
 
 const PROJECT_NOT_FOUND = 'PROJECT_NOT_FOUND';

@@ -37,11 +37,12 @@ export class Backoff {
 
   constructor(private readonly options: BackoffOptions = {}) {}
 
-  next(): number {
+  /** The next delay; never under `atLeastMs` (a server's `Retry-After`, when it gave one). */
+  next(atLeastMs = 0): number {
     const initial = this.options.initialMs ?? 1_000;
     const step = Math.min(this.options.maxMs ?? 30_000, initial * (this.options.factor ?? 2) ** this.failures);
     this.failures += 1;
-    return Math.round(step / 2 + (step / 2) * (this.options.random ?? Math.random)());
+    return Math.max(atLeastMs, Math.round(step / 2 + (step / 2) * (this.options.random ?? Math.random)()));
   }
 
   reset(): void {
