@@ -101,8 +101,15 @@ export class RunStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    // The second for the hourly removal of old runs (RunRetentionJob), which would scan them all without it.
-    await Promise.all([this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } }), this.collection.ensureIndex({ keys: { startedAt: 1 } })]);
+    await Promise.all([
+      this.collection.ensureIndex({ keys: { actionId: 1, startedAt: -1 } }),
+      // The runs of one status (`?status=failed`): without it, a page of rare failures reads past every success.
+      this.collection.ensureIndex({ keys: { actionId: 1, status: 1, startedAt: -1 } }),
+      // The hourly removal of old runs (RunRetentionJob), which would scan them all without it.
+      this.collection.ensureIndex({ keys: { startedAt: 1 } }),
+      // The hourly search for runs by hand left `running`: a few among every run of the retention period.
+      this.collection.ensureIndex({ keys: { status: 1, startedAt: 1 } }),
+    ]);
   }
 
   /**
