@@ -9,3 +9,4 @@ export * from './account-deletion';
 export * from './project-purge';
 export * from './tenants';
 export { installValidationMessages } from './validation-messages';
+export { entityTitle, MAX_TITLE_LENGTH, TITLE_FIELDS } from './entity-title';

@@ -273,6 +273,9 @@ describe('actions in the console', () => {
     await page.goto(`/console/projects/${projectId}/actions/${action.body.id}/runs`);
     const form = page.getByRole('form', { name: 'Run on a document' });
     await expect.poll(() => form.getByLabel('Type').inputValue()).toBe('orders');
+    // The id field offers the type's documents, each named by its first text (orders have no title field).
+    const offered = () => form.locator('datalist option').evaluateAll((options) => options.map((option) => [(option as HTMLOptionElement).value, option.textContent]));
+    await expect.poll(offered, { timeout: 15_000 }).toContainEqual([order.body.id, 'Difference Engines plc']);
     await form.getByLabel('Document id').fill('no-such-order');
     await form.getByRole('button', { name: 'Run on this document' }).click();
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('Document not found');

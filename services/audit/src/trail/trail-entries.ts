@@ -1,6 +1,5 @@
-import { documentEventId, type EventSource } from '@platform/contracts';
+import { documentEventId, entityTitle, type EventSource } from '@platform/contracts';
 import { describeChange } from '../domain/change-description';
-import { entityTitle } from '../domain/entity-title';
 import type { Names } from './names';
 import { entityKeyOf, type TrailEntry } from './trail-item';
 

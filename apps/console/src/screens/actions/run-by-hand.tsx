@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../../api/client';
 import { typeOptions } from '../../audit/type-options';
-import { Field } from '../../components/field';
+import { DocumentIdField } from '../../components/document-id-field';
 import { formErrors, noErrors, type FormErrors } from '../../components/form-errors';
 import { SelectField } from '../../components/select-field';
 import { useLoad } from '../../components/use-load';
@@ -49,7 +49,7 @@ export function RunByHand({ projectId, action, onStarted }: { projectId: string;
           </option>
         ))}
       </SelectField>
-      <Field label="Document id" name="documentId" required spellCheck={false} error={errors.fields.documentId} />
+      <DocumentIdField label="Document id" name="documentId" projectId={projectId} typeId={chosenType} error={errors.fields.documentId} />
       <button type="submit">Run on this document</button>
       <p className="run-note">It runs on the document’s latest change (its deletion, for a deleted document), as that change would have run it, whatever the triggers say.</p>
       {errors.form && (

@@ -25,9 +25,10 @@ function clip(title: string): string {
 }
 
 /**
- * The title an audit item shows for an entity as it was after the change: a type's `name` (then
- * its localised `title`); otherwise the first of TITLE_FIELDS holding a non-empty string, a number,
- * or a localised map (English, else its first text). Without any, the entity id.
+ * The title an entity shows (an audit item's, as the entity was after the change; the console's
+ * document choices): a type's `name` (then its localised `title`); otherwise the first of
+ * TITLE_FIELDS holding a non-empty string, a number, or a localised map (English, else its first
+ * text). Without any, the entity id.
  */
 export function entityTitle(typeId: string, entity: Record<string, unknown>, entityId: string): string {
   const fields: readonly string[] = typeId === 'types' ? ['name', 'title'] : TITLE_FIELDS;
