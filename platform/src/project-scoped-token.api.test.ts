@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { httpCaller, openSyncStream, registerAccount } from './testing/platform-http';
 import { allInOneForTests } from './testing/platforms-on-disk';
 import { succeeding } from './testing/populated-project';
@@ -80,5 +80,59 @@ describe('an access token made for some projects', () => {
     expect((await call('POST', `/api/projects/${outOfScope}/types/notes/data`, reader.token, { id: 'n4', title: 'x' })).body.code).toBe('GATEWAY_TOKEN_READ_ONLY');
     const listed = (await as(owner, 'GET', '/api/me/tokens')).tokens.find((token: { name: string }) => token.name === 'report');
     expect(listed).toMatchObject({ access: 'read', projects: [inScope, outOfScope] });
+  });
+});
+
+describe('changing an access token', () => {
+  const readNote = (token: string, projectId: string) => call('GET', `/api/projects/${projectId}/types/notes/data/n1`, token);
+
+  it('narrows its projects from its next request, and closes its open stream of a project it no longer reaches', async () => {
+    const made = await as(owner, 'POST', '/api/me/tokens', { name: 'sync both', projects: [inScope, outOfScope] });
+    const kept = await openSyncStream(platform().url, made.token, inScope);
+    const dropped = await openSyncStream(platform().url, made.token, outOfScope);
+    expect(kept && dropped).toBeDefined();
+
+    const amended = await as(owner, 'PATCH', `/api/me/tokens/${made.id}`, { projects: [inScope] });
+    expect(amended).toMatchObject({ id: made.id, name: 'sync both', access: 'read-write', projects: [inScope], expiresAt: made.expiresAt, current: false });
+    expect((await readNote(made.token, outOfScope)).body.code).toBe('GATEWAY_TOKEN_PROJECT_SCOPED');
+    expect((await readNote(made.token, inScope)).status).toBe(200);
+    await vi.waitFor(() => expect(dropped!.ended()).toBe(true), { timeout: 5_000 });
+    expect(kept!.ended()).toBe(false);
+    kept!.close();
+  });
+
+  it('renames it, makes it read-only and back, and lets it reach every project again, keeping its secret and expiry', async () => {
+    const made = await as(owner, 'POST', '/api/me/tokens', { name: 'export', projects: [inScope] });
+    expect(await as(owner, 'PATCH', `/api/me/tokens/${made.id}`, { name: 'nightly export', access: 'read' })).toMatchObject({ name: 'nightly export', access: 'read', projects: [inScope] });
+    expect((await call('POST', `/api/projects/${inScope}/types/notes/data`, made.token, { title: 'x' })).body.code).toBe('GATEWAY_TOKEN_READ_ONLY');
+
+    const widened = await as(owner, 'PATCH', `/api/me/tokens/${made.id}`, { access: 'read-write', projects: null });
+    expect(widened).toMatchObject({ name: 'nightly export', access: 'read-write', expiresAt: made.expiresAt });
+    expect(widened).not.toHaveProperty('projects');
+    expect((await readNote(made.token, outOfScope)).status).toBe(200);
+    expect((await call('POST', `/api/projects/${outOfScope}/types/notes/data`, made.token, { title: 'by export' })).status).toBe(201);
+    const listed = (await as(owner, 'GET', '/api/me/tokens')).tokens.find((token: { id: string }) => token.id === made.id);
+    expect(listed).toMatchObject({ name: 'nightly export', access: 'read-write', createdAt: made.createdAt, expiresAt: made.expiresAt });
+    expect(listed).not.toHaveProperty('projects');
+  });
+
+  it('refuses bad changes, changing nothing: an unknown project, an empty or misspelt body, a token changing tokens, a token not yours', async () => {
+    const made = await as(owner, 'POST', '/api/me/tokens', { name: 'guarded', access: 'read', projects: [inScope] });
+    const before = (await as(owner, 'GET', '/api/me/tokens')).tokens.find((token: { id: string }) => token.id === made.id);
+    const stranger = await registerAccount(call, 'token-stranger');
+    const theirs = (await as(stranger, 'POST', '/api/projects', { name: 'Not yours' })).id;
+
+    expect(await call('PATCH', `/api/me/tokens/${made.id}`, owner.token, { projects: [inScope, theirs] })).toMatchObject({ status: 400, body: { code: 'IDENTITY_TOKEN_PROJECT_UNKNOWN', details: { field: 'projects.1' } } });
+    for (const body of [{}, { name: '' }, { access: 'admin' }, { projects: [] }, { project: [inScope] }, { expiresInDays: 365 }]) {
+      expect((await call('PATCH', `/api/me/tokens/${made.id}`, owner.token, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    // A token could otherwise widen itself or another token.
+    const unscoped = await as(owner, 'POST', '/api/me/tokens', { name: 'program' });
+    expect(await call('PATCH', `/api/me/tokens/${made.id}`, unscoped.token, { access: 'read-write' })).toMatchObject({ status: 403, body: { code: 'IDENTITY_TOKEN_NEEDS_SIGN_IN' } });
+    expect(await call('PATCH', `/api/me/tokens/${made.id}`, stranger.token, { name: 'mine now' })).toMatchObject({ status: 404, body: { code: 'IDENTITY_TOKEN_NOT_FOUND' } });
+    expect(await call('PATCH', '/api/me/tokens/no-such-token', owner.token, { name: 'x' })).toMatchObject({ status: 404, body: { code: 'IDENTITY_TOKEN_NOT_FOUND' } });
+
+    expect((await as(owner, 'GET', '/api/me/tokens')).tokens.find((token: { id: string }) => token.id === made.id)).toEqual(before);
+    expect((await call('POST', `/api/projects/${inScope}/types/notes/data`, made.token, { title: 'x' })).body.code).toBe('GATEWAY_TOKEN_READ_ONLY');
   });
 });

@@ -49,12 +49,13 @@ export function sessionKey(tokenHash: string): string {
 }
 
 /**
- * Live bus subject on which identity announces ended sessions (logout), so gateways close their
- * realtime streams at once; outside `platform.>`, nothing is stored.
+ * Live bus subject on which identity announces ended sessions (logout) and access tokens whose
+ * projects changed, so gateways look at their realtime streams again at once and close those that
+ * no longer stand; outside `platform.>`, nothing is stored.
  */
 export const SESSION_ENDED_SUBJECT = 'sessions.ended';
 
-/** The notice on SESSION_ENDED_SUBJECT: the token hashes (session keys) that no longer exist. */
+/** The notice on SESSION_ENDED_SUBJECT: the token hashes (session keys) that no longer exist or were changed. */
 export interface SessionEndedNotice {
   tokenHashes: string[];
 }

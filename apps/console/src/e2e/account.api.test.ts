@@ -203,6 +203,30 @@ describe('passwords in a real browser', { timeout: 90_000 }, () => {
     expect((await platform.call('GET', `/api/projects/${alpha}`, { token })).body.name).toBe('Alpha');
     expect((await platform.call('GET', `/api/projects/${beta}`, { token })).body.code).toBe('GATEWAY_TOKEN_PROJECT_SCOPED');
     expect((await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens[0].projects).toEqual([alpha]);
+
+    // The deployment now needs Beta too, and should only read: the same secret, changed.
+    await page.getByRole('button', { name: 'Change deploy alpha' }).click();
+    const change = page.getByRole('form', { name: 'Change deploy alpha' });
+    expect(await change.getByRole('checkbox', { name: 'Alpha' }).isChecked()).toBe(true);
+    expect(await change.getByRole('checkbox', { name: 'Beta' }).isChecked()).toBe(false);
+    await change.getByLabel('Token name').fill('');
+    await change.getByRole('button', { name: 'Save token' }).click();
+    await poll(() => change.getByRole('alert').first().textContent()).toBe('Must not be empty');
+    expect((await platform.call('GET', '/api/me/tokens', { token: account.token })).body.tokens[0].name).toBe('deploy alpha');
+    await change.getByLabel('Token name').fill('deploy both');
+    await change.getByLabel('Access').selectOption('read');
+    await change.getByRole('checkbox', { name: 'Beta' }).check();
+    await screenshot(page, 'account-08c-token-change');
+    await change.getByRole('button', { name: 'Save token' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Changed the token deploy both: it holds from its next request.');
+    const changed = page.getByRole('table', { name: 'Access tokens' }).getByRole('row').filter({ hasText: 'deploy both' });
+    await poll(() => changed.getByRole('cell').nth(5).textContent()).toBe('Alpha, Beta');
+    expect(await changed.getByRole('cell').nth(4).textContent()).toBe('read only');
+    expect(await change.count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'New token' }).textContent()).toContain('The token deploy both: copy it now');
+    await screenshot(page, 'account-08d-token-changed');
+    expect((await platform.call('GET', `/api/projects/${beta}`, { token })).body.name).toBe('Beta');
+    expect((await platform.call('PATCH', `/api/projects/${beta}`, { token, body: { name: 'Gamma' } })).body.code).toBe('GATEWAY_TOKEN_READ_ONLY');
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -10,6 +10,8 @@ import { LoadError } from '../components/load-error';
 import { SelectField } from '../components/select-field';
 import { SubmitForm } from '../components/submit-form';
 import { useLoad } from '../components/use-load';
+import { ChangeToken } from './change-token';
+import { TokenAccessField, tokenGrantFields, TokenProjectsField } from './token-fields';
 
 type AccessToken = paths['/api/me/tokens']['get']['responses'][200]['content']['application/json']['tokens'][number];
 
@@ -22,30 +24,31 @@ const loadProjects = async () => (await unwrap(api.GET('/api/projects'))).items;
 
 /**
  * Personal access tokens: make one for a program (its secret shown once, to copy), for every
- * project or only those ticked, see the live ones and revoke any.
+ * project or only those ticked, see the live ones, change or revoke any.
  */
 export function AccountTokens({ onStatus }: { onStatus: (status: string) => void }) {
   const tokens = useLoad(loadTokens, 'tokens');
   const projects = useLoad(loadProjects, 'projects');
   const projectName = (id: string) => projects.value?.find((project) => project.id === id)?.name ?? id;
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [made, setMade] = useState<{ name: string; token: string }>();
+  const [made, setMade] = useState<{ id: string; name: string; token: string }>();
   const [revokeError, setRevokeError] = useState<unknown>();
   /** The token whose revocation waits for a second click: a program using it stops at once. */
   const [confirming, setConfirming] = useState<string>();
+  const [changing, setChanging] = useState<string>();
+  const changingToken = tokens.value?.find((token) => token.id === changing);
 
   const make = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const fields = new FormData(form);
     try {
-      const access = fields.get('access') === 'read' ? 'read' : 'read-write';
-      const chosen = fields.getAll('projects').map(String);
-      const body = { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')), access, ...(chosen.length > 0 ? { projects: chosen } : {}) } as const;
-      const { name, token } = await unwrap(api.POST('/api/me/tokens', { body }));
+      const { access, projects: chosen } = tokenGrantFields(fields);
+      const body = { name: String(fields.get('name')), expiresInDays: Number(fields.get('expiresInDays')), access, ...(chosen.length > 0 ? { projects: chosen } : {}) };
+      const { id, name, token } = await unwrap(api.POST('/api/me/tokens', { body }));
       setErrors(noErrors);
       form.reset();
-      setMade({ name, token });
+      setMade({ id, name, token });
       tokens.reload();
     } catch (error) {
       setErrors(formErrors(error, FIELDS));
@@ -57,7 +60,7 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
     try {
       await unwrap(api.DELETE('/api/me/tokens/{tokenId}', { params: { path: { tokenId: token.id } } }));
       setRevokeError(undefined);
-      if (made?.name === token.name) setMade(undefined);
+      if (made?.id === token.id) setMade(undefined);
       onStatus(`Revoked the token ${token.name}: it no longer works.`);
     } catch (error) {
       setRevokeError(error);
@@ -76,20 +79,8 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
             </option>
           ))}
         </SelectField>
-        <SelectField label="Access" name="access" defaultValue="read-write" error={errors.fields.access}>
-          <option value="read-write">Read and write</option>
-          <option value="read">Read only</option>
-        </SelectField>
-        {projects.value && projects.value.length > 0 && (
-          <fieldset className="token-projects">
-            <legend>Only these projects (none ticked: every project)</legend>
-            {projects.value.map((project) => (
-              <label key={project.id}>
-                <input type="checkbox" name="projects" value={project.id} /> {project.name}
-              </label>
-            ))}
-          </fieldset>
-        )}
+        <TokenAccessField defaultValue="read-write" error={errors.fields.access} />
+        <TokenProjectsField projects={projects.value} />
       </SubmitForm>
       {made && (
         <div className="new-token" role="region" aria-label="New token">
@@ -124,14 +115,33 @@ export function AccountTokens({ onStatus }: { onStatus: (status: string) => void
                     </button>
                   </>
                 ) : (
-                  <button type="button" className="danger" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
-                    Revoke
-                  </button>
+                  <>
+                    <button type="button" onClick={() => setChanging(token.id)} aria-label={`Change ${token.name}`}>
+                      Change
+                    </button>
+                    <button type="button" className="danger" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
+                      Revoke
+                    </button>
+                  </>
                 )}
               </td>
             </tr>
           ))}
         </LabelledTable>
+      )}
+      {changingToken && (
+        <ChangeToken
+          key={changingToken.id}
+          token={changingToken}
+          projects={projects.value}
+          onCancel={() => setChanging(undefined)}
+          onChanged={(name) => {
+            setChanging(undefined);
+            if (made?.id === changingToken.id) setMade({ ...made, name });
+            onStatus(`Changed the token ${name}: it holds from its next request.`);
+            tokens.reload();
+          }}
+        />
       )}
       {tokens.value?.length === 0 && <p className="muted">No access token.</p>}
     </>

@@ -123,7 +123,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         },
         close: end,
       });
-      const unwatch = watch.watch(sessionHash, { userId: principal.userId, platformOwner: principal.platformOwner, end });
+      const unwatch = watch.watch(sessionHash, { userId: principal.userId, platformOwner: principal.platformOwner, projectId, end });
       request.raw.on('close', end);
     },
   );

@@ -10,17 +10,23 @@ export const SESSION_CHECK_MS = 5_000;
 export interface WatchedStream {
   userId: string;
   platformOwner: boolean;
+  /** The project whose changes it streams. */
+  projectId: string;
   end(): void;
 }
 
 function stillStands(lookup: SessionLookup, stream: WatchedStream): boolean {
   if (lookup.status === 'store-unavailable') return true;
-  return lookup.status === 'found' && lookup.session.userId === stream.userId && lookup.session.platformOwner === stream.platformOwner;
+  if (lookup.status !== 'found') return false;
+  const { session } = lookup;
+  const reachesProject = session.projectIds === undefined || session.projectIds.includes(stream.projectId);
+  return session.userId === stream.userId && session.platformOwner === stream.platformOwner && reachesProject;
 }
 
 /**
- * Ends open streams whose session has ended (logout, expiry, revocation) or whose platform
- * ownership changed (the client reconnects with a fresh token and its current standing). A logout
+ * Ends open streams whose session has ended (logout, expiry, revocation), whose platform
+ * ownership changed (the client reconnects with a fresh token and its current standing), or whose
+ * access token no longer reaches the stream's project (its projects were changed). A logout
  * is announced on the bus (SESSION_ENDED_SUBJECT) and its streams are checked at once; polling the
  * session store every `intervalMs` catches what no notice announces (expiry) and any notice lost
  * on the way. One lookup per session per round, however many streams it has open. While the store

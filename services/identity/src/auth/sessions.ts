@@ -64,6 +64,13 @@ export interface SessionSummary {
   projectIds: string[] | undefined;
 }
 
+/** A session or token as its owner sees it, from its index entry, its record and when it was last used (Unix ms as text). */
+function summaryOf(entry: SessionIndexEntry, session: SessionRecord, usedAt: string | null): SessionSummary {
+  const { id, name, userAgent, address } = entry;
+  const { createdAt, expiresAt, readOnly, projectIds } = session;
+  return { id, name: name ?? null, createdAt, expiresAt, lastUsedAt: usedAt === null ? null : Number(usedAt), device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null, readOnly: readOnly === true, projectIds };
+}
+
 /** What an access token may do beyond acting as its user: only read, only some projects. */
 export type TokenGrant = Pick<SessionRecord, 'readOnly' | 'projectIds'>;
 
@@ -171,10 +178,7 @@ export class Sessions {
         const tokenHash = key.slice(userSessionKey(userId).length);
         const [raw, usedAt] = await Promise.all([this.kv.get(sessionKey(tokenHash)), this.kv.get(sessionUsedKey(tokenHash))]);
         if (!raw) continue;
-        const { createdAt, expiresAt, readOnly, projectIds } = JSON.parse(raw) as SessionRecord;
-        const { id, name, userAgent, address } = entry;
-        const lastUsedAt = usedAt === null ? null : Number(usedAt);
-        summaries.push({ id, name: name ?? null, createdAt, expiresAt, lastUsedAt, device: describeDevice(userAgent), userAgent: userAgent ?? null, address: address ?? null, readOnly: readOnly === true, projectIds });
+        summaries.push(summaryOf(entry, JSON.parse(raw) as SessionRecord, usedAt));
       }
     });
     return summaries.sort((a, b) => b.createdAt - a.createdAt);
@@ -194,6 +198,38 @@ export class Sessions {
    */
   async revokeById(userId: string, sessionId: string, kind?: SessionKind): Promise<boolean> {
     return (await this.revokeWhere(userId, (entry) => entry.id === sessionId && (!kind || kindOf(entry) === kind))) > 0;
+  }
+
+  /**
+   * Renames the access token `tokenId` of `userId` and sets what it may do (`grant` replaces the
+   * old one whole), keeping its secret and expiry; answers its summary, or null when it is not a
+   * live token of the user. Gateways read the session on every request, so the change holds from
+   * the next one; its open realtime streams are looked at again at once (one of a project the
+   * token no longer reaches closes).
+   */
+  async amendToken(userId: string, tokenId: string, change: { name: string; grant: TokenGrant }): Promise<SessionSummary | null> {
+    const now = this.clock();
+    const amended = await withSessionStore(async () => {
+      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+        const entry = readIndexEntry(value);
+        if (entry.id !== tokenId || kindOf(entry) !== 'token') continue;
+        const tokenHash = key.slice(userSessionKey(userId).length);
+        const raw = await this.kv.get(sessionKey(tokenHash));
+        if (!raw) return null;
+        const { readOnly: _readOnly, projectIds: _projectIds, ...stored } = JSON.parse(raw) as SessionRecord;
+        const session: SessionRecord = { ...stored, ...change.grant };
+        if (session.expiresAt <= now) return null;
+        const ttlMs = session.expiresAt - now;
+        await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs });
+        await this.kv.set(key, JSON.stringify({ ...entry, name: change.name }), { ttlMs });
+        return { tokenHash, session, entry: { ...entry, name: change.name } };
+      }
+      return null;
+    });
+    if (!amended) return null;
+    await this.announceEnded([amended.tokenHash]);
+    const usedAt = await withSessionStore(() => this.kv.get(sessionUsedKey(amended.tokenHash)));
+    return summaryOf(amended.entry, amended.session, usedAt);
   }
 
   /**
@@ -222,6 +258,7 @@ export class Sessions {
   }
 
   /**
+   * Tells gateways to look at these sessions' realtime streams again (ended, or a token changed).
    * Best effort: a gateway that misses the notice (bus down) still closes the session's streams at
    * its next periodic check of the session store.
    */

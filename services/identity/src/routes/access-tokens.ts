@@ -1,8 +1,10 @@
+import type { Principal } from '@platform/contracts';
 import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestDevice } from '../auth/session-device';
+import type { SessionSummary, TokenGrant } from '../auth/sessions';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { noticeAccountChange } from '../users/security-notices';
@@ -32,6 +34,15 @@ const createBody = z
   })
   .strict();
 
+const amendBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    access: tokenAccess.optional(),
+    projects: tokenProjects.nullable().optional().describe('The projects it reaches from now on; null: every project its user can reach'),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'name, access or projects');
+
 const tokenSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -42,6 +53,25 @@ const tokenSummarySchema = z.object({
   access: tokenAccess,
   projects: tokenProjects.optional(),
 });
+
+/** What a token of `access` for `projects` (undefined: every project) may do beyond acting as its user. */
+function tokenGrant(access: 'read' | 'read-write', projects: string[] | undefined): TokenGrant {
+  return { ...(access === 'read' ? { readOnly: true } : {}), ...(projects ? { projectIds: projects } : {}) };
+}
+
+/** Each project as the signed-in user reaches it now (a deleted or foreign one is unknown), else 400 naming it. */
+async function requireReachable(deps: IdentityDeps, principal: Principal, projects: string[] | undefined): Promise<void> {
+  for (const [index, projectId] of (projects ?? []).entries()) {
+    await deps.access.require(projectId, principal).catch(() => {
+      throw identityError('IDENTITY_TOKEN_PROJECT_UNKNOWN', { details: { field: `projects.${index}` } });
+    });
+  }
+}
+
+function tokenSummary(token: SessionSummary, currentSessionId: string): z.infer<typeof tokenSummarySchema> {
+  const { id, name, createdAt, expiresAt, lastUsedAt, readOnly, projectIds } = token;
+  return { id, name: name ?? '', current: id === currentSessionId, createdAt, expiresAt, lastUsedAt, access: readOnly ? 'read' : 'read-write', ...(projectIds ? { projects: projectIds } : {}) };
+}
 
 /**
  * Personal access tokens: for a program acting as its user (`Authorization: Bearer pat_...`)
@@ -69,14 +99,8 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       if ((await deps.sessions.list(userId, 'token')).length >= MAX_ACCESS_TOKENS) throw identityError('IDENTITY_TOO_MANY_TOKENS');
       const user = await deps.users.require(userId);
       const { name, expiresInDays, access, projects } = request.body;
-      // Each project as the signed-in user reaches it now (a deleted or foreign one is unknown).
-      for (const [index, projectId] of (projects ?? []).entries()) {
-        await deps.access.require(projectId, request.principal).catch(() => {
-          throw identityError('IDENTITY_TOKEN_PROJECT_UNKNOWN', { details: { field: `projects.${index}` } });
-        });
-      }
-      const grant = { ...(access === 'read' ? { readOnly: true } : {}), ...(projects ? { projectIds: projects } : {}) };
-      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), grant);
+      await requireReachable(deps, request.principal, projects);
+      const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), tokenGrant(access, projects));
       noticeAccountChange(deps, user, { accessTokenMade: name }, requestTraceContext(request));
       return reply.code(201).send({ id: session.id, name, access, ...(projects ? { projects } : {}), createdAt: session.createdAt, expiresAt: session.expiresAt, token });
     },
@@ -88,18 +112,35 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       const tokens = await deps.sessions.list(userId, 'token');
-      return {
-        tokens: tokens.map(({ id, name, createdAt, expiresAt, lastUsedAt, readOnly, projectIds }) => ({
-          id,
-          name: name ?? '',
-          current: id === sessionId,
-          createdAt,
-          expiresAt,
-          lastUsedAt,
-          access: readOnly ? ('read' as const) : ('read-write' as const),
-          ...(projectIds ? { projects: projectIds } : {}),
-        })),
-      };
+      return { tokens: tokens.map((token) => tokenSummary(token, sessionId)) };
+    },
+  );
+
+  routes.patch(
+    '/api/me/tokens/:tokenId',
+    {
+      preHandler: userGuard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Rename one of your personal access tokens, or change what it may do; only from a signed-in session',
+        description:
+          'Absent fields stay as they are; `projects: null` lets it reach every project again. It keeps its secret and expiry, and the change holds from its next request (its open realtime streams of a project it no longer reaches close). Each project must be one you belong to now (else 400 `IDENTITY_TOKEN_PROJECT_UNKNOWN`). From an access token: 403 `IDENTITY_TOKEN_NEEDS_SIGN_IN` (a token could widen itself).',
+        params: z.object({ tokenId: z.string().min(1).max(100) }),
+        body: amendBody,
+        response: { 200: tokenSummarySchema },
+      },
+    },
+    async (request) => {
+      const { userId, sessionId } = requireUser(request);
+      if ((await deps.sessions.kind(userId, sessionId)) !== 'session') throw identityError('IDENTITY_TOKEN_NEEDS_SIGN_IN');
+      const current = (await deps.sessions.list(userId, 'token')).find((token) => token.id === request.params.tokenId);
+      if (!current) throw identityError('IDENTITY_TOKEN_NOT_FOUND');
+      const { name, access, projects } = request.body;
+      await requireReachable(deps, request.principal, projects ?? undefined);
+      const grant = tokenGrant(access ?? (current.readOnly ? 'read' : 'read-write'), projects === undefined ? current.projectIds : (projects ?? undefined));
+      const amended = await deps.sessions.amendToken(userId, current.id, { name: name ?? current.name ?? '', grant });
+      if (!amended) throw identityError('IDENTITY_TOKEN_NOT_FOUND');
+      return tokenSummary(amended, sessionId);
     },
   );
 
