@@ -32,6 +32,8 @@ export const platformEnvSchema = z.object({
   /** Prepended to every Redis key, so deployments (or test platforms) sharing one Redis keep their sessions and counters apart. */
   REDIS_KEY_PREFIX: z.string().regex(REDIS_KEY_PREFIX_PATTERN, 'must be 1 to 64 letters, digits or _ - : .').optional(),
   PRINCIPAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Another secret whose signatures are accepted (never used to sign), while PRINCIPAL_SECRET is rotated across processes. */
+  PRINCIPAL_SECRET_FALLBACK: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
@@ -85,10 +87,12 @@ export const platformEnvSchema = z.object({
 
 export type PlatformEnv = z.output<typeof platformEnvSchema>;
 
-export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPAL_SECRET'> {
+export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPAL_SECRET' | 'PRINCIPAL_SECRET_FALLBACK'> {
   services: ReadonlySet<ServiceName>;
   /** PRINCIPAL_SECRET; unset only in a development all-in-one, which keeps a generated one under DATA_DIR (principal-secret.ts). */
   principalSecret: string | undefined;
+  /** PRINCIPAL_SECRET_FALLBACK: accepted besides principalSecret, never used to sign. */
+  principalSecretFallback: string | undefined;
   dev: boolean;
 }
 
@@ -96,7 +100,7 @@ export interface PlatformConfig extends Omit<PlatformEnv, 'SERVICES' | 'PRINCIPA
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = parseEnv(platformEnvSchema, env);
   const dev = parsed.NODE_ENV !== 'production';
-  const { SERVICES, PRINCIPAL_SECRET, ...rest } = parsed;
+  const { SERVICES, PRINCIPAL_SECRET, PRINCIPAL_SECRET_FALLBACK, ...rest } = parsed;
   const services = new Set<ServiceName>(SERVICES.includes('all') ? serviceNames : (SERVICES as ServiceName[]));
   if (!PRINCIPAL_SECRET && !dev) {
     throw new ConfigError(['PRINCIPAL_SECRET: required in production (at least 32 characters)']);
@@ -104,9 +108,15 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
   if (!PRINCIPAL_SECRET && services.size < serviceNames.length) {
     throw new ConfigError(['PRINCIPAL_SECRET: required when SERVICES does not name every service: the processes must share it (at least 32 characters)']);
   }
+  if (PRINCIPAL_SECRET_FALLBACK && !PRINCIPAL_SECRET) {
+    throw new ConfigError(['PRINCIPAL_SECRET_FALLBACK: set only beside PRINCIPAL_SECRET, while rotating it (docs/architecture.md, The principal secret)']);
+  }
+  if (PRINCIPAL_SECRET_FALLBACK && PRINCIPAL_SECRET_FALLBACK === PRINCIPAL_SECRET) {
+    throw new ConfigError(['PRINCIPAL_SECRET_FALLBACK: is PRINCIPAL_SECRET itself; it names the other secret of a rotation, the old one or the next']);
+  }
   // A stream quieter than the idle limit would be closed by the gateway's own connection timeout.
   if (parsed.REALTIME_KEEP_ALIVE_MS >= parsed.HTTP_IDLE_TIMEOUT_MS) {
     throw new ConfigError([`REALTIME_KEEP_ALIVE_MS: must be below HTTP_IDLE_TIMEOUT_MS (${parsed.HTTP_IDLE_TIMEOUT_MS}), else idle realtime streams are cut`]);
   }
-  return { ...rest, services, principalSecret: PRINCIPAL_SECRET, dev };
+  return { ...rest, services, principalSecret: PRINCIPAL_SECRET, principalSecretFallback: PRINCIPAL_SECRET_FALLBACK, dev };
 }

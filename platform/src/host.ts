@@ -2,6 +2,7 @@ import { backendServiceNames, serviceNames, type BackendServiceName } from '@pla
 import { buildGateway } from '@platform/gateway';
 import cookie from '@fastify/cookie';
 import {
+  acceptedSecrets,
   ConfigError,
   createApp,
   createLogger,
@@ -112,6 +113,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       kv: adapters.kv,
       clock,
       principalSecret,
+      principalSecretFallback: config.principalSecretFallback,
       local: context ? { services, context } : undefined,
       remotes,
       dependencyProbes: adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB),
@@ -134,7 +136,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     if (!context) throw new ConfigError(['SERVICES: names no service to host']);
     app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, timeouts });
     await app.register(cookie);
-    trustSignedPrincipal(app, principalSecret);
+    trustSignedPrincipal(app, acceptedSecrets(principalSecret, config.principalSecretFallback));
     const dependencies = new HealthMonitor();
     for (const probe of adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB)) dependencies.register(probe.name, probe.probe, probe.kind);
     app.get('/api/health', { schema: { hide: true } }, async (request) => {

@@ -17,7 +17,7 @@ export { ClusterSchedule, type ClusterScheduleOptions, type TickOutcome } from '
 export { createLogger, type Logger } from './logger';
 export { erasePurgedProjects, type ErasedCounts } from './project-purge-consumer';
 export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from './principal-hooks';
-export { PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal-signature';
+export { acceptedSecrets, macMatches, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal, type VerifyingSecrets } from './principal-signature';
 export type { Clock, ServiceContext, ServiceDefinition } from './service';
 export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
 export { findLiveProject, ProjectAccess, projectNotFound, type ProjectContext, type ProjectRecord } from './project-access';

@@ -1,7 +1,7 @@
 import { anonymousPrincipal, type Principal, type UserPrincipal } from '@platform/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from './errors';
-import { PRINCIPAL_HEADER } from './principal-signature';
+import { PRINCIPAL_HEADER, type VerifyingSecrets } from './principal-signature';
 import { cachingPrincipalVerifier } from './principal-verifier';
 
 declare module 'fastify' {
@@ -35,8 +35,8 @@ export function decoratePrincipal(app: FastifyInstance): void {
  * exempt so orchestrators can probe the service; it still knows a signed caller (health detail is
  * for platform owners).
  */
-export function trustSignedPrincipal(app: FastifyInstance, secret: string): void {
-  const verify = cachingPrincipalVerifier(secret);
+export function trustSignedPrincipal(app: FastifyInstance, secrets: VerifyingSecrets): void {
+  const verify = cachingPrincipalVerifier(secrets);
   // A callback hook: no promise and microtask per request, as in the app factory's hooks.
   app.addHook('onRequest', (request, _reply, done) => {
     const principal = verify(request.headers[PRINCIPAL_HEADER] as string | undefined);

@@ -36,18 +36,39 @@ export interface VerifiedPrincipal {
 }
 
 /**
- * The principal and its signature's `exp` when the header carries a valid signature whose `exp`
- * lies within one lifetime (plus skew) from now, else null. A far-future `exp` is refused even
- * when signed: no gateway makes one, so it can only be a leaked or forged long-lived header.
+ * The secrets a signature is checked against: PRINCIPAL_SECRET, and while it is being rotated the
+ * other one PRINCIPAL_SECRET_FALLBACK names (docs/architecture.md, The principal secret). Only
+ * the first ever signs.
  */
-export function verifySignedPrincipal(header: string | undefined, secret: string, now = Date.now()): VerifiedPrincipal | null {
+export type VerifyingSecrets = string | readonly string[];
+
+/** The secrets to check a signature against: the current one, then the fallback when one is set. */
+export function acceptedSecrets(current: string, fallback: string | undefined): readonly string[] {
+  return fallback === undefined ? [current] : [current, fallback];
+}
+
+/** Whether `given` is the MAC of `payload` under one of `secrets`. */
+export function macMatches(given: Buffer, payload: string, secrets: VerifyingSecrets, macOf: (secret: string, payload: string) => Buffer = mac): boolean {
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = macOf(secret, payload);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+  }
+  return false;
+}
+
+/**
+ * The principal and its signature's `exp` when the header carries a valid signature (under one of
+ * `secrets`) whose `exp` lies within one lifetime (plus skew) from now, else null. A far-future
+ * `exp` is refused even when signed: no gateway makes one, so it can only be a leaked or forged
+ * long-lived header.
+ */
+export function verifySignedPrincipal(header: string | undefined, secrets: VerifyingSecrets, now = Date.now()): VerifiedPrincipal | null {
   if (!header) return null;
   const dot = header.indexOf('.');
   if (dot <= 0) return null;
   const payload = header.slice(0, dot);
   const given = canonicalMacBytes(header.slice(dot + 1));
-  const expected = mac(secret, payload);
-  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!given || !macMatches(given, payload, secrets)) return null;
   try {
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { p?: unknown; exp?: unknown };
     if (typeof decoded.exp !== 'number' || decoded.exp < now || decoded.exp > now + SIGNATURE_LIFETIME_MS + CLOCK_SKEW_MS) return null;
@@ -59,6 +80,6 @@ export function verifySignedPrincipal(header: string | undefined, secret: string
 }
 
 /** The principal of a validly signed, unexpired header (verifySignedPrincipal), else null. */
-export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
-  return verifySignedPrincipal(header, secret, now)?.principal ?? null;
+export function verifyPrincipal(header: string | undefined, secrets: VerifyingSecrets, now = Date.now()): Principal | null {
+  return verifySignedPrincipal(header, secrets, now)?.principal ?? null;
 }

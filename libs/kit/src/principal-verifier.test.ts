@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Principal } from '@platform/contracts';
 import { describe, expect, it } from 'vitest';
-import { signPrincipal } from './principal-signature';
+import { acceptedSecrets, signPrincipal } from './principal-signature';
 import { cachingPrincipalVerifier } from './principal-verifier';
 
 const secret = 's'.repeat(40);
@@ -45,6 +45,15 @@ describe('caching principal verifier', () => {
       expect(verify(header), String(header)).toBeNull();
       expect(verify(header), String(header)).toBeNull();
     }
+  });
+
+  it('accepts headers signed with either secret while one is rotated, and no third', () => {
+    const [next, old, stranger] = ['n'.repeat(40), 'o'.repeat(40), 'x'.repeat(40)];
+    const verify = cachingPrincipalVerifier(acceptedSecrets(next, old));
+    expect(verify(signPrincipal(user, next))).toEqual(user);
+    expect(verify(signPrincipal(user, old))).toEqual(user);
+    expect(verify(signPrincipal(user, stranger))).toBeNull();
+    expect(cachingPrincipalVerifier(acceptedSecrets(next, undefined))(signPrincipal(user, old))).toBeNull();
   });
 
   it('does not remember a far-future signature that becomes acceptable later', () => {

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   kv: KeyValue;
   clock: () => number;
   principalSecret: string;
+  /** PRINCIPAL_SECRET_FALLBACK: another secret whose realtime tokens are accepted while PRINCIPAL_SECRET is rotated (never used to sign). */
+  principalSecretFallback?: string | undefined;
   /** Services mounted in this process, with the context they share. */
   local: { services: ServiceDefinition[]; context: ServiceContext } | undefined;
   /** Services reached over HTTP: name to base URL. */
@@ -102,7 +104,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerAgentDocsRoutes(app);
   if (options.guidesRoot) registerGuides(app, { root: options.guidesRoot, logger: options.logger });
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, principalSecretFallback: options.principalSecretFallback, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs });
 
   if (options.local) {
     const { services: hosted, context } = options.local;

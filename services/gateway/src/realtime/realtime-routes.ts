@@ -1,5 +1,5 @@
 import type { EventBus } from '@platform/bus';
-import { requireUser, type Logger, type ProjectAccess } from '@platform/kit';
+import { acceptedSecrets, requireUser, type Logger, type ProjectAccess } from '@platform/kit';
 import { realtimeStreams } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,6 +21,8 @@ export interface RealtimeOptions {
    */
   channel: { bus: EventBus; projects: ProjectAccess } | undefined;
   principalSecret: string;
+  /** Another secret whose tokens are accepted (never used to sign) while PRINCIPAL_SECRET is rotated. */
+  principalSecretFallback?: string | undefined;
   /** Looks up the session behind each stream, when it opens and while it stays open. */
   sessions: SessionLoader;
   clock: () => number;
@@ -87,7 +89,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       if (!hub || !projects) throw realtimeError('REALTIME_DISABLED');
       const { token } = request.query;
       const { principal, sessionHash } = token
-        ? await tokenCaller(token, { loader: options.sessions, principalSecret: options.principalSecret, now: options.clock() })
+        ? await tokenCaller(token, { loader: options.sessions, secrets: acceptedSecrets(options.principalSecret, options.principalSecretFallback), now: options.clock() })
         : sessionCaller(request);
       const { projectId } = request.params;
       await projects.require(projectId, principal);

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { macMatches, type VerifyingSecrets } from '@platform/kit';
 import { z } from 'zod';
 
 /**
@@ -37,14 +38,13 @@ export function issueRealtimeToken(claims: RealtimeClaims, principalSecret: stri
   return { token: `${payload}.${signature(principalSecret, payload).toString('base64url')}`, expiresAt };
 }
 
-/** The claims of a token this server signed and that has not expired, else null. */
-export function verifyRealtimeToken(token: string, principalSecret: string, now: number): RealtimeClaims | null {
+/** The claims of a token this server (or another gateway sharing one of `secrets`) signed and that has not expired, else null. */
+export function verifyRealtimeToken(token: string, secrets: VerifyingSecrets, now: number): RealtimeClaims | null {
   const dot = token.indexOf('.');
   if (dot <= 0) return null;
   const payload = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = signature(principalSecret, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!macMatches(given, payload, secrets, signature)) return null;
   try {
     const claims = claimsSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString()));
     if (!claims.success || claims.data.exp < now) return null;

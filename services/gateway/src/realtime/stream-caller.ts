@@ -1,5 +1,5 @@
 import type { UserPrincipal } from '@platform/contracts';
-import { hashToken, sessionToken } from '@platform/kit';
+import { hashToken, sessionToken, type VerifyingSecrets } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import type { SessionLoader } from '../session-loader';
 import { principalOfSession } from '../session-principal';
@@ -24,8 +24,8 @@ export function sessionCaller(request: FastifyRequest): StreamCaller {
  * now, so a token of a session that has ended opens nothing, and platform ownership is the
  * session's current one, never what the token could claim.
  */
-export async function tokenCaller(token: string, options: { loader: SessionLoader; principalSecret: string; now: number }): Promise<StreamCaller> {
-  const claims = verifyRealtimeToken(token, options.principalSecret, options.now);
+export async function tokenCaller(token: string, options: { loader: SessionLoader; secrets: VerifyingSecrets; now: number }): Promise<StreamCaller> {
+  const claims = verifyRealtimeToken(token, options.secrets, options.now);
   if (!claims) throw realtimeError('REALTIME_TOKEN_INVALID');
   const lookup = await options.loader.loadByHash(claims.sessionHash);
   if (lookup.status === 'store-unavailable') throw realtimeError('REALTIME_SESSION_STORE_UNAVAILABLE');
