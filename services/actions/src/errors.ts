@@ -3,6 +3,7 @@ import { errorCatalogue } from '@platform/kit';
 /** The actions service's errors; codes are stable, clients may switch on them. */
 export const actionsError = errorCatalogue({
   ACTIONS_NOT_FOUND: [404, 'Action not found'],
+  ACTIONS_RUN_NOT_FOUND: [404, 'Run not found'],
   ACTIONS_FORBIDDEN: [403, 'You may not do this to this action'],
   ACTIONS_NOT_OWNER: [403, 'Only the action\'s owner (who saved it last) may run it by hand: save it to make it yours, then run it'],
   ACTIONS_DOCUMENT_NOT_FOUND: [404, 'Document not found'],

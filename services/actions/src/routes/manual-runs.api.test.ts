@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
 
 let platform: ActionsTestPlatform;
@@ -103,5 +103,38 @@ describe('POST .../actions/{actionId}/runs: a run by hand', () => {
     expect(runs.body.total).toBe(1);
     expect(runs.body.items[0]).not.toHaveProperty('startedBy');
     expect(platform.mailsTo('refused@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Gone (r1, documentDeleted)']);
+  });
+});
+
+describe('GET .../actions/{actionId}/runs/{runId}: one run', () => {
+  it('answers the run by hand as it goes, then with its blocks, as the list shows it', async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets');
+    const action = await platform.createAction(projectId, owner, mailOnDelete('one-run@example.org'));
+    const ticket = await createDocument(projectId, 'tickets', { title: 'Polled' });
+    const started = await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: ticket.id } });
+    const runPath = `${runsPath(projectId, action.id)}/${started.body.id}`;
+    await vi.waitFor(async () => expect((await platform.call('GET', runPath, { token: owner })).body.status).toBe('succeeded'), { timeout: 5_000, interval: 20 });
+    const [listed] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect((await platform.call('GET', runPath, { token: owner })).body).toEqual(listed);
+    expect(listed).toMatchObject({ id: started.body.id, startedBy: 'owner', blocks: [{ blockId: 'mail', status: 'succeeded' }] });
+  });
+
+  it("is not found for another action's run, a run on a document the caller may not read, an unknown id, or outside the project", async () => {
+    const projectId = await platform.projectWithType('owner', 'tickets', [{ userId: 'member' }]);
+    const action = await platform.createAction(projectId, owner, mailOnDelete('hidden-run@example.org'));
+    const other = await platform.createAction(projectId, owner, mailOnDelete('other-run@example.org'));
+    const hidden = await createDocument(projectId, 'tickets', { title: 'Owner only', access: { read: { userIds: ['owner'] } } });
+    const started = await platform.call('POST', runsPath(projectId, action.id), { token: owner, body: { typeId: 'tickets', documentId: hidden.id } });
+    await platform.runsOf(projectId, action.id, owner, 1);
+    const get = (token: string | undefined, actionId: string, runId: string) => platform.call('GET', `${runsPath(projectId, actionId)}/${runId}`, { token });
+
+    expect((await get(owner, action.id, started.body.id)).status).toBe(200);
+    expect(await get(member, action.id, started.body.id)).toMatchObject({ status: 404, body: { code: 'ACTIONS_RUN_NOT_FOUND' } });
+    expect(await get(owner, other.id, started.body.id)).toMatchObject({ status: 404, body: { code: 'ACTIONS_RUN_NOT_FOUND' } });
+    expect(await get(owner, action.id, 'no-such-run')).toMatchObject({ status: 404, body: { code: 'ACTIONS_RUN_NOT_FOUND' } });
+    expect(await get(owner, 'no-such-action', started.body.id)).toMatchObject({ status: 404, body: { code: 'ACTIONS_NOT_FOUND' } });
+    expect((await get(await platform.signIn('outsider'), action.id, started.body.id)).status).toBe(404);
+    expect((await get(undefined, action.id, started.body.id)).status).toBe(401);
+    expect((await get(owner, action.id, 'x'.repeat(65))).status).toBe(400);
   });
 });

@@ -14,6 +14,7 @@ import { actionParams, manualRunBodySchema, runSchema } from './schemas';
  * documents the caller may not read are left out of `items`, and block results that involve other
  * documents the caller may not read are redacted (RunVisibility); `total` counts every run of the action
  * (of `status`, when the query names one).
+ * GET .../runs/{runId}: one of them, as the list shows it.
  * POST .../actions/{actionId}/runs: its owner runs it by hand on a document (docs/actions.md).
  */
 export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void {
@@ -44,6 +45,30 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
     },
   );
 
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/projects/:projectId/actions/:actionId/runs/:runId',
+    {
+      schema: {
+        tags: ['actions'],
+        summary: 'One run of an action, with every block result: what to poll after starting a run by hand',
+        description: "404 `ACTIONS_RUN_NOT_FOUND` for a run that is not this action's, was removed (ACTIONS_RUN_RETENTION_DAYS), or is on a document the caller may not read; block results involving other documents the caller may not read are redacted, as in the list.",
+        params: actionParams.extend({ runId: z.string().min(1).max(64) }),
+        response: { 200: runSchema },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      const { projectId, actionId, runId } = request.params;
+      const { caller } = await deps.projects.require(projectId, request.principal);
+      const action = await deps.actions.find(projectId, actionId);
+      if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
+      const run = await deps.runs.find(runId);
+      const [visible] = run && run.actionId === actionId && run.projectId === projectId ? await deps.runVisibility.visibleTo(caller, projectId, [run]) : [];
+      if (!visible) throw actionsError('ACTIONS_RUN_NOT_FOUND');
+      return visible;
+    },
+  );
+
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/projects/:projectId/actions/:actionId/runs',
     {
@@ -51,7 +76,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
         tags: ['actions'],
         summary: "Run an action by hand on a document's latest change, whatever its triggers (its owner only); answers the run as it starts",
         description:
-          'The run acts on the document as it is now and the change that made it so, as that change\'s event would have run the action (`triggerName` of that change\'s kind), at depth 0, and is recorded with `startedBy`. It answers 202 at once; the blocks run after the answer and `GET .../runs` shows how they went. 403 `ACTIONS_NOT_OWNER` for anyone but the owner (saving an action makes you its owner); 404 `ACTIONS_DOCUMENT_NOT_FOUND` for a document that is unknown or not readable by the caller. A deleted document runs on its deletion (`documentDeleted`).',
+          'The run acts on the document as it is now and the change that made it so, as that change\'s event would have run the action (`triggerName` of that change\'s kind), at depth 0, and is recorded with `startedBy`. It answers 202 at once; the blocks run after the answer, and `GET .../runs/{runId}` (its `id`) shows how they went. 403 `ACTIONS_NOT_OWNER` for anyone but the owner (saving an action makes you its owner); 404 `ACTIONS_DOCUMENT_NOT_FOUND` for a document that is unknown or not readable by the caller. A deleted document runs on its deletion (`documentDeleted`).',
         params: actionParams,
         body: manualRunBodySchema,
         response: { 202: runSchema },
