@@ -14,6 +14,7 @@ import { Types } from './screens/types';
 import { Members } from './screens/members';
 import { AuditTrail } from './screens/audit-trail';
 import { Actions } from './screens/actions';
+import { Agents } from './screens/agents';
 import { Applications } from './screens/applications';
 import { Visitors } from './screens/visitors';
 import { ProjectSettings } from './screens/project-settings';
@@ -112,6 +113,7 @@ function ProjectScreen({ projectId, path }: { projectId: string; path: string })
   if (path.startsWith(`${base}/members`)) return <Members projectId={projectId} key={path} />;
   if (path.startsWith(`${base}/audit-trail`)) return <AuditTrail projectId={projectId} key={path} />;
   if (path.startsWith(`${base}/actions`)) return <Actions projectId={projectId} key={path} />;
+  if (path.startsWith(`${base}/agents`)) return <Agents projectId={projectId} key={path} />;
   if (path.startsWith(`${base}/applications`)) return <Applications projectId={projectId} key={path} />;
   if (path.startsWith(`${base}/visitors`)) return <Visitors projectId={projectId} key={path} />;
   if (path.startsWith(`${base}/settings`)) return <ProjectSettings projectId={projectId} key={path} />;

@@ -19,9 +19,13 @@ export class ApiError extends Error {
     return this.firstIssue?.field;
   }
 
-  /** The first validation issue (`{ field: 'body.password', message: 'at least 8 characters' }`), if the 400 lists any. */
+  /**
+   * The first validation issue (`{ field: 'body.password', message: 'at least 8 characters' }`), if
+   * the 400 lists any: the request validator's `issues`, else an entity write's `problems`
+   * (`{ field: 'name', message: 'must not be empty' }`).
+   */
   get firstIssue(): { field: string; message: string } | undefined {
-    const issues = this.details?.issues;
+    const issues = this.details?.issues ?? this.details?.problems;
     const first: unknown = Array.isArray(issues) ? issues[0] : undefined;
     if (!first || typeof first !== 'object') return undefined;
     const { field, message } = first as { field?: unknown; message?: unknown };

@@ -15,6 +15,13 @@ describe('formErrors', () => {
     expect(formErrors(error, ['access'])).toEqual({ fields: { access: 'Invalid body.access.read.userIds: expected array' } });
   });
 
+  it("places an entity write's first problem beside its field too (types, applications, agents)", () => {
+    const refused = new ApiError(400, 'DATA_SCHEMA_VIOLATION', 'Invalid name: must not be empty', { problems: [{ field: 'name', message: 'must not be empty' }, { field: 'instructions', message: 'too long' }] });
+    expect(formErrors(refused, ['name', 'instructions'])).toEqual({ fields: { name: 'Must not be empty' } });
+    const nested = new ApiError(400, 'DATA_SCHEMA_VIOLATION', 'Invalid modelOptions.temperature: must be at most 2', { problems: [{ field: 'modelOptions.temperature', message: 'must be at most 2' }] });
+    expect(formErrors(nested, ['modelOptions'])).toEqual({ fields: { modelOptions: 'Invalid modelOptions.temperature: must be at most 2' } });
+  });
+
   it("keeps a service error's own sentence beside the field it names, and puts an error naming no known field on the form", () => {
     const taken = new ApiError(409, 'IDENTITY_EMAIL_TAKEN', 'An account with this email already exists', { field: 'email' });
     expect(formErrors(taken, ['email', 'password'])).toEqual({ fields: { email: 'An account with this email already exists' } });

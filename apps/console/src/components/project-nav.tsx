@@ -8,6 +8,7 @@ const sections = [
   { path: '/members', label: 'Members' },
   { path: '/audit-trail', label: 'Audit trail' },
   { path: '/actions', label: 'Actions' },
+  { path: '/agents', label: 'Agents' },
   { path: '/applications', label: 'Applications' },
   { path: '/visitors', label: 'Visitors' },
   { path: '/settings', label: 'Settings' },
