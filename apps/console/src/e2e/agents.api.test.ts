@@ -91,7 +91,7 @@ describe('AI agents in the console', () => {
     const calls = chatRequests().length;
     await chat.getByRole('textbox', { name: 'Message' }).fill('Still there?');
     await chat.getByRole('button', { name: 'Send' }).click();
-    await poll(() => chat.getByRole('alert').textContent(), { timeout: 15_000 }).toBe('Not answered: AI features are disabled for this project. A project owner can enable them in the project settings.');
+    await poll(() => chat.getByRole('alert').textContent()).toBe('Not answered: AI features are disabled for this project. A project owner can enable them in the project settings.');
     expect(await chat.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Still there?');
     expect(await conversation.getByRole('listitem').count()).toBe(2);
     expect(chatRequests()).toHaveLength(calls);
