@@ -34,6 +34,8 @@ const validBodies: Record<string, unknown> = {
   'PATCH /api/projects/{projectId}/domains/{domainId}': { hostname: 'taken-over.example.org' },
   // Either an email or a user id: a sample with both is refused before any access check.
   'POST /api/projects/{projectId}/members': { email: 'taken-over@example.org', permissions: [] },
+  // Every field is optional, but a change must name one.
+  'PATCH /api/me/tokens/{tokenId}': { name: 'taken over' },
 };
 
 let dataDir: string;
