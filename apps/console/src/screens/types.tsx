@@ -6,6 +6,8 @@ import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
 import { typePath } from '../paths';
+import { EditType } from './types/edit-type';
+import { loadTypesWithDeleted, parseSchema } from './types/type-record';
 
 /** A type's schema, as the server answers it (`GET .../types/{t}/schema`). */
 function SchemaView({ projectId, typeId }: { projectId: string; typeId: string }) {
@@ -19,29 +21,43 @@ function SchemaView({ projectId, typeId }: { projectId: string; typeId: string }
   );
 }
 
+/** The project's types: make one, show a schema, edit or delete one, and restore a deleted one. */
 export function Types({ projectId }: { projectId: string }) {
-  const types = useLoad(async () => (await unwrap(api.GET('/api/projects/{projectId}/types', { params: { path: { projectId } } }))).items, projectId);
+  const all = useLoad(() => loadTypesWithDeleted(projectId), projectId);
+  const types = { ...all, value: all.value?.filter((type) => type.deletedAt === undefined) };
+  const deleted = all.value?.filter((type) => type.deletedAt !== undefined) ?? [];
   const [creating, setCreating] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [shownSchema, setShownSchema] = useState<string>();
+  const [editing, setEditing] = useState<string>();
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [status, setStatus] = useState('');
+  const [restoreError, setRestoreError] = useState<unknown>();
+  const editedType = types.value?.find((type) => type.id === editing);
+
+  const restore = async (typeId: string) => {
+    try {
+      await unwrap(api.POST('/api/projects/{projectId}/types/{typeId}/restore', { params: { path: { projectId, typeId } } }));
+      setRestoreError(undefined);
+      setStatus(`Restored the type ${typeId} with its documents.`);
+    } catch (error) {
+      setRestoreError(error);
+    }
+    all.reload();
+  };
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const typeId = String(form.get('id'));
-    const schemaText = String(form.get('schema') ?? '').trim();
-    let schema: unknown;
-    try {
-      schema = schemaText ? JSON.parse(schemaText) : undefined;
-    } catch (error) {
-      setErrors({ fields: { schema: `Not JSON: ${(error as Error).message}` } });
-      return;
-    }
+    const parsed = parseSchema(String(form.get('schema') ?? ''));
+    if ('error' in parsed) return setErrors({ fields: { schema: parsed.error } });
+    const { schema } = parsed;
     try {
       await unwrap(api.POST('/api/projects/{projectId}/types', { params: { path: { projectId } }, body: { id: typeId, name: typeId, ...(schema === undefined ? {} : { schema }) } }));
       setErrors(noErrors);
       setCreating(false);
-      types.reload();
+      all.reload();
     } catch (error) {
       setErrors(formErrors(error, ['id', 'schema']));
     }
@@ -59,12 +75,14 @@ export function Types({ projectId }: { projectId: string }) {
           <button type="submit">Save</button>
         </form>
       )}
-      <LoadError error={types.error} />
+      <LoadError error={types.error ?? restoreError} />
       <table aria-label="Types">
         <thead>
           <tr>
             <th scope="col">Type</th>
+            <th scope="col">Name</th>
             <th scope="col">Schema</th>
+            <th scope="col">Change</th>
           </tr>
         </thead>
         <tbody>
@@ -73,6 +91,7 @@ export function Types({ projectId }: { projectId: string }) {
               <td>
                 <Link to={typePath(projectId, type.id)}>{type.id}</Link>
               </td>
+              <td>{type.name ?? type.id}</td>
               <td>
                 {'schema' in type && type.schema ? (
                   <button type="button" className="link" onClick={() => setShownSchema(type.id)}>
@@ -82,12 +101,59 @@ export function Types({ projectId }: { projectId: string }) {
                   'none'
                 )}
               </td>
+              <td>
+                <button type="button" onClick={() => setEditing(type.id)} aria-label={`Edit ${type.id}`}>
+                  Edit
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       {types.value?.length === 0 && <p>No type yet: create one.</p>}
+      {status && <p role="status">{status}</p>}
+      {editedType && (
+        <EditType
+          key={`${editedType.id}/${editedType.revision}`}
+          projectId={projectId}
+          type={editedType}
+          onDone={(done) => {
+            setEditing(undefined);
+            setStatus(done);
+            all.reload();
+          }}
+        />
+      )}
       {shownSchema && <SchemaView projectId={projectId} typeId={shownSchema} />}
+      {deleted.length > 0 && (
+        <label className="switch">
+          <input type="checkbox" checked={showDeleted} onChange={(event) => setShowDeleted(event.target.checked)} /> Show deleted types ({deleted.length})
+        </label>
+      )}
+      {showDeleted && deleted.length > 0 && (
+        <table aria-label="Deleted types">
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Deleted</th>
+              <th scope="col">Restore</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deleted.map((type) => (
+              <tr key={type.id}>
+                <td>{type.id}</td>
+                <td>{new Date(type.deletedAt!).toLocaleString()}</td>
+                <td>
+                  <button type="button" onClick={() => void restore(type.id)} aria-label={`Restore ${type.id}`}>
+                    Restore
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </main>
   );
 }

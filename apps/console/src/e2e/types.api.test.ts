@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
+
+let platform: ConsolePlatform;
+let owner: Account;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+  owner = await register(platform, 'Tess', 'types');
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+screenshotFailures(() => platform, 'types');
+
+const ordersSchema = { type: 'object', properties: { customer: { type: 'string' } } };
+
+describe('types in the console', () => {
+  it('an owner renames a type and changes its schema, is refused a bad one beside the field, deletes the type and restores it with its documents', async () => {
+    const projectId = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Shop' } })).body.id as string;
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'orders', name: 'orders', schema: ordersSchema } })).status).toBe(201);
+    expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { id: 'o1', customer: 'Ada' } })).status).toBe(201);
+    const type = () => platform.call('GET', `/api/projects/${projectId}/types/orders`, { token: owner.token });
+
+    const page = await platform.openPage({ token: owner.token });
+    await page.goto(`/console/projects/${encodeURIComponent(projectId)}`);
+    await page.getByRole('button', { name: 'Edit orders' }).click();
+    const form = page.getByRole('form', { name: 'Edit orders' });
+    expect(JSON.parse(await form.getByLabel(/^Schema/).inputValue())).toEqual(ordersSchema);
+
+    // Not JSON, then a schema the server refuses: each beside the schema, nothing changed.
+    await form.getByLabel(/^Schema/).fill('{ "type": ');
+    await form.getByRole('button', { name: 'Save type' }).click();
+    await poll(() => form.getByRole('alert').textContent()).toMatch(/^Not JSON: /);
+    await form.getByLabel(/^Schema/).fill(JSON.stringify({ type: 'object', properties: { customer: { type: 'string', pattern: '(' } } }));
+    await form.getByRole('button', { name: 'Save type' }).click();
+    await poll(() => form.getByRole('alert').textContent()).toContain('schema.properties.customer.pattern');
+    expect(await form.getByLabel(/^Schema/).getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'types-01-schema-refused');
+    expect((await type()).body).toMatchObject({ revision: 0, schema: ordersSchema });
+
+    const required = { ...ordersSchema, required: ['customer'] };
+    await form.getByLabel('Name').fill('Orders');
+    await form.getByLabel(/^Schema/).fill(JSON.stringify(required));
+    await form.getByRole('button', { name: 'Save type' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Saved the type orders.');
+    const rows = page.getByRole('table', { name: 'Types' }).getByRole('row');
+    await poll(() => rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('Orders');
+    expect((await type()).body).toMatchObject({ revision: 1, name: 'Orders', schema: required });
+    // The new schema holds from the next write.
+    expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { total: 3 } })).body.code).toBe('DATA_SCHEMA_VIOLATION');
+
+    // Deleted after asking: its documents are hidden; restored from the deleted types, they are back.
+    await page.getByRole('button', { name: 'Edit orders' }).click();
+    await page.getByRole('button', { name: 'Delete type' }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await poll(() => page.getByRole('status').textContent()).toContain('Deleted the type orders');
+    await poll(() => page.getByRole('main').textContent()).toContain('No type yet: create one.');
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).status).toBe(404);
+    await page.getByRole('checkbox', { name: /Show deleted types \(1\)/ }).check();
+    await screenshot(page, 'types-02-deleted');
+    await page.getByRole('table', { name: 'Deleted types' }).getByRole('button', { name: 'Restore orders' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Restored the type orders with its documents.');
+    await poll(() => rows.count()).toBe(2);
+    expect(await page.getByRole('table', { name: 'Deleted types' }).count()).toBe(0);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).body.customer).toBe('Ada');
+    await screenshot(page, 'types-03-restored');
+    expect(platform.pageErrors).toEqual([]);
+  }, 60_000);
+});
