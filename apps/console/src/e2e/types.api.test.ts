@@ -18,7 +18,7 @@ screenshotFailures(() => platform, 'types');
 const ordersSchema = { type: 'object', properties: { customer: { type: 'string' } } };
 
 describe('types in the console', () => {
-  it('an owner renames a type and changes its schema, is refused a bad one beside the field, deletes the type and restores it with its documents', async () => {
+  it('an owner renames a type and changes its schema, is refused a bad one beside the field, deletes the type, restores it with its documents and adds sample documents', async () => {
     const projectId = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Shop' } })).body.id as string;
     expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'orders', name: 'orders', schema: ordersSchema } })).status).toBe(201);
     expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { id: 'o1', customer: 'Ada' } })).status).toBe(201);
@@ -67,6 +67,24 @@ describe('types in the console', () => {
     expect(await page.getByRole('table', { name: 'Deleted types' }).count()).toBe(0);
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).body.customer).toBe('Ada');
     await screenshot(page, 'types-03-restored');
+
+    // A first look at the type's grid: sample documents made up from its schema.
+    await rows.nth(1).getByRole('link', { name: 'orders' }).click();
+    const grid = page.getByRole('table', { name: 'Documents of orders' });
+    await poll(() => grid.getAttribute('aria-rowcount')).toBe('2');
+    await page.getByRole('button', { name: 'Add sample documents' }).click();
+    const samples = page.getByRole('form', { name: 'Add sample documents' });
+    await samples.getByLabel(/^How many/).fill('500');
+    await samples.getByRole('button', { name: 'Add them' }).click();
+    await poll(() => samples.getByRole('alert').textContent()).toMatch(/100/);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data?updatedAt=0`, { token: owner.token })).body.items).toHaveLength(1);
+    await samples.getByLabel(/^How many/).fill('3');
+    await samples.getByRole('button', { name: 'Add them' }).click();
+    await poll(() => page.getByText('Added 3 sample documents').count()).toBe(1);
+    await poll(() => grid.getAttribute('aria-rowcount')).toBe('5');
+    const stored = (await platform.call('GET', `/api/projects/${projectId}/types/orders/data?updatedAt=0`, { token: owner.token })).body.items as Array<{ customer?: unknown }>;
+    expect(stored.filter((document) => typeof document.customer === 'string')).toHaveLength(4);
+    await screenshot(page, 'types-04-sample-documents');
     expect(platform.pageErrors).toEqual([]);
   }, 60_000);
 });

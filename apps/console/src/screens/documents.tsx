@@ -13,6 +13,7 @@ import { Link } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
 import { documentPath, projectPath, typePath } from '../paths';
+import { AddSampleDocuments } from './add-sample-documents';
 
 const ROW_HEIGHT = 36;
 /** Tombstones come from the pull route, a page at a time, up to this many. */
@@ -114,6 +115,8 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
   const tombstones = useTombstones(projectId, typeId, showDeleted, showDeleted ? version : 0);
   const [filter, setFilter] = useState({ field: '', value: '' });
   const [creating, setCreating] = useState(false);
+  const [addingSamples, setAddingSamples] = useState(false);
+  const [status, setStatus] = useState('');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
 
   const columns = useMemo(() => columnsOf(schema, documents), [schema, documents]);
@@ -137,6 +140,7 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
       <h1>Documents of {typeId}</h1>
       <div className="toolbar">
         <button type="button" onClick={() => setCreating(true)}>New document</button>
+        <button type="button" onClick={() => setAddingSamples(true)}>Add sample documents</button>
         <Link to={`${typePath(projectId, typeId)}/access`}>Batch access</Link>
         <span className="badge" role="status" aria-label="Pending changes">
           {pending} pending
@@ -160,6 +164,17 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
         </label>
         <span aria-live="polite">{rows.length} documents</span>
       </div>
+      {addingSamples && (
+        <AddSampleDocuments
+          projectId={projectId}
+          typeId={typeId}
+          onDone={(done) => {
+            setAddingSamples(false);
+            setStatus(done);
+          }}
+        />
+      )}
+      {status && <p role="status">{status}</p>}
       {creating && (
         <section aria-label="New document" className="inline-form">
           <DocumentEditor schema={schema} initial={{}} errors={errors} onSave={(fields) => void create(fields)} onInvalid={setErrors} />
