@@ -48,6 +48,9 @@ describe('types in the console', () => {
     await poll(() => page.getByRole('status').textContent()).toBe('Saved the type orders.');
     const rows = page.getByRole('table', { name: 'Types' }).getByRole('row');
     await poll(() => rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('Orders');
+    // The declarations a TypeScript client is written against, as the browser downloads them (the session's cookie).
+    const declarations = await page.request.get((await page.getByRole('link', { name: 'TypeScript declarations' }).getAttribute('href'))!);
+    expect(await declarations.text()).toMatch(/customer: string/);
     expect((await type()).body).toMatchObject({ revision: 1, name: 'Orders', schema: required });
     // The new schema holds from the next write.
     expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { total: 3 } })).body.code).toBe('DATA_SCHEMA_VIOLATION');

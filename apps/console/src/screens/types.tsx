@@ -66,7 +66,12 @@ export function Types({ projectId }: { projectId: string }) {
   return (
     <main>
       <h1>Types</h1>
-      <button type="button" onClick={() => setCreating(true)}>New type</button>
+      <div className="toolbar">
+        <button type="button" onClick={() => setCreating(true)}>New type</button>
+        <a href={`/api/projects/${encodeURIComponent(projectId)}/types.d.ts`} download="types.d.ts">
+          TypeScript declarations
+        </a>
+      </div>
       {creating && (
         <form onSubmit={create} className="inline-form" noValidate>
           <Field label="Type id" name="id" autoFocus error={errors.fields.id} />
