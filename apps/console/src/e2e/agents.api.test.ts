@@ -104,4 +104,37 @@ describe('AI agents in the console', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/ai-agents/${agentId}`, { token: owner.token })).body.deletedAt).toEqual(expect.any(Number));
     expect(platform.pageErrors).toEqual([]);
   }, 90_000);
+
+  it('fills a new document from pasted text when AI is on: the fields land in the form to check, and a reading the schema refuses says so', async () => {
+    const projectId = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Inbox' } })).body.id as string;
+    const schema = { type: 'object', properties: { customer: { type: 'string' }, total: { type: 'number' } }, required: ['customer'] };
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'orders', name: 'Orders', schema } })).status).toBe(201);
+    expect((await platform.call('PATCH', `/api/projects/${projectId}/ai-settings`, { token: owner.token, body: { aiEnabled: true } })).status).toBe(200);
+    const page = await platform.openPage({ token: owner.token });
+    await page.goto(`/console/projects/${encodeURIComponent(projectId)}/types/orders`);
+    await page.getByRole('button', { name: 'New document' }).click();
+    const section = page.getByRole('region', { name: 'New document' });
+    const fill = section.getByRole('form', { name: 'Fill from text' });
+
+    // A reading the type's schema refuses: the server's words, the form left empty.
+    fake.answerWith({ content: '{"total": "twelve"}' });
+    await fill.getByLabel(/^Text to read/).fill('Ada wants twelve');
+    await fill.getByRole('button', { name: 'Fill the form' }).click();
+    await poll(() => fill.getByRole('alert').textContent()).toMatch(/^Not filled: The model's answer does not match the type schema/);
+    expect(await section.getByLabel('customer', { exact: true }).inputValue()).toBe('');
+
+    fake.answerWith({ content: '{"customer": "Ada Lovelace", "total": 12}' });
+    await fill.getByLabel(/^Text to read/).fill('Order from Ada Lovelace, 12 pounds in all');
+    await fill.getByRole('button', { name: 'Fill the form' }).click();
+    await poll(() => section.getByLabel('customer', { exact: true }).inputValue()).toBe('Ada Lovelace');
+    expect(await section.getByLabel('total', { exact: true }).inputValue()).toBe('12');
+    expect(chatRequests().at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('Order from Ada Lovelace') });
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data?updatedAt=0`, { token: owner.token })).body.items).toEqual([]);
+    await screenshot(page, 'agents-05-fill-from-text');
+    await section.getByRole('button', { name: 'Save' }).click();
+    const grid = page.getByRole('table', { name: 'Documents of orders' });
+    await poll(() => grid.getAttribute('aria-rowcount')).toBe('2');
+    await poll(async () => (await platform.call('GET', `/api/projects/${projectId}/types/orders/data?updatedAt=0`, { token: owner.token })).body.items).toEqual([expect.objectContaining({ customer: 'Ada Lovelace', total: 12 })]);
+    expect(platform.pageErrors).toEqual([]);
+  }, 60_000);
 });

@@ -13,7 +13,9 @@ import { Link } from '../router';
 import { useSession } from '../session';
 import { useTypeClient } from '../sync/use-type-client';
 import { documentPath, projectPath, typePath } from '../paths';
+import { useProject } from '../project-context';
 import { AddSampleDocuments } from './add-sample-documents';
+import { FillFromText } from './fill-from-text';
 
 const ROW_HEIGHT = 36;
 /** Tombstones come from the pull route, a page at a time, up to this many. */
@@ -116,6 +118,9 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
   const [filter, setFilter] = useState({ field: '', value: '' });
   const [creating, setCreating] = useState(false);
   const [addingSamples, setAddingSamples] = useState(false);
+  /** What the new document's form starts from: empty, or what Fill from text read. */
+  const [draft, setDraft] = useState<Record<string, unknown>>({});
+  const project = useProject();
   const [status, setStatus] = useState('');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
 
@@ -129,7 +134,10 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
   }, [documents, tombstones.value, showDeleted, filter]);
 
   const create = async (fields: Record<string, unknown>) => {
-    if (await takenBySdk(() => client.collection(typeId).insert(fields), setErrors)) setCreating(false);
+    if (await takenBySdk(() => client.collection(typeId).insert(fields), setErrors)) {
+      setCreating(false);
+      setDraft({});
+    }
   };
 
   return (
@@ -177,7 +185,8 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
       {status && <p role="status">{status}</p>}
       {creating && (
         <section aria-label="New document" className="inline-form">
-          <DocumentEditor schema={schema} initial={{}} errors={errors} onSave={(fields) => void create(fields)} onInvalid={setErrors} />
+          {project.value?.aiEnabled && <FillFromText projectId={projectId} typeId={typeId} onFilled={setDraft} />}
+          <DocumentEditor key={JSON.stringify(draft)} schema={schema} initial={draft} errors={errors} onSave={(fields) => void create(fields)} onInvalid={setErrors} />
         </section>
       )}
       <LoadError error={tombstones.error} />
