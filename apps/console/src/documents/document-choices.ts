@@ -1,4 +1,5 @@
-import { entityTitle } from '@platform/contracts';
+// The subpath: the package's index would bring its zod schemas into the console's first download.
+import { entityTitle } from '@platform/contracts/entity-title';
 import type { LocalDocument } from '@platform/sync-client';
 import { SERVER_FIELDS } from '../components/document-editor';
 
