@@ -15,6 +15,7 @@ import { Members } from './screens/members';
 import { AuditTrail } from './screens/audit-trail';
 import { Actions } from './screens/actions';
 import { Agents } from './screens/agents';
+import { Help } from './screens/help';
 import { Applications } from './screens/applications';
 import { Visitors } from './screens/visitors';
 import { ProjectSettings } from './screens/project-settings';
@@ -46,6 +47,7 @@ function Header() {
       </Link>
       {user && (
         <span className="who">
+          <Link to="/help">Help</Link>
           <Link to="/tenants">Tenants</Link>
           {user.platformOwner && <Link to="/admin">Admin</Link>}
           <Link to="/account" title="Your account">
@@ -89,6 +91,7 @@ function Screen() {
   if (user.emailConfirmationRequired) return <ConfirmEmailFirst email={user.email} />;
   if (path === '/admin') return <Admin />;
   if (path === '/tenants') return <Tenants />;
+  if (path === '/help') return <Help />;
   const tenantId = match('/tenants/:tenantId', path)?.tenantId;
   if (tenantId) return <TenantDetail tenantId={tenantId} key={tenantId} />;
   const invitationToken = match('/invitations/:token', path)?.token;

@@ -137,4 +137,22 @@ describe('AI agents in the console', () => {
     await poll(async () => (await platform.call('GET', `/api/projects/${projectId}/types/orders/data?updatedAt=0`, { token: owner.token })).body.items).toEqual([expect.objectContaining({ customer: 'Ada Lovelace', total: 12 })]);
     expect(platform.pageErrors).toEqual([]);
   }, 60_000);
+
+  it('answers questions about the platform on the Help screen, from the guides', async () => {
+    const page = await platform.openPage({ token: owner.token });
+    await page.goto('/console/projects');
+    await page.getByRole('banner').getByRole('link', { name: 'Help' }).click();
+    const help = page.getByRole('region', { name: 'Ask about the platform' });
+    fake.answerWith({ content: 'Set the type’s update rule to the editors’ permission (Batch access).' });
+    await help.getByRole('textbox', { name: 'Message' }).fill('How do I let only editors change a type?');
+    await help.getByRole('button', { name: 'Send' }).click();
+    await poll(() => help.getByRole('list', { name: 'Conversation' }).getByRole('listitem').last().textContent()).toBe('HelpSet the type’s update rule to the editors’ permission (Batch access).');
+    const asked = chatRequests().at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    expect(asked[0]!.role).toBe('system');
+    expect(asked[0]!.content).toContain('/api/projects/{projectId}/types');
+    expect(asked.at(-1)).toEqual({ role: 'user', content: 'How do I let only editors change a type?' });
+    expect(await page.getByRole('link', { name: 'the API' }).getAttribute('href')).toBe('/api/docs');
+    await screenshot(page, 'agents-06-help');
+    expect(platform.pageErrors).toEqual([]);
+  }, 60_000);
 });
