@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { Field, TextField } from '../components/field';
 import { formErrors, noErrors, type FormErrors } from '../components/form-errors';
+import { LabelledTable } from '../components/labelled-table';
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { Link } from '../router';
@@ -136,28 +137,19 @@ export function Types({ projectId }: { projectId: string }) {
         </label>
       )}
       {showDeleted && deleted.length > 0 && (
-        <table aria-label="Deleted types">
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Deleted</th>
-              <th scope="col">Restore</th>
+        <LabelledTable label="Deleted types" headers={['Type', 'Deleted', 'Restore']}>
+          {deleted.map((type) => (
+            <tr key={type.id}>
+              <td>{type.id}</td>
+              <td>{new Date(type.deletedAt!).toLocaleString()}</td>
+              <td>
+                <button type="button" onClick={() => void restore(type.id)} aria-label={`Restore ${type.id}`}>
+                  Restore
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {deleted.map((type) => (
-              <tr key={type.id}>
-                <td>{type.id}</td>
-                <td>{new Date(type.deletedAt!).toLocaleString()}</td>
-                <td>
-                  <button type="button" onClick={() => void restore(type.id)} aria-label={`Restore ${type.id}`}>
-                    Restore
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </LabelledTable>
       )}
     </main>
   );

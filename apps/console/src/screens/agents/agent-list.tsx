@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Field, TextField } from '../../components/field';
 import { formErrors, noErrors, type FormErrors } from '../../components/form-errors';
+import { LabelledTable } from '../../components/labelled-table';
 import { LoadError } from '../../components/load-error';
 import { SubmitForm } from '../../components/submit-form';
 import { useLoad } from '../../components/use-load';
@@ -44,26 +45,17 @@ export function AgentList({ projectId }: { projectId: string }) {
       )}
       <LoadError error={agents.error} />
       {agents.value && agents.value.length > 0 && (
-        <table aria-label="Agents">
-          <thead>
-            <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">Model</th>
-              <th scope="col">Changed</th>
+        <LabelledTable label="Agents" headers={['Agent', 'Model', 'Changed']}>
+          {agents.value.map((agent) => (
+            <tr key={agent.id}>
+              <td>
+                <Link to={agentsPath(projectId, agent.id)}>{agent.name}</Link>
+              </td>
+              <td>{agent.modelOptions?.model ?? 'the server’s'}</td>
+              <td>{new Date(agent.updatedAt).toLocaleString()}</td>
             </tr>
-          </thead>
-          <tbody>
-            {agents.value.map((agent) => (
-              <tr key={agent.id}>
-                <td>
-                  <Link to={agentsPath(projectId, agent.id)}>{agent.name}</Link>
-                </td>
-                <td>{agent.modelOptions?.model ?? 'the server’s'}</td>
-                <td>{new Date(agent.updatedAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </LabelledTable>
       )}
       {agents.value?.length === 0 && <p>No agent yet: create one.</p>}
     </main>
