@@ -40,18 +40,16 @@ export function ChatPanel({ label, assistant, hint, ask }: { label: string; assi
   return (
     <section aria-label={label} className="chat-panel">
       <h2>{label}</h2>
-      {messages.length === 0 ? (
-        <p className="muted">{hint}</p>
-      ) : (
-        <ol aria-label="Conversation" className="conversation">
-          {messages.map((message, index) => (
-            <li key={index} className={`message ${message.role}`}>
-              <strong>{message.role === 'user' ? 'You' : assistant}</strong>
-              <p dir="auto">{message.content}</p>
-            </li>
-          ))}
-        </ol>
-      )}
+      {messages.length === 0 && <p className="muted">{hint}</p>}
+      {/* Always there and polite: a screen reader hears each answer as it arrives. */}
+      <ol aria-label="Conversation" aria-live="polite" className="conversation">
+        {messages.map((message, index) => (
+          <li key={index} className={`message ${message.role}`}>
+            <strong>{message.role === 'user' ? 'You' : assistant}</strong>
+            <p dir="auto">{message.content}</p>
+          </li>
+        ))}
+      </ol>
       <form aria-label="Send a message" onSubmit={(event) => void send(event)} noValidate>
         <TextField label="Message" name="message" rows={3} value={draft} onChange={(event) => setDraft(event.target.value)} />
         {error && (
