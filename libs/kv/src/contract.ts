@@ -46,6 +46,18 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       expect(await kv.get(key)).toBe(`holder${answers.indexOf(true)}`);
     });
 
+    it('sets only if present: a rewrite brings back no key deleted before it', async () => {
+      const key = `${space()}session`;
+      expect(await kv.set(key, 'rewritten', { onlyIfPresent: true })).toBe(false);
+      expect(await kv.get(key)).toBeNull();
+      await kv.set(key, 'first');
+      expect(await kv.set(key, 'second', { ttlMs: 60_000, onlyIfPresent: true })).toBe(true);
+      expect(await kv.get(key)).toBe('second');
+      await kv.delete(key);
+      expect(await kv.set(key, 'third', { onlyIfPresent: true })).toBe(false);
+      expect(await kv.get(key)).toBeNull();
+    });
+
     it('expires a key after its time to live', async () => {
       const key = `${space()}short`;
       await kv.set(key, 'v', { ttlMs: WINDOW_MS });

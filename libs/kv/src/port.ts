@@ -9,6 +9,11 @@ export interface SetOptions {
   ttlMs?: number;
   /** Only set when the key does not exist (a lock); `set` then answers whether it did. */
   onlyIfAbsent?: boolean;
+  /**
+   * Only set when the key exists (a rewrite that must not bring back what was deleted meanwhile,
+   * such as a revoked session); `set` then answers whether it did.
+   */
+  onlyIfPresent?: boolean;
 }
 
 export interface IncrementOptions {
@@ -21,7 +26,7 @@ export interface IncrementOptions {
 export interface KeyValue {
   readonly kind: 'redis' | 'embedded' | 'memory';
   get(key: string): Promise<string | null>;
-  /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key). */
+  /** Answers true when the value was written (always, unless `onlyIfAbsent` found the key or `onlyIfPresent` did not). */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;
   /**
    * Adds `by` (default 1; negative to give a count back) to a counter and answers the new value in

@@ -40,8 +40,8 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     get: (key) => client.get(prefix + key),
     async set(key: string, value: string, setOptions: SetOptions = {}) {
       const ttl = setOptions.ttlMs !== undefined ? ['PX', Math.max(1, Math.round(setOptions.ttlMs))] : [];
-      const onlyIfAbsent = setOptions.onlyIfAbsent ? ['NX'] : [];
-      const answer = await client.call('SET', prefix + key, value, ...ttl, ...onlyIfAbsent);
+      const condition = setOptions.onlyIfAbsent ? ['NX'] : setOptions.onlyIfPresent ? ['XX'] : [];
+      const answer = await client.call('SET', prefix + key, value, ...ttl, ...condition);
       return answer === 'OK';
     },
     async increment(key, incrementOptions) {

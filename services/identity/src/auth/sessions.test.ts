@@ -54,4 +54,32 @@ describe('Sessions', () => {
     await expect(new Sessions(kv, () => 1_000).create(user, {})).rejects.toMatchObject({ statusCode: 503 });
     expect(await inner.scan('session:')).toEqual([]);
   });
+
+  it('brings back no token or session revoked while it was being changed or refreshed: the revocation wins', async () => {
+    const memory = createMemoryKeyValue();
+    // A store whose next read of a session record is followed by the revocation set up, as if a sign-out came in between.
+    let revokeOnRead: (() => Promise<unknown>) | undefined;
+    const kv: KeyValue = {
+      ...memory,
+      kind: memory.kind,
+      get: async (key) => {
+        const value = await memory.get(key);
+        const revocation = key.startsWith('session:') ? revokeOnRead : undefined;
+        revokeOnRead = undefined;
+        await revocation?.();
+        return value;
+      },
+    };
+    const sessions = new Sessions(kv, () => 1_000);
+    const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
+    revokeOnRead = () => sessions.revokeById(user.id, made.session.id, 'token');
+    expect(await sessions.amendToken(user.id, made.session.id, { name: 'renamed', grant: { readOnly: true } })).toBeNull();
+    expect(await memory.get(sessionKey(hashToken(made.token)))).toBeNull();
+    expect(await sessions.list(user.id, 'token')).toEqual([]);
+
+    const opened = await sessions.create(user, {});
+    revokeOnRead = () => sessions.revoke(opened.token);
+    await sessions.refresh({ ...user, displayName: 'Ada L.' });
+    expect(await memory.get(sessionKey(hashToken(opened.token)))).toBeNull();
+  });
 });

@@ -220,8 +220,9 @@ export class Sessions {
         const session: SessionRecord = { ...stored, ...change.grant };
         if (session.expiresAt <= now) return null;
         const ttlMs = session.expiresAt - now;
-        await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs });
-        await this.kv.set(key, JSON.stringify({ ...entry, name: change.name }), { ttlMs });
+        // Only over what is still there: a revocation since the read above wins.
+        if (!(await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfPresent: true }))) return null;
+        await this.kv.set(key, JSON.stringify({ ...entry, name: change.name }), { ttlMs, onlyIfPresent: true });
         return { tokenHash, session, entry: { ...entry, name: change.name } };
       }
       return null;
@@ -277,7 +278,8 @@ export class Sessions {
       if (!raw) continue;
       const { emailUnconfirmed: _before, ...stored } = JSON.parse(raw) as SessionRecord;
       const session: SessionRecord = { ...stored, ...sessionFields(user, this.requireConfirmedEmail) };
-      if (session.expiresAt > now) await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: session.expiresAt - now });
+      // Only over what is still there: a sign-out since the read above must not be undone.
+      if (session.expiresAt > now) await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: session.expiresAt - now, onlyIfPresent: true });
     }
   }
 }
