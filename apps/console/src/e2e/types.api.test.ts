@@ -46,7 +46,7 @@ describe('types in the console', () => {
     await form.getByLabel(/^Schema/).fill(JSON.stringify(required));
     await form.getByRole('button', { name: 'Save type' }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Saved the type orders.');
-    const rows = page.getByRole('table', { name: 'Types' }).getByRole('row');
+    const rows = page.getByRole('table', { name: 'Types', exact: true }).getByRole('row');
     await poll(() => rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('Orders');
     // The declarations a TypeScript client is written against, as the browser downloads them (the session's cookie).
     const declarations = await page.request.get((await page.getByRole('link', { name: 'TypeScript declarations' }).getAttribute('href'))!);
@@ -55,6 +55,17 @@ describe('types in the console', () => {
     // The new schema holds from the next write.
     expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner.token, body: { total: 3 } })).body.code).toBe('DATA_SCHEMA_VIOLATION');
 
+    // A schema emptied: the type has none from then on.
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner.token, body: { id: 'notes', name: 'Notes', schema: ordersSchema } })).status).toBe(201);
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit notes' }).click();
+    await page.getByRole('form', { name: 'Edit notes' }).getByLabel(/^Schema/).fill('');
+    await page.getByRole('form', { name: 'Edit notes' }).getByRole('button', { name: 'Save type' }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Saved the type notes.');
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/notes`, { token: owner.token })).body).not.toHaveProperty('schema');
+    expect((await platform.call('DELETE', `/api/projects/${projectId}/types/notes`, { token: owner.token })).status).toBe(200);
+    await page.reload();
+
     // Deleted after asking: its documents are hidden; restored from the deleted types, they are back.
     await page.getByRole('button', { name: 'Edit orders' }).click();
     await page.getByRole('button', { name: 'Delete type' }).click();
@@ -62,12 +73,12 @@ describe('types in the console', () => {
     await poll(() => page.getByRole('status').textContent()).toContain('Deleted the type orders');
     await poll(() => page.getByRole('main').textContent()).toContain('No type yet: create one.');
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).status).toBe(404);
-    await page.getByRole('checkbox', { name: /Show deleted types \(1\)/ }).check();
+    await page.getByRole('checkbox', { name: /Show deleted types \(2\)/ }).check();
     await screenshot(page, 'types-02-deleted');
     await page.getByRole('table', { name: 'Deleted types' }).getByRole('button', { name: 'Restore orders' }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Restored the type orders with its documents.');
     await poll(() => rows.count()).toBe(2);
-    expect(await page.getByRole('table', { name: 'Deleted types' }).count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Deleted types' }).getByRole('row').allTextContents()).toEqual([expect.stringMatching(/^Type/), expect.stringMatching(/^notes/)]);
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).body.customer).toBe('Ada');
     await screenshot(page, 'types-03-restored');
 
