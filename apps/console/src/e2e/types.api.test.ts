@@ -71,7 +71,7 @@ describe('types in the console', () => {
     await page.getByRole('button', { name: 'Delete type' }).click();
     await page.getByRole('button', { name: 'Yes, delete it' }).click();
     await poll(() => page.getByRole('status').textContent()).toContain('Deleted the type orders');
-    await poll(() => page.getByRole('main').textContent()).toContain('No type yet: create one.');
+    await poll(() => page.getByRole('main').textContent()).toContain('No type in use: create one, or restore a deleted one below.');
     expect((await platform.call('GET', `/api/projects/${projectId}/types/orders/data/o1`, { token: owner.token })).status).toBe(404);
     await page.getByRole('checkbox', { name: /Show deleted types \(2\)/ }).check();
     await screenshot(page, 'types-02-deleted');

@@ -116,7 +116,7 @@ export function Types({ projectId }: { projectId: string }) {
           ))}
         </tbody>
       </table>
-      {types.value?.length === 0 && <p>No type yet: create one.</p>}
+      {types.value?.length === 0 && <p>{deleted.length > 0 ? 'No type in use: create one, or restore a deleted one below.' : 'No type yet: create one.'}</p>}
       {status && <p role="status">{status}</p>}
       {editedType && (
         <EditType
