@@ -73,7 +73,7 @@ describe('Sessions', () => {
     const sessions = new Sessions(kv, () => 1_000);
     const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
     revokeOnRead = () => sessions.revokeById(user.id, made.session.id, 'token');
-    expect(await sessions.amendToken(user.id, made.session.id, { name: 'renamed', grant: { readOnly: true } })).toBeNull();
+    expect(await sessions.amendToken(user.id, made.session.id, async () => ({ name: 'renamed', grant: { readOnly: true } }))).toBeNull();
     expect(await memory.get(sessionKey(hashToken(made.token)))).toBeNull();
     expect(await sessions.list(user.id, 'token')).toEqual([]);
 

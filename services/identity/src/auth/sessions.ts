@@ -74,6 +74,13 @@ function summaryOf(entry: SessionIndexEntry, session: SessionRecord, usedAt: str
 /** What an access token may do beyond acting as its user: only read, only some projects. */
 export type TokenGrant = Pick<SessionRecord, 'readOnly' | 'projectIds'>;
 
+/** An access token's name and what it may do, as a change of it starts from. */
+export interface TokenState {
+  name: string;
+  readOnly: boolean;
+  projectIds: string[] | undefined;
+}
+
 /** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
 const ACCESS_TOKEN_PREFIX = 'pat_';
 
@@ -201,14 +208,13 @@ export class Sessions {
   }
 
   /**
-   * Renames the access token `tokenId` of `userId` and sets what it may do (`grant` replaces the
-   * old one whole), keeping its secret and expiry; answers its summary, or null when it is not a
-   * live token of the user. Gateways read the session on every request, so the change holds from
+   * Renames the access token `tokenId` of `userId` and sets what it may do, as `changeOf` decides
+   * from what the token is now (its `grant` replaces the old one whole), keeping its secret and
+   * expiry; answers its summary, or null when it is not a live token of the user. Gateways read the session on every request, so the change holds from
    * the next one; its open realtime streams are looked at again at once (one of a project the
    * token no longer reaches closes).
    */
-  async amendToken(userId: string, tokenId: string, change: { name: string; grant: TokenGrant }): Promise<SessionSummary | null> {
-    const now = this.clock();
+  async amendToken(userId: string, tokenId: string, changeOf: (current: TokenState) => Promise<{ name: string; grant: TokenGrant }>): Promise<SessionSummary | null> {
     const amended = await withSessionStore(async () => {
       for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
         const entry = readIndexEntry(value);
@@ -216,10 +222,11 @@ export class Sessions {
         const tokenHash = key.slice(userSessionKey(userId).length);
         const raw = await this.kv.get(sessionKey(tokenHash));
         if (!raw) return null;
-        const { readOnly: _readOnly, projectIds: _projectIds, ...stored } = JSON.parse(raw) as SessionRecord;
+        const { readOnly, projectIds, ...stored } = JSON.parse(raw) as SessionRecord;
+        const change = await changeOf({ name: entry.name ?? '', readOnly: readOnly === true, projectIds });
         const session: SessionRecord = { ...stored, ...change.grant };
-        if (session.expiresAt <= now) return null;
-        const ttlMs = session.expiresAt - now;
+        const ttlMs = session.expiresAt - this.clock();
+        if (ttlMs <= 0) return null;
         // Only over what is still there: a revocation since the read above wins.
         if (!(await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfPresent: true }))) return null;
         await this.kv.set(key, JSON.stringify({ ...entry, name: change.name }), { ttlMs, onlyIfPresent: true });

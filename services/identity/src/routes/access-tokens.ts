@@ -133,12 +133,12 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       if ((await deps.sessions.kind(userId, sessionId)) !== 'session') throw identityError('IDENTITY_TOKEN_NEEDS_SIGN_IN');
-      const current = (await deps.sessions.list(userId, 'token')).find((token) => token.id === request.params.tokenId);
-      if (!current) throw identityError('IDENTITY_TOKEN_NOT_FOUND');
       const { name, access, projects } = request.body;
-      await requireReachable(deps, request.principal, projects ?? undefined);
-      const grant = tokenGrant(access ?? (current.readOnly ? 'read' : 'read-write'), projects === undefined ? current.projectIds : (projects ?? undefined));
-      const amended = await deps.sessions.amendToken(userId, current.id, { name: name ?? current.name ?? '', grant });
+      const amended = await deps.sessions.amendToken(userId, request.params.tokenId, async (current) => {
+        await requireReachable(deps, request.principal, projects ?? undefined);
+        const grant = tokenGrant(access ?? (current.readOnly ? 'read' : 'read-write'), projects === undefined ? current.projectIds : (projects ?? undefined));
+        return { name: name ?? current.name, grant };
+      });
       if (!amended) throw identityError('IDENTITY_TOKEN_NOT_FOUND');
       return tokenSummary(amended, sessionId);
     },
