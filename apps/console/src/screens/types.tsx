@@ -25,7 +25,7 @@ function SchemaView({ projectId, typeId }: { projectId: string; typeId: string }
 /** The project's types: make one, show a schema, edit or delete one, and restore a deleted one. */
 export function Types({ projectId }: { projectId: string }) {
   const all = useLoad(() => loadTypesWithDeleted(projectId), projectId);
-  const types = { ...all, value: all.value?.filter((type) => type.deletedAt === undefined) };
+  const live = all.value?.filter((type) => type.deletedAt === undefined);
   const deleted = all.value?.filter((type) => type.deletedAt !== undefined) ?? [];
   const [creating, setCreating] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -34,7 +34,7 @@ export function Types({ projectId }: { projectId: string }) {
   const [showDeleted, setShowDeleted] = useState(false);
   const [status, setStatus] = useState('');
   const [restoreError, setRestoreError] = useState<unknown>();
-  const editedType = types.value?.find((type) => type.id === editing);
+  const editedType = live?.find((type) => type.id === editing);
 
   const restore = async (typeId: string) => {
     try {
@@ -81,42 +81,32 @@ export function Types({ projectId }: { projectId: string }) {
           <button type="submit">Save</button>
         </form>
       )}
-      <LoadError error={types.error ?? restoreError} />
-      <table aria-label="Types">
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Name</th>
-            <th scope="col">Schema</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(types.value ?? []).map((type) => (
-            <tr key={type.id}>
-              <td>
-                <Link to={typePath(projectId, type.id)}>{type.id}</Link>
-              </td>
-              <td>{type.name ?? type.id}</td>
-              <td>
-                {'schema' in type && type.schema ? (
-                  <button type="button" className="link" onClick={() => setShownSchema(type.id)}>
-                    Show schema
-                  </button>
-                ) : (
-                  'none'
-                )}
-              </td>
-              <td>
-                <button type="button" onClick={() => setEditing(type.id)} aria-label={`Edit ${type.id}`}>
-                  Edit
+      <LoadError error={all.error ?? restoreError} />
+      <LabelledTable label="Types" headers={['Type', 'Name', 'Schema', 'Change']}>
+        {(live ?? []).map((type) => (
+          <tr key={type.id}>
+            <td>
+              <Link to={typePath(projectId, type.id)}>{type.id}</Link>
+            </td>
+            <td>{type.name ?? type.id}</td>
+            <td>
+              {type.schema ? (
+                <button type="button" className="link" onClick={() => setShownSchema(type.id)}>
+                  Show schema
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {types.value?.length === 0 && <p>{deleted.length > 0 ? 'No type in use: create one, or restore a deleted one below.' : 'No type yet: create one.'}</p>}
+              ) : (
+                'none'
+              )}
+            </td>
+            <td>
+              <button type="button" onClick={() => setEditing(type.id)} aria-label={`Edit ${type.id}`}>
+                Edit
+              </button>
+            </td>
+          </tr>
+        ))}
+      </LabelledTable>
+      {live?.length === 0 && <p>{deleted.length > 0 ? 'No type in use: create one, or restore a deleted one below.' : 'No type yet: create one.'}</p>}
       {status && <p role="status">{status}</p>}
       {editedType && (
         <EditType
