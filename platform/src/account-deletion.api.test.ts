@@ -38,7 +38,10 @@ describe('deleting an account, all-in-one', () => {
     await vi.waitFor(() => expect(stream.ended()).toBe(true), { timeout: 5_000 });
     expect(await author()).toMatchObject({ userId: ada.userId, userDisplayName: ada.userId });
     const stored = async () => (await platform().context!.store.collection(TRAIL_COLLECTION).find({ projectId: shared, userId: ada.userId })).map((item) => item.userDisplayName);
-    await vi.waitFor(async () => expect(await stored()).toEqual([ada.userId]), { timeout: 10_000 });
+    // The note she wrote, and her membership, which ended with the account (recorded with ids only).
+    await vi.waitFor(async () => expect(await stored()).toEqual([ada.userId, ada.userId]), { timeout: 10_000 });
+    const ended = (await as(bea, 'GET', `/api/projects/${shared}/audit-trail?typeId=project.members&changeType=deleted`)).items;
+    expect(ended).toEqual([expect.objectContaining({ entityId: ada.userId, entityTitle: ada.userId, userId: ada.userId, userDisplayName: ada.userId })]);
     expect((await call('GET', `/api/projects/${own}/types`, bea.token)).status).toBe(404);
     expect((await as(bea, 'GET', `/api/projects/${shared}/types/notes/data/by-ada`)).title).toBe('written by Ada');
   });

@@ -4,6 +4,7 @@ import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type Service
 import { loadAuditConfig } from './config';
 import { startAccountDeletionsConsumer } from './consumers/account-deletions';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
+import { startMembershipChangesConsumer } from './consumers/membership-changes';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
 import { AuthorNames } from './trail/author-names';
@@ -41,6 +42,7 @@ export const auditService: ServiceDefinition = {
     const subscriptions: Subscription[] = [];
     for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));
     subscriptions.push(await startAccountDeletionsConsumer(context, recorder.trail));
+    subscriptions.push(await startMembershipChangesConsumer(context, recorder.trail));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
       retention?.stop();

@@ -62,7 +62,16 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       if (deps.requireConfirmedEmail && !verificationMailed(deps)) {
         throw new ConfigError(['IDENTITY_REQUIRE_CONFIRMED_EMAIL: true needs mail delivery: set SMTP_URL (without it, production writes mails to the log and no account could confirm its email)']);
       }
-      await Promise.all([deps.users.ensureIndexes(), deps.projects.ensureIndexes(), deps.tenants.ensureIndexes(), deps.invitations.ensureIndexes(), deps.emailInvitations.ensureIndexes()]);
+      await Promise.all([
+        deps.users.ensureIndexes(),
+        deps.projects.ensureIndexes(),
+        deps.tenants.ensureIndexes(),
+        deps.invitations.ensureIndexes(),
+        deps.emailInvitations.ensureIndexes(),
+        deps.membershipChanges.ensureIndexes(),
+      ]);
+      // Membership changes an earlier run made but could not publish (the bus down, a stop between the two).
+      deps.membershipChanges.start();
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
       // In the background: the sessions of every unconfirmed account, when the setting changed.
@@ -75,6 +84,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       schedule.start(configuration().projectPurgeCheckMs);
       return async () => {
         schedule.stop();
+        deps.membershipChanges.stop();
         await applied;
       };
     },

@@ -10,6 +10,7 @@ import type { IdentityConfig } from './config';
 import { EmailInvitationRepository } from './invitations/email-invitation-repository';
 import { InvitationMailThrottle } from './invitations/invitation-mail-throttle';
 import { InvitationRepository } from './invitations/invitation-repository';
+import { MembershipChanges } from './projects/membership-changes';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
 import { TenantRepository } from './tenants/tenant-repository';
@@ -30,6 +31,8 @@ export interface IdentityDeps {
   emailInvitations: EmailInvitationRepository;
   invitationMails: InvitationMailThrottle;
   access: ProjectAccess;
+  /** What the audit trail records of every project membership change. */
+  membershipChanges: MembershipChanges;
   /** Membership, permission, ownership and settings changes go through here, so every process forgets them at once. */
   accessChanges: AccessChanges;
   sessions: Sessions;
@@ -72,6 +75,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     invitationMails: new InvitationMailThrottle(kv, config.invitationMailLimit),
     access: context.projectAccess,
     accessChanges: context.accessChanges,
+    membershipChanges: new MembershipChanges({ store, bus: context.bus, clock, logger: context.logger }),
     sessions: new Sessions(kv, clock, { bus: context.bus, requireConfirmedEmail: config.requireConfirmedEmail }),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),

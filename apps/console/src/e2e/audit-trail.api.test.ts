@@ -50,6 +50,8 @@ beforeAll(async () => {
   const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id } });
   expect(invited.status).toBe(202);
   expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: bob.token })).status).toBe(200);
+  // Bob joining is a change of the trail too (Ada added him).
+  setupChanges += 1;
 
   // Writes by two users on two types.
   await write(ada, 'POST', '/types', { id: 'tasks', name: 'Tasks' });
@@ -103,7 +105,7 @@ describe('the audit trail screen in a real browser', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(new RegExp(`^audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\n');
-    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName');
+    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions');
     expect(lines.slice(1).map((line) => line.split(',').slice(4, 8).join(','))).toEqual(['t1,Write the report,1,audit.updated', 't2,Review report,0,audit.created']);
 
     // The filters live in the URL: a reload shows the same filtered trail.
@@ -173,6 +175,23 @@ describe('the audit trail screen in a real browser', () => {
     expect((await shownRows(page))[0]).toEqual(['Bob', 'Notes', 'created', 'Written while watching', '0']);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await screenshot(page, 'audit-05-live');
+  });
+
+  it('shows who added a member and changed its permissions, under Members, each leading to the members screen', async () => {
+    expect((await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id, permissions: ['reviewers', 'editors'] } })).status).toBe(200);
+    setupChanges += 1;
+    const page = await platform.openPage({ token: ada.token });
+    await page.goto(trailPath());
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Members' });
+    await poll(async () => shownRows(page)).toEqual([
+      ['Ada', 'Member', 'permissions changed\npermissions: reviewers, editors (were: none)', 'Bob', ''],
+      ['Ada', 'Member', 'member added\npermissions: none', 'Bob', ''],
+    ]);
+    expect(new URL(page.url()).search).toBe('?typeId=project.members');
+    await screenshot(page, 'audit-07-members');
+    await trailTable(page).getByRole('link', { name: 'Bob' }).first().click();
+    await poll(() => new URL(page.url()).pathname).toBe(`/console/projects/${encodeURIComponent(projectId)}/members`);
+    expect(platform.pageErrors).toEqual([]);
   });
 
   it("a member removed from the project sees the server's refusal instead of the trail", async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
-import { changeInWords } from '../audit/change-words';
-import { itemLink } from '../audit/item-link';
+import { changeInWords, permissionsInWords } from '../audit/change-words';
+import { itemLink, MEMBERS_TYPE_ID } from '../audit/item-link';
 import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
 import { filtersFromSearch, filtersToSearch, pageCount, trailExportPath, trailQuery, type TrailFilters } from '../audit/trail-filters';
 import { counted } from '../components/counted';
@@ -18,7 +18,15 @@ import { projectPath } from '../paths';
  */
 const POLL_MS = 2_000;
 
-const itemKey = (item: { entityTypeId: string; entityId: string; revision: number }) => `${item.entityTypeId}/${item.entityId}/${item.revision}`;
+/** An entity's revision names its change; a member's changes (always revision 0) are told apart by time and kind. */
+const itemKey = (item: { entityTypeId: string; entityId: string; revision: number; timestamp: number; changeDescription: string }) =>
+  item.entityTypeId === MEMBERS_TYPE_ID ? `${item.entityTypeId}/${item.entityId}/${item.timestamp}/${item.changeDescription}` : `${item.entityTypeId}/${item.entityId}/${item.revision}`;
+
+/** A membership change's permissions, under its words. */
+function ChangeDetail({ item }: { item: { permissions?: string[]; previousPermissions?: string[] } }) {
+  const words = permissionsInWords(item);
+  return words ? <small className="change-detail">{words}</small> : null;
+}
 
 export function AuditTrail({ projectId }: { projectId: string }) {
   const [filters, setFilters] = useState<TrailFilters>(() => filtersFromSearch(window.location.search));
@@ -83,11 +91,14 @@ export function AuditTrail({ projectId }: { projectId: string }) {
                   </td>
                   <td>{item.userDisplayName}</td>
                   <td>{item.entityTypeName}</td>
-                  <td>{changeInWords(item.changeDescription)}</td>
+                  <td>
+                    {changeInWords(item.changeDescription)}
+                    <ChangeDetail item={item} />
+                  </td>
                   <td dir="auto">
                     <Link to={itemLink(projectId, item)}>{item.entityTitle}</Link>
                   </td>
-                  <td>{item.revision}</td>
+                  <td>{item.entityTypeId === MEMBERS_TYPE_ID ? '' : item.revision}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeChange } from './change-description';
+import { describeChange, describeMembershipChange } from './change-description';
 
 describe('describeChange', () => {
   it.each([
@@ -15,5 +15,15 @@ describe('describeChange', () => {
     ['publishedVersionId on a document is a plain update', 'tasks', 2, { $set: { publishedVersionId: 'v1' } }, 'updated', 'audit.updated'],
   ])('%s', (_name, typeId, revision, modifier, changeType, changeDescription) => {
     expect(describeChange(typeId, revision, modifier as never)).toEqual({ changeType, changeDescription });
+  });
+});
+
+describe('describeMembershipChange', () => {
+  it.each([
+    ['added', 'created', 'audit.memberAdded'],
+    ['permissionsChanged', 'updated', 'audit.memberPermissionsChanged'],
+    ['removed', 'deleted', 'audit.memberRemoved'],
+  ] as const)('%s', (change, changeType, changeDescription) => {
+    expect(describeMembershipChange(change)).toEqual({ changeType, changeDescription });
   });
 });

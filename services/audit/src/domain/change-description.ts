@@ -1,4 +1,4 @@
-import type { ChangeKind } from '@platform/contracts';
+import type { ChangeKind, MembershipChange } from '@platform/contracts';
 
 /** The message keys of `changeDescription`; clients translate them. */
 export const CHANGE_DESCRIPTIONS = {
@@ -8,6 +8,9 @@ export const CHANGE_DESCRIPTIONS = {
   restored: 'audit.restored',
   accessChanged: 'audit.accessChanged',
   published: 'audit.published',
+  memberAdded: 'audit.memberAdded',
+  memberPermissionsChanged: 'audit.memberPermissionsChanged',
+  memberRemoved: 'audit.memberRemoved',
 } as const;
 
 export type ChangeDescription = (typeof CHANGE_DESCRIPTIONS)[keyof typeof CHANGE_DESCRIPTIONS];
@@ -47,4 +50,15 @@ export function describeChange(typeId: string, revision: number, modifier: Modif
     return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.published };
   }
   return { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.updated };
+}
+
+const MEMBERSHIP_CHANGES: Record<MembershipChange['change'], DescribedChange> = {
+  added: { changeType: 'created', changeDescription: CHANGE_DESCRIPTIONS.memberAdded },
+  permissionsChanged: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.memberPermissionsChanged },
+  removed: { changeType: 'deleted', changeDescription: CHANGE_DESCRIPTIONS.memberRemoved },
+};
+
+/** What a membership change did, in the trail's terms: joining creates a membership, leaving deletes it. */
+export function describeMembershipChange(change: MembershipChange['change']): DescribedChange {
+  return MEMBERSHIP_CHANGES[change];
 }

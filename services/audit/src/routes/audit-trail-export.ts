@@ -6,21 +6,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { trailFilter } from '../domain/trail-query';
 import type { AuthorNames, TrailReader } from '../trail/author-names';
-import { publicItem, type StoredTrailItem } from '../trail/trail-item';
+import { shownItems } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
 import { readableTrailFilter } from './readable-trail-filter';
 import { trailFilterShape, trailProjectParams } from './trail-query-schema';
 
-/** The export's columns, in order: the page's item fields, the time also as ISO 8601 for spreadsheets. */
-const COLUMNS = ['time', 'timestamp', 'entityTypeId', 'entityTypeName', 'entityId', 'entityTitle', 'revision', 'changeDescription', 'userId', 'userDisplayName'] as const;
+/** The export's columns, in order: the page's item fields, the time also as ISO 8601 for spreadsheets, permissions space-separated. */
+const COLUMNS = ['time', 'timestamp', 'entityTypeId', 'entityTypeName', 'entityId', 'entityTitle', 'revision', 'changeDescription', 'userId', 'userDisplayName', 'permissions', 'previousPermissions'] as const;
 
 /** Each stored item as the reader may see it (RLS applied by the filter, names by privacy), a batch at a time. */
 async function* readableRows(trail: TrailStore, authorNames: AuthorNames, reader: TrailReader, filter: ReturnType<typeof trailFilter>): AsyncGenerator<Record<(typeof COLUMNS)[number], unknown>> {
   for await (const batch of trail.batches(filter)) {
-    const named = await authorNames.visibleTo(reader, batch.map((item: StoredTrailItem) => item.userId));
-    for (const item of batch) {
-      const shown = publicItem(item, named.has(item.userId));
-      yield { time: new Date(shown.timestamp).toISOString(), ...shown };
+    for (const shown of await shownItems(batch, reader, authorNames)) {
+      yield { time: new Date(shown.timestamp).toISOString(), ...shown, permissions: shown.permissions?.join(' '), previousPermissions: shown.previousPermissions?.join(' ') };
     }
   }
 }

@@ -1,4 +1,15 @@
-import { accountDeletedMessageId, accountDeletedSubject, documentEventSubject, PROJECT_MEMBERS_COLLECTION, projectMemberId, type AccountDeleted, type DocumentEvent } from '@platform/contracts';
+import {
+  accountDeletedMessageId,
+  accountDeletedSubject,
+  documentEventSubject,
+  membershipChangeMessageId,
+  membershipChangeSubject,
+  PROJECT_MEMBERS_COLLECTION,
+  projectMemberId,
+  type AccountDeleted,
+  type DocumentEvent,
+  type MembershipChange,
+} from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { parse } from 'csv-parse/sync';
@@ -252,7 +263,7 @@ describe('GET audit-trail/export', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(answer.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
-    expect((answer.body as string).split('\n')[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName');
+    expect((answer.body as string).split('\n')[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions');
     // UTF-8 with a byte order mark (which reading the body as text drops), for spreadsheets.
     const raw = await fetch(`${platform.url}/api/projects/${projectId}/audit-trail/export`, { headers: { authorization: `Bearer ${tokens.owner}` } });
     expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -440,5 +451,20 @@ describe('idempotence and rebuild', () => {
     expect(report.items).toBe(changes);
     expect(await storedItems(projectId)).toEqual(liveItems);
     expect(await storedEntities(projectId)).toEqual(liveEntities);
+  });
+
+  it('a rebuild keeps the membership changes, which no entity history holds', async () => {
+    const projectId = await newProject();
+    await write('POST', `/api/projects/${projectId}/types`, 'owner', { id: 'things', name: 'Things' });
+    const change: MembershipChange = { id: 'joined', projectId, userId: 'bob', change: 'added', permissions: [], changedBy: 'owner', timestamp: Date.now() };
+    await platform.context.bus.publish(membershipChangeSubject(projectId), change, { msgId: membershipChangeMessageId(change.id) });
+    await settled(projectId, 2);
+    const live = await storedItems(projectId);
+
+    await rebuildProjectTrail(platform.context.store, projectId);
+    expect(await storedItems(projectId)).toEqual(live);
+    expect((await trail(projectId, 'owner', '?typeId=project.members')).body.items).toEqual([
+      expect.objectContaining({ entityId: 'bob', entityTypeId: 'project.members', changeDescription: 'audit.memberAdded', userId: 'owner', userDisplayName: 'Olivia Owner' }),
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { CHANGE_DESCRIPTIONS } from '../domain/change-description';
 import { skipFor } from '../domain/trail-query';
 import type { AuthorNames } from '../trail/author-names';
-import { publicItem } from '../trail/trail-item';
+import { shownItems } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
 import { readableTrailFilter } from './readable-trail-filter';
 import { trailPageQuerySchema, trailProjectParams } from './trail-query-schema';
@@ -13,13 +13,15 @@ import { trailPageQuerySchema, trailProjectParams } from './trail-query-schema';
 const itemSchema = z.object({
   entityId: z.string(),
   revision: z.number().int().describe("The entity's revision right after this change (0 for its creation): where it sits in the entity's history"),
-  entityTitle: z.string(),
+  entityTitle: z.string().describe("The entity's title; for a membership change the member's display name as it is now (or its user id when the member's privacy hides it)"),
   entityTypeId: z.string(),
   entityTypeName: z.string(),
   changeDescription: z.enum(Object.values(CHANGE_DESCRIPTIONS) as [string, ...string[]]),
   userId: z.string(),
   userDisplayName: z.string().describe("The author's display name, or the user id when the author's privacy hides it from the caller"),
   timestamp: z.number(),
+  permissions: z.array(z.string()).optional().describe("Membership changes (`entityTypeId` `members`): the member's permissions after the change"),
+  previousPermissions: z.array(z.string()).optional().describe("Membership changes: the member's permissions before the change (absent when it was added)"),
 });
 
 const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(), page: z.number(), limit: z.number() });
@@ -46,8 +48,7 @@ export function registerAuditTrailRoute(app: FastifyInstance, deps: { projects: 
       const query = request.query;
       const { reader, filter } = await readableTrailFilter(request, request.params.projectId, query, deps.projects);
       const { items, total } = await deps.trail.page(filter, skipFor(query), query.limit);
-      const named = await deps.authorNames.visibleTo(reader, items.map((item) => item.userId));
-      return { items: items.map((item) => publicItem(item, named.has(item.userId))), total, page: query.page, limit: query.limit };
+      return { items: await shownItems(items, reader, deps.authorNames), total, page: query.page, limit: query.limit };
     },
   );
 }

@@ -1,14 +1,15 @@
-import { requireUser, type ProjectAccess } from '@platform/kit';
+import { requireUser, rlsAllows, type ProjectAccess } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { trailFilter, type TrailQuery } from '../domain/trail-query';
 import type { TrailReader } from '../trail/author-names';
+import { MEMBERS_TYPE_ID } from '../trail/trail-item';
 import { refuseInvertedRange } from './trail-query-schema';
 
 /**
  * The store filter for the part of a project's trail the signed-in caller may read, with the
- * query's filters: a member's (others get the project's 404), without the types it may not read
- * and the entities whose read rule leaves it out. The page and the export both start here, so they
- * can never show different items.
+ * query's filters: a member's (others get the project's 404), without the types it may not read,
+ * the membership changes unless it may read the project, and the entities whose read rule leaves
+ * it out. The page and the export both start here, so they can never show different items.
  */
 export async function readableTrailFilter(
   request: FastifyRequest,
@@ -18,7 +19,9 @@ export async function readableTrailFilter(
 ): Promise<{ reader: TrailReader; filter: ReturnType<typeof trailFilter> }> {
   const reader = requireUser(request);
   refuseInvertedRange(query);
-  const { caller } = await projects.require(projectId, request.principal);
+  const { project, caller } = await projects.require(projectId, request.principal);
   const unreadableTypes = await projects.types.unreadableTypes(projectId, caller);
+  // Membership changes are shown to those who may list the members: the project's read rule.
+  if (!rlsAllows(project.access, 'read', caller)) unreadableTypes.push(MEMBERS_TYPE_ID);
   return { reader, filter: trailFilter(projectId, query, caller, unreadableTypes) };
 }

@@ -1,6 +1,6 @@
 import { PROJECT_MEMBERS_COLLECTION, type ProjectMember } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
-import { DEFAULT_PRIVACY, displayNameVisible, privacySchema, type Viewer } from '../domain/name-visibility';
+import { DEFAULT_PRIVACY, displayNameVisible, privacySchema, type Privacy, type Viewer } from '../domain/name-visibility';
 import { USERS_COLLECTION } from './names';
 
 /** Who reads the trail: the signed-in user, and whether they are a platform owner (who sees every name of an account that exists). */
@@ -19,30 +19,36 @@ export interface TrailReader {
 export class AuthorNames {
   constructor(private readonly store: DocumentStore) {}
 
-  /** The subset of `authorIds` whose display names the reader may see. */
-  async visibleTo(reader: TrailReader, authorIds: readonly string[]): Promise<Set<string>> {
-    const authors = [...new Set(authorIds)];
-    if (authors.length === 0) return new Set();
+  /**
+   * The users among `userIds` whose display names the reader may see, each with the name it has
+   * now (items show their authors' names as they were when written, and a member's as it is).
+   */
+  async visibleTo(reader: TrailReader, userIds: readonly string[]): Promise<Map<string, string>> {
+    const authors = [...new Set(userIds)];
+    if (authors.length === 0) return new Map();
     // Every author with an account: a deleted one has no record.
-    if (reader.platformOwner) return new Set((await this.privacies(authors)).keys());
-    const [privacies, sharing] = await Promise.all([this.privacies(authors), this.sharingProjects(reader.userId, authors)]);
-    return new Set(
-      authors.filter((author) => {
-        const viewer: Viewer = author === reader.userId ? 'self' : sharing.has(author) ? 'shares-project' : 'other';
-        // An author without a record (a deleted account) shows no name, as a private one.
-        return displayNameVisible(privacies.get(author) ?? 'private', viewer);
-      }),
-    );
+    const users = await this.profiles(authors);
+    if (reader.platformOwner) return new Map([...users].map(([id, user]) => [id, user.displayName]));
+    const sharing = await this.sharingProjects(reader.userId, authors);
+    const visible = new Map<string, string>();
+    for (const author of authors) {
+      const viewer: Viewer = author === reader.userId ? 'self' : sharing.has(author) ? 'shares-project' : 'other';
+      const user = users.get(author);
+      // An author without a record (a deleted account) shows no name, as a private one.
+      if (user && displayNameVisible(user.privacy, viewer)) visible.set(author, user.displayName);
+    }
+    return visible;
   }
 
-  /** Each author's display-name privacy; an unknown or unreadable level counts as `private`. */
-  private async privacies(authors: string[]) {
-    const users = await this.store.collection(USERS_COLLECTION).find({ id: { $in: authors } }, { projection: { id: 1, profileFields: 1 } });
+  /** Each user's display name and its privacy; an unknown or unreadable level counts as `private`. */
+  private async profiles(userIds: string[]): Promise<Map<string, { displayName: string; privacy: Privacy }>> {
+    const users = await this.store.collection(USERS_COLLECTION).find({ id: { $in: userIds } }, { projection: { id: 1, displayName: 1, profileFields: 1 } });
     return new Map(
       users.map((user) => {
         const field = (user.profileFields as { displayName?: { privacy?: unknown } } | undefined)?.displayName;
         const privacy = field?.privacy === undefined ? DEFAULT_PRIVACY : (privacySchema.safeParse(field.privacy).data ?? 'private');
-        return [user.id, privacy];
+        const displayName = typeof user.displayName === 'string' && user.displayName.trim() ? user.displayName.trim() : user.id;
+        return [user.id, { displayName, privacy }];
       }),
     );
   }

@@ -1,10 +1,18 @@
 import type { Access, ChangeKind } from '@platform/contracts';
 import type { StoredDocument } from '@platform/storage';
 import type { ChangeDescription } from '../domain/change-description';
+import type { AuthorNames, TrailReader } from './author-names';
 
 /** Where the audit service keeps items and the latest access it knows per entity. */
 export const TRAIL_COLLECTION = 'audit-trail';
 export const TRAIL_ENTITIES_COLLECTION = 'audit-trail-entities';
+
+/**
+ * `entityTypeId` of the items of membership changes: the entity is the member, `entityId` its user
+ * id. A dot cannot occur in a type id, so no type's items can be taken for these.
+ */
+export const MEMBERS_TYPE_ID = 'project.members';
+export const MEMBERS_TYPE_NAME = 'Member';
 
 /** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {
@@ -18,6 +26,9 @@ export interface ChangeFeedItem {
   userId: string;
   userDisplayName: string;
   timestamp: number;
+  /** Membership changes only: the member's permissions after the change, and before it (absent for a member added). */
+  permissions?: string[];
+  previousPermissions?: string[];
 }
 
 /** An item as built from one change, before the entity's current access is attached. */
@@ -53,8 +64,32 @@ export function entityKeyOf(collection: string, entityId: string): string {
   return `${collection}/${entityId}`;
 }
 
-/** The item as a reader gets it; a display name the reader may not see is answered as the user id. */
-export function publicItem(item: StoredTrailItem, nameVisible: boolean): ChangeFeedItem {
-  const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
-  return { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName: nameVisible ? userDisplayName : userId, timestamp };
+/**
+ * The item as a reader gets it, given the display names the reader may see (`AuthorNames`): an
+ * author's name the reader may not see is answered as the user id. A membership item holds no
+ * names: its title is the member's name as it is now and its author's the author's, or their ids.
+ */
+export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<string, string>): ChangeFeedItem {
+  const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp, permissions, previousPermissions } = item;
+  const membership = entityTypeId === MEMBERS_TYPE_ID;
+  return {
+    entityId,
+    revision,
+    entityTitle: membership ? (visibleNames.get(entityId) ?? entityId) : entityTitle,
+    entityTypeId,
+    entityTypeName,
+    changeDescription,
+    userId,
+    userDisplayName: membership ? (visibleNames.get(userId) ?? userId) : visibleNames.has(userId) ? userDisplayName : userId,
+    timestamp,
+    ...(permissions ? { permissions } : {}),
+    ...(previousPermissions ? { previousPermissions } : {}),
+  };
+}
+
+/** The items as the reader may see them: one read of the names their authors and members show. */
+export async function shownItems(items: readonly StoredTrailItem[], reader: TrailReader, names: AuthorNames): Promise<ChangeFeedItem[]> {
+  const members = items.filter((item) => item.entityTypeId === MEMBERS_TYPE_ID).map((item) => item.entityId);
+  const visible = await names.visibleTo(reader, [...items.map((item) => item.userId), ...members]);
+  return items.map((item) => publicItem(item, visible));
 }

@@ -4,7 +4,7 @@ import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, ty
 import { inStoreWriteSpan } from '@platform/telemetry';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
-import { TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
+import { MEMBERS_TYPE_ID, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
 
 /** The entity's access as RLS reads it; a missing access is stored as `{}` (open to members). */
 export interface AccessSnapshot {
@@ -169,11 +169,27 @@ export class TrailStore {
     }
   }
 
-  /** Removes a project's whole trail (before a rebuild). */
+  /**
+   * Stores one membership change; a repeat of the same change is a no-op. Its access is `{}`: who
+   * may see the project's memberships is the project's read rule, which the query applies
+   * (readable-trail-filter.ts), not an entity's.
+   */
+  async recordMembershipChange(entry: TrailEntry): Promise<void> {
+    try {
+      await this.items.insertOne({ ...entry, access: {}, accessRevision: 0 });
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+  }
+
+  /**
+   * Removes the part of a project's trail a rebuild replays from the entities' histories: all but
+   * the membership changes, which have no history to be rebuilt from.
+   */
   async clearProject(projectId: string): Promise<void> {
     await this.store.atomically(async (section) => {
       const { items, entities } = trailCollections(section);
-      await items.deleteMany({ projectId });
+      await items.deleteMany({ projectId, entityTypeId: { $ne: MEMBERS_TYPE_ID } });
       await entities.deleteMany({ projectId });
     });
   }

@@ -1,5 +1,6 @@
 import type { ProjectMember, TenantMember } from '@platform/contracts';
 import { identityError } from '../errors';
+import { membershipPut } from '../projects/membership-changes';
 import type { IdentityDeps } from '../identity-deps';
 import type { EmailProjectInvitation, Invitation, ProjectInvitation } from './invitation-schemas';
 
@@ -13,8 +14,9 @@ export async function joinByInvitation(deps: IdentityDeps, invitation: Invitatio
 export async function joinByInvitation(deps: IdentityDeps, invitation: Invitation | EmailProjectInvitation, userId: string): Promise<ProjectMember | Omit<TenantMember, 'id'>> {
   if (invitation.kind === 'project') {
     if (!(await deps.projects.find(invitation.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
-    const { member } = await deps.projects.putMember(invitation.projectId, userId, invitation.permissions);
+    const { member, previousPermissions } = await deps.projects.putMember(invitation.projectId, userId, invitation.permissions);
     await deps.accessChanges.announce({ projectId: invitation.projectId });
+    await deps.membershipChanges.announce(membershipPut(member, previousPermissions, invitation.invitedBy));
     return member;
   }
   if (!(await deps.tenants.find(invitation.tenantId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');

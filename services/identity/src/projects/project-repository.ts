@@ -120,23 +120,35 @@ export class ProjectRepository {
     return this.members.findById(projectMemberId(projectId, userId));
   }
 
-  /** Adds the member or replaces its permissions; answers the member and whether it is new. */
-  async putMember(projectId: string, userId: string, permissions: string[]): Promise<{ member: ProjectMember; created: boolean }> {
+  /**
+   * Adds the member or replaces its permissions; answers the member and, for one that was a member
+   * already, its permissions before (a compare-and-set, so two changes at once each see the other's).
+   */
+  async putMember(projectId: string, userId: string, permissions: string[]): Promise<{ member: ProjectMember; previousPermissions?: string[] }> {
     const scoped = [...new Set(permissions.map((permission) => scopePermission(projectId, permission)))];
     const member: StoredMember = { id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: scoped, createdAt: this.clock() };
-    try {
-      await this.members.insertOne(member);
-      return { member, created: true };
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
+    for (;;) {
+      try {
+        await this.members.insertOne(member);
+        return { member };
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+      const current = await this.members.findById(member.id);
+      if (!current) continue;
+      if (current.role !== 'member') throw identityError('IDENTITY_OWNER_MEMBERSHIP');
+      const updated = await this.members.updateOne({ id: member.id, role: 'member', permissions: current.permissions }, { $set: { permissions: scoped } });
+      if (updated) return { member: updated, previousPermissions: current.permissions };
     }
-    const updated = await this.members.updateOne({ id: member.id, role: 'member' }, { $set: { permissions: scoped } });
-    if (!updated) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
-    return { member: updated, created: false };
   }
 
-  async removeMember(projectId: string, userId: string): Promise<boolean> {
-    return (await this.members.deleteMany({ id: projectMemberId(projectId, userId), role: 'member' })) > 0;
+  /** Ends a member's membership (never the owner's); answers the membership as it was, or null when there was none. */
+  async removeMember(projectId: string, userId: string): Promise<ProjectMember | null> {
+    for (;;) {
+      const current = await this.members.findById(projectMemberId(projectId, userId));
+      if (!current || current.role !== 'member') return null;
+      if ((await this.members.deleteMany({ id: current.id, role: 'member', permissions: current.permissions })) > 0) return current;
+    }
   }
 
   /** Every project membership of the user, owner ones included. */
@@ -144,11 +156,11 @@ export class ProjectRepository {
     return this.members.find({ userId });
   }
 
-  /** Ends every project membership of a deleted account, owner ones included; answers the projects. */
-  async removeAllMembershipsOf(userId: string): Promise<string[]> {
-    const projectIds = (await this.membershipsOf(userId)).map((membership) => membership.projectId);
+  /** Ends every project membership of a deleted account, owner ones included; answers the memberships. */
+  async removeAllMembershipsOf(userId: string): Promise<ProjectMember[]> {
+    const memberships = await this.membershipsOf(userId);
     await this.members.deleteMany({ userId });
-    return projectIds;
+    return memberships;
   }
 
   /** Whether two users are members of at least one common project. */

@@ -10,6 +10,7 @@ import { sendInvitationMail } from '../invitations/invitation-mail';
 import { noticeInvitee } from '../invitations/invitee-notice';
 import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema, renameProjectBody } from '../projects/project-schemas';
+import { membershipEnded, membershipPut } from '../projects/membership-changes';
 
 const tags = ['projects'];
 
@@ -112,8 +113,9 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       const userId = request.body.userId!;
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
       if (await deps.projects.findMember(project.id, userId)) {
-        const { member } = await deps.projects.putMember(project.id, userId, permissions);
+        const { member, previousPermissions } = await deps.projects.putMember(project.id, userId, permissions);
         await deps.accessChanges.announce({ projectId: project.id });
+        await deps.membershipChanges.announce(membershipPut(member, previousPermissions, caller.userId));
         return reply.code(200).send(member);
       }
       const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
@@ -173,8 +175,10 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       const { projectId, userId } = request.params;
       const { project } = userId === principal.userId ? await deps.access.require(projectId, principal) : await requireUpdate(projectId, principal);
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
-      if (!(await deps.projects.removeMember(project.id, userId))) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
+      const removed = await deps.projects.removeMember(project.id, userId);
+      if (!removed) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
       await deps.accessChanges.announce({ projectId: project.id });
+      await deps.membershipChanges.announce([membershipEnded(removed, principal.userId)]);
       return reply.code(204).send();
     },
   );

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
+import { membershipEnded } from '../projects/membership-changes';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
 import { noticeInvitee } from '../invitations/invitee-notice';
@@ -193,7 +194,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       const admins = (await deps.tenants.listMembers(tenantId)).filter((member) => member.role === 'admin' && member.userId !== userId);
       if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const successor = leaving ? admins[0]!.userId : caller.userId;
-      await announceProjects(await deps.tenants.removeMember(tenantId, userId, successor));
+      const ended = await deps.tenants.removeMember(tenantId, userId, successor);
+      await announceProjects(ended.map((membership) => membership.projectId));
+      await deps.membershipChanges.announce(ended.map((membership) => membershipEnded(membership, caller.userId)));
       return reply.code(204).send();
     },
   );

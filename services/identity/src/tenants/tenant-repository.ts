@@ -126,9 +126,9 @@ export class TenantRepository {
   /**
    * Removes the user from the tenant and from every project of it. Projects the user owns pass to
    * `successorId` (the admin removing them, or another admin when they leave), so no project of
-   * the tenant is left without an owner. Answers the ids of the projects the user was removed from.
+   * the tenant is left without an owner. Answers the project memberships the user lost.
    */
-  async removeMember(tenantId: string, userId: string, successorId: string): Promise<string[]> {
+  async removeMember(tenantId: string, userId: string, successorId: string): Promise<ProjectMember[]> {
     // Ownership handover and removal in one atomic section: never a project without its owner's membership.
     return this.store.atomically(async (section) => {
       const members = section.collection<Stored<TenantMember>>(TENANT_MEMBERS_COLLECTION);
@@ -142,10 +142,10 @@ export class TenantRepository {
         const promoted = await projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
         if (!promoted) await projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
       }
-      const memberships = await projectMembers.find({ userId, projectId: { $in: projectIds } }, { projection: { projectId: 1 } });
+      const memberships = await projectMembers.find({ userId, projectId: { $in: projectIds } });
       await projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
       await members.deleteMany({ id: tenantMemberId(tenantId, userId) });
-      return memberships.map((membership) => membership.projectId);
+      return memberships;
     });
   }
 

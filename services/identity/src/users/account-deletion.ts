@@ -1,7 +1,8 @@
-import { accountDeletedMessageId, accountDeletedSubject, personalTenantId, type AccountDeleted, type TenantRole } from '@platform/contracts';
+import { accountDeletedMessageId, accountDeletedSubject, personalTenantId, type AccountDeleted, type ProjectMember, type TenantRole } from '@platform/contracts';
 import type { ProjectRecord } from '@platform/kit';
 import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
+import { membershipEnded } from '../projects/membership-changes';
 
 /** What keeps an account from being deleted until its user sees to it, with what to do about it. */
 export type DeletionBlocker =
@@ -23,7 +24,7 @@ type Membership = TenantRecord & { role: TenantRole };
 /** A deletion plan with what carrying it out needs: each tenant left with the admin who inherits, and the tenants that go. */
 export type AccountDeletion = DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] };
 
-type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'bus' | 'clock'>;
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'membershipChanges' | 'bus' | 'clock'>;
 
 /** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
 async function othersOf(deps: Deps, tenant: Membership, userId: string) {
@@ -76,10 +77,13 @@ export function shownPlan({ blockers, deletedProjects, leftTenants }: AccountDel
  */
 export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<void> {
   const touched = new Set<string>();
-  for (const { tenant, successorId } of planned.leaving) for (const projectId of await deps.tenants.removeMember(tenant.id, user.id, successorId)) touched.add(projectId);
+  const ended: ProjectMember[] = [];
+  for (const { tenant, successorId } of planned.leaving) ended.push(...(await deps.tenants.removeMember(tenant.id, user.id, successorId)));
   for (const project of planned.deletedProjects) if (await deps.projects.markDeleted(project.id)) touched.add(project.id);
-  for (const projectId of await deps.projects.removeAllMembershipsOf(user.id)) touched.add(projectId);
+  ended.push(...(await deps.projects.removeAllMembershipsOf(user.id)));
+  for (const membership of ended) touched.add(membership.projectId);
   await Promise.all([...touched].map((projectId) => deps.accessChanges.announce({ projectId })));
+  await deps.membershipChanges.announce(ended.map((membership) => membershipEnded(membership, user.id)));
   await deps.invitations.eraseFor(user.id);
   await deps.sessions.revokeAll(user.id);
   const deleted: AccountDeleted = { userId: user.id, deletedAt: deps.clock() };
