@@ -14,6 +14,7 @@ export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type Http
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';
 export { HealthMonitor } from './health-monitor';
 export { ClusterSchedule, type ClusterScheduleOptions, type TickOutcome } from './cluster-schedule';
+export { EventOutbox, type OutboxMessage } from './event-outbox';
 export { createLogger, type Logger } from './logger';
 export { erasePurgedProjects, type ErasedCounts } from './project-purge-consumer';
 export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from './principal-hooks';

@@ -1,0 +1,72 @@
+import { createInProcessBus, type EventBus } from '@platform/bus';
+import { temporaryEmbeddedStore, type TemporaryStore } from '@platform/storage/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventOutbox } from './event-outbox';
+import { createLogger } from './logger';
+
+const OUTBOX = 'test-outbox';
+
+describe('EventOutbox', () => {
+  let temporary: TemporaryStore;
+  let bus: EventBus;
+  let now: number;
+  let busDown: boolean;
+  let received: Array<{ subject: string; data: unknown }>;
+  let outbox: EventOutbox;
+
+  beforeEach(async () => {
+    temporary = await temporaryEmbeddedStore('event-outbox');
+    const inProcess = createInProcessBus();
+    busDown = false;
+    bus = { ...inProcess, publish: (subject, data, options) => (busDown ? Promise.reject(new Error('bus unavailable')) : inProcess.publish(subject, data, options)) };
+    received = [];
+    await inProcess.subscribe({ durable: 'test', filter: 'things.>', handler: async ({ subject, data }) => void received.push({ subject, data }) });
+    now = 1_000_000;
+    outbox = new EventOutbox({ store: temporary.store, bus, clock: () => now, logger: createLogger({ level: 'silent' }) }, OUTBOX);
+    await outbox.ensureIndexes();
+  });
+
+  afterEach(async () => {
+    outbox.stop();
+    await bus.close();
+    await temporary.dispose();
+  });
+
+  const waiting = () => temporary.store.collection(OUTBOX).count();
+  const message = (n: number) => ({ subject: `things.${n}`, msgId: `thing-${n}`, data: { n } });
+
+  it('publishes each message at once and keeps nothing waiting', async () => {
+    await outbox.publish([message(1), message(2)]);
+    await vi.waitFor(() => expect(received).toEqual([{ subject: 'things.1', data: { n: 1 } }, { subject: 'things.2', data: { n: 2 } }]));
+    expect(await waiting()).toBe(0);
+    await outbox.publish([]);
+    expect(await waiting()).toBe(0);
+  });
+
+  it('keeps what the bus refused, and the sweep publishes it once it is older than its request', async () => {
+    busDown = true;
+    await outbox.publish([message(1), message(2)]);
+    expect(await waiting()).toBe(2);
+    expect(received).toEqual([]);
+
+    busDown = false;
+    // Within its request's time: the request may yet be publishing it itself.
+    expect(await outbox.sweep()).toBe(0);
+    now += 10_000;
+    expect(await outbox.sweep()).toBe(2);
+    await vi.waitFor(() => expect(received.map(({ subject }) => subject).sort()).toEqual(['things.1', 'things.2']));
+    expect(await waiting()).toBe(0);
+    expect(await outbox.sweep()).toBe(0);
+  });
+
+  it('publishes a message once however often it is swept: the message id makes a repeat a no-op on the bus', async () => {
+    busDown = true;
+    await outbox.publish([message(1)]);
+    busDown = false;
+    now += 10_000;
+    await Promise.all([outbox.sweep(), outbox.sweep()]);
+    await outbox.publish([message(3)]);
+    await vi.waitFor(() => expect(received.map(({ subject }) => subject)).toContain('things.3'));
+    expect(received.filter(({ subject }) => subject === 'things.1')).toHaveLength(1);
+  });
+});
