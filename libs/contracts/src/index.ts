@@ -7,6 +7,7 @@ export * from './access';
 export * from './document-events';
 export * from './account-deletion';
 export * from './membership-changes';
+export * from './action-changes';
 export * from './project-purge';
 export * from './tenants';
 export { installValidationMessages } from './validation-messages';

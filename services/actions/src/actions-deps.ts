@@ -1,10 +1,11 @@
 import { dataDeps, type DataDeps } from '@platform/documents';
-import type { Logger, ProjectAccess, ServiceContext } from '@platform/kit';
+import { EventOutbox, type Logger, type ProjectAccess, type ServiceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import { createGuardedAgent } from './blocks/guarded-http';
 import { blockRegistry } from './blocks/registry';
 import type { ActionsConfig } from './config';
 import { NetworkPolicy } from './domain/network-policy';
+import { ACTION_CHANGES_OUTBOX_COLLECTION } from './executor/action-changes';
 import { ActionRepository } from './executor/action-repository';
 import { Executor } from './executor/executor';
 import { RunStore } from './executor/run-store';
@@ -18,6 +19,8 @@ export interface ActionsDeps {
   config: ActionsConfig;
   projects: ProjectAccess;
   actions: ActionRepository;
+  /** Every save of an action, for the audit trail (executor/action-changes.ts). */
+  actionChanges: EventOutbox;
   runs: RunStore;
   runVisibility: RunVisibility;
   causes: WriteCauses;
@@ -47,5 +50,6 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     maxDepth: config.maxDepth,
     services: { mailer: context.mailer, data, config, causes, clock, http, policy },
   });
-  return { logger, clock, config, projects, actions, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, data, http, policy };
+  const actionChanges = new EventOutbox({ store, bus: context.bus, clock, logger }, ACTION_CHANGES_OUTBOX_COLLECTION);
+  return { logger, clock, config, projects, actions, actionChanges, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, data, http, policy };
 }

@@ -37,7 +37,9 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
     },
     start: async (context) => {
       const deps = depsFor(context);
-      await Promise.all([deps.actions.ensureIndexes(), deps.runs.ensureIndexes()]);
+      await Promise.all([deps.actions.ensureIndexes(), deps.runs.ensureIndexes(), deps.actionChanges.ensureIndexes()]);
+      // Action changes an earlier run made but could not publish (the bus down, a stop between the two).
+      deps.actionChanges.start();
       await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
       const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, perProject: deps.config.projectConcurrency, logger: context.logger });
@@ -47,6 +49,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       retentionSchedule.start(deps.config.runRetentionCheckMs);
       return async () => {
         retentionSchedule.stop();
+        deps.actionChanges.stop();
         await purges.stop();
         await stop();
         await deps.executor.manualRunsSettled();

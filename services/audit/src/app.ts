@@ -3,6 +3,7 @@ import { History } from '@platform/documents';
 import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { loadAuditConfig } from './config';
 import { startAccountDeletionsConsumer } from './consumers/account-deletions';
+import { startActionChangesConsumer } from './consumers/action-changes';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { startMembershipChangesConsumer } from './consumers/membership-changes';
 import { registerAuditTrailRoute } from './routes/audit-trail';
@@ -43,6 +44,7 @@ export const auditService: ServiceDefinition = {
     for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));
     subscriptions.push(await startAccountDeletionsConsumer(context, recorder.trail));
     subscriptions.push(await startMembershipChangesConsumer(context, recorder.trail));
+    subscriptions.push(await startActionChangesConsumer(context, recorder.trail, recorder.names));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
       retention?.stop();

@@ -12,13 +12,17 @@ const TYPES_COLLECTION = 'types';
 const APPLICATIONS_COLLECTION = 'applications';
 /** The trail's `entityTypeId` for membership changes (the entity is the member). */
 export const MEMBERS_TYPE_ID = 'project.members';
+/** The trail's `entityTypeId` for saved actions. */
+export const ACTIONS_TYPE_ID = 'project.actions';
 
 /**
  * Where an item leads in the console: a document's history with the item's revision selected
- * (`?revision=N`, read by the document screen), a type's documents, the applications, or the members.
+ * (`?revision=N`, read by the document screen), a type's documents, the applications, the
+ * members, or an action's editor.
  */
 export function itemLink(projectId: string, item: TrailItemTarget): string {
   if (item.entityTypeId === MEMBERS_TYPE_ID) return `${projectPath(projectId)}/members`;
+  if (item.entityTypeId === ACTIONS_TYPE_ID) return `${projectPath(projectId)}/actions/${encodeURIComponent(item.entityId)}`;
   if (item.entityTypeId === TYPES_COLLECTION) return typePath(projectId, item.entityId);
   if (item.entityTypeId === APPLICATIONS_COLLECTION) return `${projectPath(projectId)}/applications`;
   return `${documentPath(projectId, item.entityTypeId, item.entityId)}?revision=${item.revision}`;

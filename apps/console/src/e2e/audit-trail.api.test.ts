@@ -177,7 +177,7 @@ describe('the audit trail screen in a real browser', () => {
     await screenshot(page, 'audit-05-live');
   });
 
-  it('shows who added a member and changed its permissions, under Members, each leading to the members screen', async () => {
+  it('shows who added a member and changed its permissions under Members, and saved actions under Actions, each leading to its screen', async () => {
     expect((await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id, permissions: ['reviewers', 'editors'] } })).status).toBe(200);
     setupChanges += 1;
     const page = await platform.openPage({ token: ada.token });
@@ -191,6 +191,13 @@ describe('the audit trail screen in a real browser', () => {
     await screenshot(page, 'audit-07-members');
     await trailTable(page).getByRole('link', { name: 'Bob' }).first().click();
     await poll(() => new URL(page.url()).pathname).toBe(`/console/projects/${encodeURIComponent(projectId)}/members`);
+
+    // A saved action is a change too, under Actions, leading to its editor.
+    const action = await write(ada, 'POST', '/actions', { title: 'Notify the team', triggers: [{ id: 't', triggerName: 'documentCreated', configuration: { typeId: 'notes' } }], blocks: [] });
+    await page.goto(`${trailPath()}?typeId=project.actions`);
+    await poll(async () => shownRows(page)).toEqual([['Ada', 'Action', 'created', 'Notify the team', '0']]);
+    await trailTable(page).getByRole('link', { name: 'Notify the team' }).click();
+    await poll(() => new URL(page.url()).pathname).toBe(`/console/projects/${encodeURIComponent(projectId)}/actions/${action.id}`);
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import { validateGraph, type GraphProblem } from '../domain/graph';
 import type { NetworkPolicy } from '../domain/network-policy';
 import { refusedWebhookAddresses } from '../domain/webhook-addresses';
 import { redactSecrets, restoreRedactedSecrets } from '../domain/webhook-secrets';
+import { actionChangeMessage } from '../executor/action-changes';
 import { actionsError } from '../errors';
 import { actionParams, actionSchema, projectParams } from './schemas';
 
@@ -88,6 +89,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const now = deps.clock();
       const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.params.projectId, request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
       await deps.actions.insert(action);
+      await deps.actionChanges.publish([actionChangeMessage(action, 'created', caller.userId)]);
       return reply.code(201).send(view(action, caller, project));
     },
   );
@@ -128,6 +130,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const unset = (['description', 'access'] as const).filter((field) => fields[field as keyof typeof fields] === undefined && current[field] !== undefined);
       const updated = await deps.actions.replace(current, { ...fields, ownerId: caller.userId }, unset, deps.clock());
       if (!updated) throw actionsError('ACTIONS_CONFLICT');
+      await deps.actionChanges.publish([actionChangeMessage(updated, 'updated', caller.userId)]);
       return view(updated, caller, project);
     },
   );
@@ -143,6 +146,7 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       const now = deps.clock();
       const deleted = await deps.actions.replace(current, { deletedAt: now }, [], now);
       if (!deleted) throw actionsError('ACTIONS_CONFLICT');
+      await deps.actionChanges.publish([actionChangeMessage(deleted, 'deleted', caller.userId)]);
       return view(deleted, caller, project);
     },
   );

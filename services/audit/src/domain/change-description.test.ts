@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeChange, describeMembershipChange } from './change-description';
+import { describeActionChange, describeChange, describeMembershipChange } from './change-description';
 
 describe('describeChange', () => {
   it.each([
@@ -25,5 +25,11 @@ describe('describeMembershipChange', () => {
     ['removed', 'deleted', 'audit.memberRemoved'],
   ] as const)('%s', (change, changeType, changeDescription) => {
     expect(describeMembershipChange(change)).toEqual({ changeType, changeDescription });
+  });
+});
+
+describe('describeActionChange', () => {
+  it.each(['created', 'updated', 'deleted'] as const)('%s', (change) => {
+    expect(describeActionChange(change)).toEqual({ changeType: change, changeDescription: `audit.${change}` });
   });
 });

@@ -1,4 +1,4 @@
-import type { ChangeKind, MembershipChange } from '@platform/contracts';
+import type { ActionChange, ChangeKind, MembershipChange } from '@platform/contracts';
 
 /** The message keys of `changeDescription`; clients translate them. */
 export const CHANGE_DESCRIPTIONS = {
@@ -61,4 +61,9 @@ const MEMBERSHIP_CHANGES: Record<MembershipChange['change'], DescribedChange> = 
 /** What a membership change did, in the trail's terms: joining creates a membership, leaving deletes it. */
 export function describeMembershipChange(change: MembershipChange['change']): DescribedChange {
   return MEMBERSHIP_CHANGES[change];
+}
+
+/** What a save of an action did: the plain created, updated and deleted of any entity. */
+export function describeActionChange(change: ActionChange['change']): DescribedChange {
+  return { changeType: change, changeDescription: CHANGE_DESCRIPTIONS[change] };
 }

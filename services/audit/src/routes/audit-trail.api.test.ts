@@ -1,5 +1,7 @@
 import {
   accountDeletedMessageId,
+  actionChangeMessageId,
+  actionChangeSubject,
   accountDeletedSubject,
   documentEventSubject,
   membershipChangeMessageId,
@@ -7,6 +9,7 @@ import {
   PROJECT_MEMBERS_COLLECTION,
   projectMemberId,
   type AccountDeleted,
+  type ActionChange,
   type DocumentEvent,
   type MembershipChange,
 } from '@platform/contracts';
@@ -453,18 +456,25 @@ describe('idempotence and rebuild', () => {
     expect(await storedEntities(projectId)).toEqual(liveEntities);
   });
 
-  it('a rebuild keeps the membership changes, which no entity history holds', async () => {
+  it("a rebuild keeps the membership changes and saved actions, which no entity history holds, and the actions' access", async () => {
     const projectId = await newProject();
     await write('POST', `/api/projects/${projectId}/types`, 'owner', { id: 'things', name: 'Things' });
-    const change: MembershipChange = { id: 'joined', projectId, userId: 'bob', change: 'added', permissions: [], changedBy: 'owner', timestamp: Date.now() };
-    await platform.context.bus.publish(membershipChangeSubject(projectId), change, { msgId: membershipChangeMessageId(change.id) });
-    await settled(projectId, 2);
+    const joined: MembershipChange = { id: 'joined', projectId, userId: 'bob', change: 'added', permissions: [], changedBy: 'owner', timestamp: Date.now() };
+    await platform.context.bus.publish(membershipChangeSubject(projectId), joined, { msgId: membershipChangeMessageId(joined.id) });
+    const saved: ActionChange = { projectId, actionId: 'a1', revision: 0, title: 'Notify', access: { read: { userIds: ['owner'] } }, change: 'created', changedBy: 'owner', timestamp: Date.now() };
+    await platform.context.bus.publish(actionChangeSubject(projectId), saved, { msgId: actionChangeMessageId(saved) });
+    await settled(projectId, 3);
     const live = await storedItems(projectId);
+    const liveEntities = await storedEntities(projectId);
 
     await rebuildProjectTrail(platform.context.store, projectId);
     expect(await storedItems(projectId)).toEqual(live);
+    expect(await storedEntities(projectId)).toEqual(liveEntities);
     expect((await trail(projectId, 'owner', '?typeId=project.members')).body.items).toEqual([
       expect.objectContaining({ entityId: 'bob', entityTypeId: 'project.members', changeDescription: 'audit.memberAdded', userId: 'owner', userDisplayName: 'Olivia Owner' }),
     ]);
+    expect((await trail(projectId, 'owner', '?typeId=project.actions')).body.items).toEqual([expect.objectContaining({ entityId: 'a1', entityTitle: 'Notify', revision: 0 })]);
+    // The action's read rule leaves Alice out: its item is hers neither to see nor to count.
+    expect((await trail(projectId, 'alice', '?typeId=project.actions')).body.total).toBe(0);
   });
 });

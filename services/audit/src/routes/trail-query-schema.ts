@@ -3,7 +3,7 @@ import { ID_PATTERN } from '@platform/documents';
 import { z } from 'zod';
 import { clampLimit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/trail-query';
 import { auditError } from '../errors';
-import { MEMBERS_TYPE_ID } from '../trail/trail-item';
+import { ACTIONS_TYPE_ID, MEMBERS_TYPE_ID, PROJECT_RECORD_TYPE_IDS } from '../trail/trail-item';
 
 /** Pages past this are refused: skipping further would scan more than any trail holds. */
 export const MAX_PAGE = 1_000_000;
@@ -23,9 +23,9 @@ const wholeNumber = (description: string) =>
 export const trailFilterShape = {
   userId: z.string().min(1).max(200).optional().describe('Only changes by this user'),
   typeId: z
-    .union([z.literal(MEMBERS_TYPE_ID), z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -')])
+    .union([z.enum(PROJECT_RECORD_TYPE_IDS as [string, ...string[]]), z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -')])
     .optional()
-    .describe(`Only changes to entities of this type (types, applications for those collections; ${MEMBERS_TYPE_ID} for membership changes)`),
+    .describe(`Only changes to entities of this type (types, applications for those collections; ${MEMBERS_TYPE_ID} for membership changes, ${ACTIONS_TYPE_ID} for saved actions)`),
   from: wholeNumber('Range start, Unix ms, inclusive').optional(),
   to: wholeNumber('Range end, Unix ms, inclusive').optional(),
   changeType: z.enum(changeKinds).optional().describe('created, updated or deleted'),

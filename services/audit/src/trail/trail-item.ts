@@ -13,6 +13,12 @@ export const TRAIL_ENTITIES_COLLECTION = 'audit-trail-entities';
  */
 export const MEMBERS_TYPE_ID = 'project.members';
 export const MEMBERS_TYPE_NAME = 'Member';
+/** `entityTypeId` of the items of saved actions: the entity is the action. */
+export const ACTIONS_TYPE_ID = 'project.actions';
+export const ACTIONS_TYPE_NAME = 'Action';
+
+/** The items of the project's own records (memberships, actions), which no entity history holds: a rebuild keeps them. */
+export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [MEMBERS_TYPE_ID, ACTIONS_TYPE_ID];
 
 /** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {

@@ -4,7 +4,7 @@ import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, ty
 import { inStoreWriteSpan } from '@platform/telemetry';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
-import { MEMBERS_TYPE_ID, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
+import { PROJECT_RECORD_TYPE_IDS, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
 
 /** The entity's access as RLS reads it; a missing access is stored as `{}` (open to members). */
 export interface AccessSnapshot {
@@ -184,13 +184,15 @@ export class TrailStore {
 
   /**
    * Removes the part of a project's trail a rebuild replays from the entities' histories: all but
-   * the membership changes, which have no history to be rebuilt from.
+   * the items of the project's own records (memberships, actions), which have no history to be
+   * rebuilt from, and those records' access.
    */
   async clearProject(projectId: string): Promise<void> {
     await this.store.atomically(async (section) => {
       const { items, entities } = trailCollections(section);
-      await items.deleteMany({ projectId, entityTypeId: { $ne: MEMBERS_TYPE_ID } });
-      await entities.deleteMany({ projectId });
+      await items.deleteMany({ projectId, entityTypeId: { $nin: [...PROJECT_RECORD_TYPE_IDS] } });
+      const kept = new Set((await items.find({ projectId }, { projection: { entityKey: 1 } })).map((item) => item.entityKey));
+      await entities.deleteMany({ projectId, id: { $nin: [...kept] } });
     });
   }
 }
