@@ -5,6 +5,7 @@ import { loadAuditConfig } from './config';
 import { startAccountDeletionsConsumer } from './consumers/account-deletions';
 import { startActionChangesConsumer } from './consumers/action-changes';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
+import { startDomainChangesConsumer } from './consumers/domain-changes';
 import { startMembershipChangesConsumer } from './consumers/membership-changes';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
@@ -45,6 +46,7 @@ export const auditService: ServiceDefinition = {
     subscriptions.push(await startAccountDeletionsConsumer(context, recorder.trail));
     subscriptions.push(await startMembershipChangesConsumer(context, recorder.trail));
     subscriptions.push(await startActionChangesConsumer(context, recorder.trail, recorder.names));
+    subscriptions.push(await startDomainChangesConsumer(context, recorder.trail, recorder.names));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
       retention?.stop();

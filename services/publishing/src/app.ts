@@ -37,12 +37,15 @@ export function createPublishingService(options: PublishingServiceOptions = {}):
     },
     start: async (context) => {
       const deps = depsFor(context);
-      await deps.domains.ensureIndexes();
+      await Promise.all([deps.domains.ensureIndexes(), deps.domainChanges.ensureIndexes()]);
+      // Domain changes an earlier run made but could not publish (the bus down, a stop between the two).
+      deps.domainChanges.start();
       const subscriptions = [
         await forgetChangedApplications(context.bus, deps.resolutions),
         await erasePurgedProjects(context.bus, 'publishing', (projectId) => eraseProjectPublications(deps, projectId), context.logger),
       ];
       return async () => {
+        deps.domainChanges.stop();
         await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       };
     },

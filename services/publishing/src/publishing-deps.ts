@@ -1,10 +1,11 @@
 import { dataDeps, type DataDeps } from '@platform/documents';
-import { ConfigError, type ServiceContext } from '@platform/kit';
+import { ConfigError, EventOutbox, type ServiceContext } from '@platform/kit';
 import type { PublishingConfig } from './config';
 import { Publisher } from './publish/publisher';
 import { ResolutionCache } from './resolution/resolution-cache';
 import { DomainResolver, type Resolution } from './resolution/resolver';
 import { ApplicationReader } from './stores/applications';
+import { DOMAIN_CHANGES_OUTBOX_COLLECTION } from './stores/domain-changes';
 import { DomainStore } from './stores/domains';
 import { VersionStore } from './stores/versions';
 import { DnsTxtVerifier, systemResolveTxt, type ResolveTxt } from './verification/dns-txt-verifier';
@@ -24,6 +25,8 @@ export interface PublishingDeps {
   applications: ApplicationReader;
   versions: VersionStore;
   domains: DomainStore;
+  /** Every change of a domain by a user, for the audit trail (stores/domain-changes.ts). */
+  domainChanges: EventOutbox;
   verifier: DomainVerifier;
   publisher: Publisher;
   resolutions: ResolutionCache<Resolution>;
@@ -48,5 +51,6 @@ export function createPublishingDeps(context: ServiceContext, config: Publishing
   const resolver = new DomainResolver(domains, applications, versions, context.store);
   const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE });
   const publisher = new Publisher(applications, versions, data.writer, context.clock, (projectId, applicationId) => resolutions.forgetApplication(projectId, applicationId));
-  return { config, data, applications, versions, domains, verifier, publisher, resolutions, clock: context.clock };
+  const domainChanges = new EventOutbox({ store: context.store, bus: context.bus, clock: context.clock, logger: context.logger }, DOMAIN_CHANGES_OUTBOX_COLLECTION);
+  return { config, data, applications, versions, domains, domainChanges, verifier, publisher, resolutions, clock: context.clock };
 }

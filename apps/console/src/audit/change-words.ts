@@ -9,6 +9,8 @@ const CHANGE_WORDS: Record<string, string> = {
   'audit.memberAdded': 'member added',
   'audit.memberPermissionsChanged': 'permissions changed',
   'audit.memberRemoved': 'member removed',
+  'audit.domainAssigned': 'target changed',
+  'audit.domainVerified': 'verified',
 };
 
 export function changeInWords(changeDescription: string): string {
@@ -26,9 +28,48 @@ function listed(permissions: readonly string[]): string {
 }
 
 /** What a membership change gave and took, in words (nothing for other changes). */
-export function permissionsInWords(item: { permissions?: string[]; previousPermissions?: string[] }): string | undefined {
+function permissionsInWords(item: { permissions?: string[]; previousPermissions?: string[] }): string | undefined {
   if (!item.permissions) return undefined;
   if (!item.previousPermissions) return `permissions: ${listed(item.permissions)}`;
   if (item.permissions.length === 0) return `had: ${listed(item.previousPermissions)}`;
   return `permissions: ${listed(item.permissions)} (were: ${listed(item.previousPermissions)})`;
+}
+
+interface DomainTarget {
+  applicationId: string;
+  versionId: string | null;
+  versionNumber?: number;
+}
+
+function versionInWords(target: DomainTarget): string {
+  if (target.versionId === null) return 'latest version';
+  return target.versionNumber === undefined ? 'a version since removed' : `version ${target.versionNumber}`;
+}
+
+/** Where a domain points; its application named (by id: its title may not be the reader's to see) only when the change moved it to another. */
+function targetInWords(target: DomainTarget | undefined, nameApplication: boolean): string {
+  if (!target) return 'nowhere';
+  return nameApplication ? `${versionInWords(target)} of application ${target.applicationId}` : versionInWords(target);
+}
+
+/** Where an assignment left the domain and where it pointed before, or what a renamed domain was called. */
+function domainInWords(item: ChangeDetails): string | undefined {
+  if (item.previousTitle !== undefined) return `was: ${item.previousTitle}`;
+  if (item.changeDescription !== 'audit.domainAssigned') return undefined;
+  const moved = item.target?.applicationId !== item.previousTarget?.applicationId;
+  return `to: ${targetInWords(item.target, moved && item.target !== undefined)} (was: ${targetInWords(item.previousTarget, moved && item.previousTarget !== undefined)})`;
+}
+
+interface ChangeDetails {
+  changeDescription: string;
+  permissions?: string[];
+  previousPermissions?: string[];
+  target?: DomainTarget;
+  previousTarget?: DomainTarget;
+  previousTitle?: string;
+}
+
+/** A project record's change (a membership, a domain) in a line under its words: what it gave, took or moved. */
+export function changeDetailInWords(item: ChangeDetails): string | undefined {
+  return permissionsInWords(item) ?? domainInWords(item);
 }

@@ -5,6 +5,8 @@ export interface TrailItemTarget {
   entityId: string;
   entityTypeId: string;
   revision: number;
+  /** A domain change's application, whose screen lists its domains. */
+  target?: { applicationId: string };
 }
 
 /** The trail's `entityTypeId` for changes to the type records and to applications (not document types). */
@@ -14,15 +16,18 @@ const APPLICATIONS_COLLECTION = 'applications';
 export const MEMBERS_TYPE_ID = 'project.members';
 /** The trail's `entityTypeId` for saved actions. */
 export const ACTIONS_TYPE_ID = 'project.actions';
+/** The trail's `entityTypeId` for domain changes. */
+export const DOMAINS_TYPE_ID = 'project.domains';
 
 /**
  * Where an item leads in the console: a document's history with the item's revision selected
  * (`?revision=N`, read by the document screen), a type's documents, the applications, the
- * members, or an action's editor.
+ * members, an action's editor, or a domain's application (where its domains are managed).
  */
 export function itemLink(projectId: string, item: TrailItemTarget): string {
   if (item.entityTypeId === MEMBERS_TYPE_ID) return `${projectPath(projectId)}/members`;
   if (item.entityTypeId === ACTIONS_TYPE_ID) return `${projectPath(projectId)}/actions/${encodeURIComponent(item.entityId)}`;
+  if (item.entityTypeId === DOMAINS_TYPE_ID) return `${projectPath(projectId)}/applications${item.target ? `/${encodeURIComponent(item.target.applicationId)}` : ''}`;
   if (item.entityTypeId === TYPES_COLLECTION) return typePath(projectId, item.entityId);
   if (item.entityTypeId === APPLICATIONS_COLLECTION) return `${projectPath(projectId)}/applications`;
   return `${documentPath(projectId, item.entityTypeId, item.entityId)}?revision=${item.revision}`;

@@ -3,7 +3,7 @@ import { Field } from '../components/field';
 import type { FormErrors } from '../components/form-errors';
 import { useLoad } from '../components/use-load';
 import { SelectField } from '../components/select-field';
-import { ACTIONS_TYPE_ID, MEMBERS_TYPE_ID } from './item-link';
+import { ACTIONS_TYPE_ID, DOMAINS_TYPE_ID, MEMBERS_TYPE_ID } from './item-link';
 import { typeOptions } from './type-options';
 import { CHANGE_TYPES, PAGE_SIZES, withoutEmpty, type TrailFilters } from './trail-filters';
 import { UserFilter } from './user-filter';
@@ -13,7 +13,7 @@ export const TRAIL_FIELDS = ['typeId', 'userId', 'changeType', 'from', 'to', 'pa
 
 /**
  * The trail's filters: type (the project's types, plus the type records, applications,
- * membership changes and saved actions), user, change type, a date range and the page size. Every change applies at once and
+ * membership changes, saved actions and domains), user, change type, a date range and the page size. Every change applies at once and
  * goes back to the first page.
  */
 export function TrailFilterForm({ projectId, filters, errors, onChange }: { projectId: string; filters: TrailFilters; errors: FormErrors; onChange: (filters: TrailFilters) => void }) {
@@ -32,6 +32,7 @@ export function TrailFilterForm({ projectId, filters, errors, onChange }: { proj
         <option value="applications">Applications</option>
         <option value={MEMBERS_TYPE_ID}>Members</option>
         <option value={ACTIONS_TYPE_ID}>Actions</option>
+        <option value={DOMAINS_TYPE_ID}>Domains</option>
       </SelectField>
       <UserFilter projectId={projectId} userId={filters.userId} error={errors.fields.userId} onChange={(userId) => set({ userId })} />
       <SelectField label="Change type" value={filters.changeType ?? ''} error={errors.fields.changeType} onChange={(event) => set({ changeType: CHANGE_TYPES.find((kind) => kind === event.target.value) })}>

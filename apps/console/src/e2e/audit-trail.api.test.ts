@@ -105,7 +105,7 @@ describe('the audit trail screen in a real browser', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(new RegExp(`^audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\n');
-    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions');
+    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle');
     expect(lines.slice(1).map((line) => line.split(',').slice(4, 8).join(','))).toEqual(['t1,Write the report,1,audit.updated', 't2,Review report,0,audit.created']);
 
     // The filters live in the URL: a reload shows the same filtered trail.
@@ -177,7 +177,7 @@ describe('the audit trail screen in a real browser', () => {
     await screenshot(page, 'audit-05-live');
   });
 
-  it('shows who added a member and changed its permissions under Members, and saved actions under Actions, each leading to its screen', async () => {
+  it('shows who added a member and changed its permissions under Members, saved actions under Actions and domain changes under Domains, each leading to its screen', async () => {
     expect((await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id, permissions: ['reviewers', 'editors'] } })).status).toBe(200);
     setupChanges += 1;
     const page = await platform.openPage({ token: ada.token });
@@ -198,6 +198,19 @@ describe('the audit trail screen in a real browser', () => {
     await poll(async () => shownRows(page)).toEqual([['Ada', 'Action', 'created', 'Notify the team', '0']]);
     await trailTable(page).getByRole('link', { name: 'Notify the team' }).click();
     await poll(() => new URL(page.url()).pathname).toBe(`/console/projects/${encodeURIComponent(projectId)}/actions/${action.id}`);
+
+    // A domain added and pointed at an application: under Domains, leading to that application, where its domains are.
+    const application = await write(ada, 'POST', '/applications', { title: { en: 'Storefront' }, routes: [] });
+    const domain = await write(ada, 'POST', '/domains', { hostname: 'shop.example.org' });
+    await write(ada, 'POST', `/domains/${domain.id}/assign`, { targetType: 'application', targetId: application.id });
+    await page.goto(`${trailPath()}?typeId=project.domains`);
+    await poll(async () => shownRows(page)).toEqual([
+      ['Ada', 'Domain', `target changed\nto: latest version of application ${application.id} (was: nowhere)`, 'shop.example.org', '1'],
+      ['Ada', 'Domain', 'created', 'shop.example.org', '0'],
+    ]);
+    await screenshot(page, 'audit-08-domains');
+    await trailTable(page).getByRole('link', { name: 'shop.example.org' }).first().click();
+    await poll(() => new URL(page.url()).pathname).toBe(`/console/projects/${encodeURIComponent(projectId)}/applications/${application.id}`);
     expect(platform.pageErrors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
-import { changeInWords, permissionsInWords } from '../audit/change-words';
+import { changeDetailInWords, changeInWords } from '../audit/change-words';
 import { itemLink, MEMBERS_TYPE_ID } from '../audit/item-link';
 import { TRAIL_FIELDS, TrailFilterForm } from '../audit/trail-filter-form';
 import { filtersFromSearch, filtersToSearch, pageCount, trailExportPath, trailQuery, type TrailFilters } from '../audit/trail-filters';
@@ -22,9 +22,9 @@ const POLL_MS = 2_000;
 const itemKey = (item: { entityTypeId: string; entityId: string; revision: number; timestamp: number; changeDescription: string }) =>
   item.entityTypeId === MEMBERS_TYPE_ID ? `${item.entityTypeId}/${item.entityId}/${item.timestamp}/${item.changeDescription}` : `${item.entityTypeId}/${item.entityId}/${item.revision}`;
 
-/** A membership change's permissions, under its words. */
-function ChangeDetail({ item }: { item: { permissions?: string[]; previousPermissions?: string[] } }) {
-  const words = permissionsInWords(item);
+/** What a membership or domain change gave, took or moved, under its words. */
+function ChangeDetail({ item }: { item: Parameters<typeof changeDetailInWords>[0] }) {
+  const words = changeDetailInWords(item);
   return words ? <small className="change-detail">{words}</small> : null;
 }
 

@@ -45,7 +45,7 @@ export function startMembershipChangesConsumer(context: Pick<ServiceContext, 'bu
         context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed membership change skipped');
         return;
       }
-      await trail.recordMembershipChange(membershipEntry(parsed.data));
+      await trail.recordProjectRecordChange(membershipEntry(parsed.data));
     },
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeActionChange, describeChange, describeMembershipChange } from './change-description';
+import { describeActionChange, describeChange, describeDomainChange, describeMembershipChange } from './change-description';
 
 describe('describeChange', () => {
   it.each([
@@ -31,5 +31,17 @@ describe('describeMembershipChange', () => {
 describe('describeActionChange', () => {
   it.each(['created', 'updated', 'deleted'] as const)('%s', (change) => {
     expect(describeActionChange(change)).toEqual({ changeType: change, changeDescription: `audit.${change}` });
+  });
+});
+
+describe('describeDomainChange', () => {
+  it.each([
+    ['created', 'created', 'audit.created'],
+    ['renamed', 'updated', 'audit.updated'],
+    ['assigned', 'updated', 'audit.domainAssigned'],
+    ['verified', 'updated', 'audit.domainVerified'],
+    ['removed', 'deleted', 'audit.deleted'],
+  ] as const)('%s', (change, changeType, changeDescription) => {
+    expect(describeDomainChange(change)).toEqual({ changeType, changeDescription });
   });
 });

@@ -1,4 +1,4 @@
-import type { ActionChange, ChangeKind, MembershipChange } from '@platform/contracts';
+import type { ActionChange, ChangeKind, DomainChange, MembershipChange } from '@platform/contracts';
 
 /** The message keys of `changeDescription`; clients translate them. */
 export const CHANGE_DESCRIPTIONS = {
@@ -11,6 +11,8 @@ export const CHANGE_DESCRIPTIONS = {
   memberAdded: 'audit.memberAdded',
   memberPermissionsChanged: 'audit.memberPermissionsChanged',
   memberRemoved: 'audit.memberRemoved',
+  domainAssigned: 'audit.domainAssigned',
+  domainVerified: 'audit.domainVerified',
 } as const;
 
 export type ChangeDescription = (typeof CHANGE_DESCRIPTIONS)[keyof typeof CHANGE_DESCRIPTIONS];
@@ -66,4 +68,17 @@ export function describeMembershipChange(change: MembershipChange['change']): De
 /** What a save of an action did: the plain created, updated and deleted of any entity. */
 export function describeActionChange(change: ActionChange['change']): DescribedChange {
   return { changeType: change, changeDescription: CHANGE_DESCRIPTIONS[change] };
+}
+
+const DOMAIN_CHANGES: Record<DomainChange['change'], DescribedChange> = {
+  created: { changeType: 'created', changeDescription: CHANGE_DESCRIPTIONS.created },
+  renamed: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.updated },
+  assigned: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.domainAssigned },
+  verified: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.domainVerified },
+  removed: { changeType: 'deleted', changeDescription: CHANGE_DESCRIPTIONS.deleted },
+};
+
+/** What a change of a domain did: a new hostname is an update, pointing it elsewhere an assignment. */
+export function describeDomainChange(change: DomainChange['change']): DescribedChange {
+  return DOMAIN_CHANGES[change];
 }

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { DomainTarget } from '@platform/contracts';
 import type { ProjectAccess } from '@platform/kit';
 import { stringify } from 'csv-stringify';
 import type { FastifyInstance } from 'fastify';
@@ -12,13 +13,42 @@ import { readableTrailFilter } from './readable-trail-filter';
 import { trailFilterShape, trailProjectParams } from './trail-query-schema';
 
 /** The export's columns, in order: the page's item fields, the time also as ISO 8601 for spreadsheets, permissions space-separated. */
-const COLUMNS = ['time', 'timestamp', 'entityTypeId', 'entityTypeName', 'entityId', 'entityTitle', 'revision', 'changeDescription', 'userId', 'userDisplayName', 'permissions', 'previousPermissions'] as const;
+const COLUMNS = [
+  'time',
+  'timestamp',
+  'entityTypeId',
+  'entityTypeName',
+  'entityId',
+  'entityTitle',
+  'revision',
+  'changeDescription',
+  'userId',
+  'userDisplayName',
+  'permissions',
+  'previousPermissions',
+  'target',
+  'previousTarget',
+  'previousTitle',
+] as const;
+
+/** A domain's target in one cell: `<applicationId>@<versionId>`, or `<applicationId>@latest` when it follows the latest publish. */
+function targetCell(target: DomainTarget | undefined): string | undefined {
+  return target && `${target.applicationId}@${target.versionId ?? 'latest'}`;
+}
 
 /** Each stored item as the reader may see it (RLS applied by the filter, names by privacy), a batch at a time. */
 async function* readableRows(trail: TrailStore, authorNames: AuthorNames, reader: TrailReader, filter: ReturnType<typeof trailFilter>): AsyncGenerator<Record<(typeof COLUMNS)[number], unknown>> {
   for await (const batch of trail.batches(filter)) {
     for (const shown of await shownItems(batch, reader, authorNames)) {
-      yield { time: new Date(shown.timestamp).toISOString(), ...shown, permissions: shown.permissions?.join(' '), previousPermissions: shown.previousPermissions?.join(' ') };
+      yield {
+        time: new Date(shown.timestamp).toISOString(),
+        ...shown,
+        permissions: shown.permissions?.join(' '),
+        previousPermissions: shown.previousPermissions?.join(' '),
+        target: targetCell(shown.target),
+        previousTarget: targetCell(shown.previousTarget),
+        previousTitle: shown.previousTitle,
+      };
     }
   }
 }

@@ -1,3 +1,4 @@
+import { domainTargetSchema } from '@platform/contracts';
 import type { ProjectAccess } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +23,9 @@ const itemSchema = z.object({
   timestamp: z.number(),
   permissions: z.array(z.string()).optional().describe("Membership changes (`entityTypeId` `members`): the member's permissions after the change"),
   previousPermissions: z.array(z.string()).optional().describe("Membership changes: the member's permissions before the change (absent when it was added)"),
+  target: domainTargetSchema.optional().describe('Domain changes: the application the domain points at after the change, pinned to `versionId` or following its latest publish (null)'),
+  previousTarget: domainTargetSchema.optional().describe('Domain assignments: where the domain pointed before (absent: nowhere)'),
+  previousTitle: z.string().optional().describe("A domain's hostname before the change that gave it another"),
 });
 
 const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(), page: z.number(), limit: z.number() });

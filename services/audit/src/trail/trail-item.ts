@@ -1,4 +1,4 @@
-import type { Access, ChangeKind } from '@platform/contracts';
+import type { Access, ChangeKind, DomainTarget } from '@platform/contracts';
 import type { StoredDocument } from '@platform/storage';
 import type { ChangeDescription } from '../domain/change-description';
 import type { AuthorNames, TrailReader } from './author-names';
@@ -17,8 +17,12 @@ export const MEMBERS_TYPE_NAME = 'Member';
 export const ACTIONS_TYPE_ID = 'project.actions';
 export const ACTIONS_TYPE_NAME = 'Action';
 
-/** The items of the project's own records (memberships, actions), which no entity history holds: a rebuild keeps them. */
-export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [MEMBERS_TYPE_ID, ACTIONS_TYPE_ID];
+/** `entityTypeId` of the items of changes of the project's domains: the entity is the domain, its title the hostname. */
+export const DOMAINS_TYPE_ID = 'project.domains';
+export const DOMAINS_TYPE_NAME = 'Domain';
+
+/** The items of the project's own records (memberships, actions, domains), which no entity history holds: a rebuild keeps them. */
+export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [MEMBERS_TYPE_ID, ACTIONS_TYPE_ID, DOMAINS_TYPE_ID];
 
 /** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {
@@ -35,6 +39,11 @@ export interface ChangeFeedItem {
   /** Membership changes only: the member's permissions after the change, and before it (absent for a member added). */
   permissions?: string[];
   previousPermissions?: string[];
+  /** Domain changes only: where the domain points after the change, and before an assignment. */
+  target?: DomainTarget;
+  previousTarget?: DomainTarget;
+  /** A domain's hostname before it was changed. */
+  previousTitle?: string;
 }
 
 /** An item as built from one change, before the entity's current access is attached. */
@@ -76,7 +85,7 @@ export function entityKeyOf(collection: string, entityId: string): string {
  * names: its title is the member's name as it is now and its author's the author's, or their ids.
  */
 export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<string, string>): ChangeFeedItem {
-  const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp, permissions, previousPermissions } = item;
+  const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
   const membership = entityTypeId === MEMBERS_TYPE_ID;
   return {
     entityId,
@@ -88,9 +97,15 @@ export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<stri
     userId,
     userDisplayName: membership ? (visibleNames.get(userId) ?? userId) : visibleNames.has(userId) ? userDisplayName : userId,
     timestamp,
-    ...(permissions ? { permissions } : {}),
-    ...(previousPermissions ? { previousPermissions } : {}),
+    ...detailsOf(item),
   };
+}
+
+const DETAIL_FIELDS = ['permissions', 'previousPermissions', 'target', 'previousTarget', 'previousTitle'] as const;
+
+/** The fields a kind of project record adds to its items, those the item has. */
+function detailsOf(item: StoredTrailItem): Pick<ChangeFeedItem, (typeof DETAIL_FIELDS)[number]> {
+  return Object.fromEntries(DETAIL_FIELDS.filter((field) => item[field] !== undefined).map((field) => [field, item[field]]));
 }
 
 /** The items as the reader may see them: one read of the names their authors and members show. */

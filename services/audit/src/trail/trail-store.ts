@@ -170,11 +170,11 @@ export class TrailStore {
   }
 
   /**
-   * Stores one membership change; a repeat of the same change is a no-op. Its access is `{}`: who
-   * may see the project's memberships is the project's read rule, which the query applies
-   * (readable-trail-filter.ts), not an entity's.
+   * Stores one change of a record every member may list, or whose readers the query decides
+   * (memberships: the project's read rule, readable-trail-filter.ts): its access is `{}`. A repeat
+   * of the same change is a no-op.
    */
-  async recordMembershipChange(entry: TrailEntry): Promise<void> {
+  async recordProjectRecordChange(entry: TrailEntry): Promise<void> {
     try {
       await this.items.insertOne({ ...entry, access: {}, accessRevision: 0 });
     } catch (error) {

@@ -7,6 +7,7 @@ import { claimStatus, pendingClaim, renameModifier, verificationRecord } from '.
 import { assignModifier, pinChange, pinnedAfter, type PinChange } from '../domain/pin';
 import { publishingError } from '../errors';
 import type { PublishingDeps } from '../publishing-deps';
+import { domainChangeMessages } from '../stores/domain-changes';
 import type { StoredDomain } from '../stores/domains';
 import type { VerificationFailure } from '../verification/domain-verifier';
 import { domainSchema, hostnameSchema, idSchema, targetVersionIdSchema } from './schemas';
@@ -58,6 +59,8 @@ function invalidTarget(field: 'targetId' | 'targetVersionId', message: string) {
 export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/projects/:projectId/domains';
+
+  const versionNumber = async (projectId: string, versionId: string) => (await deps.versions.find(projectId, versionId))?.versionNumber;
 
   async function member(request: FastifyRequest, projectId: string): Promise<ProjectCaller> {
     return (await deps.data.projects.require(projectId, requireUser(request))).caller;
@@ -139,6 +142,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       };
       await deps.domains.create(domain, now);
       deps.resolutions.forgetHostnames([hostname]);
+      await deps.domainChanges.publish(await domainChangeMessages('created', { after: domain }, caller.userId, now, versionNumber));
       return reply.code(201).send(domainView(domain, now));
     },
   );
@@ -157,7 +161,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     async (request) => {
       const { projectId, domainId } = request.params;
       const { hostname } = request.body;
-      await manager(request, projectId);
+      const caller = await manager(request, projectId);
       const before = await deps.domains.require(projectId, domainId);
       const now = deps.clock();
       const updated =
@@ -165,6 +169,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
           ? await deps.domains.update(projectId, domainId, { $set: { updatedAt: now }, $inc: { revision: 1 } })
           : await deps.domains.rename(projectId, domainId, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
       deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
+      await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));
       return domainView(updated, now);
     },
   );
@@ -174,11 +179,13 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     { schema: { tags: ['domains'], summary: 'Remove a domain; its hostname becomes free', params: domainParams, response: { 200: domainSchema } } },
     async (request) => {
       const { projectId, domainId } = request.params;
-      await manager(request, projectId);
+      const caller = await manager(request, projectId);
       const domain = await deps.domains.require(projectId, domainId);
       if (!(await deps.domains.remove(projectId, domainId))) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
       deps.resolutions.forgetHostnames([domain.hostname]);
-      return domainView(domain, deps.clock());
+      const now = deps.clock();
+      await deps.domainChanges.publish(await domainChangeMessages('removed', { after: domain }, caller.userId, now, versionNumber));
+      return domainView(domain, now);
     },
   );
 
@@ -199,9 +206,11 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const before = await deps.domains.require(projectId, domainId);
       const pin = pinChange(request.body);
       await checkTarget(projectId, caller, request.body.targetId, pin, before.targetVersionId);
-      const updated = await deps.domains.update(projectId, domainId, assignModifier(request.body, pin, deps.clock()));
+      const now = deps.clock();
+      const updated = await deps.domains.update(projectId, domainId, assignModifier(request.body, pin, now));
       deps.resolutions.forgetHostnames([updated.hostname]);
-      return domainView(updated, deps.clock());
+      await deps.domainChanges.publish(await domainChangeMessages('assigned', { after: updated, before }, caller.userId, now, versionNumber));
+      return domainView(updated, now);
     },
   );
 
@@ -217,17 +226,19 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     },
     async (request) => {
       const { projectId, domainId } = request.params;
-      await manager(request, projectId);
+      const caller = await manager(request, projectId);
       const domain = await deps.domains.require(projectId, domainId);
       const token = domain.verificationToken;
       if (token === undefined) return domainView(domain, deps.clock());
       // An expired claim may still be verified: while it holds its row no other project took the hostname.
       const outcome = await deps.verifier.check(domain.hostname, token);
       if (!outcome.proven) throw verificationFailed(domain.hostname, token, outcome.failure);
-      const verified = await deps.domains.markVerified(domain, deps.clock());
+      const now = deps.clock();
+      const verified = await deps.domains.markVerified(domain, now);
       if (verified) {
         deps.resolutions.forgetHostnames([verified.hostname]);
-        return domainView(verified, deps.clock());
+        await deps.domainChanges.publish(await domainChangeMessages('verified', { after: verified }, caller.userId, now, versionNumber));
+        return domainView(verified, now);
       }
       // The domain changed during the check: fine if a concurrent verify did the same; not if it was renamed.
       const current = await deps.domains.require(projectId, domainId);
