@@ -9,6 +9,7 @@ export * from './account-deletion';
 export * from './membership-changes';
 export * from './action-changes';
 export * from './domain-changes';
+export * from './project-changes';
 export * from './project-purge';
 export * from './tenants';
 export { installValidationMessages } from './validation-messages';

@@ -7,6 +7,7 @@ import { startActionChangesConsumer } from './consumers/action-changes';
 import { startDocumentEventsConsumer, type TrailRecorder } from './consumers/document-events';
 import { startDomainChangesConsumer } from './consumers/domain-changes';
 import { startMembershipChangesConsumer } from './consumers/membership-changes';
+import { startProjectChangesConsumer } from './consumers/project-changes';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
 import { AuthorNames } from './trail/author-names';
@@ -47,6 +48,7 @@ export const auditService: ServiceDefinition = {
     subscriptions.push(await startMembershipChangesConsumer(context, recorder.trail));
     subscriptions.push(await startActionChangesConsumer(context, recorder.trail, recorder.names));
     subscriptions.push(await startDomainChangesConsumer(context, recorder.trail, recorder.names));
+    subscriptions.push(await startProjectChangesConsumer(context, recorder.trail, recorder.names));
     subscriptions.push(await erasePurgedProjects(context.bus, 'audit', (projectId) => recorder.trail.eraseProject(projectId), context.logger));
     return async () => {
       retention?.stop();

@@ -68,10 +68,10 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
         deps.tenants.ensureIndexes(),
         deps.invitations.ensureIndexes(),
         deps.emailInvitations.ensureIndexes(),
-        deps.membershipChanges.outbox.ensureIndexes(),
+        deps.outbox.ensureIndexes(),
       ]);
-      // Membership changes an earlier run made but could not publish (the bus down, a stop between the two).
-      deps.membershipChanges.outbox.start();
+      // Membership and project changes an earlier run made but could not publish (the bus down, a stop between the two).
+      deps.outbox.start();
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).
       await deps.promotions.clearAll().catch((error: unknown) => context.logger.warn({ err: error }, 'promotion tokens could not be cleared'));
       // In the background: the sessions of every unconfirmed account, when the setting changed.
@@ -84,7 +84,7 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
       schedule.start(configuration().projectPurgeCheckMs);
       return async () => {
         schedule.stop();
-        deps.membershipChanges.outbox.stop();
+        deps.outbox.stop();
         await applied;
       };
     },

@@ -1,5 +1,5 @@
 import type { EventBus } from '@platform/bus';
-import type { AccessChanges, Clock, Logger, Mailer, ProjectAccess, ServiceContext } from '@platform/kit';
+import { EventOutbox, type AccessChanges, type Clock, type Logger, type Mailer, type ProjectAccess, type ServiceContext } from '@platform/kit';
 import { UserMailThrottle } from './auth/user-mail-throttle';
 import { LoginThrottle } from './auth/login-throttle';
 import { PasswordResetThrottle } from './auth/password-reset-throttle';
@@ -10,7 +10,6 @@ import type { IdentityConfig } from './config';
 import { EmailInvitationRepository } from './invitations/email-invitation-repository';
 import { InvitationMailThrottle } from './invitations/invitation-mail-throttle';
 import { InvitationRepository } from './invitations/invitation-repository';
-import { MembershipChanges } from './projects/membership-changes';
 import { ProjectRepository } from './projects/project-repository';
 import { PromotionTokens } from './promotion/promotion-tokens';
 import { TenantRepository } from './tenants/tenant-repository';
@@ -31,8 +30,8 @@ export interface IdentityDeps {
   emailInvitations: EmailInvitationRepository;
   invitationMails: InvitationMailThrottle;
   access: ProjectAccess;
-  /** What the audit trail records of every project membership change. */
-  membershipChanges: MembershipChanges;
+  /** Where membership and project changes go out to the audit trail (kit's EventOutbox). */
+  outbox: EventOutbox;
   /** Membership, permission, ownership and settings changes go through here, so every process forgets them at once. */
   accessChanges: AccessChanges;
   sessions: Sessions;
@@ -55,6 +54,9 @@ export interface IdentityDeps {
   publicUrl: () => string;
 }
 
+/** Membership and project changes made but not published yet. */
+export const IDENTITY_OUTBOX_COLLECTION = 'identity-outbox';
+
 const depsByContext = new WeakMap<ServiceContext, IdentityDeps>();
 
 export function identityDeps(context: ServiceContext, config: IdentityConfig): IdentityDeps {
@@ -75,7 +77,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     invitationMails: new InvitationMailThrottle(kv, config.invitationMailLimit),
     access: context.projectAccess,
     accessChanges: context.accessChanges,
-    membershipChanges: new MembershipChanges({ store, bus: context.bus, clock, logger: context.logger }),
+    outbox: new EventOutbox({ store, bus: context.bus, clock, logger: context.logger }, IDENTITY_OUTBOX_COLLECTION),
     sessions: new Sessions(kv, clock, { bus: context.bus, requireConfirmedEmail: config.requireConfirmedEmail }),
     throttle: new LoginThrottle(kv),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),

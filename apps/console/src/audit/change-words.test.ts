@@ -25,6 +25,7 @@ describe('change words', () => {
     expect(changeDetailInWords({ ...assigned, target: { applicationId: 'app-2', versionId: null }, previousTarget: third })).toBe('to: latest version of application app-2 (was: version 3 of application app-1)');
     expect(changeDetailInWords({ ...assigned, target: { applicationId: 'app-1', versionId: 'gone' }, previousTarget: third })).toBe('to: a version since removed (was: version 3)');
     expect(changeDetailInWords({ changeDescription: 'audit.updated', previousTitle: 'old.example.com' })).toBe('was: old.example.com');
+    expect(changeDetailInWords({ changeDescription: 'audit.projectMoved' })).toBeUndefined();
     expect(changeDetailInWords({ changeDescription: 'audit.domainVerified', target: third })).toBeUndefined();
   });
 });

@@ -11,6 +11,9 @@ const CHANGE_WORDS: Record<string, string> = {
   'audit.memberRemoved': 'member removed',
   'audit.domainAssigned': 'target changed',
   'audit.domainVerified': 'verified',
+  'audit.aiEnabled': 'AI turned on',
+  'audit.aiDisabled': 'AI turned off',
+  'audit.projectMoved': 'moved to another tenant',
 };
 
 export function changeInWords(changeDescription: string): string {
@@ -52,9 +55,8 @@ function targetInWords(target: DomainTarget | undefined, nameApplication: boolea
   return nameApplication ? `${versionInWords(target)} of application ${target.applicationId}` : versionInWords(target);
 }
 
-/** Where an assignment left the domain and where it pointed before, or what a renamed domain was called. */
-function domainInWords(item: ChangeDetails): string | undefined {
-  if (item.previousTitle !== undefined) return `was: ${item.previousTitle}`;
+/** Where an assignment left a domain and where it pointed before. */
+function assignmentInWords(item: ChangeDetails): string | undefined {
   if (item.changeDescription !== 'audit.domainAssigned') return undefined;
   const moved = item.target?.applicationId !== item.previousTarget?.applicationId;
   return `to: ${targetInWords(item.target, moved && item.target !== undefined)} (was: ${targetInWords(item.previousTarget, moved && item.previousTarget !== undefined)})`;
@@ -69,7 +71,8 @@ interface ChangeDetails {
   previousTitle?: string;
 }
 
-/** A project record's change (a membership, a domain) in a line under its words: what it gave, took or moved. */
+/** A project record's change (a membership, a domain, the project's name) in a line under its words: what it gave, took, moved or renamed. */
 export function changeDetailInWords(item: ChangeDetails): string | undefined {
-  return permissionsInWords(item) ?? domainInWords(item);
+  if (item.previousTitle !== undefined) return `was: ${item.previousTitle}`;
+  return permissionsInWords(item) ?? assignmentInWords(item);
 }

@@ -18,13 +18,16 @@ export const MEMBERS_TYPE_ID = 'project.members';
 export const ACTIONS_TYPE_ID = 'project.actions';
 /** The trail's `entityTypeId` for domain changes. */
 export const DOMAINS_TYPE_ID = 'project.domains';
+/** The trail's `entityTypeId` for changes of the project's own settings. */
+export const PROJECT_SETTINGS_TYPE_ID = 'project.settings';
 
 /**
  * Where an item leads in the console: a document's history with the item's revision selected
  * (`?revision=N`, read by the document screen), a type's documents, the applications, the
- * members, an action's editor, or a domain's application (where its domains are managed).
+ * project's settings, its members, an action's editor, or a domain's application (where its domains are managed).
  */
 export function itemLink(projectId: string, item: TrailItemTarget): string {
+  if (item.entityTypeId === PROJECT_SETTINGS_TYPE_ID) return `${projectPath(projectId)}/settings`;
   if (item.entityTypeId === MEMBERS_TYPE_ID) return `${projectPath(projectId)}/members`;
   if (item.entityTypeId === ACTIONS_TYPE_ID) return `${projectPath(projectId)}/actions/${encodeURIComponent(item.entityId)}`;
   if (item.entityTypeId === DOMAINS_TYPE_ID) return `${projectPath(projectId)}/applications${item.target ? `/${encodeURIComponent(item.target.applicationId)}` : ''}`;

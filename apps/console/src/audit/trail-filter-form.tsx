@@ -3,7 +3,7 @@ import { Field } from '../components/field';
 import type { FormErrors } from '../components/form-errors';
 import { useLoad } from '../components/use-load';
 import { SelectField } from '../components/select-field';
-import { ACTIONS_TYPE_ID, DOMAINS_TYPE_ID, MEMBERS_TYPE_ID } from './item-link';
+import { ACTIONS_TYPE_ID, DOMAINS_TYPE_ID, MEMBERS_TYPE_ID, PROJECT_SETTINGS_TYPE_ID } from './item-link';
 import { typeOptions } from './type-options';
 import { CHANGE_TYPES, PAGE_SIZES, withoutEmpty, type TrailFilters } from './trail-filters';
 import { UserFilter } from './user-filter';
@@ -12,8 +12,8 @@ import { UserFilter } from './user-filter';
 export const TRAIL_FIELDS = ['typeId', 'userId', 'changeType', 'from', 'to', 'page', 'limit'] as const;
 
 /**
- * The trail's filters: type (the project's types, plus the type records, applications,
- * membership changes, saved actions and domains), user, change type, a date range and the page size. Every change applies at once and
+ * The trail's filters: type (the project's types, plus the type records, applications, the
+ * project's settings, membership changes, saved actions and domains), user, change type, a date range and the page size. Every change applies at once and
  * goes back to the first page.
  */
 export function TrailFilterForm({ projectId, filters, errors, onChange }: { projectId: string; filters: TrailFilters; errors: FormErrors; onChange: (filters: TrailFilters) => void }) {
@@ -30,6 +30,7 @@ export function TrailFilterForm({ projectId, filters, errors, onChange }: { proj
         ))}
         <option value="types">Type definitions</option>
         <option value="applications">Applications</option>
+        <option value={PROJECT_SETTINGS_TYPE_ID}>Project settings</option>
         <option value={MEMBERS_TYPE_ID}>Members</option>
         <option value={ACTIONS_TYPE_ID}>Actions</option>
         <option value={DOMAINS_TYPE_ID}>Domains</option>

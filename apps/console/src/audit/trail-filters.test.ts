@@ -33,11 +33,12 @@ describe('audit trail filters', () => {
 });
 
 describe('audit trail item links', () => {
-  it("lead to a document's history at the item's revision, a type's documents, the applications, the members, an action, or a domain's application", () => {
+  it("lead to a document's history at the item's revision, a type's documents, the applications, the settings, the members, an action, or a domain's application", () => {
     expect(itemLink('p 1', { entityTypeId: 'tasks', entityId: 'a/b', revision: 4 })).toBe('/projects/p%201/types/tasks/documents/a%2Fb?revision=4');
     expect(itemLink('p1', { entityTypeId: 'types', entityId: 'tasks', revision: 0 })).toBe('/projects/p1/types/tasks');
     expect(itemLink('p1', { entityTypeId: 'applications', entityId: 'app', revision: 2 })).toBe('/projects/p1/applications');
     expect(itemLink('p1', { entityTypeId: 'project.members', entityId: 'u1', revision: 0 })).toBe('/projects/p1/members');
+    expect(itemLink('p1', { entityTypeId: 'project.settings', entityId: 'p1', revision: 2 })).toBe('/projects/p1/settings');
     expect(itemLink('p1', { entityTypeId: 'project.actions', entityId: 'a 1', revision: 3 })).toBe('/projects/p1/actions/a%201');
     expect(itemLink('p1', { entityTypeId: 'project.domains', entityId: 'd1', revision: 2, target: { applicationId: 'app 1' } })).toBe('/projects/p1/applications/app%201');
     expect(itemLink('p1', { entityTypeId: 'project.domains', entityId: 'd1', revision: 0 })).toBe('/projects/p1/applications');

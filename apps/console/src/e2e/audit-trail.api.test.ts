@@ -47,6 +47,8 @@ beforeAll(async () => {
   ada = await register(platform, 'Ada', 'audit');
   bob = await register(platform, 'Bob', 'audit');
   projectId = (await platform.call('POST', '/api/projects', { token: ada.token, body: { name: 'Audit rehearsal' } })).body.id;
+  // Creating the project is the trail's first change.
+  setupChanges += 1;
   const invited = await platform.call('POST', `/api/projects/${projectId}/members`, { token: ada.token, body: { userId: bob.id } });
   expect(invited.status).toBe(202);
   expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: bob.token })).status).toBe(200);
@@ -105,7 +107,7 @@ describe('the audit trail screen in a real browser', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(new RegExp(`^audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\n');
-    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle');
+    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle,tenantId,previousTenantId');
     expect(lines.slice(1).map((line) => line.split(',').slice(4, 8).join(','))).toEqual(['t1,Write the report,1,audit.updated', 't2,Review report,0,audit.created']);
 
     // The filters live in the URL: a reload shows the same filtered trail.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeActionChange, describeChange, describeDomainChange, describeMembershipChange } from './change-description';
+import { describeActionChange, describeChange, describeDomainChange, describeMembershipChange, describeProjectChange } from './change-description';
 
 describe('describeChange', () => {
   it.each([
@@ -43,5 +43,19 @@ describe('describeDomainChange', () => {
     ['removed', 'deleted', 'audit.deleted'],
   ] as const)('%s', (change, changeType, changeDescription) => {
     expect(describeDomainChange(change)).toEqual({ changeType, changeDescription });
+  });
+});
+
+describe('describeProjectChange', () => {
+  it.each([
+    ['created', 'created', 'audit.created'],
+    ['renamed', 'updated', 'audit.updated'],
+    ['aiEnabled', 'updated', 'audit.aiEnabled'],
+    ['aiDisabled', 'updated', 'audit.aiDisabled'],
+    ['moved', 'updated', 'audit.projectMoved'],
+    ['deleted', 'deleted', 'audit.deleted'],
+    ['restored', 'updated', 'audit.restored'],
+  ] as const)('%s', (change, changeType, changeDescription) => {
+    expect(describeProjectChange(change)).toEqual({ changeType, changeDescription });
   });
 });

@@ -1,4 +1,4 @@
-import type { ActionChange, ChangeKind, DomainChange, MembershipChange } from '@platform/contracts';
+import type { ActionChange, ChangeKind, DomainChange, MembershipChange, ProjectChange } from '@platform/contracts';
 
 /** The message keys of `changeDescription`; clients translate them. */
 export const CHANGE_DESCRIPTIONS = {
@@ -13,6 +13,9 @@ export const CHANGE_DESCRIPTIONS = {
   memberRemoved: 'audit.memberRemoved',
   domainAssigned: 'audit.domainAssigned',
   domainVerified: 'audit.domainVerified',
+  aiEnabled: 'audit.aiEnabled',
+  aiDisabled: 'audit.aiDisabled',
+  projectMoved: 'audit.projectMoved',
 } as const;
 
 export type ChangeDescription = (typeof CHANGE_DESCRIPTIONS)[keyof typeof CHANGE_DESCRIPTIONS];
@@ -81,4 +84,19 @@ const DOMAIN_CHANGES: Record<DomainChange['change'], DescribedChange> = {
 /** What a change of a domain did: a new hostname is an update, pointing it elsewhere an assignment. */
 export function describeDomainChange(change: DomainChange['change']): DescribedChange {
   return DOMAIN_CHANGES[change];
+}
+
+const PROJECT_CHANGES: Record<ProjectChange['change'], DescribedChange> = {
+  created: { changeType: 'created', changeDescription: CHANGE_DESCRIPTIONS.created },
+  renamed: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.updated },
+  aiEnabled: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.aiEnabled },
+  aiDisabled: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.aiDisabled },
+  moved: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.projectMoved },
+  deleted: { changeType: 'deleted', changeDescription: CHANGE_DESCRIPTIONS.deleted },
+  restored: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.restored },
+};
+
+/** What a change of the project's own settings did: a rename is an update, a restore as for any entity. */
+export function describeProjectChange(change: ProjectChange['change']): DescribedChange {
+  return PROJECT_CHANGES[change];
 }

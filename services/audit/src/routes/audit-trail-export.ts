@@ -29,6 +29,8 @@ const COLUMNS = [
   'target',
   'previousTarget',
   'previousTitle',
+  'tenantId',
+  'previousTenantId',
 ] as const;
 
 /** A domain's target in one cell: `<applicationId>@<versionId>`, or `<applicationId>@latest` when it follows the latest publish. */
@@ -48,6 +50,8 @@ async function* readableRows(trail: TrailStore, authorNames: AuthorNames, reader
         target: targetCell(shown.target),
         previousTarget: targetCell(shown.previousTarget),
         previousTitle: shown.previousTitle,
+        tenantId: shown.tenantId,
+        previousTenantId: shown.previousTenantId,
       };
     }
   }

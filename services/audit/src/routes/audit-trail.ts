@@ -25,7 +25,9 @@ const itemSchema = z.object({
   previousPermissions: z.array(z.string()).optional().describe("Membership changes: the member's permissions before the change (absent when it was added)"),
   target: domainTargetSchema.optional().describe('Domain changes: the application the domain points at after the change, pinned to `versionId` or following its latest publish (null)'),
   previousTarget: domainTargetSchema.optional().describe('Domain assignments: where the domain pointed before (absent: nowhere)'),
-  previousTitle: z.string().optional().describe("A domain's hostname before the change that gave it another"),
+  previousTitle: z.string().optional().describe("A domain's hostname, or the project's name, before the change that gave it another"),
+  tenantId: z.string().optional().describe('A move of the project (`audit.projectMoved`): the tenant it joined'),
+  previousTenantId: z.string().optional().describe('A move of the project: the tenant it left'),
 });
 
 const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(), page: z.number(), limit: z.number() });

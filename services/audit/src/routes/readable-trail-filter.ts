@@ -2,13 +2,13 @@ import { requireUser, rlsAllows, type ProjectAccess } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { trailFilter, type TrailQuery } from '../domain/trail-query';
 import type { TrailReader } from '../trail/author-names';
-import { MEMBERS_TYPE_ID } from '../trail/trail-item';
+import { MEMBERS_TYPE_ID, PROJECT_SETTINGS_TYPE_ID } from '../trail/trail-item';
 import { refuseInvertedRange } from './trail-query-schema';
 
 /**
  * The store filter for the part of a project's trail the signed-in caller may read, with the
  * query's filters: a member's (others get the project's 404), without the types it may not read,
- * the membership changes unless it may read the project, and the entities whose read rule leaves
+ * the project's settings and membership changes unless it may read the project, and the entities whose read rule leaves
  * it out. The page and the export both start here, so they can never show different items.
  */
 export async function readableTrailFilter(
@@ -21,7 +21,7 @@ export async function readableTrailFilter(
   refuseInvertedRange(query);
   const { project, caller } = await projects.require(projectId, request.principal);
   const unreadableTypes = await projects.types.unreadableTypes(projectId, caller);
-  // Membership changes are shown to those who may list the members: the project's read rule.
-  if (!rlsAllows(project.access, 'read', caller)) unreadableTypes.push(MEMBERS_TYPE_ID);
+  // The project's own settings and memberships are shown to those who may read the project (and so list its members).
+  if (!rlsAllows(project.access, 'read', caller)) unreadableTypes.push(PROJECT_SETTINGS_TYPE_ID, MEMBERS_TYPE_ID);
   return { reader, filter: trailFilter(projectId, query, caller, unreadableTypes) };
 }

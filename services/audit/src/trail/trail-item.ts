@@ -21,8 +21,12 @@ export const ACTIONS_TYPE_NAME = 'Action';
 export const DOMAINS_TYPE_ID = 'project.domains';
 export const DOMAINS_TYPE_NAME = 'Domain';
 
-/** The items of the project's own records (memberships, actions, domains), which no entity history holds: a rebuild keeps them. */
-export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [MEMBERS_TYPE_ID, ACTIONS_TYPE_ID, DOMAINS_TYPE_ID];
+/** `entityTypeId` of the items of changes of the project's own settings: the entity is the project. */
+export const PROJECT_SETTINGS_TYPE_ID = 'project.settings';
+export const PROJECT_SETTINGS_TYPE_NAME = 'Project';
+
+/** The items of the project's own records (its settings, memberships, actions, domains), which no entity history holds: a rebuild keeps them. */
+export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [PROJECT_SETTINGS_TYPE_ID, MEMBERS_TYPE_ID, ACTIONS_TYPE_ID, DOMAINS_TYPE_ID];
 
 /** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {
@@ -42,8 +46,11 @@ export interface ChangeFeedItem {
   /** Domain changes only: where the domain points after the change, and before an assignment. */
   target?: DomainTarget;
   previousTarget?: DomainTarget;
-  /** A domain's hostname before it was changed. */
+  /** A domain's hostname or the project's name before it was changed. */
   previousTitle?: string;
+  /** A move of the project: the tenant it joined and the one it left. */
+  tenantId?: string;
+  previousTenantId?: string;
 }
 
 /** An item as built from one change, before the entity's current access is attached. */
@@ -101,7 +108,7 @@ export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<stri
   };
 }
 
-const DETAIL_FIELDS = ['permissions', 'previousPermissions', 'target', 'previousTarget', 'previousTitle'] as const;
+const DETAIL_FIELDS = ['permissions', 'previousPermissions', 'target', 'previousTarget', 'previousTitle', 'tenantId', 'previousTenantId'] as const;
 
 /** The fields a kind of project record adds to its items, those the item has. */
 function detailsOf(item: StoredTrailItem): Pick<ChangeFeedItem, (typeof DETAIL_FIELDS)[number]> {

@@ -1,6 +1,6 @@
 import type { ProjectMember, TenantMember } from '@platform/contracts';
 import { identityError } from '../errors';
-import { membershipPut } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipPut } from '../projects/membership-changes';
 import type { IdentityDeps } from '../identity-deps';
 import type { EmailProjectInvitation, Invitation, ProjectInvitation } from './invitation-schemas';
 
@@ -16,7 +16,7 @@ export async function joinByInvitation(deps: IdentityDeps, invitation: Invitatio
     if (!(await deps.projects.find(invitation.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
     const { member, previousPermissions } = await deps.projects.putMember(invitation.projectId, userId, invitation.permissions);
     await deps.accessChanges.announce({ projectId: invitation.projectId });
-    await deps.membershipChanges.announce(membershipPut(member, previousPermissions, invitation.invitedBy));
+    await deps.outbox.publish(membershipChangeMessages(membershipPut(member, previousPermissions, invitation.invitedBy), deps.clock));
     return member;
   }
   if (!(await deps.tenants.find(invitation.tenantId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');

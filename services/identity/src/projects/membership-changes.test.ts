@@ -1,9 +1,6 @@
-import { createInProcessBus } from '@platform/bus';
-import { MEMBERSHIP_CHANGES_FILTER, type MembershipChange } from '@platform/contracts';
-import { createLogger } from '@platform/kit';
-import { temporaryEmbeddedStore } from '@platform/storage/testing';
-import { describe, expect, it, vi } from 'vitest';
-import { MembershipChanges, membershipEnded, membershipPut } from './membership-changes';
+import type { MembershipChange } from '@platform/contracts';
+import { describe, expect, it } from 'vitest';
+import { membershipChangeMessages, membershipEnded, membershipPut } from './membership-changes';
 
 const member = { id: 'p1:u1', projectId: 'p1', userId: 'u1', role: 'member' as const, permissions: ['p1::editors'], createdAt: 1 };
 
@@ -19,21 +16,11 @@ describe('membershipPut and membershipEnded', () => {
   });
 });
 
-describe('MembershipChanges', () => {
-  it('publishes each change with an id of its own and the time, on its project subject', async () => {
-    const temporary = await temporaryEmbeddedStore('membership-changes');
-    const bus = createInProcessBus();
-    const received: Array<{ subject: string; msgId: string; data: MembershipChange }> = [];
-    await bus.subscribe<MembershipChange>({ durable: 'test', filter: MEMBERSHIP_CHANGES_FILTER, handler: async ({ subject, msgId, data }) => void received.push({ subject, msgId, data }) });
-    const changes = new MembershipChanges({ store: temporary.store, bus, clock: () => 5_000, logger: createLogger({ level: 'silent' }) });
-    try {
-      await changes.announce([membershipEnded(member, 'owner'), membershipEnded({ ...member, userId: 'u2' }, 'owner')]);
-      await vi.waitFor(() => expect(received).toHaveLength(2));
-      expect(received[0]).toEqual({ subject: 'platform.members.p1.changed', msgId: `membership:${received[0]!.data.id}`, data: { ...membershipEnded(member, 'owner'), id: received[0]!.data.id, timestamp: 5_000 } });
-      expect(received[0]!.data.id).not.toBe(received[1]!.data.id);
-    } finally {
-      await bus.close();
-      await temporary.dispose();
-    }
+describe('membershipChangeMessages', () => {
+  it('give each change an id of its own and the time, on its project subject, under a message id of that id', () => {
+    const messages = membershipChangeMessages([membershipEnded(member, 'owner'), membershipEnded({ ...member, userId: 'u2' }, 'owner')], () => 5_000);
+    const first = messages[0]!.data as MembershipChange;
+    expect(messages[0]).toEqual({ subject: 'platform.members.p1.changed', msgId: `membership:${first.id}`, data: { ...membershipEnded(member, 'owner'), id: first.id, timestamp: 5_000 } });
+    expect(first.id).not.toBe((messages[1]!.data as MembershipChange).id);
   });
 });

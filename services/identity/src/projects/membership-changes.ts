@@ -1,36 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { EventBus } from '@platform/bus';
 import { membershipChangeMessageId, membershipChangeSubject, type MembershipChange, type ProjectMember } from '@platform/contracts';
-import { EventOutbox, type Clock, type Logger } from '@platform/kit';
-import type { DocumentStore } from '@platform/storage';
-
-/** Membership changes made but not published yet (kit's EventOutbox). */
-export const MEMBERSHIP_OUTBOX_COLLECTION = 'identity-membership-changes';
+import type { Clock, OutboxMessage } from '@platform/kit';
 
 /** A change as the code that made it describes it; its id and time are given here. */
 export type MembershipChangeInput = Omit<MembershipChange, 'id' | 'timestamp'>;
 
-/**
- * Tells the audit trail of every change of a project membership (contracts' MembershipChange),
- * through an outbox, so a change made while the bus is down is recorded once it is back.
- */
-export class MembershipChanges {
-  readonly outbox: EventOutbox;
-
-  constructor(private readonly deps: { store: DocumentStore; bus: EventBus; clock: Clock; logger: Logger }) {
-    this.outbox = new EventOutbox(deps, MEMBERSHIP_OUTBOX_COLLECTION);
-  }
-
-  /** Announces the changes just made. Changes that change nothing are left out by the caller. */
-  async announce(changes: MembershipChangeInput[]): Promise<void> {
-    const timestamp = this.deps.clock();
-    await this.outbox.publish(
-      changes.map((input) => {
-        const change: MembershipChange = { ...input, id: randomUUID(), timestamp };
-        return { subject: membershipChangeSubject(change.projectId), msgId: membershipChangeMessageId(change.id), data: change };
-      }),
-    );
-  }
+/** The audit trail's messages for membership changes just made (contracts' MembershipChange), each with an id of its own. */
+export function membershipChangeMessages(changes: MembershipChangeInput[], clock: Clock): OutboxMessage[] {
+  const timestamp = clock();
+  return changes.map((input) => {
+    const change: MembershipChange = { ...input, id: randomUUID(), timestamp };
+    return { subject: membershipChangeSubject(change.projectId), msgId: membershipChangeMessageId(change.id), data: change };
+  });
 }
 
 function samePermissions(a: readonly string[], b: readonly string[]): boolean {

@@ -180,8 +180,8 @@ export class ProjectRepository {
     return this.projects.updateOne({ id: projectId }, { $set: { name, updatedAt: this.clock() }, $inc: { revision: 1 } });
   }
 
-  async setAiEnabled(projectId: string, aiEnabled: boolean): Promise<boolean> {
-    const updated = await this.projects.updateOne({ id: projectId }, { $set: { aiEnabled, updatedAt: this.clock() }, $inc: { revision: 1 } });
-    return updated !== null;
+  /** The project with its AI setting; null when it is gone. */
+  setAiEnabled(projectId: string, aiEnabled: boolean): Promise<ProjectRecord | null> {
+    return this.projects.updateOne({ id: projectId }, { $set: { aiEnabled, updatedAt: this.clock() }, $inc: { revision: 1 } });
   }
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { deletedProjectSchema, projectIdParams, projectSchema } from '../projects/project-schemas';
+import { projectSettingsChanged } from '../projects/project-changes';
 
 const tags = ['projects'];
 
@@ -32,11 +33,13 @@ export function registerProjectDeletionRoutes(app: FastifyInstance, deps: Identi
       },
     },
     async (request) => {
-      const { project, caller } = await deps.access.require(request.params.projectId, requireUser(request));
+      const principal = requireUser(request);
+      const { project, caller } = await deps.access.require(request.params.projectId, principal);
       if (!rlsAllows(project.access, 'delete', caller)) throw identityError('IDENTITY_FORBIDDEN', { message: 'You may not delete this project' });
       const deleted = await deps.projects.markDeleted(project.id);
       if (!deleted) throw projectNotFound();
       await deps.accessChanges.announce({ projectId: project.id });
+      await deps.outbox.publish(projectSettingsChanged('deleted', deleted, principal.userId, deps.clock()));
       request.log.info({ projectId: project.id }, 'project deleted');
       return restorable(deleted);
     },
@@ -94,6 +97,7 @@ export function registerProjectDeletionRoutes(app: FastifyInstance, deps: Identi
       const restored = await deps.projects.restore(project.id);
       if (!restored) throw projectNotFound();
       await deps.accessChanges.announce({ projectId: project.id });
+      await deps.outbox.publish(projectSettingsChanged('restored', restored, principal.userId, deps.clock()));
       request.log.info({ projectId: project.id }, 'project restored');
       return restored;
     },

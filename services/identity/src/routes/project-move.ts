@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { projectIdParams, projectSchema } from '../projects/project-schemas';
+import { projectChangeMessages } from '../projects/project-changes';
 
 /**
  * Moving a project to another tenant (a personal project that became a team's): its members,
@@ -37,6 +38,7 @@ export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDep
       if (!moved) throw projectNotFound();
       // Tenant admins' standing in it changed in every process.
       await deps.accessChanges.announce({ projectId: project.id });
+      await deps.outbox.publish(projectChangeMessages('moved', { after: moved, before: project }, caller.userId, deps.clock()));
       request.log.info({ projectId: project.id, from: project.tenantId, to: tenantId }, 'project moved');
       return moved;
     },

@@ -10,7 +10,8 @@ import { sendInvitationMail } from '../invitations/invitation-mail';
 import { noticeInvitee } from '../invitations/invitee-notice';
 import { invitationIdParams, pendingProjectInvitationSchema, type PendingProjectInvitation, type ProjectInvitation } from '../invitations/invitation-schemas';
 import { addMemberBody, aiSettingsBody, createProjectBody, memberSchema, projectIdParams, projectSchema, renameProjectBody } from '../projects/project-schemas';
-import { membershipEnded, membershipPut } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipEnded, membershipPut } from '../projects/membership-changes';
+import { projectChangeMessages, projectSettingsChanged } from '../projects/project-changes';
 
 const tags = ['projects'];
 
@@ -34,6 +35,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       // Any member of a tenant may create projects in it; others cannot even learn it exists.
       if (!tenant || !(await deps.tenants.membership(tenant.id, caller.userId))) throw identityError('IDENTITY_TENANT_NOT_FOUND');
       const project = await deps.projects.create({ ...fields, ownerId: caller.userId, tenantId: tenant.id });
+      await deps.outbox.publish(projectSettingsChanged('created', project, caller.userId, deps.clock()));
       return reply.code(201).send(project);
     },
   );
@@ -60,11 +62,13 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       schema: { tags, summary: 'Rename the project', description: "Needs the project's RLS update permission.", params: projectIdParams, body: renameProjectBody, response: { 200: projectSchema } },
     },
     async (request) => {
-      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
+      const caller = requireUser(request);
+      const { project } = await requireUpdate(request.params.projectId, caller);
       const renamed = await deps.projects.rename(project.id, request.body.name);
       if (!renamed) throw projectNotFound();
       // Every process caches the project record with the caller's standing.
       await deps.accessChanges.announce({ projectId: project.id });
+      await deps.outbox.publish(projectChangeMessages('renamed', { after: renamed, before: project }, caller.userId, deps.clock()));
       return renamed;
     },
   );
@@ -115,7 +119,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       if (await deps.projects.findMember(project.id, userId)) {
         const { member, previousPermissions } = await deps.projects.putMember(project.id, userId, permissions);
         await deps.accessChanges.announce({ projectId: project.id });
-        await deps.membershipChanges.announce(membershipPut(member, previousPermissions, caller.userId));
+        await deps.outbox.publish(membershipChangeMessages(membershipPut(member, previousPermissions, caller.userId), deps.clock));
         return reply.code(200).send(member);
       }
       const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
@@ -178,7 +182,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       const removed = await deps.projects.removeMember(project.id, userId);
       if (!removed) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this project' });
       await deps.accessChanges.announce({ projectId: project.id });
-      await deps.membershipChanges.announce([membershipEnded(removed, principal.userId)]);
+      await deps.outbox.publish(membershipChangeMessages([membershipEnded(removed, principal.userId)], deps.clock));
       return reply.code(204).send();
     },
   );
@@ -197,14 +201,21 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       },
     },
     async (request, reply) => {
-      const { project } = await requireUpdate(request.params.projectId, requireUser(request));
-      try {
-        if (!(await deps.projects.setAiEnabled(project.id, request.body.aiEnabled))) throw new Error('project vanished');
-      } catch (error) {
+      const caller = requireUser(request);
+      const { project } = await requireUpdate(request.params.projectId, caller);
+      const { aiEnabled } = request.body;
+      const failed = (error: unknown): null => {
         request.log.error({ err: error, projectId: project.id }, 'AI settings update failed');
-        return reply.code(500).send({ success: false, error: 'The AI settings could not be saved; try again' });
-      }
+        return null;
+      };
+      const updated = await deps.projects.setAiEnabled(project.id, aiEnabled).then(
+        (saved) => saved ?? failed(new Error('project vanished')),
+        (error: unknown) => failed(error),
+      );
+      if (!updated) return reply.code(500).send({ success: false, error: 'The AI settings could not be saved; try again' });
       await deps.accessChanges.announce({ projectId: project.id });
+      // Saving the setting it has changes nothing a reader of the trail would see.
+      if (project.aiEnabled !== aiEnabled) await deps.outbox.publish(projectSettingsChanged(aiEnabled ? 'aiEnabled' : 'aiDisabled', updated, caller.userId, deps.clock()));
       return { success: true as const };
     },
   );

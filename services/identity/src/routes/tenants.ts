@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
-import { membershipEnded } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
 import { noticeInvitee } from '../invitations/invitee-notice';
@@ -196,7 +196,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       const successor = leaving ? admins[0]!.userId : caller.userId;
       const ended = await deps.tenants.removeMember(tenantId, userId, successor);
       await announceProjects(ended.map((membership) => membership.projectId));
-      await deps.membershipChanges.announce(ended.map((membership) => membershipEnded(membership, caller.userId)));
+      await deps.outbox.publish(membershipChangeMessages(ended.map((membership) => membershipEnded(membership, caller.userId)), deps.clock));
       return reply.code(204).send();
     },
   );

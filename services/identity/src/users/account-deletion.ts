@@ -2,7 +2,8 @@ import { accountDeletedMessageId, accountDeletedSubject, personalTenantId, type 
 import type { ProjectRecord } from '@platform/kit';
 import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
-import { membershipEnded } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
+import { projectSettingsChanged } from '../projects/project-changes';
 
 /** What keeps an account from being deleted until its user sees to it, with what to do about it. */
 export type DeletionBlocker =
@@ -24,7 +25,7 @@ type Membership = TenantRecord & { role: TenantRole };
 /** A deletion plan with what carrying it out needs: each tenant left with the admin who inherits, and the tenants that go. */
 export type AccountDeletion = DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] };
 
-type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'membershipChanges' | 'bus' | 'clock'>;
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'outbox' | 'bus' | 'clock'>;
 
 /** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
 async function othersOf(deps: Deps, tenant: Membership, userId: string) {
@@ -79,11 +80,19 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   const touched = new Set<string>();
   const ended: ProjectMember[] = [];
   for (const { tenant, successorId } of planned.leaving) ended.push(...(await deps.tenants.removeMember(tenant.id, user.id, successorId)));
-  for (const project of planned.deletedProjects) if (await deps.projects.markDeleted(project.id)) touched.add(project.id);
+  const deletedProjects: ProjectRecord[] = [];
+  for (const project of planned.deletedProjects) {
+    const deleted = await deps.projects.markDeleted(project.id);
+    if (deleted) deletedProjects.push(deleted);
+  }
+  for (const project of deletedProjects) touched.add(project.id);
   ended.push(...(await deps.projects.removeAllMembershipsOf(user.id)));
   for (const membership of ended) touched.add(membership.projectId);
   await Promise.all([...touched].map((projectId) => deps.accessChanges.announce({ projectId })));
-  await deps.membershipChanges.announce(ended.map((membership) => membershipEnded(membership, user.id)));
+  await deps.outbox.publish([
+    ...deletedProjects.flatMap((project) => projectSettingsChanged('deleted', project, user.id, deps.clock())),
+    ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, user.id)), deps.clock),
+  ]);
   await deps.invitations.eraseFor(user.id);
   await deps.sessions.revokeAll(user.id);
   const deleted: AccountDeleted = { userId: user.id, deletedAt: deps.clock() };
