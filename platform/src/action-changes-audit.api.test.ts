@@ -71,7 +71,7 @@ describe('saved actions in the audit trail', () => {
   });
 
   it('refuses a type filter of a record kind the trail does not keep, and changes nothing', async () => {
-    const refused = await call('GET', `/api/projects/${projectId}/audit-trail?typeId=project.domains`, bea.token);
+    const refused = await call('GET', `/api/projects/${projectId}/audit-trail?typeId=project.tokens`, bea.token);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain('typeId');
   });

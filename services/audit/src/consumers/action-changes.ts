@@ -3,29 +3,27 @@ import { ACTION_CHANGES_FILTER, actionChangeSchema, entityTitle, type Access, ty
 import type { ServiceContext } from '@platform/kit';
 import { describeActionChange } from '../domain/change-description';
 import type { Names } from '../trail/names';
-import { ACTIONS_TYPE_ID, ACTIONS_TYPE_NAME, entityKeyOf, type TrailEntry } from '../trail/trail-item';
+import { projectRecordEntry } from '../trail/project-record-entry';
+import { ACTIONS, type TrailEntry } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
+import { startValidatedConsumer } from './validated-consumer';
 
 /** The durable the audit replicas share for saved actions. */
 export const ACTION_CHANGES_CONSUMER = 'audit-action-changes';
 
 /** The trail item of one save of an action: an entity's change like any other, its title the action's. */
 export async function actionEntry(change: ActionChange, names: Pick<Names, 'userDisplayName'>): Promise<TrailEntry> {
-  const entityKey = entityKeyOf(ACTIONS_TYPE_ID, change.actionId);
-  return {
-    id: `${entityKey}/${change.revision}`,
+  return projectRecordEntry({
+    kind: ACTIONS,
     projectId: change.projectId,
-    entityKey,
+    recordId: change.actionId,
     revision: change.revision,
-    entityId: change.actionId,
-    entityTitle: entityTitle(ACTIONS_TYPE_ID, { title: change.title }, change.actionId),
-    entityTypeId: ACTIONS_TYPE_ID,
-    entityTypeName: ACTIONS_TYPE_NAME,
-    ...describeActionChange(change.change),
-    userId: change.changedBy,
-    userDisplayName: await names.userDisplayName(change.changedBy),
+    title: entityTitle(ACTIONS.typeId, { title: change.title }, change.actionId),
+    described: describeActionChange(change.change),
+    changedBy: change.changedBy,
+    changedByName: await names.userDisplayName(change.changedBy),
     timestamp: change.timestamp,
-  };
+  });
 }
 
 /**
@@ -34,18 +32,11 @@ export async function actionEntry(change: ActionChange, names: Pick<Names, 'user
  * entity on its newest access); a redelivery changes nothing.
  */
 export function startActionChangesConsumer(context: Pick<ServiceContext, 'bus' | 'logger'>, trail: TrailStore, names: Pick<Names, 'userDisplayName'>): Promise<Subscription> {
-  return context.bus.subscribe<unknown>({
+  return startValidatedConsumer(context, {
     durable: ACTION_CHANGES_CONSUMER,
     filter: ACTION_CHANGES_FILTER,
-    handler: async (message) => {
-      const parsed = actionChangeSchema.safeParse(message.data);
-      if (!parsed.success) {
-        // A message no retry can fix; acknowledging it keeps it from blocking the stream.
-        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed action change skipped');
-        return;
-      }
-      const change = parsed.data;
-      await trail.record(await actionEntry(change, names), { access: change.access as Access | undefined, revision: change.revision });
-    },
+    schema: actionChangeSchema,
+    what: 'action change',
+    handle: async (change) => trail.record(await actionEntry(change, names), { access: change.access as Access | undefined, revision: change.revision }),
   });
 }

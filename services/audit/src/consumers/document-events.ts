@@ -2,10 +2,10 @@ import type { Subscription } from '@platform/bus';
 import { documentEventSchema, type Access, type DocumentEvent } from '@platform/contracts';
 import type { History } from '@platform/documents';
 import type { ServiceContext, TraceContext } from '@platform/kit';
-import { traceLogFields } from '@platform/telemetry';
 import type { Names } from '../trail/names';
 import { trailEntryFor } from '../trail/trail-entries';
 import type { TrailStore } from '../trail/trail-store';
+import { startValidatedConsumer } from './validated-consumer';
 
 /** The durable consumer's name: replicas of the audit service share it; a restart resumes it. */
 export const AUDIT_CONSUMER = 'audit-trail';
@@ -42,17 +42,11 @@ export async function recordDocumentEvent(event: DocumentEvent, recorder: TrailR
 
 /** Subscribes the audit trail to document events; a failed store write makes the event come again. */
 export async function startDocumentEventsConsumer(context: ServiceContext, recorder: TrailRecorder): Promise<Subscription> {
-  return context.bus.subscribe<unknown>({
+  return startValidatedConsumer(context, {
     durable: AUDIT_CONSUMER,
     filter: DOCUMENT_EVENTS_FILTER,
-    handler: async (message) => {
-      const parsed = documentEventSchema.safeParse(message.data);
-      if (!parsed.success) {
-        // A message no retry can fix; acknowledging it keeps it from blocking the stream.
-        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues, ...traceLogFields(message.traceContext as TraceContext | undefined) }, 'malformed document event skipped');
-        return;
-      }
-      await recordDocumentEvent(parsed.data, recorder, message.traceContext as TraceContext | undefined);
-    },
+    schema: documentEventSchema,
+    what: 'document event',
+    handle: (event, message) => recordDocumentEvent(event, recorder, message.traceContext as TraceContext | undefined),
   });
 }

@@ -2,8 +2,10 @@ import type { Subscription } from '@platform/bus';
 import { MEMBERSHIP_CHANGES_FILTER, membershipChangeSchema, type MembershipChange } from '@platform/contracts';
 import type { ServiceContext } from '@platform/kit';
 import { describeMembershipChange } from '../domain/change-description';
-import { entityKeyOf, MEMBERS_TYPE_ID, MEMBERS_TYPE_NAME, type TrailEntry } from '../trail/trail-item';
+import { projectRecordEntry } from '../trail/project-record-entry';
+import { MEMBERS, type TrailEntry } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
+import { startValidatedConsumer } from './validated-consumer';
 
 /** The durable the audit replicas share for membership changes. */
 export const MEMBERSHIP_CONSUMER = 'audit-membership-changes';
@@ -15,37 +17,30 @@ export const MEMBERSHIP_CONSUMER = 'audit-membership-changes';
  * those items may be recorded after its name was erased from the others).
  */
 export function membershipEntry(change: MembershipChange): TrailEntry {
-  return {
-    id: `${MEMBERS_TYPE_ID}/${change.userId}/${change.id}`,
-    projectId: change.projectId,
-    entityKey: entityKeyOf(MEMBERS_TYPE_ID, change.userId),
-    revision: 0,
-    entityId: change.userId,
-    entityTitle: change.userId,
-    entityTypeId: MEMBERS_TYPE_ID,
-    entityTypeName: MEMBERS_TYPE_NAME,
-    ...describeMembershipChange(change.change),
-    userId: change.changedBy,
-    userDisplayName: change.changedBy,
-    timestamp: change.timestamp,
-    permissions: change.permissions,
-    ...(change.previousPermissions ? { previousPermissions: change.previousPermissions } : {}),
-  };
+  return projectRecordEntry(
+    {
+      kind: MEMBERS,
+      projectId: change.projectId,
+      recordId: change.userId,
+      revision: 0,
+      changeId: change.id,
+      title: change.userId,
+      described: describeMembershipChange(change.change),
+      changedBy: change.changedBy,
+      changedByName: change.changedBy,
+      timestamp: change.timestamp,
+    },
+    { permissions: change.permissions, previousPermissions: change.previousPermissions },
+  );
 }
 
 /** Records identity's membership changes (contracts' MembershipChange) in the trail; a redelivery changes nothing. */
 export function startMembershipChangesConsumer(context: Pick<ServiceContext, 'bus' | 'logger'>, trail: TrailStore): Promise<Subscription> {
-  return context.bus.subscribe<unknown>({
+  return startValidatedConsumer(context, {
     durable: MEMBERSHIP_CONSUMER,
     filter: MEMBERSHIP_CHANGES_FILTER,
-    handler: async (message) => {
-      const parsed = membershipChangeSchema.safeParse(message.data);
-      if (!parsed.success) {
-        // A message no retry can fix; acknowledging it keeps it from blocking the stream.
-        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed membership change skipped');
-        return;
-      }
-      await trail.recordProjectRecordChange(membershipEntry(parsed.data));
-    },
+    schema: membershipChangeSchema,
+    what: 'membership change',
+    handle: (change) => trail.recordProjectRecordChange(membershipEntry(change)),
   });
 }

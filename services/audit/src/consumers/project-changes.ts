@@ -3,32 +3,30 @@ import { PROJECT_CHANGES_FILTER, projectChangeSchema, type ProjectChange } from 
 import type { ServiceContext } from '@platform/kit';
 import { describeProjectChange } from '../domain/change-description';
 import type { Names } from '../trail/names';
-import { entityKeyOf, PROJECT_SETTINGS_TYPE_ID, PROJECT_SETTINGS_TYPE_NAME, type TrailEntry } from '../trail/trail-item';
+import { projectRecordEntry } from '../trail/project-record-entry';
+import { PROJECT_SETTINGS, type TrailEntry } from '../trail/trail-item';
 import type { TrailStore } from '../trail/trail-store';
+import { startValidatedConsumer } from './validated-consumer';
 
 /** The durable the audit replicas share for changes of projects' settings. */
 export const PROJECT_CHANGES_CONSUMER = 'audit-project-changes';
 
 /** The trail item of one change of the project's own settings: its name as the title, and what the change moved. */
 export async function projectEntry(change: ProjectChange, names: Pick<Names, 'userDisplayName'>): Promise<TrailEntry> {
-  const entityKey = entityKeyOf(PROJECT_SETTINGS_TYPE_ID, change.projectId);
-  return {
-    id: `${entityKey}/${change.revision}`,
-    projectId: change.projectId,
-    entityKey,
-    revision: change.revision,
-    entityId: change.projectId,
-    entityTitle: change.name,
-    entityTypeId: PROJECT_SETTINGS_TYPE_ID,
-    entityTypeName: PROJECT_SETTINGS_TYPE_NAME,
-    ...describeProjectChange(change.change),
-    userId: change.changedBy,
-    userDisplayName: await names.userDisplayName(change.changedBy),
-    timestamp: change.timestamp,
-    ...(change.previousName !== undefined ? { previousTitle: change.previousName } : {}),
-    ...(change.tenantId ? { tenantId: change.tenantId } : {}),
-    ...(change.previousTenantId ? { previousTenantId: change.previousTenantId } : {}),
-  };
+  return projectRecordEntry(
+    {
+      kind: PROJECT_SETTINGS,
+      projectId: change.projectId,
+      recordId: change.projectId,
+      revision: change.revision,
+      title: change.name,
+      described: describeProjectChange(change.change),
+      changedBy: change.changedBy,
+      changedByName: await names.userDisplayName(change.changedBy),
+      timestamp: change.timestamp,
+    },
+    { previousTitle: change.previousName, tenantId: change.tenantId, previousTenantId: change.previousTenantId },
+  );
 }
 
 /**
@@ -37,17 +35,11 @@ export async function projectEntry(change: ProjectChange, names: Pick<Names, 'us
  * redelivery changes nothing.
  */
 export function startProjectChangesConsumer(context: Pick<ServiceContext, 'bus' | 'logger'>, trail: TrailStore, names: Pick<Names, 'userDisplayName'>): Promise<Subscription> {
-  return context.bus.subscribe<unknown>({
+  return startValidatedConsumer(context, {
     durable: PROJECT_CHANGES_CONSUMER,
     filter: PROJECT_CHANGES_FILTER,
-    handler: async (message) => {
-      const parsed = projectChangeSchema.safeParse(message.data);
-      if (!parsed.success) {
-        // A message no retry can fix; acknowledging it keeps it from blocking the stream.
-        context.logger.error({ msgId: message.msgId, subject: message.subject, issues: parsed.error.issues }, 'malformed project change skipped');
-        return;
-      }
-      await trail.recordProjectRecordChange(await projectEntry(parsed.data, names));
-    },
+    schema: projectChangeSchema,
+    what: 'project change',
+    handle: async (change) => trail.recordProjectRecordChange(await projectEntry(change, names)),
   });
 }

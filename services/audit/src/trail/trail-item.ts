@@ -25,8 +25,14 @@ export const DOMAINS_TYPE_NAME = 'Domain';
 export const PROJECT_SETTINGS_TYPE_ID = 'project.settings';
 export const PROJECT_SETTINGS_TYPE_NAME = 'Project';
 
+/** Each kind of the project's own records as its items name it. */
+export const PROJECT_SETTINGS = { typeId: PROJECT_SETTINGS_TYPE_ID, typeName: PROJECT_SETTINGS_TYPE_NAME } as const;
+export const MEMBERS = { typeId: MEMBERS_TYPE_ID, typeName: MEMBERS_TYPE_NAME } as const;
+export const ACTIONS = { typeId: ACTIONS_TYPE_ID, typeName: ACTIONS_TYPE_NAME } as const;
+export const DOMAINS = { typeId: DOMAINS_TYPE_ID, typeName: DOMAINS_TYPE_NAME } as const;
+
 /** The items of the project's own records (its settings, memberships, actions, domains), which no entity history holds: a rebuild keeps them. */
-export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [PROJECT_SETTINGS_TYPE_ID, MEMBERS_TYPE_ID, ACTIONS_TYPE_ID, DOMAINS_TYPE_ID];
+export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [PROJECT_SETTINGS, MEMBERS, ACTIONS, DOMAINS].map((kind) => kind.typeId);
 
 /** The spec's ChangeFeedItem: what callers see, plus the revision it describes (links to that point of the entity's history). */
 export interface ChangeFeedItem {
