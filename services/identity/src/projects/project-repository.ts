@@ -121,23 +121,37 @@ export class ProjectRepository {
   }
 
   /**
-   * Adds the member or replaces its permissions; answers the member and, for one that was a member
-   * already, its permissions before (a compare-and-set, so two changes at once each see the other's).
+   * Adds the member (one who accepted an invitation) or, for one that is a member already, replaces
+   * its permissions; answers the member and, for the latter, its permissions before.
    */
   async putMember(projectId: string, userId: string, permissions: string[]): Promise<{ member: ProjectMember; previousPermissions?: string[] }> {
     const scoped = [...new Set(permissions.map((permission) => scopePermission(projectId, permission)))];
-    const member: StoredMember = { id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: scoped, createdAt: this.clock() };
     for (;;) {
+      const member: StoredMember = { id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: scoped, createdAt: this.clock() };
       try {
         await this.members.insertOne(member);
         return { member };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
       }
-      const current = await this.members.findById(member.id);
-      if (!current) continue;
+      // Removed meanwhile: added again, as the invitation it accepted asks.
+      const replaced = await this.replacePermissions(projectId, userId, permissions);
+      if (replaced) return replaced;
+    }
+  }
+
+  /**
+   * Replaces a member's permissions (a compare-and-set, so two changes at once each see the
+   * other's); answers the member and its permissions before, or null when it is not a member (never
+   * adds one: that takes the user's consent). The owner's membership cannot be changed (409).
+   */
+  async replacePermissions(projectId: string, userId: string, permissions: string[]): Promise<{ member: ProjectMember; previousPermissions: string[] } | null> {
+    const scoped = [...new Set(permissions.map((permission) => scopePermission(projectId, permission)))];
+    for (;;) {
+      const current = await this.members.findById(projectMemberId(projectId, userId));
+      if (!current) return null;
       if (current.role !== 'member') throw identityError('IDENTITY_OWNER_MEMBERSHIP');
-      const updated = await this.members.updateOne({ id: member.id, role: 'member', permissions: current.permissions }, { $set: { permissions: scoped } });
+      const updated = await this.members.updateOne({ id: current.id, role: 'member', permissions: current.permissions }, { $set: { permissions: scoped } });
       if (updated) return { member: updated, previousPermissions: current.permissions };
     }
   }

@@ -116,11 +116,12 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       // The body schema requires exactly one of userId and email.
       const userId = request.body.userId!;
       if (userId === project.ownerId) throw identityError('IDENTITY_OWNER_MEMBERSHIP');
-      if (await deps.projects.findMember(project.id, userId)) {
-        const { member, previousPermissions } = await deps.projects.putMember(project.id, userId, permissions);
+      // A member's permissions are replaced; anyone else (a member removed meanwhile too) is invited.
+      const replaced = await deps.projects.replacePermissions(project.id, userId, permissions);
+      if (replaced) {
         await deps.accessChanges.announce({ projectId: project.id });
-        await deps.outbox.publish(membershipChangeMessages(membershipPut(member, previousPermissions, caller.userId), deps.clock));
-        return reply.code(200).send(member);
+        await deps.outbox.publish(membershipChangeMessages(membershipPut(replaced.member, replaced.previousPermissions, caller.userId), deps.clock));
+        return reply.code(200).send(replaced.member);
       }
       const invitation = await deps.invitations.invite({ kind: 'project', projectId: project.id }, userId, caller.userId, { permissions: scoped });
       noticeInvitee(deps, { userId, invitedBy: caller.userId, to: { kind: 'project', id: project.id, name: project.name } }, request.log, requestTraceContext(request));
