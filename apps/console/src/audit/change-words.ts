@@ -1,3 +1,5 @@
+import { shownPermissions } from '../access/permission-names';
+
 /** The change description keys the audit service answers, in words. */
 const CHANGE_WORDS: Record<string, string> = {
   'audit.created': 'created',
@@ -20,22 +22,16 @@ export function changeInWords(changeDescription: string): string {
   return CHANGE_WORDS[changeDescription] ?? changeDescription;
 }
 
-/** A permission as people named it: stored names carry their project's id (`{projectId}::editors`). */
-function permissionName(permission: string): string {
-  const scope = permission.indexOf('::');
-  return scope === -1 ? permission : permission.slice(scope + 2);
-}
-
-function listed(permissions: readonly string[]): string {
-  return permissions.length === 0 ? 'none' : permissions.map(permissionName).join(', ');
+function listed(projectId: string, permissions: readonly string[]): string {
+  return permissions.length === 0 ? 'none' : shownPermissions(projectId, permissions);
 }
 
 /** What a membership change gave and took, in words (nothing for other changes). */
-function permissionsInWords(item: { permissions?: string[]; previousPermissions?: string[] }): string | undefined {
+function permissionsInWords(projectId: string, item: ChangeDetails): string | undefined {
   if (!item.permissions) return undefined;
-  if (!item.previousPermissions) return `permissions: ${listed(item.permissions)}`;
-  if (item.permissions.length === 0) return `had: ${listed(item.previousPermissions)}`;
-  return `permissions: ${listed(item.permissions)} (were: ${listed(item.previousPermissions)})`;
+  if (!item.previousPermissions) return `permissions: ${listed(projectId, item.permissions)}`;
+  if (item.permissions.length === 0) return `had: ${listed(projectId, item.previousPermissions)}`;
+  return `permissions: ${listed(projectId, item.permissions)} (were: ${listed(projectId, item.previousPermissions)})`;
 }
 
 interface DomainTarget {
@@ -71,8 +67,11 @@ interface ChangeDetails {
   previousTitle?: string;
 }
 
-/** A project record's change (a membership, a domain, the project's name) in a line under its words: what it gave, took, moved or renamed. */
-export function changeDetailInWords(item: ChangeDetails): string | undefined {
+/**
+ * A project record's change (a membership, a domain, the project's name) in a line under its
+ * words: what it gave, took, moved or renamed; the project's permissions by their plain names.
+ */
+export function changeDetailInWords(projectId: string, item: ChangeDetails): string | undefined {
   if (item.previousTitle !== undefined) return `was: ${item.previousTitle}`;
-  return permissionsInWords(item) ?? assignmentInWords(item);
+  return permissionsInWords(projectId, item) ?? assignmentInWords(item);
 }

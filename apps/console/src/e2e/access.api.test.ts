@@ -65,7 +65,8 @@ describe('administration screens in a real browser', { timeout: 90_000 }, () => 
     expect((await platform.call('POST', `/api/me/invitations/${invitation.id}/accept`, { token: member.token })).status).toBe(200);
 
     await page.reload();
-    const memberRow = table.getByRole('row').filter({ hasText: 'Bea' });
+    // Case-sensitive: a user id (hex) may hold "bea".
+    const memberRow = table.getByRole('row').filter({ hasText: /\bBea\b/ });
     await poll(() => memberRow.textContent()).toContain('viewers');
     await memberRow.getByRole('button', { name: 'Change permissions of Bea' }).click();
     await memberRow.getByLabel('Permissions of Bea').fill('viewers, other::x');

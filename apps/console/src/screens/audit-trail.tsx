@@ -23,8 +23,8 @@ const itemKey = (item: { entityTypeId: string; entityId: string; revision: numbe
   item.entityTypeId === MEMBERS_TYPE_ID ? `${item.entityTypeId}/${item.entityId}/${item.timestamp}/${item.changeDescription}` : `${item.entityTypeId}/${item.entityId}/${item.revision}`;
 
 /** What a membership or domain change gave, took or moved, under its words. */
-function ChangeDetail({ item }: { item: Parameters<typeof changeDetailInWords>[0] }) {
-  const words = changeDetailInWords(item);
+function ChangeDetail({ projectId, item }: { projectId: string; item: Parameters<typeof changeDetailInWords>[1] }) {
+  const words = changeDetailInWords(projectId, item);
   return words ? <small className="change-detail">{words}</small> : null;
 }
 
@@ -93,7 +93,7 @@ export function AuditTrail({ projectId }: { projectId: string }) {
                   <td>{item.entityTypeName}</td>
                   <td>
                     {changeInWords(item.changeDescription)}
-                    <ChangeDetail item={item} />
+                    <ChangeDetail projectId={projectId} item={item} />
                   </td>
                   <td dir="auto">
                     <Link to={itemLink(projectId, item)}>{item.entityTitle}</Link>

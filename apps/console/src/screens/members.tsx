@@ -10,6 +10,8 @@ import { formErrors, noErrors, type FormErrors } from '../components/form-errors
 import { LoadError } from '../components/load-error';
 import { useLoad } from '../components/use-load';
 import { useUserName } from '../components/user-name';
+import { TrailLink } from '../components/trail-link';
+import { MEMBERS_TYPE_ID } from '../audit/item-link';
 
 type Member = paths['/api/projects/{projectId}/members']['get']['responses'][200]['content']['application/json']['items'][number];
 type Invitation = paths['/api/projects/{projectId}/invitations']['get']['responses'][200]['content']['application/json']['items'][number];
@@ -154,6 +156,7 @@ export function Members({ projectId }: { projectId: string }) {
   return (
     <main>
       <h1>Members</h1>
+      <TrailLink projectId={projectId} typeId={MEMBERS_TYPE_ID}>Who added, changed and removed members: the audit trail</TrailLink>
       <button type="button" onClick={() => setAdding(true)}>Add member</button>
       {adding && (
         <form onSubmit={add} className="inline-form" noValidate aria-label="Add member">

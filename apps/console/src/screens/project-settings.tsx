@@ -6,6 +6,8 @@ import { AiUsage } from './ai-usage';
 import { DeleteProject } from './delete-project';
 import { ProjectNameForm } from './project-name-form';
 import { ProjectTenantForm } from './project-tenant-form';
+import { TrailLink } from '../components/trail-link';
+import { PROJECT_SETTINGS_TYPE_ID } from '../audit/item-link';
 
 /**
  * The project's settings: its name, its tenant (move it to another), the AI toggle (`PATCH .../ai-settings`, needs the project's update
@@ -35,6 +37,7 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
   return (
     <main>
       <h1>Settings</h1>
+      <TrailLink projectId={projectId} typeId={PROJECT_SETTINGS_TYPE_ID}>Who changed these settings: the audit trail</TrailLink>
       <LoadError error={project.error} />
       {project.value && <ProjectNameForm projectId={projectId} name={project.value.name} onRenamed={project.reload} />}
       {project.value && <ProjectTenantForm projectId={projectId} tenantId={project.value.tenantId} onMoved={project.reload} />}

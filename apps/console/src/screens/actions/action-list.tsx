@@ -3,6 +3,8 @@ import { LoadError } from '../../components/load-error';
 import { useLoad } from '../../components/use-load';
 import { Link, navigate } from '../../router';
 import { actionsPath } from './action-paths';
+import { TrailLink } from '../../components/trail-link';
+import { ACTIONS_TYPE_ID } from '../../audit/item-link';
 
 /** The project's actions the caller may read, oldest first, with links to each one's editor and runs. */
 export function ActionList({ projectId }: { projectId: string }) {
@@ -10,6 +12,7 @@ export function ActionList({ projectId }: { projectId: string }) {
   return (
     <main>
       <h1>Actions</h1>
+      <TrailLink projectId={projectId} typeId={ACTIONS_TYPE_ID}>Who created, changed and deleted actions: the audit trail</TrailLink>
       <button type="button" onClick={() => navigate(actionsPath(projectId, 'new'))}>
         New action
       </button>
