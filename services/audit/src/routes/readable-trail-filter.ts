@@ -8,8 +8,9 @@ import { refuseInvertedRange } from './trail-query-schema';
 /**
  * The store filter for the part of a project's trail the signed-in caller may read, with the
  * query's filters: a member's (others get the project's 404), without the types it may not read,
- * the project's settings and membership changes unless it may read the project, and the entities whose read rule leaves
- * it out. The page and the export both start here, so they can never show different items.
+ * the project's settings and membership changes unless it may read the project, and the entities
+ * whose read rule leaves it out. The page and the export both start here, so they can never show
+ * different items.
  */
 export async function readableTrailFilter(
   request: FastifyRequest,
