@@ -1,5 +1,6 @@
 import { createInProcessBus, type EventBus } from '@platform/bus';
 import { temporaryEmbeddedStore, type TemporaryStore } from '@platform/storage/testing';
+import { metricsText } from '@platform/telemetry';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventOutbox } from './event-outbox';
 import { createLogger } from './logger';
@@ -52,11 +53,13 @@ describe('EventOutbox', () => {
     busDown = false;
     // Within its request's time: the request may yet be publishing it itself.
     expect(await outbox.sweep()).toBe(0);
+    expect(await metricsText()).toContain(`platform_event_outbox_waiting{outbox="${OUTBOX}"} 2`);
     now += 10_000;
     expect(await outbox.sweep()).toBe(2);
     await vi.waitFor(() => expect(received.map(({ subject }) => subject).sort()).toEqual(['things.1', 'things.2']));
     expect(await waiting()).toBe(0);
     expect(await outbox.sweep()).toBe(0);
+    expect(await metricsText()).toContain(`platform_event_outbox_waiting{outbox="${OUTBOX}"} 0`);
   });
 
   it('publishes a message once however often it is swept: the message id makes a repeat a no-op on the bus', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@platform/bus';
 import type { Collection, DocumentStore } from '@platform/storage';
+import { eventOutboxWaiting } from '@platform/telemetry';
 import type { Clock } from './service';
 import type { Logger } from './logger';
 
@@ -65,6 +66,7 @@ export class EventOutbox {
   async sweep(): Promise<number> {
     const due = await this.waiting.find({ writtenAt: { $lte: this.deps.clock() - SWEEP_AGE_MS } }, { sort: { writtenAt: 1, id: 1 }, limit: SWEEP_BATCH });
     await this.send(due);
+    eventOutboxWaiting.set({ outbox: this.collection }, await this.waiting.count());
     return due.length;
   }
 

@@ -16,6 +16,7 @@ export {
   metricsRegistry,
   metricsText,
   outboxBacklog,
+  eventOutboxWaiting,
   realtimeStreams,
   storeOperationDuration,
   subjectFamily,

@@ -88,6 +88,13 @@ export const outboxBacklog = new Gauge({
   registers,
 });
 
+export const eventOutboxWaiting = new Gauge({
+  name: 'platform_event_outbox_waiting',
+  help: "Events about changes that are not documents (project settings, memberships, actions, domains) waiting in a service's outbox for the bus, as counted by its last sweep",
+  labelNames: ['outbox'],
+  registers,
+});
+
 export const realtimeStreams = new Gauge({
   name: 'platform_realtime_streams',
   help: 'Open realtime (SSE) streams on this gateway',
