@@ -64,6 +64,24 @@ describe("a project's settings in the audit trail", () => {
     expect([...revisions].sort((a, b) => b - a)).toEqual(revisions);
   });
 
+  it("records a project passing to the admin who removes its owner from the tenant, with both owners", async () => {
+    const team = (await as(bea, 'POST', '/api/tenants', { name: 'Agency' })).id;
+    const invitation = await as(bea, 'PUT', `/api/tenants/${team}/members/${ada.userId}`, { role: 'member' });
+    await as(ada, 'POST', `/api/me/invitations/${invitation.id}/accept`);
+    const projectId = (await as(ada, 'POST', '/api/projects', { name: "Ada's", tenantId: team })).id;
+    await as(bea, 'DELETE', `/api/tenants/${team}/members/${ada.userId}`);
+
+    const items = await settingsItems(projectId, bea, 2);
+    expect(items[0]).toMatchObject({ changeDescription: 'audit.ownerChanged', entityTitle: "Ada's", userId: bea.userId, ownerId: bea.userId, previousOwnerId: ada.userId });
+    expect(items[1]).toMatchObject({ changeDescription: 'audit.created', userId: ada.userId });
+    // Her owner membership ended with it.
+    await vi.waitFor(async () =>
+      expect((await as(bea, 'GET', `/api/projects/${projectId}/audit-trail?typeId=project.members`)).items).toEqual([
+        expect.objectContaining({ entityId: ada.userId, changeDescription: 'audit.memberRemoved', userId: bea.userId }),
+      ]),
+    );
+  });
+
   it("are shown to members who may read the project, and to no one else, counted or not", async () => {
     const guarded = (await as(bea, 'POST', '/api/projects', { name: 'Guarded', access: { read: { permission: 'insiders' } } })).id;
     const invitation = await as(bea, 'POST', `/api/projects/${guarded}/members`, { userId: ada.userId });

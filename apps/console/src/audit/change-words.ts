@@ -16,6 +16,7 @@ const CHANGE_WORDS: Record<string, string> = {
   'audit.aiEnabled': 'AI turned on',
   'audit.aiDisabled': 'AI turned off',
   'audit.projectMoved': 'moved to another tenant',
+  'audit.ownerChanged': 'owner changed',
 };
 
 export function changeInWords(changeDescription: string): string {

@@ -107,7 +107,7 @@ describe('the audit trail screen in a real browser', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(new RegExp(`^audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\n');
-    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle,tenantId,previousTenantId');
+    expect(lines[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle,tenantId,previousTenantId,ownerId,previousOwnerId');
     expect(lines.slice(1).map((line) => line.split(',').slice(4, 8).join(','))).toEqual(['t1,Write the report,1,audit.updated', 't2,Review report,0,audit.created']);
 
     // The filters live in the URL: a reload shows the same filtered trail.
@@ -231,6 +231,23 @@ describe('the audit trail screen in a real browser', () => {
       // The rows of that kind alone (the trail loads after the screen shows its filters).
       await poll(async () => [...new Set((await shownRows(page)).map((row) => row[1]))]).toEqual([typeName]);
     }
+    expect(platform.pageErrors).toEqual([]);
+  });
+
+  it("names a project's new and former owner when its owner leaves the tenant and an admin takes it", async () => {
+    const team = (await platform.call('POST', '/api/tenants', { token: ada.token, body: { name: 'Studio' } })).body.id;
+    const invited = await platform.call('PUT', `/api/tenants/${team}/members/${bob.id}`, { token: ada.token, body: { role: 'member' } });
+    expect((await platform.call('POST', `/api/me/invitations/${invited.body.id}/accept`, { token: bob.token })).status).toBe(200);
+    const bobs = (await platform.call('POST', '/api/projects', { token: bob.token, body: { name: "Bob's corner", tenantId: team } })).body.id;
+    expect((await platform.call('DELETE', `/api/tenants/${team}/members/${bob.id}`, { token: ada.token })).status).toBe(204);
+
+    const page = await platform.openPage({ token: ada.token });
+    await page.goto(`/console/projects/${encodeURIComponent(bobs)}/audit-trail?typeId=project.settings`);
+    await poll(async () => shownRows(page)).toEqual([
+      ['Ada', 'Project', 'owner changed\nowner: Ada (was: Bob)', "Bob's corner", '1'],
+      ['Bob', 'Project', 'created', "Bob's corner", '0'],
+    ]);
+    await screenshot(page, 'audit-09-owner-changed');
     expect(platform.pageErrors).toEqual([]);
   });
 

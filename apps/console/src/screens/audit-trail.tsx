@@ -8,6 +8,7 @@ import { counted } from '../components/counted';
 import { formErrors, noErrors } from '../components/form-errors';
 import { LoadError } from '../components/load-error';
 import { Pager } from '../components/pager';
+import { useUserName } from '../components/user-name';
 import { useLoad } from '../components/use-load';
 import { Link, navigate } from '../router';
 import { projectPath } from '../paths';
@@ -22,8 +23,29 @@ const POLL_MS = 2_000;
 const itemKey = (item: { entityTypeId: string; entityId: string; revision: number; timestamp: number; changeDescription: string }) =>
   item.entityTypeId === MEMBERS_TYPE_ID ? `${item.entityTypeId}/${item.entityId}/${item.timestamp}/${item.changeDescription}` : `${item.entityTypeId}/${item.entityId}/${item.revision}`;
 
-/** What a membership or domain change gave, took or moved, under its words. */
-function ChangeDetail({ projectId, item }: { projectId: string; item: Parameters<typeof changeDetailInWords>[1] }) {
+/** A user's display name as the caller may see it (the id until it is known, or when hidden). */
+function Named({ userId }: { userId: string }) {
+  return <>{useUserName(userId)}</>;
+}
+
+/** A change of the project's owner: who owns it now and who did. */
+function OwnerChange({ ownerId, previousOwnerId }: { ownerId: string; previousOwnerId?: string }) {
+  return (
+    <small className="change-detail">
+      owner: <Named userId={ownerId} />
+      {previousOwnerId && (
+        <>
+          {' '}
+          (was: <Named userId={previousOwnerId} />)
+        </>
+      )}
+    </small>
+  );
+}
+
+/** What a membership, domain or project change gave, took, moved or passed on, under its words. */
+function ChangeDetail({ projectId, item }: { projectId: string; item: Parameters<typeof changeDetailInWords>[1] & { ownerId?: string; previousOwnerId?: string } }) {
+  if (item.ownerId) return <OwnerChange ownerId={item.ownerId} {...(item.previousOwnerId ? { previousOwnerId: item.previousOwnerId } : {})} />;
   const words = changeDetailInWords(projectId, item);
   return words ? <small className="change-detail">{words}</small> : null;
 }

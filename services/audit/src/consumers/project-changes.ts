@@ -25,7 +25,7 @@ export async function projectEntry(change: ProjectChange, names: Pick<Names, 'us
       changedByName: await names.userDisplayName(change.changedBy),
       timestamp: change.timestamp,
     },
-    { previousTitle: change.previousName, tenantId: change.tenantId, previousTenantId: change.previousTenantId },
+    { previousTitle: change.previousName, tenantId: change.tenantId, previousTenantId: change.previousTenantId, ownerId: change.ownerId, previousOwnerId: change.previousOwnerId },
   );
 }
 

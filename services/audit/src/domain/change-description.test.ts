@@ -53,6 +53,7 @@ describe('describeProjectChange', () => {
     ['aiEnabled', 'updated', 'audit.aiEnabled'],
     ['aiDisabled', 'updated', 'audit.aiDisabled'],
     ['moved', 'updated', 'audit.projectMoved'],
+    ['ownerChanged', 'updated', 'audit.ownerChanged'],
     ['deleted', 'deleted', 'audit.deleted'],
     ['restored', 'updated', 'audit.restored'],
   ] as const)('%s', (change, changeType, changeDescription) => {

@@ -16,6 +16,7 @@ export const CHANGE_DESCRIPTIONS = {
   aiEnabled: 'audit.aiEnabled',
   aiDisabled: 'audit.aiDisabled',
   projectMoved: 'audit.projectMoved',
+  ownerChanged: 'audit.ownerChanged',
 } as const;
 
 export type ChangeDescription = (typeof CHANGE_DESCRIPTIONS)[keyof typeof CHANGE_DESCRIPTIONS];
@@ -92,6 +93,7 @@ const PROJECT_CHANGES: Record<ProjectChange['change'], DescribedChange> = {
   aiEnabled: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.aiEnabled },
   aiDisabled: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.aiDisabled },
   moved: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.projectMoved },
+  ownerChanged: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.ownerChanged },
   deleted: { changeType: 'deleted', changeDescription: CHANGE_DESCRIPTIONS.deleted },
   restored: { changeType: 'updated', changeDescription: CHANGE_DESCRIPTIONS.restored },
 };

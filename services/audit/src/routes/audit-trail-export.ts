@@ -31,6 +31,8 @@ const COLUMNS = [
   'previousTitle',
   'tenantId',
   'previousTenantId',
+  'ownerId',
+  'previousOwnerId',
 ] as const;
 
 /** A domain's target in one cell: `<applicationId>@<versionId>`, or `<applicationId>@latest` when it follows the latest publish. */
@@ -52,6 +54,8 @@ async function* readableRows(trail: TrailStore, authorNames: AuthorNames, reader
         previousTitle: shown.previousTitle,
         tenantId: shown.tenantId,
         previousTenantId: shown.previousTenantId,
+        ownerId: shown.ownerId,
+        previousOwnerId: shown.previousOwnerId,
       };
     }
   }

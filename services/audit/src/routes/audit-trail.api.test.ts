@@ -266,7 +266,7 @@ describe('GET audit-trail/export', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(answer.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="audit-trail-${projectId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
-    expect((answer.body as string).split('\n')[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle,tenantId,previousTenantId');
+    expect((answer.body as string).split('\n')[0]).toBe('time,timestamp,entityTypeId,entityTypeName,entityId,entityTitle,revision,changeDescription,userId,userDisplayName,permissions,previousPermissions,target,previousTarget,previousTitle,tenantId,previousTenantId,ownerId,previousOwnerId');
     // UTF-8 with a byte order mark (which reading the body as text drops), for spreadsheets.
     const raw = await fetch(`${platform.url}/api/projects/${projectId}/audit-trail/export`, { headers: { authorization: `Bearer ${tokens.owner}` } });
     expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -28,6 +28,8 @@ const itemSchema = z.object({
   previousTitle: z.string().optional().describe("A domain's hostname, or the project's name, before the change that gave it another"),
   tenantId: z.string().optional().describe('A move of the project (`audit.projectMoved`): the tenant it joined'),
   previousTenantId: z.string().optional().describe('A move of the project: the tenant it left'),
+  ownerId: z.string().optional().describe("A change of the project's owner (`audit.ownerChanged`): the user who owns it now"),
+  previousOwnerId: z.string().optional().describe("A change of the project's owner: the user who owned it before"),
 });
 
 const responseSchema = z.object({ items: z.array(itemSchema), total: z.number(), page: z.number(), limit: z.number() });

@@ -18,7 +18,7 @@ export interface ProjectRecordChange {
   timestamp: number;
 }
 
-type Details = Pick<ChangeFeedItem, 'permissions' | 'previousPermissions' | 'target' | 'previousTarget' | 'previousTitle' | 'tenantId' | 'previousTenantId'>;
+type Details = Pick<ChangeFeedItem, 'permissions' | 'previousPermissions' | 'target' | 'previousTarget' | 'previousTitle' | 'tenantId' | 'previousTenantId' | 'ownerId' | 'previousOwnerId'>;
 
 /** The trail entry of a change of a project record: the same item shape as an entity's change, plus what its kind adds. */
 export function projectRecordEntry(change: ProjectRecordChange, details: Details = {}): TrailEntry {

@@ -57,6 +57,9 @@ export interface ChangeFeedItem {
   /** A move of the project: the tenant it joined and the one it left. */
   tenantId?: string;
   previousTenantId?: string;
+  /** A change of the project's owner: the user who owns it now and the one before. */
+  ownerId?: string;
+  previousOwnerId?: string;
 }
 
 /** An item as built from one change, before the entity's current access is attached. */
@@ -114,7 +117,7 @@ export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<stri
   };
 }
 
-const DETAIL_FIELDS = ['permissions', 'previousPermissions', 'target', 'previousTarget', 'previousTitle', 'tenantId', 'previousTenantId'] as const;
+const DETAIL_FIELDS = ['permissions', 'previousPermissions', 'target', 'previousTarget', 'previousTitle', 'tenantId', 'previousTenantId', 'ownerId', 'previousOwnerId'] as const;
 
 /** The fields a kind of project record adds to its items, those the item has. */
 function detailsOf(item: StoredTrailItem): Pick<ChangeFeedItem, (typeof DETAIL_FIELDS)[number]> {

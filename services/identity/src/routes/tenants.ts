@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
 import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
+import { projectChangeMessages } from '../projects/project-changes';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
 import { noticeInvitee } from '../invitations/invitee-notice';
@@ -194,9 +195,12 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       const admins = (await deps.tenants.listMembers(tenantId)).filter((member) => member.role === 'admin' && member.userId !== userId);
       if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const successor = leaving ? admins[0]!.userId : caller.userId;
-      const ended = await deps.tenants.removeMember(tenantId, userId, successor);
+      const { ended, handedOver } = await deps.tenants.removeMember(tenantId, userId, successor);
       await announceProjects(ended.map((membership) => membership.projectId));
-      await deps.outbox.publish(membershipChangeMessages(ended.map((membership) => membershipEnded(membership, caller.userId)), deps.clock));
+      await deps.outbox.publish([
+        ...handedOver.flatMap((project) => projectChangeMessages('ownerChanged', { after: project }, caller.userId, deps.clock(), userId)),
+        ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, caller.userId)), deps.clock),
+      ]);
       return reply.code(204).send();
     },
   );

@@ -126,9 +126,10 @@ export class TenantRepository {
   /**
    * Removes the user from the tenant and from every project of it. Projects the user owns pass to
    * `successorId` (the admin removing them, or another admin when they leave), so no project of
-   * the tenant is left without an owner. Answers the project memberships the user lost.
+   * the tenant is left without an owner. Answers the project memberships the user lost and the
+   * projects that passed to the successor, as they are now.
    */
-  async removeMember(tenantId: string, userId: string, successorId: string): Promise<ProjectMember[]> {
+  async removeMember(tenantId: string, userId: string, successorId: string): Promise<{ ended: ProjectMember[]; handedOver: ProjectRecord[] }> {
     // Ownership handover and removal in one atomic section: never a project without its owner's membership.
     return this.store.atomically(async (section) => {
       const members = section.collection<Stored<TenantMember>>(TENANT_MEMBERS_COLLECTION);
@@ -136,8 +137,10 @@ export class TenantRepository {
       const projectMembers = section.collection<Stored<ProjectMember>>(PROJECT_MEMBERS_COLLECTION);
       const projectIds = (await projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
       const now = this.clock();
+      const handedOver: ProjectRecord[] = [];
       for (const project of await projects.find({ tenantId, ownerId: userId })) {
-        await projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
+        const passed = await projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
+        if (passed) handedOver.push(passed);
         const successorMembership = projectMemberId(project.id, successorId);
         const promoted = await projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
         if (!promoted) await projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
@@ -145,7 +148,7 @@ export class TenantRepository {
       const memberships = await projectMembers.find({ userId, projectId: { $in: projectIds } });
       await projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
       await members.deleteMany({ id: tenantMemberId(tenantId, userId) });
-      return memberships;
+      return { ended: memberships, handedOver };
     });
   }
 

@@ -3,7 +3,7 @@ import type { ProjectRecord } from '@platform/kit';
 import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
 import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
-import { projectSettingsChanged } from '../projects/project-changes';
+import { projectChangeMessages, projectSettingsChanged } from '../projects/project-changes';
 
 /** What keeps an account from being deleted until its user sees to it, with what to do about it. */
 export type DeletionBlocker =
@@ -79,7 +79,12 @@ export function shownPlan({ blockers, deletedProjects, leftTenants }: AccountDel
 export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<void> {
   const touched = new Set<string>();
   const ended: ProjectMember[] = [];
-  for (const { tenant, successorId } of planned.leaving) ended.push(...(await deps.tenants.removeMember(tenant.id, user.id, successorId)));
+  const handedOver: ProjectRecord[] = [];
+  for (const { tenant, successorId } of planned.leaving) {
+    const left = await deps.tenants.removeMember(tenant.id, user.id, successorId);
+    ended.push(...left.ended);
+    handedOver.push(...left.handedOver);
+  }
   const deletedProjects: ProjectRecord[] = [];
   for (const project of planned.deletedProjects) {
     const deleted = await deps.projects.markDeleted(project.id);
@@ -90,6 +95,7 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   for (const membership of ended) touched.add(membership.projectId);
   await Promise.all([...touched].map((projectId) => deps.accessChanges.announce({ projectId })));
   await deps.outbox.publish([
+    ...handedOver.flatMap((project) => projectChangeMessages('ownerChanged', { after: project }, user.id, deps.clock(), user.id)),
     ...deletedProjects.flatMap((project) => projectSettingsChanged('deleted', project, user.id, deps.clock())),
     ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, user.id)), deps.clock),
   ]);
