@@ -2,7 +2,7 @@ import { requireUser, rlsAllows, type ProjectAccess } from '@platform/kit';
 import type { FastifyRequest } from 'fastify';
 import { trailFilter, type TrailQuery } from '../domain/trail-query';
 import type { TrailReader } from '../trail/author-names';
-import { MEMBERS_TYPE_ID, PROJECT_SETTINGS_TYPE_ID } from '../trail/trail-item';
+import { MEMBERS, PROJECT_SETTINGS } from '../trail/trail-item';
 import { refuseInvertedRange } from './trail-query-schema';
 
 /**
@@ -23,6 +23,6 @@ export async function readableTrailFilter(
   const { project, caller } = await projects.require(projectId, request.principal);
   const unreadableTypes = await projects.types.unreadableTypes(projectId, caller);
   // The project's own settings and memberships are shown to those who may read the project (and so list its members).
-  if (!rlsAllows(project.access, 'read', caller)) unreadableTypes.push(PROJECT_SETTINGS_TYPE_ID, MEMBERS_TYPE_ID);
+  if (!rlsAllows(project.access, 'read', caller)) unreadableTypes.push(PROJECT_SETTINGS.typeId, MEMBERS.typeId);
   return { reader, filter: trailFilter(projectId, query, caller, unreadableTypes) };
 }

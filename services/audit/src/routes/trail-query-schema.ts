@@ -3,7 +3,7 @@ import { ID_PATTERN } from '@platform/documents';
 import { z } from 'zod';
 import { clampLimit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/trail-query';
 import { auditError } from '../errors';
-import { ACTIONS_TYPE_ID, DOMAINS_TYPE_ID, MEMBERS_TYPE_ID, PROJECT_RECORD_TYPE_IDS, PROJECT_SETTINGS_TYPE_ID } from '../trail/trail-item';
+import { ACTIONS, DOMAINS, MEMBERS, PROJECT_RECORD_TYPE_IDS, PROJECT_SETTINGS } from '../trail/trail-item';
 
 /** Pages past this are refused: skipping further would scan more than any trail holds. */
 export const MAX_PAGE = 1_000_000;
@@ -25,7 +25,7 @@ export const trailFilterShape = {
   typeId: z
     .union([z.enum(PROJECT_RECORD_TYPE_IDS as [string, ...string[]]), z.string().regex(ID_PATTERN, 'ids hold 1 to 64 letters, digits, _ or -')])
     .optional()
-    .describe(`Only changes to entities of this type (types, applications for those collections; ${PROJECT_SETTINGS_TYPE_ID} for the project's own settings, ${MEMBERS_TYPE_ID} for membership changes, ${ACTIONS_TYPE_ID} for saved actions, ${DOMAINS_TYPE_ID} for domains)`),
+    .describe(`Only changes to entities of this type (types, applications for those collections; ${PROJECT_SETTINGS.typeId} for the project's own settings, ${MEMBERS.typeId} for membership changes, ${ACTIONS.typeId} for saved actions, ${DOMAINS.typeId} for domains)`),
   from: wholeNumber('Range start, Unix ms, inclusive').optional(),
   to: wholeNumber('Range end, Unix ms, inclusive').optional(),
   changeType: z.enum(changeKinds).optional().describe('created, updated or deleted'),

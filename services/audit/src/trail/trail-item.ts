@@ -7,29 +7,17 @@ import type { AuthorNames, TrailReader } from './author-names';
 export const TRAIL_COLLECTION = 'audit-trail';
 export const TRAIL_ENTITIES_COLLECTION = 'audit-trail-entities';
 
-/**
- * `entityTypeId` of the items of membership changes: the entity is the member, `entityId` its user
- * id. A dot cannot occur in a type id, so no type's items can be taken for these.
- */
-export const MEMBERS_TYPE_ID = 'project.members';
-export const MEMBERS_TYPE_NAME = 'Member';
-/** `entityTypeId` of the items of saved actions: the entity is the action. */
-export const ACTIONS_TYPE_ID = 'project.actions';
-export const ACTIONS_TYPE_NAME = 'Action';
+// The kinds of the project's own records, as their items name them (`entityTypeId`,
+// `entityTypeName`). A dot cannot occur in a type id, so no type's items can be taken for these.
 
-/** `entityTypeId` of the items of changes of the project's domains: the entity is the domain, its title the hostname. */
-export const DOMAINS_TYPE_ID = 'project.domains';
-export const DOMAINS_TYPE_NAME = 'Domain';
-
-/** `entityTypeId` of the items of changes of the project's own settings: the entity is the project. */
-export const PROJECT_SETTINGS_TYPE_ID = 'project.settings';
-export const PROJECT_SETTINGS_TYPE_NAME = 'Project';
-
-/** Each kind of the project's own records as its items name it. */
-export const PROJECT_SETTINGS = { typeId: PROJECT_SETTINGS_TYPE_ID, typeName: PROJECT_SETTINGS_TYPE_NAME } as const;
-export const MEMBERS = { typeId: MEMBERS_TYPE_ID, typeName: MEMBERS_TYPE_NAME } as const;
-export const ACTIONS = { typeId: ACTIONS_TYPE_ID, typeName: ACTIONS_TYPE_NAME } as const;
-export const DOMAINS = { typeId: DOMAINS_TYPE_ID, typeName: DOMAINS_TYPE_NAME } as const;
+/** The project itself: its settings. */
+export const PROJECT_SETTINGS = { typeId: 'project.settings', typeName: 'Project' } as const;
+/** A membership: the entity is the member, `entityId` its user id. */
+export const MEMBERS = { typeId: 'project.members', typeName: 'Member' } as const;
+/** A saved action. */
+export const ACTIONS = { typeId: 'project.actions', typeName: 'Action' } as const;
+/** A domain: its title is the hostname. */
+export const DOMAINS = { typeId: 'project.domains', typeName: 'Domain' } as const;
 
 /** The items of the project's own records (its settings, memberships, actions, domains), which no entity history holds: a rebuild keeps them. */
 export const PROJECT_RECORD_TYPE_IDS: readonly string[] = [PROJECT_SETTINGS, MEMBERS, ACTIONS, DOMAINS].map((kind) => kind.typeId);
@@ -102,7 +90,7 @@ export function entityKeyOf(collection: string, entityId: string): string {
  */
 export function publicItem(item: StoredTrailItem, visibleNames: ReadonlyMap<string, string>): ChangeFeedItem {
   const { entityId, revision, entityTitle, entityTypeId, entityTypeName, changeDescription, userId, userDisplayName, timestamp } = item;
-  const membership = entityTypeId === MEMBERS_TYPE_ID;
+  const membership = entityTypeId === MEMBERS.typeId;
   return {
     entityId,
     revision,
@@ -126,7 +114,7 @@ function detailsOf(item: StoredTrailItem): Pick<ChangeFeedItem, (typeof DETAIL_F
 
 /** The items as the reader may see them: one read of the names their authors and members show. */
 export async function shownItems(items: readonly StoredTrailItem[], reader: TrailReader, names: AuthorNames): Promise<ChangeFeedItem[]> {
-  const members = items.filter((item) => item.entityTypeId === MEMBERS_TYPE_ID).map((item) => item.entityId);
+  const members = items.filter((item) => item.entityTypeId === MEMBERS.typeId).map((item) => item.entityId);
   const visible = await names.visibleTo(reader, [...items.map((item) => item.userId), ...members]);
   return items.map((item) => publicItem(item, visible));
 }

@@ -210,9 +210,9 @@ export class Sessions {
   /**
    * Renames the access token `tokenId` of `userId` and sets what it may do, as `changeOf` decides
    * from what the token is now (its `grant` replaces the old one whole), keeping its secret and
-   * expiry; answers its summary, or null when it is not a live token of the user. Gateways read the session on every request, so the change holds from
-   * the next one; its open realtime streams are looked at again at once (one of a project the
-   * token no longer reaches closes).
+   * expiry; answers its summary, or null when it is not a live token of the user. Gateways read
+   * the session on every request, so the change holds from the next one; its open realtime
+   * streams are looked at again at once (one of a project the token no longer reaches closes).
    */
   async amendToken(userId: string, tokenId: string, changeOf: (current: TokenState) => Promise<{ name: string; grant: TokenGrant }>): Promise<SessionSummary | null> {
     const amended = await withSessionStore(async () => {
