@@ -35,8 +35,9 @@ export class Publisher {
 
   /** `traceContext`: the request's trace, which the application's write joins. */
   async publish(projectId: string, applicationId: string, caller: ProjectCaller, traceContext?: TraceContext): Promise<StoredVersion> {
-    const application = await this.applications.live(projectId, applicationId);
-    if (!application) throw publishingError('PUBLISHING_APPLICATION_NOT_FOUND');
+    // Read first: the answer carries the snapshot (serverConfiguration included), and an
+    // unreadable application must answer like an unknown one so ids cannot be probed.
+    const application = await this.readable(projectId, applicationId, caller);
     if (!rlsAllows(application.access, 'update', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'Publishing needs update permission on the application' });
 
     const version = snapshot(application, { publishedBy: caller.userId, now: this.clock(), attempt: randomUUID() });

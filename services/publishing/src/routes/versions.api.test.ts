@@ -184,18 +184,39 @@ describe('permissions', () => {
     { who: 'no session', token: () => undefined, publish: 401, list: 401 },
     { who: 'a non-member', token: () => outsider, publish: 404, list: 404 },
     { who: 'a member with read but not update', token: () => reader, publish: 403, list: 200 },
-    { who: 'a member with update but not read', token: () => editor, publish: 201, list: 404 },
+    { who: 'a member with update but not read', token: () => editor, publish: 404, list: 404 },
     { who: 'the project owner', token: () => owner, publish: 201, list: 200 },
   ])('$who: publish $publish, versions $list', async (row) => {
     const appId = await restrictedApp();
     const published = await platform.call('POST', `/api/projects/${projectId}/applications/${appId}/publish`, { token: row.token() });
     expect(published.status).toBe(row.publish);
     if (row.publish === 403) expect(published.body.code).toBe('PUBLISHING_FORBIDDEN');
+    if (row.publish === 404 && row.list === 404 && row.token() !== outsider) expect(published.body.code).toBe('PUBLISHING_APPLICATION_NOT_FOUND');
     const listed = await platform.call('GET', `/api/projects/${projectId}/applications/${appId}/versions`, { token: row.token() });
     expect(listed.status).toBe(row.list);
     const single = await platform.call('GET', `/api/projects/${projectId}/applications/${appId}/versions/${appId}:1`, { token: row.token() });
     if (row.list === 404) expect(single.status).toBe(404);
     if (row.list === 200 && row.publish === 201) expect(single.status).toBe(200);
-    if (row.publish === 403) expect(await platform.context.store.collection(versionsCollection(projectId)).count({ applicationId: appId })).toBe(0);
+    if (row.publish !== 201) expect(await platform.context.store.collection(versionsCollection(projectId)).count({ applicationId: appId })).toBe(0);
+  });
+
+  it('a member who may not read the application cannot publish it: 404 like an unknown one, no snapshot, nothing changed', async () => {
+    // Read limited to the owner and no update rule: update alone would let every member through.
+    const appId = await application({ access: { read: { userIds: ['owner'] } } });
+    const before = await applicationDoc(appId);
+
+    const published = await publish(appId, reader);
+    const unknown = await publish('no-such-app', reader);
+    expect(published).toMatchObject({ status: 404, body: { code: 'PUBLISHING_APPLICATION_NOT_FOUND' } });
+    expect(published.body).toEqual(unknown.body);
+    expect(JSON.stringify(published.body)).not.toContain('secret-key');
+
+    expect(await platform.context.store.collection(versionsCollection(projectId)).count({ applicationId: appId })).toBe(0);
+    const after = await applicationDoc(appId);
+    expect(after.revision).toBe(before.revision);
+    expect(after.publishedVersionNumber).toBeUndefined();
+    expect(after.changes).toHaveLength(before.changes.length);
+    // The owner still publishes it, as version 1.
+    expect(await publish(appId)).toMatchObject({ status: 201, body: { versionNumber: 1, publishedBy: 'owner' } });
   });
 });

@@ -17,7 +17,7 @@ export function registerVersionRoutes(app: FastifyInstance, deps: PublishingDeps
     {
       schema: {
         tags: ['publishing'],
-        summary: 'Publish the application as a new immutable version (update permission on the application)',
+        summary: 'Publish the application as a new immutable version (read and update permission on the application)',
         params: applicationParams,
         response: { 201: versionSchema },
       },
