@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkClientModifier, checkNewFields, MODIFIER_LIMITS, touchedPaths } from './modifier-rules';
+import { MAX_DOCUMENT_DEPTH } from './document-limits';
 
 const ok = (modifier: unknown, allowAccess = false) => checkClientModifier(modifier, { allowAccess });
 
@@ -69,6 +70,14 @@ describe('client modifier rules', () => {
     expect(ok({ $set: { deep } })[0]?.message).toMatch(/deeper/);
     const many = Object.fromEntries(Array.from({ length: MODIFIER_LIMITS.maxPaths + 1 }, (_, i) => [`f${i}`, i]));
     expect(ok({ $set: many }).at(-1)?.message).toMatch(/paths/);
+  });
+
+  it('refuses a path with more segments than a document may nest, in any operator and as a rename target, before it is applied', () => {
+    const path = (segments: number) => Array.from({ length: segments }, () => 'a').join('.');
+    expect(ok({ $set: { [path(MAX_DOCUMENT_DEPTH)]: 1 } })).toEqual([]);
+    expect(ok({ $set: { [path(MAX_DOCUMENT_DEPTH + 1)]: 1 } })[0]?.message).toBe(`has ${MAX_DOCUMENT_DEPTH + 1} segments; documents nest at most ${MAX_DOCUMENT_DEPTH} levels`);
+    expect(ok({ $inc: { [path(3_900)]: 1 } })).toHaveLength(1);
+    expect(ok({ $rename: { title: path(100) } })[0]?.message).toMatch(/^rename target: has 100 segments/);
   });
 
   it('refuses fields another service owns, at any depth and as a rename target', () => {

@@ -1,4 +1,5 @@
 import type { UpdateModifier } from '@platform/storage';
+import { MAX_DOCUMENT_DEPTH } from './document-limits';
 import { JSON_SCHEMA_DOLLAR_KEYWORDS } from './type-schema-storage';
 
 /** Fields the server owns: no client modifier may touch them or anything below them. */
@@ -51,6 +52,8 @@ function pathProblem(path: string, options: ClientModifierOptions): string | und
   const { allowAccess, serverOwned } = options;
   const segments = path.split('.');
   if (path.length === 0 || segments.some((s) => s.length === 0)) return 'empty path segment';
+  // Refused before the update engine walks it: a path this long could only nest the document too deep.
+  if (segments.length > MAX_DOCUMENT_DEPTH) return `has ${segments.length} segments; documents nest at most ${MAX_DOCUMENT_DEPTH} levels`;
   // Inline rather than a named helper closure: tsx (keepNames) gives one made per call an Object.defineProperty.
   if (segments.some((s) => s.startsWith('$') && !(inJsonSchemaField(path, options) && JSON_SCHEMA_DOLLAR_KEYWORDS.has(s)))) return 'positional and operator paths are not allowed';
   if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return 'path segment not allowed';

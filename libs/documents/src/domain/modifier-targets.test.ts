@@ -22,4 +22,10 @@ describe('modifier targets', () => {
   it('lets $unset pass through a scalar, as MongoDB does', () => {
     expect(targetTypeProblems(document, { $unset: { 'title.x': '' } })).toEqual([]);
   });
+
+  it('refuses a $rename out of or into an array element, as MongoDB does, and lets other renames pass', () => {
+    expect(targetTypeProblems(document, { $rename: { 'tags.0': 'first' } }).map((problem) => problem.path)).toEqual(['modifier.$rename.tags.0']);
+    expect(targetTypeProblems(document, { $rename: { title: 'tags.5' } }).map((problem) => problem.message)).toEqual(['$rename cannot move a value out of or into an array element']);
+    expect(targetTypeProblems(document, { $rename: { title: 'heading', 'meta.note': 'meta.remark', tags: 'labels' } })).toEqual([]);
+  });
 });

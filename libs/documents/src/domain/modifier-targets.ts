@@ -20,17 +20,33 @@ function lookUp(document: Record<string, unknown>, path: string): Found {
   return { value: current };
 }
 
+/** Whether a dotted path passes through an array on its way (`tags.0`, `rows.2.name`). */
+function throughArray(document: Record<string, unknown>, path: string): boolean {
+  let current: unknown = document;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current)) return true;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) return false;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return false;
+}
+
 /**
  * Operators applied to a value of a type they cannot work on, which MongoDB refuses (and the
  * embedded engine would silently skip): `$inc`/`$mul` on anything but a number, `$push`,
- * `$addToSet`/`$pull` on anything but an array, and a field created inside a value that is not a
- * document or array (`$set: { 'title.x': 1 }` on a string title). A missing field is fine.
+ * `$addToSet`/`$pull` on anything but an array, a field created inside a value that is not a
+ * document or array (`$set: { 'title.x': 1 }` on a string title), and a `$rename` from or into an
+ * array's element. A missing field is fine.
  */
 export function targetTypeProblems(document: Record<string, unknown>, modifier: UpdateModifier): ModifierProblem[] {
   const problems: ModifierProblem[] = [];
   for (const [operator, fields] of Object.entries(modifier)) {
-    for (const path of Object.keys(fields)) {
+    for (const [path, operand] of Object.entries(fields)) {
       const at = `modifier.${operator}.${path}`;
+      if (operator === '$rename' && (throughArray(document, path) || throughArray(document, operand as string))) {
+        problems.push({ path: at, message: '$rename cannot move a value out of or into an array element' });
+        continue;
+      }
       const found = lookUp(document, path);
       if ('blockedBy' in found) {
         if (CREATING_OPERATORS.has(operator)) problems.push({ path: at, message: `cannot create a field inside ${found.blockedBy}, which is not an object or array` });

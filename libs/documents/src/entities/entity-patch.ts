@@ -32,11 +32,13 @@ export function assertAccessRules(fields: Record<string, unknown>, fieldNames: r
   throw documentError('DATA_INVALID_ACCESS', { message: `Invalid ${first.field}: ${first.message}`, details: { field: first.field, problems } });
 }
 
+const LIMIT_CODES = { array: 'DATA_ARRAY_TOO_LONG', depth: 'DATA_DOCUMENT_TOO_DEEP', number: 'DATA_NUMBER_OUT_OF_RANGE', size: 'DATA_DOCUMENT_TOO_LARGE' } as const;
+
 function limitExceeded({ kind, field, message, ...numbers }: LimitProblem): AppError {
-  return documentError(kind === 'array' ? 'DATA_ARRAY_TOO_LONG' : 'DATA_DOCUMENT_TOO_LARGE', { message: `Invalid ${field}: ${message}`, details: { field, ...numbers } });
+  return documentError(LIMIT_CODES[kind], { message: `Invalid ${field}: ${message}`, details: { field, ...numbers } });
 }
 
-/** Throws 400 when an entity's fields, as they would be stored, break the size or array limits; `changed` are the fields the write sets. */
+/** Throws 400 when an entity's fields, as they would be stored, break the size, array or depth limits or hold a non-finite number; `changed` are the fields the write sets. */
 export function assertWithinLimits(limits: DocumentLimits, fields: Record<string, unknown>, changed: readonly string[]): void {
   const problem = limitProblem(fields, limits, changed);
   if (problem) throw limitExceeded(problem);
@@ -95,7 +97,7 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   if (farIndex) throw limitExceeded(farIndex);
   // A baseRevision ahead of this read could be reached by another write before ours lands, and
   // the modifier would then apply to a state nobody checked.
-  if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision);
+  if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision, caller);
   const mismatched = targetTypeProblems(entity, modifier);
   if (mismatched.length) throw badModifier(mismatched);
   let after: Record<string, unknown>;
@@ -116,5 +118,5 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
   const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext });
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller });
 }
