@@ -6,7 +6,7 @@ import { createLogger } from '@platform/kit';
 import { createEmbeddedStore, wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type EmbeddedDocumentStore, type StoredDocument } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { historyCollection } from '../domain/collections';
-import type { EntityScope } from './entity';
+import type { EntityScope, StoredEntity } from './entity';
 import { EntityWriter } from './entity-writer';
 import { History } from './history';
 import { OutboxDrainer } from './outbox';
@@ -111,5 +111,44 @@ describe('EntityWriter on the embedded store', () => {
     await store.close();
     const line = (await logLines(dataDir)).find((records) => records.some((record) => record.c === scope.collection && record.put?.id === 'e2'));
     expect(line?.filter((record) => record.put).map((record) => record.c).sort()).toEqual(['ledger', historyCollection(scope.collection), scope.collection].sort());
+  });
+
+  describe('answers for the caller who wrote', () => {
+    const reader = { userId: 'u2', superuser: false, permissions: new Set<string>() };
+    const onlyOwner = { read: { userIds: ['u1'] } };
+    /** A write that lands between the caller's read and its guarded update, taking the caller's read access. */
+    const accessTakenMeanwhile = (id: string) => async (section: Parameters<NonNullable<Parameters<EntityWriter['patch']>[3]['preceding']>>[0]) => {
+      await section.collection(scope.collection).updateOne({ id }, { $set: { revision: 1, secret: 'meanwhile', access: onlyOwner } });
+    };
+
+    it("answers a conflict's details only to a reader who may still read the entity, and a 404 to one who may not", async () => {
+      await writer.create(scope, { title: 'open' }, { userId: 'u1', id: 'race' });
+      const refused = writer.patch(scope, 'race', { $set: { title: 'mine' } }, { userId: 'u2', baseRevision: 0, reader, preceding: accessTakenMeanwhile('race') });
+      await expect(refused).rejects.toMatchObject({ statusCode: 404, code: 'DATA_ENTITY_NOT_FOUND' });
+      await expect(refused).rejects.not.toHaveProperty('details.current');
+
+      const owner = { userId: 'u1', superuser: false, permissions: new Set<string>() };
+      await expect(writer.patch(scope, 'race', { $set: { title: 'mine' } }, { userId: 'u1', baseRevision: 0, reader: owner })).rejects.toMatchObject({
+        statusCode: 409,
+        details: { currentRevision: 1, current: { secret: 'meanwhile' } },
+      });
+    });
+
+    it('answers 400 for a modifier sent on an old revision that cannot apply to it, as it would on the current one', async () => {
+      await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'stale' });
+      await writer.patch(scope, 'stale', { $set: { title: 'b' } }, { userId: 'u1', baseRevision: 0 });
+      const current = (await store.collection(scope.collection).findById('stale')) as StoredEntity;
+      expect(await writer.conflict(scope, current, { $set: { a: 1, 'a.b': 2 } }, 0)).toMatchObject({ statusCode: 400, code: 'DATA_INVALID_MODIFIER' });
+      expect(await writer.conflict(scope, current, { $set: { a: 1 } }, 0)).toMatchObject({ statusCode: 409, code: 'DATA_REVISION_CONFLICT' });
+    });
+
+    it('tells only a reader who may read a deleted entity that its id was deleted', async () => {
+      const hidden = await writer.create(scope, { title: 'x', access: onlyOwner }, { userId: 'u1', id: 'gone' });
+      await writer.remove(scope, hidden, 'u1');
+      await expect(writer.create(scope, { title: 'y' }, { userId: 'u2', id: 'gone', reader })).rejects.toMatchObject({ statusCode: 409, code: 'DATA_DUPLICATE_ID', details: { id: 'gone' } });
+      await expect(writer.create(scope, { title: 'y' }, { userId: 'u2', id: 'gone', reader })).rejects.not.toHaveProperty('details.deleted');
+      const owner = { userId: 'u1', superuser: false, permissions: new Set<string>() };
+      await expect(writer.create(scope, { title: 'y' }, { userId: 'u1', id: 'gone', reader: owner })).rejects.toMatchObject({ details: { id: 'gone', deleted: true } });
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '@platform/contracts';
+import { rlsAllows, type ProjectCaller } from '@platform/kit';
 import { DuplicateKeyError, guardedUpdate, type DocumentStore, type StoreSection, type UpdateModifier } from '@platform/storage';
 import { inStoreWriteSpan, type TraceContext } from '@platform/telemetry';
 import { conflictDetails } from '../domain/conflict';
@@ -41,7 +42,7 @@ export class EntityWriter {
     private readonly watermarks?: PullWatermarks,
   ) {}
 
-  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access; preceding?: PrecedingWrites; traceContext?: TraceContext }): Promise<StoredEntity> {
+  async create(scope: EntityScope, fields: Record<string, unknown>, options: { userId: string; id?: string; defaultAccess?: Access; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller }): Promise<StoredEntity> {
     await this.drainer.register(scope);
     const id = options.id ?? randomUUID();
     // Every write of an access rule stores plain permission names scoped to the project.
@@ -74,7 +75,7 @@ export class EntityWriter {
       stamp.end();
     }
     // Read once the write is over: what holds the id decides the answer.
-    if (idTaken) throw await this.duplicateIdError(scope, id);
+    if (idTaken) throw await this.duplicateIdError(scope, id, options.reader);
     const stored = await this.settle(scope, entity, stamp.at);
     await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
@@ -82,11 +83,13 @@ export class EntityWriter {
 
   /**
    * The 409 for an id already taken. A deleted entity keeps its id for good (its history and
-   * tombstone stay), so that answer says so: re-creating a deleted id is not a retry that will pass.
+   * tombstone stay), so that answer says so, to a `reader` who may read it: re-creating a deleted
+   * id is not a retry that will pass. Others learn only that the id is taken.
    */
-  private async duplicateIdError(scope: EntityScope, id: string): Promise<Error> {
-    const existing = await this.store.collection<StoredEntity>(scope.collection).findOne({ id }, { projection: { deletedAt: 1 } });
-    if (existing?.deletedAt === undefined) return documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
+  private async duplicateIdError(scope: EntityScope, id: string, reader: ProjectCaller | undefined): Promise<Error> {
+    const existing = await this.store.collection<StoredEntity>(scope.collection).findOne({ id }, { projection: { deletedAt: 1, access: 1 } });
+    const hidden = reader !== undefined && existing !== null && !rlsAllows(existing.access, 'read', reader);
+    if (existing?.deletedAt === undefined || hidden) return documentError('DATA_DUPLICATE_ID', { message: `An entity with id ${id} already exists`, details: { id } });
     return documentError('DATA_DUPLICATE_ID', {
       message: `The entity with id ${id} was deleted; a deleted entity's id is not reused: create it under another id`,
       details: { id, deleted: true },
@@ -94,11 +97,11 @@ export class EntityWriter {
   }
 
   /**
-   * Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not.
-   * Permission names it writes into access rules are scoped to the project (400 for operators that
-   * could store them otherwise).
+   * Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not
+   * (see `conflict`: `reader` is whom they are for). Permission names it writes into access rules
+   * are scoped to the project (400 for operators that could store them otherwise).
    */
-  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext }): Promise<StoredEntity> {
+  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller }): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
     if (unscopable.length) {
@@ -125,7 +128,7 @@ export class EntityWriter {
       stamp.end();
     }
     if (result.status === 'not-found') throw documentError('DATA_ENTITY_NOT_FOUND');
-    if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision);
+    if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision, options.reader);
     const stored = await this.settle(scope, result.document as StoredEntity, stamp.at);
     await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
@@ -171,8 +174,15 @@ export class EntityWriter {
     return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision, traceContext });
   }
 
-  /** The 409 for a modifier sent with `baseRevision` against `current`: conflict details, or that the revision does not exist. */
-  async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number) {
+  /**
+   * The 409 for a modifier sent with `baseRevision` against `current`: conflict details, or that the
+   * revision does not exist. The details hold the entity and its changes, so a `reader` who may no
+   * longer read it (a write in between took their access) gets the 404 of an entity they cannot
+   * read. A modifier that cannot apply to the base at all is a 400, as it would be on the current
+   * revision: no rebase makes it valid.
+   */
+  async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number, reader?: ProjectCaller) {
+    if (reader !== undefined && !rlsAllows(current.access, 'read', reader)) return documentError('DATA_ENTITY_NOT_FOUND');
     if (baseRevision > current.revision || baseRevision < 0) {
       return documentError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
     }
@@ -181,6 +191,11 @@ export class EntityWriter {
       this.history.changes(scope.collection, current, baseRevision),
     ]);
     const { _outbox, ...visible } = current;
-    return documentError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });
+    try {
+      return documentError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });
+    } catch (error) {
+      const problem = { path: 'modifier', message: (error as Error).message };
+      return documentError('DATA_INVALID_MODIFIER', { message: `Invalid modifier: ${problem.message}`, details: { problems: [problem] } });
+    }
   }
 }

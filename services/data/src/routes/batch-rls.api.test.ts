@@ -155,6 +155,24 @@ describe('batch RLS', () => {
     expect(route.responses['200'].content['application/json'].schema.properties.deletedCount).toMatchObject({ type: 'number' });
   });
 
+  it('finishes two batches running at once over the same entities: each entity changed by both, no conflict answered', async () => {
+    const type = await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { name: 'Contended' } });
+    const typeId = type.body.id as string;
+    const operations = Array.from({ length: 200 }, (_, n) => ({ op: 'create', fields: { id: `c${String(n).padStart(3, '0')}`, secret: `s${n}`, access: { read: { userIds: ['nobody'] } } } }));
+    expect((await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data/bulk`, { token: owner, body: { operations } })).status).toBe(200);
+
+    const [first, second] = await Promise.all([
+      batch(typeId, { action: 'setPermission', operations: ['delete'], permission: 'x1' }),
+      batch(typeId, { action: 'setPermission', operations: ['update'], permission: 'x2' }),
+    ]);
+    expect([first.status, second.status, JSON.stringify(first.body).includes('secret'), JSON.stringify(second.body).includes('secret')]).toEqual([200, 200, false, false]);
+    expect([first.body.modifiedCount, second.body.modifiedCount]).toEqual([200, 200]);
+    const counted = await batch(typeId, { action: 'setPermission', operations: ['delete', 'update'], permission: 'x1', dryRun: true, filter: { rlsPermission: 'x2', rlsOperation: 'update' } });
+    expect(counted.body.matchingCount).toBe(200);
+    const doc = await accessOf(typeId, 'c199');
+    expect(doc).toMatchObject({ revision: 2, access: { delete: { permission: `${projectId}::x1` }, update: { permission: `${projectId}::x2` } } });
+  });
+
   it('answers 400 for bad input, 404 for an unknown type, 403 without project update permission, and changes nothing', async () => {
     const { typeId, ids } = await typeWith([undefined]);
     for (const body of [

@@ -1,5 +1,5 @@
 import { storedAccessSchema } from '@platform/contracts';
-import { requestTraceContext, requireUser, rlsAllows, rlsFilter } from '@platform/kit';
+import { AppError, requestTraceContext, requireUser, rlsAllows, rlsFilter } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +8,8 @@ import { dataError } from '../errors';
 import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
 
 const PAGE = 500;
+/** How often one entity is read again and retried when writes of others keep changing it under the batch. */
+const ATTEMPTS = 5;
 /** How many matching entities a dry run shows, so a person sees what the batch would touch. */
 const SAMPLE_SIZE = 10;
 
@@ -72,6 +74,29 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
         return { matchingCount, action: body.action, operations, dryRun, sample, deletedCount: await collection.count({ $and: [filter, { deletedAt: { $exists: true } }] }) };
       }
 
+      /**
+       * Writes the batch's change of one entity, on the revision read; when another write changed
+       * the entity meanwhile, reads it again and decides again (it may no longer match, or already
+       * be as wanted). Conflicts never reach the caller: their details would show entities the
+       * caller may not read, and the batch would stop half done.
+       */
+      const rewriteAccess = async (read: StoredEntity): Promise<boolean> => {
+        let entity: StoredEntity | null = read;
+        for (let attempt = 1; entity; attempt += 1) {
+          const modifier = batchModifierFor(projectId, body, entity.access, type.defaultAccess);
+          if (!modifier) return false;
+          try {
+            await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision, traceContext: requestTraceContext(request) });
+            return true;
+          } catch (error) {
+            if (!(error instanceof AppError) || error.code !== 'DATA_REVISION_CONFLICT') throw error;
+            if (attempt === ATTEMPTS) throw dataError('DATA_REVISION_CONFLICT', { message: 'An entity kept changing while the batch ran; run it again (the entities it changed stay changed)' });
+          }
+          entity = await collection.findOne({ $and: [filter, { id: entity.id }] }, { projection: READ_PROJECTION });
+        }
+        return false;
+      };
+
       let matchingCount = 0;
       let deletedCount = 0;
       let modifiedCount = 0;
@@ -81,10 +106,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
         for (const entity of page) {
           matchingCount += 1;
           if (entity.deletedAt !== undefined) deletedCount += 1;
-          const modifier = batchModifierFor(projectId, body, entity.access, type.defaultAccess);
-          if (!modifier) continue;
-          await deps.writer.patch(scope, entity.id, modifier, { userId: caller.userId, baseRevision: entity.revision, traceContext: requestTraceContext(request) });
-          modifiedCount += 1;
+          if (await rewriteAccess(entity)) modifiedCount += 1;
         }
         if (page.length < PAGE) break;
         lastId = (page[page.length - 1] as StoredEntity).id;

@@ -225,6 +225,82 @@ describe('bounded documents', () => {
   });
 });
 
+describe('modifiers that would corrupt or break a document', () => {
+  const patch = (typeId: string, id: string, body: Record<string, unknown>, as = token) => platform.call('PATCH', `${dataPath(typeId)}/${id}`, { token: as, body });
+
+  it('refuses a long dotted path before applying it, and a write nesting the document past its depth limit; the type stays readable', async () => {
+    const typeId = await createType({ name: 'Walls' });
+    const document = await createDocument(typeId, { text: 'x' });
+    const path = (segments: number) => Array.from({ length: segments }, () => 'a').join('.');
+    const long = await patch(typeId, document.id, { modifier: { $set: { [path(3_900)]: 1 } }, baseRevision: 0 });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ code: 'DATA_INVALID_MODIFIER', error: expect.stringContaining('segments') });
+
+    // 50 segments and a value 13 levels deep: each within its own limit, together 63 levels.
+    let value: Record<string, unknown> = { leaf: 1 };
+    for (let level = 1; level < 13; level += 1) value = { b: value };
+    const deep = await patch(typeId, document.id, { modifier: { $set: { [path(50)]: value } }, baseRevision: 0 });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ code: 'DATA_DOCUMENT_TOO_DEEP', details: { limit: 61 } });
+
+    expect((await patch(typeId, document.id, { modifier: { $set: { [path(40)]: value } }, baseRevision: 0 })).status).toBe(200);
+    const list = await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token });
+    expect(list.status).toBe(200);
+    expect(list.body.items).toHaveLength(1);
+  });
+
+  it('refuses an $inc or $mul past the range of a double instead of storing null', async () => {
+    const typeId = await createType({ name: 'Counters' });
+    const document = await createDocument(typeId, { n: 1e308 });
+    for (const modifier of [{ $inc: { n: 1e308 } }, { $mul: { n: 10 } }]) {
+      const answer = await patch(typeId, document.id, { modifier, baseRevision: 0 });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'DATA_NUMBER_OUT_OF_RANGE', details: { field: 'n' } });
+    }
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ n: 1e308, revision: 0 });
+  });
+
+  it('answers 400, not 500, for a modifier that cannot apply, whether sent on the current revision or an old one (PATCH and bulk)', async () => {
+    const typeId = await createType({ name: 'Meters' });
+    const document = await createDocument(typeId, { label: 'a', obj: { k: 1 } });
+    expect((await patch(typeId, document.id, { modifier: { $set: { label: 'b' } }, baseRevision: 0 })).status).toBe(200);
+    const invalid = [{ $set: { label: 'c' }, $unset: { label: '' } }, { $set: { a: 1, 'a.b': 2 } }, { $rename: { 'obj.k': 'obj.k.z' } }];
+    for (const baseRevision of [1, 0]) {
+      for (const modifier of invalid) {
+        const answer = await patch(typeId, document.id, { modifier, baseRevision });
+        expect({ modifier, baseRevision, status: answer.status, code: answer.body.code }).toEqual({ modifier, baseRevision, status: 400, code: 'DATA_INVALID_MODIFIER' });
+      }
+    }
+    const bulk = await platform.call('POST', `${dataPath(typeId)}/bulk`, { token, body: { operations: invalid.map((modifier) => ({ op: 'patch', id: document.id, modifier, baseRevision: 0 })) } });
+    expect(bulk.body.results.map((result: { status: number }) => result.status)).toEqual([400, 400, 400]);
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ label: 'b', obj: { k: 1 }, revision: 1 });
+  });
+
+  it('refuses a $rename out of or into an array element, as MongoDB does', async () => {
+    const typeId = await createType({ name: 'Tags' });
+    const document = await createDocument(typeId, { title: 't', tags: ['a', 'b'] });
+    for (const rename of [{ title: 'tags.5' }, { 'tags.0': 'first' }]) {
+      const answer = await patch(typeId, document.id, { modifier: { $rename: rename }, baseRevision: 0 });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'DATA_INVALID_MODIFIER', error: expect.stringContaining('array element') });
+    }
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ title: 't', tags: ['a', 'b'], revision: 0 });
+  });
+
+  it('tells a member creating an id they may not read only that it is taken, not whether it was deleted', async () => {
+    const typeId = await createType({ name: 'Hidden' });
+    const member = await platform.signIn('member');
+    const hidden = await createDocument(typeId, { id: 'hidden-one', access: { read: { userIds: ['owner'] } } });
+    expect((await platform.call('DELETE', `${dataPath(typeId)}/${hidden.id}`, { token })).status).toBe(200);
+    const taken = await platform.call('POST', dataPath(typeId), { token: member, body: { id: 'hidden-one', n: 1 } });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ code: 'DATA_DUPLICATE_ID' });
+    expect(taken.body.details).toEqual({ id: 'hidden-one' });
+    const owners = await platform.call('POST', dataPath(typeId), { token, body: { id: 'hidden-one', n: 1 } });
+    expect(owners.body.details).toEqual({ id: 'hidden-one', deleted: true });
+  });
+});
+
 describe('reserved fields', () => {
   it.each(['access', 'deleteOn', 'deleteOnPreference', 'latestEventType', 'latestEventAt', 'revision', 'createdAt'])('refuses %s as a schema field name', async (name) => {
     const response = await platform.call('POST', typesPath(), { token, body: { name: 'Reserved', schema: { fields: { [name]: { type: 'number' } } } } });

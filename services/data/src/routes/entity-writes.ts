@@ -42,7 +42,7 @@ export async function createEntity({ deps, resolved, caller, projectAccess, trac
   const problems = resolved.validate(fields);
   if (problems.length) throw schemaViolation(problems);
   if (id !== undefined) await resolved.checkNewId?.(id as string);
-  return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess, traceContext });
+  return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess, traceContext, reader: caller });
 }
 
 /** Every soft delete of an entity (`DELETE .../data/{id}`, one delete of a bulk request). */
