@@ -1,4 +1,4 @@
-import { projectNotFound, requireUser, rlsAllows, userGuard } from '@platform/kit';
+import { projectNotFound, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,7 +10,9 @@ import { projectChangeMessages } from '../projects/project-changes';
 /**
  * Moving a project to another tenant (a personal project that became a team's): its members,
  * data and settings stay; from then on the new tenant's admins manage it and the old tenant's
- * no longer do.
+ * no longer do. The new tenant's admins become superusers of the project, so only a superuser
+ * of it (its owner, an admin of its tenant, a platform owner) may hand it over, and only to a
+ * tenant they administer: a delete rule naming a permission is not full control.
  */
 export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -21,7 +23,7 @@ export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDep
         tags: ['projects'],
         summary: 'Move the project to another tenant',
         description:
-          "Needs the project's RLS delete permission (by default its owner and its tenant's admins) and membership of the tenant it moves to (404 `IDENTITY_TENANT_NOT_FOUND` otherwise, as for a tenant that does not exist). Members, data and settings stay; the new tenant's admins manage it from then on.",
+          "Needs full control of the project (its owner, an admin of its tenant, a platform owner; others 403 `IDENTITY_FORBIDDEN`, whatever its delete rule says) and the admin role in the tenant it moves to (403 `IDENTITY_TENANT_ADMIN_ONLY` for a plain member; 404 `IDENTITY_TENANT_NOT_FOUND` for a tenant the caller does not belong to, as for one that does not exist). Members, data and settings stay; the new tenant's admins manage it from then on.",
         params: projectIdParams,
         body: z.object({ tenantId: z.string().min(1).max(100) }).strict(),
         response: { 200: projectSchema },
@@ -30,9 +32,12 @@ export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDep
     async (request) => {
       const caller = requireUser(request);
       const { project, caller: standing } = await deps.access.require(request.params.projectId, caller);
-      if (!rlsAllows(project.access, 'delete', standing)) throw identityError('IDENTITY_FORBIDDEN', { message: 'You may not move this project' });
+      // Not the delete rule: the target's admins become superusers, which a permission holder is not.
+      if (!standing.superuser) throw identityError('IDENTITY_FORBIDDEN', { message: "Only the project's owner or an admin of its tenant may move it" });
       const { tenantId } = request.body;
-      if (!(await deps.tenants.find(tenantId)) || !(await deps.tenants.membership(tenantId, caller.userId))) throw identityError('IDENTITY_TENANT_NOT_FOUND');
+      const membership = (await deps.tenants.find(tenantId)) && (await deps.tenants.membership(tenantId, caller.userId));
+      if (!membership) throw identityError('IDENTITY_TENANT_NOT_FOUND');
+      if (membership.role !== 'admin') throw identityError('IDENTITY_TENANT_ADMIN_ONLY', { message: 'Only an admin of the tenant may move a project into it' });
       if (project.tenantId === tenantId) return project;
       const moved = await deps.projects.moveToTenant(project.id, tenantId);
       if (!moved) throw projectNotFound();
