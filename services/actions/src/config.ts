@@ -8,7 +8,7 @@ const cidr = z.string().refine((value) => ipaddr.isValidCIDR(value), 'must be a 
 export const actionsEnvSchema = z.object({
   /** Networks a webhook may reach although they are private, loopback or link-local (SSRF guard exceptions). */
   ACTIONS_WEBHOOK_ALLOWED_NETWORKS: commaList.pipe(z.array(cidr)).default([]),
-  /** Signs webhook bodies when a call-webhook block has no `secret` of its own. */
+  /** What each project's webhook key is derived from (never a key itself), for blocks without a `secret`. */
   ACTIONS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** How long a webhook may take when its block sets no `timeoutMs`. */
   ACTIONS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),

@@ -1,3 +1,3 @@
 export { actionsService, createActionsService } from './app';
 export type { ActionsConfig } from './config';
-export { verifyWebhookSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './domain/webhook-signature';
+export { verifyWebhookSignature, projectWebhookKey, PROJECT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './domain/webhook-signature';

@@ -3,7 +3,7 @@ import { inHttpClientSpan } from '@platform/telemetry';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
+import { PROJECT_HEADER, projectWebhookKey, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
 import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
 import { AddressRefusedError } from './guarded-http';
 
@@ -19,7 +19,7 @@ export const ATTEMPT_HEADER = 'x-platform-attempt';
 const configuration = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2_000),
   timeoutMs: z.number().int().min(100).max(30_000).optional(),
-  /** Key for the signature header; ACTIONS_WEBHOOK_SECRET when absent. */
+  /** Key for the signature header; the project's key (derived from ACTIONS_WEBHOOK_SECRET) when absent. */
   secret: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   retries: z.number().int().min(0).max(3).optional().describe('Attempts after a failed one that may pass: no answer, a timeout, 408, 429 or 5xx (default 2)'),
 });
@@ -29,7 +29,7 @@ type Attempt = { ok: true; status: number; text: string; contentType: string | n
 
 /**
  * POSTs JSON (the `body` input, else `{ triggerName, data }`) with a timeout, signed with an HMAC
- * header, through the guarded connection pool: private, loopback and link-local addresses are
+ * header over the timestamp, the project id and the body (domain/webhook-signature.ts), through the guarded connection pool: private, loopback and link-local addresses are
  * refused unless ACTIONS_WEBHOOK_ALLOWED_NETWORKS allows them. Redirects are not followed (a
  * redirect could point anywhere). A status outside 2xx fails the block. A failure that may pass (no
  * answer, a timeout, 408, 429, 5xx) is tried again `retries` times, after ACTIONS_WEBHOOK_RETRY_DELAY_MS
@@ -53,7 +53,9 @@ export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = 
     const url = new URL(config.url);
     const refusedLiteral = services.policy.urlRefusal(url);
     if (refusedLiteral) throw new BlockError(runErrorCodes.webhookRefused, `Refused to call ${url.host}: ${refusedLiteral} (SSRF guard)`);
-    const secret = config.secret ?? services.config.webhookSecret;
+    // Never the global secret itself: any user can choose what a delivery's body holds (another
+    // block's answer), so a platform-wide key would sign their content for every tenant's receiver.
+    const secret = config.secret ?? (services.config.webhookSecret ? projectWebhookKey(services.config.webhookSecret, context.projectId) : undefined);
     if (!secret) throw new BlockError('ACTIONS_WEBHOOK_NO_SECRET', 'No signing secret: set configuration.secret or ACTIONS_WEBHOOK_SECRET');
 
     const body = JSON.stringify(merged.body !== undefined ? merged.body : payload(context));
@@ -67,7 +69,8 @@ export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = 
         'content-type': 'application/json',
         'user-agent': 'platform-actions',
         [TIMESTAMP_HEADER]: String(timestamp),
-        [SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body),
+        [PROJECT_HEADER]: context.projectId,
+        [SIGNATURE_HEADER]: webhookSignature(secret, context.projectId, timestamp, body),
         [DELIVERY_HEADER]: `${context.runId}.${context.blockId}`,
         [ATTEMPT_HEADER]: String(attempt),
       };

@@ -3,7 +3,7 @@ import { evaluateCondition } from './condition';
 import { NetworkPolicy } from './network-policy';
 import { socketsCompatible, valueFits } from './sockets';
 import { renderTemplate } from './templates';
-import { verifyWebhookSignature, webhookSignature } from './webhook-signature';
+import { projectWebhookKey, verifyWebhookSignature, webhookSignature } from './webhook-signature';
 
 describe('NetworkPolicy', () => {
   const strict = new NetworkPolicy([]);
@@ -106,10 +106,19 @@ describe('evaluateCondition', () => {
 
 describe('webhook signature', () => {
   it('verifies its own signature and nothing else', () => {
-    const signature = webhookSignature('s'.repeat(16), 1000, '{"a":1}');
+    const signature = webhookSignature('s'.repeat(16), 'p1', 1000, '{"a":1}');
     expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(verifyWebhookSignature('s'.repeat(16), 1000, '{"a":1}', signature)).toBe(true);
-    expect(verifyWebhookSignature('s'.repeat(16), 1001, '{"a":1}', signature)).toBe(false);
-    expect(verifyWebhookSignature('t'.repeat(16), 1000, '{"a":1}', signature)).toBe(false);
+    expect(verifyWebhookSignature('s'.repeat(16), 'p1', 1000, '{"a":1}', signature)).toBe(true);
+    expect(verifyWebhookSignature('s'.repeat(16), 'p1', 1001, '{"a":1}', signature)).toBe(false);
+    expect(verifyWebhookSignature('t'.repeat(16), 'p1', 1000, '{"a":1}', signature)).toBe(false);
+    expect(verifyWebhookSignature('s'.repeat(16), 'p2', 1000, '{"a":1}', signature)).toBe(false);
+  });
+
+  it('derives one key per project from the global secret, none of them the global secret', () => {
+    const global = 'g'.repeat(32);
+    expect(projectWebhookKey(global, 'p1')).toMatch(/^[0-9a-f]{64}$/);
+    expect(projectWebhookKey(global, 'p1')).toBe(projectWebhookKey(global, 'p1'));
+    expect(projectWebhookKey(global, 'p1')).not.toBe(projectWebhookKey(global, 'p2'));
+    expect(projectWebhookKey('h'.repeat(32), 'p1')).not.toBe(projectWebhookKey(global, 'p1'));
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { verifyWebhookSignature } from '../domain/webhook-signature';
 import { startActionsPlatform, WEBHOOK_SECRET, type ActionsTestPlatform } from '../testing/actions-test-platform';
 import { RUNS_COLLECTION } from './run-store';
@@ -21,7 +22,7 @@ let member: string;
 /** Answers so far per /flaky?key=..., which fails twice (503) before it answers. */
 const flakyCalls = new Map<string, number>();
 
-/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow, /flaky, /bad. */
+/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow, /flaky, /bad, /forge. */
 async function startReceiver(): Promise<Server> {
   const server = createServer((request, response) => {
     let body = '';
@@ -31,6 +32,8 @@ async function startReceiver(): Promise<Server> {
       if (request.url?.startsWith('/fail')) return void response.writeHead(500).end('broken');
       if (request.url?.startsWith('/slow')) return void setTimeout(() => response.writeHead(200).end('late'), 1_500);
       if (request.url?.startsWith('/bad')) return void response.writeHead(400).end('no');
+      // A user's own server answering content of their choosing, e.g. naming another project.
+      if (request.url?.startsWith('/forge')) return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ projectId: 'someone-else', paid: true }));
       if (request.url?.startsWith('/flaky')) {
         const calls = (flakyCalls.get(request.url) ?? 0) + 1;
         flakyCalls.set(request.url, calls);
@@ -61,6 +64,18 @@ async function createDocument(projectId: string, typeId: string, body: Record<st
   return response.body;
 }
 
+/** The project's webhook signing key, as its owner reads it from the actions list. */
+async function webhookKey(projectId: string): Promise<string> {
+  const listed = await platform.call('GET', `/api/projects/${projectId}/actions`, { token: owner });
+  expect(listed.body.webhookKey).toMatch(/^[0-9a-f]{64}$/);
+  return listed.body.webhookKey;
+}
+
+/** Whether a delivery verifies with `key` for `projectId` (what a receiver checks). */
+function verifies(delivery: Received, key: string, projectId: string): boolean {
+  return verifyWebhookSignature(key, projectId, Number(delivery.headers['x-platform-timestamp']), delivery.body, String(delivery.headers['x-platform-signature']));
+}
+
 const trigger = (triggerName: string, typeId?: string) => ({ id: triggerName, triggerName, ...(typeId ? { configuration: { typeId } } : {}) });
 
 describe('blocks', () => {
@@ -87,7 +102,8 @@ describe('blocks', () => {
     const flaky = calls('flaky');
     expect(flaky.map((call) => call.headers['x-platform-attempt'])).toEqual(['1', '2', '3']);
     expect(new Set(flaky.map((call) => call.headers['x-platform-delivery']))).toEqual(new Set([`${run.id}.flaky`]));
-    for (const call of flaky) expect(verifyWebhookSignature(WEBHOOK_SECRET, Number(call.headers['x-platform-timestamp']), call.body, String(call.headers['x-platform-signature']))).toBe(true);
+    const key = await webhookKey(projectId);
+    for (const call of flaky) expect(verifies(call, key, projectId)).toBe(true);
   });
 
   it('send-mail writes the mail to the log with placeholders filled', async () => {
@@ -192,8 +208,62 @@ describe('blocks', () => {
     const body = JSON.parse(delivery.body);
     expect(body).toMatchObject({ triggerName: 'documentCreated', data: { projectId, typeId: 'leads', documentId: lead.id, document: { name: 'Ada' } } });
     expect(delivery.headers['content-type']).toBe('application/json');
-    const timestamp = Number(delivery.headers['x-platform-timestamp']);
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, timestamp, delivery.body, String(delivery.headers['x-platform-signature']))).toBe(true);
+    expect(delivery.headers['x-platform-project-id']).toBe(projectId);
+    expect(verifies(delivery, await webhookKey(projectId), projectId)).toBe(true);
+  });
+
+  it("call-webhook signs with the project's key and binds the project: one project's delivery verifies nowhere else, nor with the global secret", async () => {
+    // Block a's answer (a server of the user's choosing) becomes block b's body: content they pick.
+    const chained = (projectId: string) => ({
+      title: 'Relay',
+      triggers: [trigger('documentCreated', 'relays')],
+      blocks: [
+        { id: 'a', blockName: 'call-webhook', configuration: { url: `${hookBase}/forge?key=${projectId}` } },
+        { id: 'b', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?relay=${projectId}` } },
+      ],
+      connections: [{ sourceBlockId: 'a', sourceSocketName: 'response', targetBlockId: 'b', targetSocketName: 'body' }],
+    });
+    const mine = await platform.projectWithType('owner', 'relays');
+    const theirs = await platform.projectWithType('owner', 'relays');
+    for (const projectId of [mine, theirs]) {
+      const action = await platform.createAction(projectId, owner, chained(projectId));
+      await createDocument(projectId, 'relays', {});
+      expect((await platform.runsOf(projectId, action.id, owner, 1))[0].status).toBe('succeeded');
+    }
+    const delivery = (projectId: string) => received.find((r) => r.path === `/ok?relay=${projectId}`) as Received;
+    const [ours, other] = [delivery(mine), delivery(theirs)];
+    expect(ours.body).toBe(other.body);
+    expect(JSON.parse(ours.body)).toEqual({ projectId: 'someone-else', paid: true });
+    expect(ours.headers['x-platform-project-id']).toBe(mine);
+
+    const [ourKey, otherKey] = [await webhookKey(mine), await webhookKey(theirs)];
+    expect(ourKey).not.toBe(otherKey);
+    expect(verifies(ours, ourKey, mine)).toBe(true);
+    expect(verifies(other, otherKey, theirs)).toBe(true);
+    // Replayed to the other project's receiver, or claimed for it, it does not verify.
+    expect(verifies(ours, otherKey, theirs)).toBe(false);
+    expect(verifies(ours, ourKey, theirs)).toBe(false);
+    expect(verifies(ours, otherKey, mine)).toBe(false);
+    // The platform-wide secret signs nothing: neither in the new form nor the former "<timestamp>.<body>".
+    expect(verifies(ours, WEBHOOK_SECRET, mine)).toBe(false);
+    const former = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(`${ours.headers['x-platform-timestamp']}.${ours.body}`).digest('hex')}`;
+    expect(ours.headers['x-platform-signature']).not.toBe(former);
+  });
+
+  it("call-webhook with its own secret signs with it, the project bound alike", async () => {
+    const projectId = await platform.projectWithType('owner', 'keyed');
+    const secret = 'a-block-secret-of-its-own';
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Keyed',
+      triggers: [trigger('documentCreated', 'keyed')],
+      blocks: [{ id: 'hook', blockName: 'call-webhook', configuration: { url: `${hookBase}/ok?keyed=${projectId}`, secret } }],
+    });
+    await createDocument(projectId, 'keyed', {});
+    await platform.runsOf(projectId, action.id, owner, 1);
+    const delivery = received.find((r) => r.path === `/ok?keyed=${projectId}`) as Received;
+    expect(verifies(delivery, secret, projectId)).toBe(true);
+    expect(verifies(delivery, await webhookKey(projectId), projectId)).toBe(false);
+    expect(verifies(delivery, secret, 'another-project')).toBe(false);
   });
 
   it('call-webhook fails on a timeout and on an error status', async () => {

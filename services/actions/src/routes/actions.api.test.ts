@@ -157,6 +157,21 @@ describe('actions CRUD', () => {
     expect(refused.body.error).toContain('Invalid blocks.0.configuration.secret');
     expect(await asOwner()).toMatchObject({ title: 'Renamed hook', revision: 1, blocks: [hook] });
   });
+
+  it("shows the project's webhook key in the actions list only to callers with the project update permission, one key per project", async () => {
+    const [projectId, other] = [await project(), await project()];
+    const list = (id: string, who: string) => platform.call('GET', `/api/projects/${id}/actions`, { token: who });
+    const key = (await list(projectId, token.owner)).body.webhookKey;
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect((await list(projectId, token.owner)).body.webhookKey).toBe(key);
+    expect((await list(other, token.owner)).body.webhookKey).not.toBe(key);
+    for (const member of [token.editor, token.viewer]) {
+      const seen = await list(projectId, member);
+      expect(seen.status).toBe(200);
+      expect(seen.body).not.toHaveProperty('webhookKey');
+    }
+    expect(await list(projectId, token.stranger)).toMatchObject({ status: 404, body: { code: 'PROJECT_NOT_FOUND' } });
+  });
 });
 
 describe('validation: 400 naming the problem, nothing stored', () => {

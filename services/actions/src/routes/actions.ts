@@ -12,6 +12,7 @@ import { validateGraph, type GraphProblem } from '../domain/graph';
 import type { NetworkPolicy } from '../domain/network-policy';
 import { refusedWebhookAddresses } from '../domain/webhook-addresses';
 import { redactSecrets, restoreRedactedSecrets } from '../domain/webhook-secrets';
+import { projectWebhookKey } from '../domain/webhook-signature';
 import { actionChangeMessage } from '../executor/action-changes';
 import { actionsError } from '../errors';
 import { actionParams, actionSchema, projectParams } from './schemas';
@@ -69,11 +70,23 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
 
   typed.get(
     '/api/projects/:projectId/actions',
-    { schema: { tags: ['actions'], summary: 'The actions of a project the caller may read, oldest first', params: projectParams, response: { 200: z.object({ items: z.array(actionSchema) }) } } },
+    {
+      schema: {
+        tags: ['actions'],
+        summary: 'The actions of a project the caller may read, oldest first',
+        description: "`webhookKey`: the key the project's webhook calls without a block `secret` are signed with; only for callers with the project's update permission, and only when the server has ACTIONS_WEBHOOK_SECRET.",
+        params: projectParams,
+        response: { 200: z.object({ items: z.array(actionSchema), webhookKey: z.string().optional() }) },
+      },
+    },
     async (request) => {
-      const { project, caller } = await member(request, request.params.projectId);
-      const actions = await deps.actions.listReadable(request.params.projectId, caller);
-      return { items: actions.map((action) => view(action, caller, project)) };
+      const { projectId } = request.params;
+      const { project, caller } = await member(request, projectId);
+      const actions = await deps.actions.listReadable(projectId, caller);
+      const items = actions.map((action) => view(action, caller, project));
+      // Receivers need it to verify; shown like block secrets, to those who may change the project.
+      const secret = deps.config.webhookSecret;
+      return secret && rlsAllows(project.access, 'update', caller) ? { items, webhookKey: projectWebhookKey(secret, projectId) } : { items };
     },
   );
 
