@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { NATS_NAMESPACE_PATTERN } from '@platform/bus';
 import { REDIS_KEY_PREFIX_PATTERN } from '@platform/kv';
 import { serviceNames, type ServiceName } from '@platform/contracts';
-import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv } from '@platform/kit';
+import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv, trustProxySetting } from '@platform/kit';
 import { tracingEnvSchema } from '@platform/telemetry';
 import { z } from 'zod';
 
@@ -36,7 +36,8 @@ export const platformEnvSchema = z.object({
   PRINCIPAL_SECRET_FALLBACK: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How many proxies are in front of the gateway, or their addresses, so X-Forwarded-For's right entry is believed; `true` is refused. */
+  TRUST_PROXY: trustProxySetting,
   /** Origins whose browser applications may call the API (CORS), comma-separated, or `*` for any; unset: same-origin only. */
   CORS_ORIGINS: commaList.pipe(z.array(corsOrigin)).default([]),
   /** Requests one caller (a signed-in user, else a client address) may send per window; unset: no limit. */

@@ -134,7 +134,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
     monitors = gateway;
   } else {
     if (!context) throw new ConfigError(['SERVICES: names no service to host']);
-    app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: true, timeouts });
+    app = await createApp({ logger, title: `Platform ${hosted.join(', ')} service`, bodyLimit: config.BODY_LIMIT_BYTES, trustProxy: 1, timeouts });
     await app.register(cookie);
     trustSignedPrincipal(app, acceptedSecrets(principalSecret, config.principalSecretFallback));
     const dependencies = new HealthMonitor();

@@ -16,6 +16,7 @@ import { decoratePrincipal } from './principal-hooks';
 import { refuseUnknownQueryParameters } from './query-parameters';
 import { instrumentRequests, type SpanRoute } from './request-telemetry';
 import { awaitRunningHandlersOnClose } from './running-handlers';
+import { fastifyTrustProxy, type TrustProxy } from './trust-proxy';
 import { redactUrlCredentials } from './url-redaction';
 
 export interface AppOptions {
@@ -33,8 +34,8 @@ export interface AppOptions {
   extendOpenapi?: (document: OpenAPIV3.Document) => OpenAPIV3.Document;
   /** Names a recorded request span after another route than the app's own (the gateway's proxied requests: the service's route). */
   spanRoute?: SpanRoute;
-  /** Trust X-Forwarded-* headers (behind the gateway or a load balancer). */
-  trustProxy?: boolean;
+  /** Whose X-Forwarded-* headers to believe (behind the gateway or a load balancer); never all of them. */
+  trustProxy?: TrustProxy;
   /**
    * Adopt a well-formed `x-request-id` as the request's id (default): right behind the gateway,
    * which sends its own. The gateway itself does not trust its clients' ids and makes one per
@@ -103,7 +104,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, timeouts.headersMs) },
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     requestIdHeader: false,
     genReqId: (request) => (trustRequestId ? givenRequestId(request.headers) : undefined) ?? randomUUID(),
     // One access line per request (the onResponse hook below) instead of Fastify's two.

@@ -12,6 +12,7 @@ export type { TraceContext } from '@platform/telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';
 export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type HttpTimeouts } from './http-timeouts';
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';
+export { trustProxySetting, type TrustProxy } from './trust-proxy';
 export { MAX_JSON_DEPTH } from './json-limits';
 export { HealthMonitor } from './health-monitor';
 export { ClusterSchedule, type ClusterScheduleOptions, type TickOutcome } from './cluster-schedule';

@@ -84,7 +84,7 @@ describe('docker compose config (compose-go, the loader docker compose runs) on 
         LOG_LEVEL: 'debug',
         BODY_LIMIT_BYTES: '4096',
         SMTP_URL: 'smtp://mail.example.org:587',
-        TRUST_PROXY: 'false',
+        TRUST_PROXY: '1',
         MONGO_DATABASE: 'platform',
         MAIL_FROM: 'Platform <no-reply@localhost>',
       });

@@ -38,7 +38,7 @@ const topologyVariables: Record<string, string> = {
   GUIDES_DIR: "the image's guides (the Dockerfile sets /app/docs)",
 };
 /** Where compose's default differs from the single process's on purpose. */
-const composeDefaults: Record<string, string> = { NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:${PORT:-3000}' };
+const composeDefaults: Record<string, string> = { NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:${PORT:-3000}', TRUST_PROXY: '1' };
 
 /** The raw (not interpolated) environment of a container, merge keys resolved. */
 function environmentOf(file: ComposeFile, service: string): Record<string, string> {

@@ -13,7 +13,8 @@ export interface BalancedService {
 /**
  * nginx's configuration for the local topology: one server per balanced service on loopback,
  * round robin over its replicas. Streams (realtime SSE) pass unbuffered and may stay open; the
- * client's address and the request id travel on like behind a production load balancer.
+ * client's address and the request id travel on like behind a production load balancer (a gateway
+ * behind it trusts this one hop: TRUST_PROXY=1).
  */
 export function loadBalancerConfig(services: BalancedService[], directory: string): string {
   const blocks = services.map(

@@ -133,6 +133,8 @@ export async function startLocalTopology(options: {
               REDIS_KEY_PREFIX: redisKeyPrefix,
               // Links in mails (invitations, password resets) lead to the gateway, where people open the platform, not to the process that writes them.
               PUBLIC_URL: variables.PUBLIC_URL || gatewayUrl,
+              // Compose trusts its load balancer's hop; a lone local gateway has none in front, and trusting one would let clients forge their address.
+              ...(service.name === 'gateway' && !variables.TRUST_PROXY && !balanced.some((entry) => entry.name === 'gateway') ? { TRUST_PROXY: 'false' } : {}),
               ...options.extraEnvironment,
             };
             const supervised = superviseProcess({

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { EventBus } from '@platform/bus';
 import type { BackendServiceName, HealthBody } from '@platform/contracts';
-import { createApp, HealthMonitor, type AccessChanges, type HttpTimeouts, type Logger, type ProjectAccess, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createApp, HealthMonitor, type AccessChanges, type HttpTimeouts, type Logger, type ProjectAccess, type ServiceContext, type ServiceDefinition, type TrustProxy } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { FastifyInstance } from 'fastify';
 import { registerAgentDocsRoutes } from './agent-docs';
@@ -34,7 +34,8 @@ export interface GatewayOptions {
   /** Probes of the backends this process holds (store, bus, kv). */
   dependencyProbes: Array<{ name: string; kind: string; probe: () => Promise<boolean> }>;
   bodyLimit?: number;
-  trustProxy?: boolean;
+  /** Whose X-Forwarded-For to believe: the proxies in front (TRUST_PROXY); none by default. */
+  trustProxy?: TrustProxy;
   /** Limits on slow clients and idle connections (the kit's defaults when absent). */
   timeouts?: HttpTimeouts;
   /** The realtime sync channel's backends; absent when realtime is disabled (token route answers 503). */

@@ -12,7 +12,7 @@ import {
   type Access,
   type SessionRecord,
 } from '@platform/contracts';
-import { createLogger, createLogMailer, hashToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition } from '@platform/kit';
+import { createLogger, createLogMailer, hashToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition, type TrustProxy } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { buildGateway } from './app';
@@ -61,8 +61,8 @@ export async function startTestGateway(options: {
   consoleRoot?: string;
   /** A docs directory whose guides are served at /docs/*.md (none by default). */
   guidesRoot?: string;
-  /** Take the client address from X-Forwarded-For, as TRUST_PROXY=true does (off by default). */
-  trustProxy?: boolean;
+  /** Take the client address from X-Forwarded-For as TRUST_PROXY does (`1`: its right-most entry); off by default. */
+  trustProxy?: TrustProxy;
 }): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'test-gateway-'));
   const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -97,7 +97,7 @@ export async function startTestGateway(options: {
     ...(options.realtime ? { realtime: { bus: context.bus, projects: context.projectAccess } } : {}),
     ...(options.consoleRoot ? { consoleRoot: options.consoleRoot } : {}),
     ...(options.guidesRoot ? { guidesRoot: options.guidesRoot } : {}),
-    ...(options.trustProxy ? { trustProxy: true } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();

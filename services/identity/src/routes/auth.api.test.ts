@@ -204,7 +204,7 @@ describe('registration throttling', () => {
   });
 
   it('counts IPv6 clients by their /64 and IPv4-mapped addresses as the IPv4 address, so other addresses of one client share its budget', async () => {
-    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: true, config: { registrationLimit: { perIp: 2, windowMs: 60 * 60_000 } } });
+    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: 1, config: { registrationLimit: { perIp: 2, windowMs: 60 * 60_000 } } });
     try {
       const register = (from: string, email: string) =>
         limited.call('POST', '/api/auth/register', { headers: { 'x-forwarded-for': from }, body: { email: `${email}@example.org`, password: 'prefix password' } });

@@ -1,5 +1,5 @@
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import type { Mailer } from '@platform/kit';
+import type { Mailer, TrustProxy } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { DocumentStore } from '@platform/storage';
 import { pino } from 'pino';
@@ -42,7 +42,7 @@ const TEST_CONFIG: IdentityConfig = { registrationLimit: { perIp: 1000, windowMs
  * (welcome mails, promotion URLs) exactly as an operator would.
  */
 export async function startIdentityPlatform(
-  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: Partial<IdentityConfig>; trustProxy?: boolean; mailer?: Mailer } = {},
+  options: { clock?: () => number; dev?: boolean; kv?: KeyValue; store?: DocumentStore; config?: Partial<IdentityConfig>; trustProxy?: TrustProxy; mailer?: Mailer } = {},
 ): Promise<IdentityTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });

@@ -263,7 +263,7 @@ describe('rate limits', () => {
 
 describe('rate limits by IPv6 prefix', () => {
   it('counts the addresses of one IPv6 /64 as one client address, for the address limit and for the kiosk reserve', async () => {
-    const limited = await startCheckInPlatform(testConfig({ perIp: 2, perKiosk: 1, reservedPerIp: 1 }), { trustProxy: true });
+    const limited = await startCheckInPlatform(testConfig({ perIp: 2, perKiosk: 1, reservedPerIp: 1 }), { trustProxy: 1 });
     try {
       const { projectId, visitors } = await limited.seedCheckIn();
       const post = (from: string) => limited.platform.call('POST', `/api/projects/${projectId}/visitors`, { headers: { 'x-forwarded-for': from }, body: { collectionName: visitors, data: {} } });
