@@ -37,7 +37,7 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
         tags,
         summary: 'Ask to change your email: a link to confirm it is mailed to the new address',
         description:
-          "The password is checked (a wrong one counts as a failed sign-in). The email stays as it is until the link is opened (`POST /api/auth/email-change/confirm`), within a day; a newer request retires the link of the one before. 409 `IDENTITY_EMAIL_TAKEN` when an account has the address; 400 `IDENTITY_EMAIL_UNCHANGED` for the current one; 429 past 5 requests an hour; 501 where mail is not delivered (production without SMTP_URL).",
+          "The password is checked (a wrong one counts as a failed sign-in). The email stays as it is until the link is opened (`POST /api/auth/email-change/confirm`), within a day; a newer request retires the link of the one before. The answer is the same whether or not an account has the address (the confirmation refuses one that has, 409 `IDENTITY_EMAIL_TAKEN`); 400 `IDENTITY_EMAIL_UNCHANGED` for the current one; 429 past 5 requests an hour; 501 where mail is not delivered (production without SMTP_URL).",
         body: requestBody,
         response: { 202: z.object({ message: z.string() }) },
       },
@@ -48,8 +48,9 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
       const user = await userWithCheckedPassword(deps, request, userId, request.body.password);
       const { email } = request.body;
       if (email === user.email) throw identityError('IDENTITY_EMAIL_UNCHANGED', { details: { field: 'email' } });
-      if (await deps.users.findByEmail(email)) throw identityError('IDENTITY_EMAIL_TAKEN', { details: { field: 'email' } });
       await deps.emailChangeThrottle.take(userId);
+      // No lookup of the address: the same answer whether or not an account has it (no "is it
+      // registered?" oracle). Confirming a taken one is refused (409): the link lands in its mailbox.
       const change: EmailChange = { userId, email };
       const token = await deps.emailChangeTokens.issue(userId, JSON.stringify(change));
       await mailEmailChangeLink(deps, { to: email, displayName: user.displayName, token }, requestTraceContext(request));
