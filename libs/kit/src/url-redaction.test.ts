@@ -10,11 +10,14 @@ describe('redactUrlCredentials', () => {
     ['/a?%74oken=x', '/a?%74oken=[redacted]'],
     ['/a?token', '/a?token=[redacted]'],
     ['/a?token=x&token=y', '/a?token=[redacted]&token=[redacted]'],
+    ['/api/invitations/AbC-_9', '/api/invitations/[redacted]'],
+    ['/api/invitations/AbC-_9/accept?token=x', '/api/invitations/[redacted]/accept?token=[redacted]'],
+    ['/console/invitations/AbC-_9', '/console/invitations/[redacted]'],
   ])('redacts the credential in %s', (url, logged) => {
     expect(redactUrlCredentials(url)).toBe(logged);
   });
 
-  it.each(['/api/projects/p1/types/tasks/data?updatedAt=0&cursor=abc', '/a', '/a?', '/a?tokens=1&q=token', '/a?x=%E0%A4%A'])('leaves %s as it is', (url) => {
+  it.each(['/api/projects/p1/types/tasks/data?updatedAt=0&cursor=abc', '/a', '/a?', '/a?tokens=1&q=token', '/a?x=%E0%A4%A', '/api/me/invitations/inv1/accept', '/api/projects/p1/invitations/inv1', '/api/invitations/'])('leaves %s as it is', (url) => {
     expect(redactUrlCredentials(url)).toBe(url);
   });
 });

@@ -7,6 +7,12 @@ const CREDENTIAL_NAME = /(token|secret|password|passwd|signature|api[_-]?key)$/i
 
 export const REDACTED = '[redacted]';
 
+/**
+ * Paths whose next segment is a credential: an email invitation's token, which whoever holds it
+ * may accept (`/api/invitations/{token}...`, and the console page the older mails link to).
+ */
+const CREDENTIAL_PATH = /^(\/api\/invitations\/|\/console\/invitations\/)[^/?#]+/;
+
 function parameterName(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -16,10 +22,11 @@ function parameterName(raw: string): string {
 }
 
 /**
- * The request URL as it may be logged: the value of every credential parameter replaced by
- * `[redacted]`, everything else left exactly as the client sent it.
+ * The request URL as it may be logged: the value of every credential parameter and a credential
+ * path segment replaced by `[redacted]`, everything else left exactly as the client sent it.
  */
-export function redactUrlCredentials(url: string): string {
+export function redactUrlCredentials(given: string): string {
+  const url = given.replace(CREDENTIAL_PATH, `$1${REDACTED}`);
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const query = url

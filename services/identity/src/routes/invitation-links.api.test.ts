@@ -126,6 +126,29 @@ describe('project invitations by email', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}`, { token: other.token })).status).toBe(404);
   });
 
+  it('keeps the token out of the access log: whoever reads the log could accept with it', async () => {
+    const owner = await account('Olga');
+    const invitee = await account('Ivan');
+    const projectId = await projectOf(owner);
+    const address = `ivan-logged-${counter}@example.org`;
+    await inviteByEmail(projectId, owner, address);
+    const token = linkTokenIn(address);
+    const linesBefore = platform.logs.length;
+
+    // The console page of the link (no console is served here: a 404, logged all the same), then the API.
+    expect((await platform.call('GET', `/console/invitations/${token}`)).status).toBe(404);
+    expect((await platform.call('GET', `/api/invitations/${token}`, { token: invitee.token })).status).toBe(200);
+    expect((await platform.call('POST', `/api/invitations/${token}/accept`, { token: invitee.token })).status).toBe(200);
+
+    const requests = platform.logs.slice(linesBefore).filter((line) => line.msg === 'request');
+    expect(requests.map((line) => `${line.method} ${line.url} ${line.status}`)).toEqual([
+      'GET /console/invitations/[redacted] 404',
+      'GET /api/invitations/[redacted] 200',
+      'POST /api/invitations/[redacted]/accept 200',
+    ]);
+    expect(JSON.stringify(platform.logs.slice(linesBefore))).not.toContain(token);
+  });
+
   it('refuses a member accepting with 409 and keeps the link for the invitee', async () => {
     const owner = await account('Olga');
     const projectId = await projectOf(owner);
