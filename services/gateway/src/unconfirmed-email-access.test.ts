@@ -33,6 +33,8 @@ describe('what an account whose email must be confirmed first may send', () => {
       ['POST', '/api/me/invitations/i1/accept'],
       ['POST', '/api/invitations/accept'],
       ['GET', '/api/meetings'],
+      ['GET', '/api/schemas/projects/p1/types/notes'],
+      ['POST', '/api/help/chat'],
       ['GET', '/api/me/../projects'],
       ['GET', '/api/me/%2E%2E/projects'],
     ] as const) {
