@@ -45,7 +45,7 @@ export function runEventBusContract(adapter: string, open: () => Promise<EventBu
       const after = Date.now();
       await inbox.until(1);
       // With the durable's lag (nothing waits behind this one) and when the bus stored it (the server's clock: this host's, give or take a millisecond of rounding).
-      expect(inbox.received[0]).toEqual({ subject: subject('one'), msgId: 'm1', data: { n: 1 }, headers: { 'x-request-id': 'r1' }, deliveryCount: 1, pending: 0, publishedAt: expect.any(Number) });
+      expect(inbox.received[0]).toEqual({ subject: subject('one'), msgId: 'm1', data: { n: 1 }, headers: { 'x-request-id': 'r1' }, deliveryCount: 1, pending: 0, publishedAt: expect.any(Number), working: expect.any(Function) });
       expect(inbox.received[0]!.publishedAt).toBeGreaterThanOrEqual(before - 1);
       expect(inbox.received[0]!.publishedAt).toBeLessThanOrEqual(after + 1);
       await subscription.stop();
@@ -147,6 +147,27 @@ export function runEventBusContract(adapter: string, open: () => Promise<EventBu
       expect(healthy.received[0]?.data).toBe('work');
       expect(healthy.received[0]?.deliveryCount).toBeGreaterThanOrEqual(2);
       await Promise.all([rescuer.stop(), hanging.stop()]);
+    }, 20_000);
+
+    it('does not redeliver a message whose handler outlasts the ack wait while it signals working()', async () => {
+      const { subject, durable } = names();
+      const deliveries: number[] = [];
+      const options = { durable: durable('working'), filter: subject('>'), ackWaitMs: 1000 };
+      const handler = async (message: BusMessage) => {
+        deliveries.push(message.deliveryCount);
+        // Three ack waits of work, saying so every third of a wait.
+        const heartbeat = setInterval(() => message.working(), 300);
+        await pause(3000);
+        clearInterval(heartbeat);
+        message.working(); // once handled, nothing changes
+      };
+      // Two subscribers: a redelivery would have one to go to.
+      const subscriptions = [await bus.subscribe({ ...options, handler }), await bus.subscribe({ ...options, handler })];
+      await bus.publish(subject('x'), 'long', { msgId: randomUUID() });
+      await expect.poll(() => deliveries.length, { timeout: 10_000 }).toBe(1);
+      await pause(4500);
+      expect(deliveries).toEqual([1]);
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     }, 20_000);
 
     it('broadcasts live to every matching listener, and replays nothing to a later one', async () => {

@@ -32,4 +32,24 @@ describe('in-process bus: ack wait', () => {
     ]);
     await bus.close();
   });
+
+  it('working() of a delivery handed back after its ack wait does not hold up the next delivery of that message', async () => {
+    const bus = createInProcessBus();
+    const options = { durable: 'audit', filter: 'platform.>', ackWaitMs: ACK_WAIT_MS };
+    const counts: number[] = [];
+    let first: BusMessage | undefined;
+    const holding = (message: BusMessage) => {
+      counts.push(message.deliveryCount);
+      first ??= message;
+      return new Promise<void>(() => {});
+    };
+    for (let n = 0; n < 3; n += 1) await bus.subscribe({ ...options, handler: holding });
+    await bus.publish('platform.docs.a', {}, { msgId: 'm1' });
+    await expect.poll(() => counts).toEqual([1, 2]);
+    // The stale first delivery keeps saying it is at it; the second's wait ends all the same.
+    const stale = setInterval(() => first?.working(), ACK_WAIT_MS / 4);
+    await expect.poll(() => counts, { timeout: 2 * ACK_WAIT_MS }).toEqual([1, 2, 3]);
+    clearInterval(stale);
+    await bus.close();
+  });
 });

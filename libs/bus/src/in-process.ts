@@ -178,6 +178,7 @@ class Durable {
     let delivery = this.deliveries.get(seq);
     if (!delivery) this.deliveries.set(seq, (delivery = { count: 0 }));
     delivery.count += 1;
+    const count = delivery.count;
     delivery.deadline = Date.now() + this.options.ackWaitMs;
     this.watchAckWait();
     subscriber.busy = true;
@@ -191,6 +192,13 @@ class Durable {
       // JetStream's pending count: the durable's lag, which the consumer-lag metric reports.
       pending: this.waiting.length,
       publishedAt: stored.publishedAt,
+      working: () => {
+        const current = this.deliveries.get(seq);
+        // Only while this delivery is the one being handled: not once acknowledged, handed back or delivered again.
+        if (current?.count !== count || current.deadline === undefined) return;
+        current.deadline = Date.now() + this.options.ackWaitMs;
+        this.watchAckWait();
+      },
     };
     try {
       await subscriber.handler(message);

@@ -164,6 +164,13 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
             deliveryCount: received.info.deliveryCount,
             pending: received.info.pending,
             publishedAt: Math.round(received.info.timestampNanos / 1e6),
+            working: () => {
+              try {
+                received.working();
+              } catch {
+                // The connection is gone: the message comes again after its ack wait anyway.
+              }
+            },
           };
           try {
             await subscribeOptions.handler(message);

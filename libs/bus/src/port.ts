@@ -51,6 +51,13 @@ export interface BusMessage<T = unknown> {
    * tracing instrumentation for the handler to start its spans under; absent while tracing is off.
    */
   traceContext?: unknown;
+  /**
+   * Tells the bus the handler is still at it (JetStream's in-progress ack): this delivery's ack
+   * wait starts again, so a handler that may outlast `ackWaitMs` is not redelivered meanwhile if it
+   * calls this more often than the wait (every third of it, say). Does nothing once the delivery
+   * was acknowledged or handed back.
+   */
+  working(): void;
 }
 
 export interface SubscribeOptions<T = unknown> {
@@ -62,7 +69,7 @@ export interface SubscribeOptions<T = unknown> {
    * Resolving acknowledges the message; throwing (or rejecting) makes it redeliver after `retryDelayMs`.
    */
   handler: (message: BusMessage<T>) => Promise<void>;
-  /** Unacknowledged messages are redelivered after this long (default 30 s). */
+  /** Unacknowledged messages are redelivered after this long (default 30 s) unless the handler calls `working()`. */
   ackWaitMs?: number;
   /** Delay before a failed message is redelivered (default 1 s). */
   retryDelayMs?: number;

@@ -48,6 +48,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     registry: blockRegistry,
     logger,
     maxDepth: config.maxDepth,
+    runLeaseMs: config.runLeaseMs,
     services: { mailer: context.mailer, data, config, causes, clock, http, policy },
   });
   const actionChanges = new EventOutbox({ store, bus: context.bus, clock, logger }, ACTION_CHANGES_OUTBOX_COLLECTION);

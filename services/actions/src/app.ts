@@ -42,9 +42,14 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       deps.actionChanges.start();
       await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
       await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
-      const stop = await startDocumentEventConsumer(context.bus, deps.executor, { concurrency: deps.config.executorConcurrency, perProject: deps.config.projectConcurrency, logger: context.logger });
+      const stop = await startDocumentEventConsumer(context.bus, deps.executor, {
+        concurrency: deps.config.executorConcurrency,
+        perProject: deps.config.projectConcurrency,
+        ackWaitMs: deps.config.executorAckWaitMs,
+        logger: context.logger,
+      });
       const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
-      const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs });
+      const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs, leaseMs: deps.config.runLeaseMs });
       const retentionSchedule = new ClusterSchedule(retention, context.kv, deps.clock, context.logger, RUN_RETENTION_SCHEDULE);
       retentionSchedule.start(deps.config.runRetentionCheckMs);
       return async () => {

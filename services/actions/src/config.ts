@@ -35,6 +35,16 @@ export const actionsEnvSchema = z.object({
   ACTIONS_RUN_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(30),
   /** How often each replica checks whether the hourly removal of old runs is due (ms). */
   ACTIONS_RUN_RETENTION_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The executor's ack wait on the bus (ms): an event whose handler neither finishes nor says it is
+   * still at it (every third of this) within it is delivered again, e.g. after its process died.
+   */
+  ACTIONS_EXECUTOR_ACK_WAIT_MS: z.coerce.number().int().min(300).max(3_600_000).default(120_000),
+  /**
+   * A run still `running` whose lease was not renewed (every third of this) for this long is taken
+   * for cut off: a redelivery of its event, or the hourly job for runs by hand, marks it interrupted.
+   */
+  ACTIONS_RUN_LEASE_MS: z.coerce.number().int().min(300).max(86_400_000).default(600_000),
 });
 
 export interface ActionsConfig {
@@ -51,6 +61,10 @@ export interface ActionsConfig {
   runRetentionMs: number;
   /** How often the run retention schedule checks for a due occurrence (ms). */
   runRetentionCheckMs: number;
+  /** The executor's ack wait on the bus (ms); a delivery being handled says it is still at it every third of it. */
+  executorAckWaitMs: number;
+  /** How long a running run's lease lasts unrenewed (ms); a live run renews it every third of it. */
+  runLeaseMs: number;
 }
 
 /** Reads the environment once; a bad value throws a ConfigError naming the variable. */
@@ -70,5 +84,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     projectConcurrency,
     runRetentionMs: parsed.ACTIONS_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     runRetentionCheckMs: parsed.ACTIONS_RUN_RETENTION_CHECK_MS,
+    executorAckWaitMs: parsed.ACTIONS_EXECUTOR_ACK_WAIT_MS,
+    runLeaseMs: parsed.ACTIONS_RUN_LEASE_MS,
   };
 }

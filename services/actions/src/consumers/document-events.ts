@@ -17,9 +17,14 @@ class ProjectShareTaken extends Error {}
  * `perProject` of them at once (ProjectShare), and a further one goes back to the bus (redelivered
  * 2 s later), so a project whose webhook hangs cannot hold up every other project's actions. A
  * handler that throws (store unreachable) leaves the message unacknowledged and it comes again;
- * the run records keep that from running anything twice.
+ * the run records keep that from running anything twice. While an event is handled, the bus hears
+ * every third of the ack wait that it still is (`working()`), so it is not delivered again meanwhile.
  */
-export async function startDocumentEventConsumer(bus: EventBus, executor: Executor, options: { concurrency: number; perProject: number; logger: Logger }): Promise<() => Promise<void>> {
+export async function startDocumentEventConsumer(
+  bus: EventBus,
+  executor: Executor,
+  options: { concurrency: number; perProject: number; ackWaitMs: number; logger: Logger },
+): Promise<() => Promise<void>> {
   const share = new ProjectShare({ perProject: options.perProject });
   const subscriptions: Subscription[] = [];
   for (let i = 0; i < options.concurrency; i += 1) {
@@ -27,7 +32,7 @@ export async function startDocumentEventConsumer(bus: EventBus, executor: Execut
       await bus.subscribe({
         durable: EXECUTOR_DURABLE,
         filter: 'platform.docs.>',
-        ackWaitMs: 120_000,
+        ackWaitMs: options.ackWaitMs,
         retryDelayMs: 2_000,
         handler: async (message) => {
           const parsed = documentEventSchema.safeParse(message.data);
@@ -40,9 +45,14 @@ export async function startDocumentEventConsumer(bus: EventBus, executor: Execut
             actionEventsDeferred.inc();
             throw new ProjectShareTaken(`project ${parsed.data.projectId} is slow and has its share of the executor`);
           }
+          // An event's actions may together outlast the ack wait (slow webhooks, one after another):
+          // without this the bus would deliver it again meanwhile, and the second delivery would
+          // run later actions before the earlier ones finished.
+          const heartbeat = setInterval(() => message.working(), Math.max(100, Math.floor(options.ackWaitMs / 3)));
           try {
             await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);
           } finally {
+            clearInterval(heartbeat);
             share.leave(ticket);
           }
         },

@@ -32,6 +32,8 @@ export interface ExecutorDeps {
   services: BlockServices;
   logger: Logger;
   maxDepth: number;
+  /** ACTIONS_RUN_LEASE_MS: a running run renews its lease every third of it. */
+  runLeaseMs?: number;
 }
 
 /**
@@ -44,7 +46,11 @@ export class Executor {
   /** Runs by hand under way (startManualRun), which no redelivery would finish if the process stopped during them. */
   private readonly manualRuns = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: ExecutorDeps) {
+    this.leaseMs = deps.runLeaseMs ?? RUN_LEASE_MS;
+  }
 
   /** `traceContext`: the delivery's consumer span, which each run's span joins. */
   async handle(event: DocumentEvent, traceContext?: TraceContext): Promise<void> {
@@ -116,6 +122,19 @@ export class Executor {
 
   /** Executes a claimed run in one span of the event's trace; its blocks' spans (and their webhook calls) go below it. */
   private async runInSpan(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
+    // While it runs, its lease is renewed: a redelivery (or the hourly job) takes a run whose lease
+    // lapsed for one its process left behind, and must not mark this live one interrupted.
+    const lease = setInterval(() => {
+      this.deps.runs.renew(run.id, this.deps.services.clock()).catch((error: unknown) => this.deps.logger.warn({ err: error, runId: run.id }, 'the lease of a running action run could not be renewed'));
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    try {
+      await this.runInSpanLeased(action, event, trigger, owner, run, traceContext);
+    } finally {
+      clearInterval(lease);
+    }
+  }
+
+  private async runInSpanLeased(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     await inChildSpan(tracer, 'action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, traceContext, async (runContext) => {
       await this.execute(action, event, trigger, owner, run, runContext);
       // The run's span; outside a recorded trace there is none, or the parent's, which records nothing.
@@ -237,12 +256,21 @@ export class Executor {
     }
   }
 
-  /** A run exists already: done, or still running elsewhere, or left behind by a stopped process. */
+  /**
+   * A run exists already: done, still running elsewhere, or left behind by a stopped process. One
+   * still running with a live lease (another delivery of the same event is at it) is waited for, so
+   * this delivery never starts the event's later actions before it ends (oldest first, each
+   * awaited); one whose lease lapsed is marked interrupted.
+   */
   private async settleExisting(id: string): Promise<void> {
-    const existing = await this.deps.runs.find(id);
-    if (existing?.status !== 'running') return;
-    const now = this.deps.services.clock();
-    if (now - existing.startedAt < RUN_LEASE_MS) return;
-    await this.deps.runs.markInterrupted(id, RUN_INTERRUPTED, now);
+    const pollMs = Math.min(1_000, Math.max(50, Math.floor(this.leaseMs / 10)));
+    for (;;) {
+      const existing = await this.deps.runs.find(id);
+      if (existing?.status !== 'running') return;
+      const now = this.deps.services.clock();
+      const cutoff = now - this.leaseMs;
+      if ((existing.renewedAt ?? existing.startedAt) < cutoff && (await this.deps.runs.markInterrupted(id, cutoff, RUN_INTERRUPTED, now))) return;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
   }
 }

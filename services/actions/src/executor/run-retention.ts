@@ -1,13 +1,13 @@
 import type { Clock, Logger } from '@platform/kit';
 import { RUN_INTERRUPTED } from '../errors';
-import { RUN_LEASE_MS, type RunStore } from './run-store';
+import type { RunStore } from './run-store';
 
 /** Hourly, on one replica (kit's ClusterSchedule), a quarter past: apart from identity's purge on the hour. */
 export const RUN_RETENTION_SCHEDULE = { name: 'action run retention', lockPrefix: 'actions:run-retention', cron: '15 * * * *' } as const;
 
 export interface RunRetentionResult {
   removed: number;
-  /** Runs by hand found cut off (still `running` past the lease) and marked interrupted. */
+  /** Runs by hand found cut off (still `running`, their lease not renewed for ACTIONS_RUN_LEASE_MS) and marked interrupted. */
   interrupted: number;
 }
 
@@ -18,13 +18,13 @@ export interface RunRetentionResult {
  * left `running` as interrupted.
  */
 export class RunRetentionJob {
-  constructor(private readonly deps: { runs: RunStore; clock: Clock; logger: Logger; retentionMs: number }) {}
+  constructor(private readonly deps: { runs: RunStore; clock: Clock; logger: Logger; retentionMs: number; leaseMs: number }) {}
 
   async run(): Promise<RunRetentionResult> {
     const now = this.deps.clock();
     const removed = await this.deps.runs.removeStartedBefore(now - this.deps.retentionMs);
     if (removed > 0) this.deps.logger.info({ removed }, 'actions: old runs removed');
-    const interrupted = await this.deps.runs.interruptManualRunsStartedBefore(now - RUN_LEASE_MS, RUN_INTERRUPTED, now);
+    const interrupted = await this.deps.runs.interruptManualRunsLapsedBefore(now - this.deps.leaseMs, RUN_INTERRUPTED, now);
     if (interrupted > 0) this.deps.logger.info({ interrupted }, 'actions: runs by hand cut off by a stopped process marked interrupted');
     return { removed, interrupted };
   }

@@ -4,10 +4,17 @@ import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@pla
 export const RUNS_COLLECTION = 'action-runs';
 
 /**
- * A run still `running` after this long was cut off (its process stopped): a redelivery of its
- * event marks it, and the hourly retention job marks runs by hand, which no redelivery comes for.
+ * The default lease of a running run (ACTIONS_RUN_LEASE_MS): the executor renews it while the run
+ * is live (`renewedAt`), and one not renewed for this long was cut off (its process stopped): a
+ * redelivery of its event marks it, and the hourly retention job marks runs by hand, which no
+ * redelivery comes for.
  */
 export const RUN_LEASE_MS = 10 * 60 * 1000;
+
+/** Running runs whose lease lapsed before `cutoff`: last renewed before it, or never renewed and started before it. */
+function leaseLapsed(cutoff: number) {
+  return { $or: [{ renewedAt: { $lt: cutoff } }, { renewedAt: { $exists: false }, startedAt: { $lt: cutoff } }] };
+}
 
 export type BlockStatus = 'succeeded' | 'failed' | 'skipped';
 export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
@@ -56,6 +63,8 @@ export interface RunFields {
   /** The user who ran the action by hand on the document (its owner); absent on runs an event triggered. */
   startedBy?: string;
   status: RunStatus;
+  /** When the executor last renewed the lease of this running run; absent until the first renewal. Never answered. */
+  renewedAt?: number;
   /** When the triggering change was written (its history entry's timestamp); absent on runs recorded before it was kept. */
   changedAt?: number;
   startedAt: number;
@@ -135,17 +144,26 @@ export class RunStore {
     await this.collection.updateOne({ id, status: 'running' }, { $set: fields });
   }
 
-  /**
-   * Marks runs by hand still `running` that started before `cutoff` as interrupted: their process
-   * stopped, and no redelivery comes for them as it does for triggered runs. Answers how many.
-   */
-  async interruptManualRunsStartedBefore(cutoff: number, error: RunError, now: number): Promise<number> {
-    return this.collection.updateMany({ status: 'running', startedBy: { $exists: true }, startedAt: { $lt: cutoff } }, { $set: { status: 'interrupted', error, finishedAt: now } });
+  /** Renews the lease of a run still `running`: its process is alive and working on it. */
+  async renew(id: string, now: number): Promise<void> {
+    await this.collection.updateOne({ id, status: 'running' }, { $set: { renewedAt: now } });
   }
 
-  /** Marks a run that was left `running` (its process stopped) so the record says what happened. */
-  async markInterrupted(id: string, error: RunError, now: number): Promise<void> {
-    await this.collection.updateOne({ id, status: 'running' }, { $set: { status: 'interrupted', error, finishedAt: now } });
+  /**
+   * Marks runs by hand still `running` whose lease lapsed before `cutoff` as interrupted: their
+   * process stopped, and no redelivery comes for them as it does for triggered runs. Answers how many.
+   */
+  async interruptManualRunsLapsedBefore(cutoff: number, error: RunError, now: number): Promise<number> {
+    return this.collection.updateMany({ status: 'running', startedBy: { $exists: true }, ...leaseLapsed(cutoff) }, { $set: { status: 'interrupted', error, finishedAt: now } });
+  }
+
+  /**
+   * Marks a run left `running` (its process stopped) so the record says what happened, only if its
+   * lease still lapsed before `cutoff`: a renewal that landed meanwhile means it is alive. Answers
+   * whether it did.
+   */
+  async markInterrupted(id: string, cutoff: number, error: RunError, now: number): Promise<boolean> {
+    return (await this.collection.updateOne({ id, status: 'running', ...leaseLapsed(cutoff) }, { $set: { status: 'interrupted', error, finishedAt: now } })) !== null;
   }
 
   /** The action's runs, newest first, only those of `status` when given. */
