@@ -15,13 +15,13 @@ import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
 import { accountEmail, emailAddress } from '../users/email-address';
 import { verificationMailed, verificationText } from '../users/email-verification';
 import { withoutSecret } from '../users/user-repository';
-import { currentUserSchema, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
+import { currentUserSchema, DISPLAY_NAME_MAX_LENGTH, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 import { noticeAccountChange } from '../users/security-notices';
 
 const registerBody = z.object({
   email: emailAddress,
   password: newPasswordSchema,
-  displayName: z.string().trim().min(1).max(100).optional(),
+  displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX_LENGTH).optional(),
   language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as en or de').optional(),
 })
   // A misspelt `displayname` or `lang` would otherwise be dropped, and the account made without it.

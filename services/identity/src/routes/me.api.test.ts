@@ -69,6 +69,16 @@ describe('PUT /api/me/profile (spec rules 1-6)', () => {
     }
     expect((await platform.call('GET', '/api/me', { token })).body.profileFields).toEqual({ firstName: { value: 'Kept', privacy: 'projects' } });
   });
+
+  it('caps displayName at 100 characters, as registration does, and changes nothing past it', async () => {
+    const { token } = await platform.register('long-name@example.org', { displayName: 'Short' });
+    for (const displayName of ['x'.repeat(101), { value: `  ${'y'.repeat(101)}  `, privacy: 'public' }]) {
+      const response = await putProfile(token, { displayName, firstName: 'Not kept' });
+      expect({ status: response.status, error: response.body.error }).toEqual({ status: 400, error: 'Invalid displayName: at most 100 characters' });
+    }
+    expect((await platform.call('GET', '/api/me', { token })).body).toMatchObject({ displayName: 'Short', profileFields: {} });
+    expect((await putProfile(token, { displayName: 'z'.repeat(100) })).body.displayName).toBe('z'.repeat(100));
+  });
 });
 
 describe('profile privacy towards other users', () => {

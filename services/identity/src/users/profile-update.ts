@@ -1,5 +1,5 @@
 import { identityError } from '../errors';
-import { DEFAULT_PRIVACY, privacySchema, type Privacy, type ProfileField, type ProfileFields } from './user-record';
+import { DEFAULT_PRIVACY, DISPLAY_NAME_MAX_LENGTH, privacySchema, type Privacy, type ProfileField, type ProfileFields } from './user-record';
 
 const NAME_KEYS = ['firstName', 'lastName', 'displayName'] as const;
 const MAX_VALUE_BYTES = 10_000;
@@ -45,6 +45,10 @@ export function profileChanges(current: ProfileFields, body: Record<string, unkn
     const given = body[key];
     const field: ProfileField = isPlainObject(given) && 'value' in given ? { value: given.value, privacy: privacyOf(key, given.privacy) } : { value: given, privacy: DEFAULT_PRIVACY };
     assertStorable(key, field.value);
+    // A string display name becomes the account's name: registration's limit holds here too.
+    if (key === 'displayName' && typeof field.value === 'string' && field.value.trim().length > DISPLAY_NAME_MAX_LENGTH) {
+      throw identityError('IDENTITY_INVALID_PROFILE', { message: `Invalid displayName: at most ${DISPLAY_NAME_MAX_LENGTH} characters` });
+    }
     changes[key] = field;
   }
   if ('email' in body) {

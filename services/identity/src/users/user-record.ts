@@ -8,6 +8,9 @@ export const privacySchema = z.enum(['public', 'projects', 'private']);
 export type Privacy = z.infer<typeof privacySchema>;
 export const DEFAULT_PRIVACY: Privacy = 'projects';
 
+/** The longest display name, at registration and in the profile alike (it shows in lists, mails and sessions). */
+export const DISPLAY_NAME_MAX_LENGTH = 100;
+
 export const profileFieldSchema = z.object({ value: z.unknown().optional(), privacy: privacySchema });
 export type ProfileField = z.infer<typeof profileFieldSchema>;
 export type ProfileFields = Partial<Record<'firstName' | 'lastName' | 'displayName' | 'email', ProfileField>>;
