@@ -9,17 +9,14 @@ import { useLoad } from '../components/use-load';
 const loadTenants = async () => (await unwrap(api.GET('/api/tenants'))).items;
 
 /**
- * Which tenant the project belongs to, and `Move` to another tenant the user administers
- * (`POST /api/projects/{projectId}/move`: the project's owner or its tenant's admins, into a
- * tenant whose admins then manage it). A refusal shows beside it.
+ * Which tenant the project belongs to, and `Move` to another of the user's tenants
+ * (`POST /api/projects/{projectId}/move`: the project's owner or its tenant's admins). A refusal shows beside it.
  */
 export function ProjectTenantForm({ projectId, tenantId, onMoved }: { projectId: string; tenantId: string | undefined; onMoved: () => void }) {
   const tenants = useLoad(loadTenants, 'tenants');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [status, setStatus] = useState<string>();
   const current = tenants.value?.find((tenant) => tenant.id === tenantId);
-  // The server moves a project only into a tenant the caller administers.
-  const targets = tenants.value?.filter((tenant) => tenant.role === 'admin' || tenant.id === tenantId);
 
   const move = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -42,10 +39,10 @@ export function ProjectTenantForm({ projectId, tenantId, onMoved }: { projectId:
       <p className="muted">
         {current ? `In ${current.name}${current.personal ? ' (personal)' : ''}.` : 'In a tenant you do not belong to.'} Its admins manage the project; moving it keeps its members and data.
       </p>
-      {targets && targets.length > 1 && (
+      {tenants.value && tenants.value.length > 1 && (
         <SubmitForm label="Move project" className="row-form" submitLabel="Move" formError={errors.form} status={status} onSubmit={move}>
           <SelectField label="Move to" name="tenantId" defaultValue={tenantId} key={tenantId} error={errors.fields.tenantId}>
-            {targets.map((tenant) => (
+            {tenants.value.map((tenant) => (
               <option key={tenant.id} value={tenant.id}>
                 {tenant.name}
                 {tenant.personal ? ' (personal)' : ''}

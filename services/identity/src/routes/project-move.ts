@@ -11,8 +11,9 @@ import { projectChangeMessages } from '../projects/project-changes';
  * Moving a project to another tenant (a personal project that became a team's): its members,
  * data and settings stay; from then on the new tenant's admins manage it and the old tenant's
  * no longer do. The new tenant's admins become superusers of the project, so only a superuser
- * of it (its owner, an admin of its tenant, a platform owner) may hand it over, and only to a
- * tenant they administer: a delete rule naming a permission is not full control.
+ * of it (its owner, an admin of its tenant, a platform owner) may hand it over: a delete rule
+ * naming a permission is not full control. Into any tenant they belong to, as they may create
+ * projects there (a member's personal project becoming the team's).
  */
 export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -23,7 +24,7 @@ export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDep
         tags: ['projects'],
         summary: 'Move the project to another tenant',
         description:
-          "Needs full control of the project (its owner, an admin of its tenant, a platform owner; others 403 `IDENTITY_FORBIDDEN`, whatever its delete rule says) and the admin role in the tenant it moves to (403 `IDENTITY_TENANT_ADMIN_ONLY` for a plain member; 404 `IDENTITY_TENANT_NOT_FOUND` for a tenant the caller does not belong to, as for one that does not exist). Members, data and settings stay; the new tenant's admins manage it from then on.",
+          "Needs full control of the project (its owner, an admin of its tenant, a platform owner; others 403 `IDENTITY_FORBIDDEN`, whatever its delete rule says) and membership of the tenant it moves to (404 `IDENTITY_TENANT_NOT_FOUND` for a tenant the caller does not belong to, as for one that does not exist). Members, data and settings stay; the new tenant's admins manage it from then on.",
         params: projectIdParams,
         body: z.object({ tenantId: z.string().min(1).max(100) }).strict(),
         response: { 200: projectSchema },
@@ -37,7 +38,6 @@ export function registerProjectMoveRoute(app: FastifyInstance, deps: IdentityDep
       const { tenantId } = request.body;
       const membership = (await deps.tenants.find(tenantId)) && (await deps.tenants.membership(tenantId, caller.userId));
       if (!membership) throw identityError('IDENTITY_TENANT_NOT_FOUND');
-      if (membership.role !== 'admin') throw identityError('IDENTITY_TENANT_ADMIN_ONLY', { message: 'Only an admin of the tenant may move a project into it' });
       if (project.tenantId === tenantId) return project;
       const moved = await deps.projects.moveToTenant(project.id, tenantId);
       if (!moved) throw projectNotFound();
