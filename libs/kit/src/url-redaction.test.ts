@@ -13,6 +13,8 @@ describe('redactUrlCredentials', () => {
     ['/api/invitations/AbC-_9', '/api/invitations/[redacted]'],
     ['/api/invitations/AbC-_9/accept?token=x', '/api/invitations/[redacted]/accept?token=[redacted]'],
     ['/console/invitations/AbC-_9', '/console/invitations/[redacted]'],
+    ['/console/sign-in?next=%2Finvitations%2FAbC-_9&x=1', '/console/sign-in?next=[redacted]&x=1'],
+    ['/console/sign-in?next=/invitations/AbC-_9', '/console/sign-in?next=[redacted]'],
   ])('redacts the credential in %s', (url, logged) => {
     expect(redactUrlCredentials(url)).toBe(logged);
   });

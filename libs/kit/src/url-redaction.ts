@@ -13,6 +13,9 @@ export const REDACTED = '[redacted]';
  */
 const CREDENTIAL_PATH = /^(\/api\/invitations\/|\/console\/invitations\/)[^/?#]+/;
 
+/** A query value naming such a page (the console's sign-in `?next=/invitations/{token}` on a reload). */
+const INVITATION_IN_VALUE = /\/invitations\/[^/?#&]/;
+
 function parameterName(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -22,8 +25,8 @@ function parameterName(raw: string): string {
 }
 
 /**
- * The request URL as it may be logged: the value of every credential parameter and a credential
- * path segment replaced by `[redacted]`, everything else left exactly as the client sent it.
+ * The request URL as it may be logged: the value of every credential parameter (or one naming an
+ * invitation's page) and a credential path segment replaced by `[redacted]`, everything else left exactly as the client sent it.
  */
 export function redactUrlCredentials(given: string): string {
   const url = given.replace(CREDENTIAL_PATH, `$1${REDACTED}`);
@@ -35,7 +38,8 @@ export function redactUrlCredentials(given: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
-      return CREDENTIAL_NAME.test(parameterName(name)) ? `${name}=${REDACTED}` : pair;
+      const carriesCredential = CREDENTIAL_NAME.test(parameterName(name)) || (equals >= 0 && INVITATION_IN_VALUE.test(parameterName(pair.slice(equals + 1))));
+      return carriesCredential ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
   return `${url.slice(0, queryStart)}?${query}`;
