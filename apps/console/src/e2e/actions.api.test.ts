@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -7,6 +8,8 @@ import { register, screenshot, screenshotFailures, signInOnPage, startConsolePla
 /** A webhook receiver on loopback: what the action's call-webhook block sends. */
 interface Received {
   headers: IncomingHttpHeaders;
+  /** The body as sent: what the signature covers. */
+  text: string;
   body: { triggerName?: string; data?: { documentId?: string; document?: Record<string, unknown> } };
 }
 
@@ -24,7 +27,7 @@ beforeAll(async () => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
-      received.push({ headers: request.headers, body: JSON.parse(text) });
+      received.push({ headers: request.headers, text, body: JSON.parse(text) });
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
     });
   });
@@ -167,6 +170,24 @@ describe('actions in the console', () => {
     await expect.poll(() => page.getByTestId('revision').textContent()).toBe('0');
     expect(platform.pageErrors).toEqual([]);
   }, 120_000);
+
+  it("shows the project's webhook signing key to its updaters only, and a delivery verifies with it", async () => {
+    const page = await signedIn(owner);
+    await openActions(page);
+    await page.getByText('Webhook signing key', { exact: true }).click();
+    const key = (await page.getByLabel('Webhook signing key').textContent()) ?? '';
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    await screenshot(page, 'actions-12-webhook-key');
+    const delivery = received[0]!;
+    const signed = `${delivery.headers['x-platform-timestamp']}.${projectId}.${delivery.text}`;
+    expect(delivery.headers['x-platform-project-id']).toBe(projectId);
+    expect(delivery.headers['x-platform-signature']).toBe(`sha256=${createHmac('sha256', key).update(signed).digest('hex')}`);
+
+    const memberPage = await signedIn(member);
+    await openActions(memberPage);
+    expect(await memberPage.getByText('Webhook signing key', { exact: true }).count()).toBe(0);
+    expect(platform.pageErrors).toEqual([]);
+  }, 60_000);
 
   it('refuses an incompatible connection while drawing, with the reason, and keeps none', async () => {
     const page = await signedIn(owner);

@@ -6,9 +6,13 @@ import { actionsPath } from './action-paths';
 import { TrailLink } from '../../components/trail-link';
 import { ACTIONS_TYPE_ID } from '../../audit/item-link';
 
-/** The project's actions the caller may read, oldest first, with links to each one's editor and runs. */
+/**
+ * The project's actions the caller may read, oldest first, with links to each one's editor and
+ * runs; for the project's updaters, the key its webhook calls are signed with, for receivers to check.
+ */
 export function ActionList({ projectId }: { projectId: string }) {
-  const actions = useLoad(async () => (await unwrap(api.GET('/api/projects/{projectId}/actions', { params: { path: { projectId } } }))).items, projectId);
+  const listed = useLoad(async () => unwrap(api.GET('/api/projects/{projectId}/actions', { params: { path: { projectId } } })), projectId);
+  const actions = listed.value?.items;
   return (
     <main>
       <h1>Actions</h1>
@@ -16,7 +20,7 @@ export function ActionList({ projectId }: { projectId: string }) {
       <button type="button" onClick={() => navigate(actionsPath(projectId, 'new'))}>
         New action
       </button>
-      <LoadError error={actions.error} />
+      <LoadError error={listed.error} />
       <table aria-label="Actions">
         <thead>
           <tr>
@@ -27,7 +31,7 @@ export function ActionList({ projectId }: { projectId: string }) {
           </tr>
         </thead>
         <tbody>
-          {(actions.value ?? []).map((action) => (
+          {(actions ?? []).map((action) => (
             <tr key={action.id}>
               <td>
                 <Link to={actionsPath(projectId, action.id)}>{action.title}</Link>
@@ -43,7 +47,22 @@ export function ActionList({ projectId }: { projectId: string }) {
           ))}
         </tbody>
       </table>
-      {actions.value?.length === 0 && <p>No action yet: create one.</p>}
+      {actions?.length === 0 && <p>No action yet: create one.</p>}
+      {listed.value?.webhookKey && <WebhookKey signingKey={listed.value.webhookKey} />}
     </main>
+  );
+}
+
+/** Shown folded: whoever holds the key can sign calls as this project's. */
+function WebhookKey({ signingKey }: { signingKey: string }) {
+  return (
+    <details className="webhook-key">
+      <summary>Webhook signing key</summary>
+      <p className="muted">
+        Calls of a webhook block without its own secret are signed with this key, over <code>{'<x-platform-timestamp>.<x-platform-project-id>.<body>'}</code> (HMAC-SHA256, in{' '}
+        <code>x-platform-signature</code>). Give it to your receivers so they can check that a call comes from this project; it changes when the server&apos;s webhook secret does.
+      </p>
+      <code aria-label="Webhook signing key">{signingKey}</code>
+    </details>
   );
 }
