@@ -5,6 +5,9 @@ import { join } from 'node:path';
 /** Directories this process holds, so a second opener in the same process is refused too. */
 const heldInThisProcess = new Set<string>();
 
+/** How long an opener waits while another takes over a stale lock (a few file operations). */
+const TAKEOVER_WAIT_MS = 5;
+
 /** A FileStore directory is already open (in this process or another live one). */
 export class StoreLockedError extends Error {
   constructor(
@@ -40,6 +43,36 @@ async function createLockFile(file: string): Promise<void> {
   }
 }
 
+/** A lock file's text (its holder's pid), or '' when it is gone. */
+async function lockText(file: string): Promise<string> {
+  return (await readFile(file, 'utf8').catch(() => '')).trim();
+}
+
+/**
+ * Removes a lock whose text `stale` names no live process, while holding `LOCK.takeover`: two
+ * openers that both found it stale would otherwise both remove it, the second removing the lock
+ * the first had just made, and both would hold the directory. Under the takeover lock the LOCK is
+ * removed only if it still holds that text. An opener that finds the takeover held waits for it
+ * (or, if its holder died mid-takeover, clears it) and looks again.
+ */
+async function clearStaleLock(file: string, stale: string): Promise<void> {
+  const takeover = `${file}.takeover`;
+  try {
+    await createLockFile(takeover);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(await lockText(takeover));
+    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
+    else await rm(takeover, { force: true });
+    return;
+  }
+  try {
+    if ((await lockText(file)) === stale) await rm(file, { force: true });
+  } finally {
+    await rm(takeover, { force: true });
+  }
+}
+
 /**
  * Takes `directory/LOCK` (created exclusively, holding the pid), as the server does for its data
  * directory: two writers would each rewrite the files from their own copy and lose the other's
@@ -58,9 +91,10 @@ export async function lockDirectory(directory: string): Promise<() => Promise<vo
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+        const held = await lockText(file);
+        const holder = Number(held);
         if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) throw new StoreLockedError(directory, holder);
-        await rm(file, { force: true });
+        await clearStaleLock(file, held);
       }
     }
   } catch (error) {

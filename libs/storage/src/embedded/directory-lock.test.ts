@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDirectory } from './directory-lock';
 
@@ -15,6 +16,21 @@ for (;;) {
   try { text = readFileSync(file, 'utf8'); } catch { continue; }
   if (text === '') { process.stdout.write('empty\\n'); process.exit(0); }
 }`;
+
+/** Waits for `go`, tries the lock, prints `won` or `refused`, and stays alive holding what it won. */
+const contender = (module: string, go: string, directory: string) => `
+const { existsSync } = require('node:fs');
+import(${JSON.stringify(fileURLToPath(new URL(module, import.meta.url)))}).then(async ({ lockDirectory }) => {
+  process.stdout.write('ready\\n');
+  while (!existsSync(${JSON.stringify(go)}));
+  await lockDirectory(${JSON.stringify(directory)}).then(() => process.stdout.write('won\\n'), () => process.stdout.write('refused\\n'));
+  setInterval(() => {}, 1000);
+});`;
+
+/** A pid no process has: one past the kernel's largest. */
+async function deadPid(): Promise<number> {
+  return Number((await readFile('/proc/sys/kernel/pid_max', 'utf8').catch(() => '4194304')).trim()) + 1;
+}
 
 describe('data directory lock', () => {
   let directory: string;
@@ -72,5 +88,29 @@ describe('data directory lock', () => {
       await exited;
     }
     expect(output).not.toContain('empty');
+  });
+
+  // The SDK's FileStore keeps a copy of this lock (it ships without the server's packages): both are held to it.
+  it.each(['./directory-lock.ts', '../../../sync-client/src/directory-lock.ts'])('lets exactly one of several processes take over the lock of a dead one (%s)', { timeout: 60_000 }, async (module) => {
+    for (let round = 0; round < 3; round += 1) {
+      await writeFile(join(directory, 'LOCK'), String(await deadPid()));
+      const go = join(directory, `go-${round}`);
+      const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '-e', contender(module, go, directory)], { stdio: ['ignore', 'pipe', 'inherit'] }));
+      const outputs = children.map((child) => {
+        let text = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => (text += chunk));
+        return () => text;
+      });
+      try {
+        await expect.poll(() => outputs.every((output) => output().includes('ready')), { timeout: 30_000 }).toBe(true);
+        await writeFile(go, '');
+        await expect.poll(() => outputs.every((output) => /won|refused/.test(output())), { timeout: 10_000 }).toBe(true);
+        expect(outputs.filter((output) => output().includes('won'))).toHaveLength(1);
+      } finally {
+        for (const child of children) child.kill('SIGKILL');
+        await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(null)))));
+      }
+    }
   });
 });

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 
 const heldInThisProcess = new Set<string>();
 
+/** How long an opener waits while another takes over a stale lock (a few file operations). */
+const TAKEOVER_WAIT_MS = 5;
+
 /** Another live process owns the directory; `code` lets a process entry recognise it without importing this class. */
 export class DataDirectoryInUseError extends Error {
   readonly code = 'DATA_DIRECTORY_IN_USE';
@@ -41,6 +44,36 @@ async function createLockFile(file: string): Promise<void> {
   }
 }
 
+/** A lock file's text (its holder's pid), or '' when it is gone. */
+async function lockText(file: string): Promise<string> {
+  return (await readFile(file, 'utf8').catch(() => '')).trim();
+}
+
+/**
+ * Removes a lock whose text `stale` names no live process, while holding `LOCK.takeover`: two
+ * openers that both found it stale would otherwise both remove it, the second removing the lock
+ * the first had just made, and both would hold the directory. Under the takeover lock the LOCK is
+ * removed only if it still holds that text. An opener that finds the takeover held waits for it
+ * (or, if its holder died mid-takeover, clears it) and looks again.
+ */
+async function clearStaleLock(file: string, stale: string): Promise<void> {
+  const takeover = `${file}.takeover`;
+  try {
+    await createLockFile(takeover);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(await lockText(takeover));
+    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
+    else await rm(takeover, { force: true });
+    return;
+  }
+  try {
+    if ((await lockText(file)) === stale) await rm(file, { force: true });
+  } finally {
+    await rm(takeover, { force: true });
+  }
+}
+
 /**
  * One process at a time may own a data directory: two would overwrite each other's logs. A lock
  * left by a process that died (kill -9) is taken over.
@@ -58,11 +91,12 @@ export async function lockDirectory(directory: string): Promise<() => Promise<vo
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+        const held = await lockText(file);
+        const holder = Number(held);
         if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
           throw new DataDirectoryInUseError(directory, holder);
         }
-        await rm(file, { force: true });
+        await clearStaleLock(file, held);
       }
     }
   } catch (error) {
