@@ -109,6 +109,7 @@ function overlayTouched(record: EntityRecord, server: SyncDocument, fields: stri
  */
 export function afterPush(record: EntityRecord, server: SyncDocument, pushedSeq: number): void {
   record.server = server;
+  record.sentInserts = undefined;
   if (server.deletedAt !== undefined) {
     record.local = undefined;
     record.deleted = false;
@@ -188,12 +189,58 @@ export function rebaseOnServer(record: EntityRecord, current: SyncDocument): voi
   if (record.newer && record.newer.revision <= current.revision) record.newer = undefined;
 }
 
+/** Remembers the fields an insert sends (see `EntityRecord.sentInserts`; the last few distinct ones). */
+export function rememberSentInsert(record: EntityRecord): void {
+  const sent = record.local ?? {};
+  const earlier = record.sentInserts ?? [];
+  if (earlier.some((fields) => deepEqual(fields, sent))) return;
+  record.sentInserts = [...earlier, sent].slice(-SENT_INSERTS_KEPT);
+}
+
+const SENT_INSERTS_KEPT = 8;
+
+/** A permission name as the server stores it in an access rule: a plain name is the project's. */
+function scopedPermission(projectId: string, permission: string): string {
+  return permission.includes('::') ? permission : `${projectId}::${permission}`;
+}
+
+/** Sent fields as the server stores them: permission names in access fields scoped to the project. */
+function asStored(projectId: string, typeId: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const stored = { ...fields };
+  for (const name of typeId === 'types' ? ['access', 'defaultAccess'] : ['access']) {
+    const access = stored[name];
+    if (!access || typeof access !== 'object' || Array.isArray(access)) continue;
+    stored[name] = Object.fromEntries(
+      Object.entries(access).map(([operation, rule]) => {
+        if (!rule || typeof rule !== 'object' || typeof (rule as { permission?: unknown }).permission !== 'string') return [operation, rule];
+        return [operation, { ...rule, permission: scopedPermission(projectId, (rule as { permission: string }).permission) }];
+      }),
+    );
+  }
+  return stored;
+}
+
+/**
+ * Whether an entity's creation (its fields at revision 0) is one of the inserts this client sent
+ * for the record (`sentInserts`, or the current local fields): only then is a `DATA_DUPLICATE_ID`
+ * its own earlier insert whose answer was lost. Fields only the server sets may be added.
+ */
+export function isOwnCreation(record: EntityRecord, created: Record<string, unknown>, scope: { projectId: string; typeId: string }): boolean {
+  const candidates = [...(record.sentInserts ?? []), ...(record.local ? [record.local] : [])];
+  return candidates.some((sent) => {
+    const creation = fieldsOf(created);
+    for (const field of SERVER_SET_FIELDS) if (!(field in sent)) delete creation[field];
+    return deepEqual(asStored(scope.projectId, scope.typeId, fieldsOf(sent)), creation);
+  });
+}
+
 /** Drops local changes: the record becomes the server's latest known version. */
 export function discardLocalChanges(record: EntityRecord): void {
   const latest = record.conflict?.current ?? record.server;
   const server = latest ? newestServer(record, latest) : undefined;
   record.conflict = undefined;
   record.newer = undefined;
+  record.sentInserts = undefined;
   record.seq += 1;
   if (server) takeServer(record, server);
   else {

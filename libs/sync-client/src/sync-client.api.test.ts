@@ -269,6 +269,122 @@ describe('conflicts', () => {
   });
 });
 
+describe('inserts under an id already taken', () => {
+  /** A fetch that loses the answer of the next insert (the server applied it) and then fails every request until `network.online`. */
+  function losingInsertAnswer() {
+    const network = { online: true, loseNextInsert: true, failNextGetOf: undefined as string | undefined };
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (!network.online) throw new TypeError('fetch failed');
+      const url = String(input);
+      if (network.failNextGetOf !== undefined && (init?.method ?? 'GET') === 'GET' && url.endsWith(`/data/${network.failNextGetOf}`)) {
+        network.failNextGetOf = undefined;
+        return new Response(JSON.stringify({ error: 'busy', code: 'UNAVAILABLE' }), { status: 503, headers: { 'content-type': 'application/json' } });
+      }
+      const response = await globalThis.fetch(input, init);
+      if (network.loseNextInsert && init?.method === 'POST' && String(init.body).includes('"op":"create"')) {
+        network.loseNextInsert = false;
+        network.online = false;
+        await response.text();
+        throw new TypeError('connection reset');
+      }
+      return response;
+    };
+    return { network, fetch };
+  }
+
+  it("never overwrites another user's entity: the insert is a revision conflict whose current is the stored entity", async () => {
+    const typeId = await freshType();
+    const alice = client(tokens.alice, [typeId]);
+    const bob = client(tokens.bob, [typeId]);
+    for (const id of ['day-2026-12-06', 'day-2026-12-07']) await alice.collection(typeId).insert({ id, note: 'Alice wrote this', mood: 'good' });
+    await alice.sync();
+    // Bob has not pulled: his copy does not know Alice's entities.
+    const conflicts: string[] = [];
+    bob.on('conflict', ({ id }) => conflicts.push(id));
+    const days = bob.collection(typeId);
+    for (const id of ['day-2026-12-06', 'day-2026-12-07']) await days.insert({ id, note: 'Bob wrote this' });
+    await bob.push();
+    expect(conflicts.sort()).toEqual(['day-2026-12-06', 'day-2026-12-07']);
+    const alices = ['day-2026-12-06', 'day-2026-12-07'].map((id) => ({ id, revision: 0, note: 'Alice wrote this', mood: 'good' }));
+    expect(comparable(await serverDocuments(typeId))).toEqual(alices);
+    expect(days.conflict('day-2026-12-06')).toMatchObject({
+      reason: 'revision',
+      current: { id: 'day-2026-12-06', revision: 0, note: 'Alice wrote this', mood: 'good' },
+      currentRevision: 0,
+      fields: [{ path: 'note', theirs: 'Alice wrote this', mine: 'Bob wrote this', serverTouched: true }],
+      error: { status: 409, code: 'DATA_DUPLICATE_ID' },
+    });
+    expect(days.get('day-2026-12-06')).toMatchObject({ note: 'Bob wrote this' });
+    await bob.push();
+    expect(comparable(await serverDocuments(typeId))).toEqual(alices);
+
+    // The application decides: Accept Theirs shows Alice's entity; Keep Mine writes Bob's fields on it, on its revision.
+    await days.acceptTheirs('day-2026-12-07');
+    expect(days.get('day-2026-12-07')).toMatchObject({ note: 'Alice wrote this', mood: 'good', revision: 0 });
+    expect(await days.keepMine('day-2026-12-06')).toBe('day-2026-12-06');
+    await bob.sync();
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: 'day-2026-12-06', revision: 1, note: 'Bob wrote this', mood: 'good' }, alices[1]]);
+    expect(comparable(days.list())).toEqual(comparable(await serverDocuments(typeId)));
+  });
+
+  it('an id held by an entity the caller may not read is a rejected conflict (never taken as its own); Keep Mine inserts it under a new id', async () => {
+    const typeId = await freshType();
+    const owner = client(tokens.owner, [typeId]);
+    await owner.collection(typeId).insert({ id: 'private', title: 'the owner only', access: { read: { userIds: ['owner'] } } });
+    await owner.sync();
+    const bob = client(tokens.bob, [typeId]);
+    const notes = bob.collection(typeId);
+    await notes.insert({ id: 'private', title: "bob's" });
+    await bob.push();
+    expect(notes.conflict('private')).toMatchObject({ reason: 'rejected', error: { status: 409, code: 'DATA_DUPLICATE_ID' } });
+    expect(notes.conflict('private')?.current).toBeUndefined();
+    const kept = await notes.keepMine('private');
+    expect(kept).not.toBe('private');
+    await bob.sync();
+    expect(notes.conflicts()).toEqual([]);
+    expect(comparable(notes.list())).toEqual([{ id: kept, revision: 0, title: "bob's" }]);
+    expect((await serverDocuments(typeId)).map((document) => [document.id, document.title]).sort()).toEqual([
+      ['private', 'the owner only'],
+      [kept, "bob's"],
+    ].sort());
+  });
+
+  it("a retried insert whose answer was lost is its own by its creation: a later edit by another user is kept, and local edits made since are sent on top", async () => {
+    const typeId = await freshType();
+    const { network, fetch } = losingInsertAnswer();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    const notes = alice.collection(typeId);
+    const mine = await notes.insert({ title: 'first', note: 'alice', access: { read: { permission: 'secret' } } });
+    await expect(alice.push()).rejects.toThrow(/network error/);
+    // The insert reached the server, and the owner edits it there meanwhile.
+    const edited = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}/data/${mine.id}`, { token: tokens.owner, body: { modifier: { $set: { note: 'owner' } }, baseRevision: 0 } });
+    expect(edited.status).toBe(200);
+    await notes.update(mine.id, { title: 'first, edited' });
+    network.online = true;
+    await alice.awaitInSync();
+    expect(notes.conflicts()).toEqual([]);
+    expect(notes.state(mine.id)).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: mine.id, revision: 2, title: 'first, edited', note: 'owner' }]);
+    expect(comparable(notes.list())).toEqual(comparable(await serverDocuments(typeId)));
+  });
+
+  it('a busy answer while reading the stored entity keeps the insert queued and retries it', async () => {
+    const typeId = await freshType();
+    const { network, fetch } = losingInsertAnswer();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    const notes = alice.collection(typeId);
+    const mine = await notes.insert({ title: 'once' });
+    await expect(alice.push()).rejects.toThrow(/network error/);
+    network.online = true;
+    network.failNextGetOf = mine.id;
+    await expect(alice.push()).rejects.toThrow(/HTTP 503/);
+    expect([notes.state(mine.id), notes.conflicts()]).toEqual(['localChanges', []]);
+    await alice.push();
+    expect([notes.state(mine.id), notes.conflicts()]).toEqual(['synced', []]);
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id: mine.id, revision: 0, title: 'once' }]);
+  });
+});
+
 describe('convergence', () => {
   it('two clients editing the same and different entities offline converge after resolving', async () => {
     const typeId = await freshType();

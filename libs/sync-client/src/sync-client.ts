@@ -12,12 +12,15 @@ import type { TabCoordinator, TabRole, TabStoreChange } from './tab-coordinator.
 import {
   afterPush,
   applyPulled,
+  deepEqual,
   discardLocalChanges,
   fieldsOf,
   fieldNameProblem,
   isEntityId,
+  isOwnCreation,
   pendingOperation,
   rebaseOnServer,
+  rememberSentInsert,
   resolveRevisionConflict,
   serverDocument,
   stateOf,
@@ -878,15 +881,22 @@ export class SyncClient {
     const { reason } = record.conflict;
     // A refused delete touched no field: `otherwise` says whether to keep it (Accept Theirs does not).
     const keepAll = record.touched.every((field) => choose(field) === 'mine') && (record.touched.length > 0 || otherwise === 'mine');
+    // An insert whose id an entity this caller may not read holds: retrying it as is cannot pass.
+    const idTaken = reason === 'rejected' && !record.server && record.conflict.error?.code === 'DATA_DUPLICATE_ID';
     if (reason === 'revision' && record.conflict.current?.deletedAt === undefined) {
       resolveRevisionConflict(record, choose);
-    } else if (reason === 'rejected' && keepAll) {
+    } else if (reason === 'rejected' && keepAll && !idTaken) {
       record.conflict = undefined;
-    } else if (reason === 'deletedOnServer' && keepAll && record.local) {
-      // The server's entity is gone for good (a deleted id cannot be reused): keep mine as a new entity.
+    } else if ((reason === 'deletedOnServer' || idTaken) && keepAll && record.local) {
+      // The id is taken for good (a deleted id cannot be reused, another's entity is not ours): keep mine as a new entity.
       const local = record.local;
       discardLocalChanges(record);
-      await this.save(typeId, record);
+      if (record.server) await this.save(typeId, record);
+      else {
+        collection.records.delete(id);
+        await this.store.delete(entitiesStore(typeId), id);
+        this.events.emit('state', { typeId, id, state: 'synced' });
+      }
       return (await this.insertEntity(typeId, local)).id;
     } else {
       discardLocalChanges(record);
@@ -988,6 +998,7 @@ export class SyncClient {
     const keys = batch.map(({ record }) => entityKey(typeId, record.id));
     for (const key of keys) this.inFlight.add(key);
     try {
+      for (const write of batch) if (write.operation === 'insert') rememberSentInsert(write.record);
       const answer = await this.http.request<{ results: Array<HttpAnswer<ErrorBody>> } & ErrorBody>('POST', `${this.dataPath(typeId)}/bulk`, { operations: batch.map(bulkOperation) });
       if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
         await this.loseProject();
@@ -1024,17 +1035,7 @@ export class SyncClient {
       await this.setSyncType(typeId, 'localOnly');
       return;
     } else if (operation === 'insert' && code === 'DATA_DUPLICATE_ID') {
-      // An earlier POST arrived but its answer did not: take the stored entity as the base.
-      const stored = await this.http.request('GET', entityPath);
-      if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error: refusalOf(answer.status, answer.body) });
-      const server = serverDocument(stored.body as Record<string, unknown>);
-      if (server.deletedAt !== undefined) {
-        // The id is a deleted entity's, taken for good: this insert cannot land under it; the
-        // application decides (Keep Mine inserts it under a new id, Accept Theirs drops it).
-        record.server = server;
-        return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: server, fields: [], error: refusalOf(answer.status, answer.body) });
-      }
-      afterPush(record, server, Number.NaN);
+      return this.settleDuplicateId(collection, record, entityPath, answer);
     } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
       const details = answer.body.details ?? {};
       const current = details.current ? serverDocument(details.current) : undefined;
@@ -1058,6 +1059,60 @@ export class SyncClient {
     }
     await this.save(typeId, record);
     this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+  }
+
+  /**
+   * An insert met 409 `DATA_DUPLICATE_ID`: some entity holds the id. It is this client's own
+   * earlier insert (sent, then its answer lost) only when the entity's creation holds fields this
+   * client sent for it: then the stored entity becomes the base, and changes others made since are
+   * taken as a pull takes them (remaining local edits stay pending on the creation's revision, so
+   * a concurrent edit still meets its 409). Anyone else's entity is never overwritten: a `revision`
+   * conflict whose `current` is the stored entity; one this caller may not read (the GET answers
+   * 404), a `rejected` conflict with the 409's error. A deleted entity's id makes it `deletedOnServer`.
+   * A transient answer to the GETs keeps the insert queued (retried).
+   */
+  private async settleDuplicateId(collection: Collection, record: EntityRecord, entityPath: string, answer: HttpAnswer<ErrorBody>): Promise<void> {
+    const { typeId } = collection.options;
+    const error = refusalOf(answer.status, answer.body);
+    const stored = await this.readForDuplicate<Record<string, unknown>>(entityPath);
+    if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error });
+    const server = serverDocument(stored.body);
+    if (server.deletedAt !== undefined) {
+      // The id is a deleted entity's, taken for good: this insert cannot land under it; the
+      // application decides (Keep Mine inserts it under a new id, Accept Theirs drops it).
+      record.server = server;
+      return this.storeConflict(typeId, record, { reason: 'deletedOnServer', current: server, fields: [], error });
+    }
+    let created: SyncDocument | undefined = server;
+    if (server.revision > 0) {
+      const first = await this.readForDuplicate<{ state?: Record<string, unknown> }>(`${entityPath}/revisions/0`);
+      created = first.status === 200 && first.body?.state ? { ...fieldsOf(first.body.state), id: server.id, revision: 0, createdAt: server.createdAt, updatedAt: server.createdAt } : undefined;
+    }
+    const scope = { projectId: this.options.projectId, typeId };
+    if (!created || !isOwnCreation(record, created, scope)) {
+      const local = record.local ?? {};
+      const fields = record.touched.map((path) => ({ path, theirs: server[path], mine: local[path], serverTouched: !deepEqual(server[path], local[path]) }));
+      return this.storeConflict(typeId, record, { reason: 'revision', current: server, currentRevision: server.revision, fields, error });
+    }
+    // Ours. Changed by others since: their version is `newer`, as a pull would have left it.
+    if (server.revision > 0 && (!record.newer || record.newer.revision < server.revision)) record.newer = server;
+    afterPush(record, created, Number.NaN);
+    // Edits made here since the insert was sent: a patch, sent by this push.
+    if (pendingOperation(record)) this.pushAgain = true;
+    await this.save(typeId, record);
+    this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+    if (server.revision > 0 && record.server === server) this.events.emit('change', { typeId, added: [], modified: [server], removed: [], reason: 'pull', source: 'remote' });
+  }
+
+  /** A GET made to settle a duplicate id: a busy or unreachable server keeps the write queued. */
+  private async readForDuplicate<T>(path: string): Promise<HttpAnswer<T & ErrorBody>> {
+    const answer = await this.http.request<T & ErrorBody>('GET', path);
+    if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
+    if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
+      await this.loseProject();
+      throw this.projectLostError();
+    }
+    return answer;
   }
 
   /** Whether a 409's fields may be merged: automatic policy, and the server touched none of them. */

@@ -76,6 +76,12 @@ export interface EntityRecord {
   conflict?: SyncConflict;
   /** A newer server version seen by a pull while local changes were pending. */
   newer?: SyncDocument;
+  /**
+   * The fields of each insert of this entity sent while it was not yet confirmed (a POST whose
+   * answer was lost, then edited): a retry that meets `DATA_DUPLICATE_ID` takes the stored entity
+   * as its own only when the entity's creation holds one of these (or the current local fields).
+   */
+  sentInserts?: Array<Record<string, unknown>>;
 }
 
 /**
