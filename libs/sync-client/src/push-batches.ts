@@ -22,15 +22,35 @@ export function bulkOperation({ record, operation }: QueuedWrite): Record<string
 }
 
 /**
- * Splits the queue into requests of at most `size` operations and about PUSH_BATCH_MAX_BYTES (a
- * write larger than that goes alone, and the server answers it as its single route would).
+ * The UTF-8 length of a string in bytes, as it goes over the wire (the server's body limit counts
+ * bytes; `length` counts UTF-16 units: Japanese text is 3 bytes a character). Works in browsers,
+ * without Buffer and without encoding the string.
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: one code point of 4 bytes.
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Splits the queue into requests of at most `size` operations and about PUSH_BATCH_MAX_BYTES of
+ * UTF-8 (a write larger than that goes alone, and the server answers it as its single route would).
  */
 export function pushBatches(queue: QueuedWrite[], size: number): QueuedWrite[][] {
   const batches: QueuedWrite[][] = [];
   let current: QueuedWrite[] = [];
   let bytes = 0;
   for (const write of queue) {
-    const length = JSON.stringify(bulkOperation(write)).length;
+    const length = utf8Length(JSON.stringify(bulkOperation(write)));
     if (current.length > 0 && (current.length >= size || bytes + length > PUSH_BATCH_MAX_BYTES)) {
       batches.push(current);
       current = [];

@@ -385,6 +385,46 @@ describe('inserts under an id already taken', () => {
   });
 });
 
+describe('push batches and the body limit', () => {
+  it('sizes batches in UTF-8 bytes: 80 notes of Japanese text all reach the server, in requests under its 1 MiB limit', async () => {
+    const typeId = await freshType();
+    const { network, fetch } = flakyNetwork();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    const notes = alice.collection(typeId);
+    const text = '日本語のメモ'.repeat(1000); // 6,000 characters, 18,000 bytes
+    for (let index = 0; index < 80; index += 1) await notes.insert({ text });
+    await alice.push();
+    expect(notes.conflicts()).toEqual([]);
+    expect(await serverDocuments(typeId)).toHaveLength(80);
+    expect(network.requests.filter((request) => request.startsWith('POST') && request.includes('/bulk')).length).toBe(3);
+  });
+
+  it('a 413 for a batch of several writes splits it and pushes the halves; only a write refused alone is a rejected conflict', async () => {
+    const typeId = await freshType();
+    // A proxy in front of the server that takes at most 100 kB per request.
+    const bulkSizes: number[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const bytes = typeof init?.body === 'string' ? new TextEncoder().encode(init.body).length : 0;
+      if (String(input).endsWith('/bulk')) bulkSizes.push((JSON.parse(init?.body as string) as { operations: unknown[] }).operations.length);
+      if (bytes > 100_000) return new Response(JSON.stringify({ error: 'The body is larger than the 100000 bytes this route takes', code: 'BODY_TOO_LARGE' }), { status: 413, headers: { 'content-type': 'application/json' } });
+      return globalThis.fetch(input, init);
+    };
+    const alice = client(tokens.alice, [typeId], { fetch });
+    const notes = alice.collection(typeId);
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      ids.push((await notes.insert({ text: 'x'.repeat(30_000) })).id);
+      if (index === 5) ids.push((await notes.insert({ text: 'too large on its own'.repeat(8_000) })).id);
+    }
+    const tooLarge = ids[6] as string;
+    await alice.push();
+    expect(notes.conflicts()).toEqual([{ id: tooLarge, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 413, code: 'BODY_TOO_LARGE' }) }) }]);
+    expect((await serverDocuments(typeId)).map((document) => document.id).sort()).toEqual(ids.filter((id) => id !== tooLarge).sort());
+    for (const id of ids) if (id !== tooLarge) expect(notes.state(id)).toBe('synced');
+    expect(bulkSizes[0]).toBe(13);
+  });
+});
+
 describe('convergence', () => {
   it('two clients editing the same and different entities offline converge after resolving', async () => {
     const typeId = await freshType();

@@ -76,7 +76,7 @@ export interface SyncClientOptions {
    * network drop), dropped and reconnected; once live again the client pushes and pulls at once.
    */
   streamKeepAliveMs?: number;
-  /** Queued writes per push request (`POST .../data/bulk`; default and most 500, and about 512 KiB). */
+  /** Queued writes per push request (`POST .../data/bulk`; default and most 500, and about 512 KiB of UTF-8). */
   pushBatchSize?: number;
   /** Documents per pull page (server default 1000, at most 5000). */
   pageSize?: number;
@@ -991,9 +991,19 @@ export class SyncClient {
    * Sends queued writes of one collection in one `POST .../data/bulk` and applies each result as
    * its single route's answer. Their records are saved together, so a FileStore confirms the batch
    * with one synchronized write. Rejects (the queue stays) when the server is unreachable or busy,
-   * for the whole request or for some of its items.
+   * for the whole request or for some of its items. A batch of several writes the server finds too
+   * large (413 for the whole request) is split in halves and each pushed on its own: only one
+   * write alone answered 413 is that write's refusal.
    */
   private async pushBatch(collection: Collection, batch: QueuedWrite[]): Promise<void> {
+    if (!(await this.sendBatch(collection, batch))) return;
+    const half = Math.ceil(batch.length / 2);
+    await this.pushBatch(collection, batch.slice(0, half));
+    await this.pushBatch(collection, batch.slice(half));
+  }
+
+  /** Sends one batch and applies its answers; true when the server found the request of several writes too large (413), nothing applied. */
+  private async sendBatch(collection: Collection, batch: QueuedWrite[]): Promise<boolean> {
     const { typeId } = collection.options;
     const keys = batch.map(({ record }) => entityKey(typeId, record.id));
     for (const key of keys) this.inFlight.add(key);
@@ -1005,11 +1015,13 @@ export class SyncClient {
         throw this.projectLostError();
       }
       if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
+      if (answer.status === 413 && batch.length > 1) return true;
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = answer.status === 200 ? answer.body.results : batch.map(() => answer);
       const outcomes = await Promise.allSettled(batch.map((write, index) => this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>)));
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
+      return false;
     } finally {
       for (const key of keys) {
         this.inFlight.delete(key);
