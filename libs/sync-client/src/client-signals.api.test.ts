@@ -217,6 +217,56 @@ describe('lost access', () => {
     expect(reader.collection(typeId).list()).toEqual([]);
   });
 
+  /** The owner lets only itself read a type (its `access.read`), as the console's type screen does. */
+  async function restrictType(typeId: string): Promise<void> {
+    const type = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: owner });
+    const restricted = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: owner, body: { baseRevision: type.body.revision, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    expect(restricted.status).toBe(200);
+  }
+
+  it('a type the member may no longer read: its access check drops every copy held of it as accessLost (pending edits too), and keeps what is only local', async () => {
+    const typeId = await freshType();
+    const salary = await ownerCreates(typeId, { amount: 100 });
+    const other = await ownerCreates(typeId, { amount: 200 });
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const changes: ChangeEvent[] = [];
+    bob.on('change', (change) => changes.push(change));
+    await bob.start();
+    const salaries = bob.collection(typeId);
+    expect(salaries.list()).toHaveLength(2);
+    await salaries.update(other, { amount: 250 });
+    await restrictType(typeId);
+    const draft = await salaries.insert({ amount: 1 });
+
+    await bob.checkAccess();
+    expect(salaries.list().map((document) => document.id)).toEqual([draft.id]);
+    expect([salaries.state(salary), salaries.state(other)]).toEqual([undefined, undefined]);
+    const lost = changes.filter((change) => change.reason === 'accessLost');
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ typeId, added: [], modified: [] });
+    expect(lost[0]?.removed.map((document) => document.id).sort()).toEqual([salary, other].sort());
+
+    // Given back: a pull brings everything again (the cursor started over).
+    const type = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: owner });
+    expect((await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: owner, body: { baseRevision: type.body.revision, modifier: { $unset: { access: '' } } } })).status).toBe(200);
+    await salaries.pull();
+    expect(salaries.list().map((document) => document.id).sort()).toEqual([salary, other, draft.id].sort());
+  });
+
+  it("a type's read access taken away drops its copies at once on the realtime access-changed that names the type records", async () => {
+    const typeId = await freshType();
+    const salary = await ownerCreates(typeId, { amount: 100 });
+    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), realtime: true, realtimeDebounceMs: 50 });
+    const removed: string[] = [];
+    bob.on('change', (change) => change.reason === 'accessLost' && removed.push(...change.removed.map((document) => document.id)));
+    await bob.start();
+    await expect.poll(() => bob.realtimeStatus).toBe('live');
+    expect(bob.collection(typeId).list().map((document) => document.id)).toEqual([salary]);
+    await restrictType(typeId);
+    await expect.poll(() => removed, { timeout: 2_000 }).toEqual([salary]);
+    expect(bob.collection(typeId).list()).toEqual([]);
+  });
+
   it('a member removed from the project: sync stops with projectLost, realtime stops, the copy stays unless purging is asked for', async () => {
     const typeId = await freshType();
     await ownerCreates(typeId, { title: 'project data' });

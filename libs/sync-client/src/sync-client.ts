@@ -143,6 +143,9 @@ function retryDelay(error: unknown, backoff: Backoff): number {
 }
 
 const PROJECT_NOT_FOUND = 'PROJECT_NOT_FOUND';
+const TYPE_NOT_FOUND = 'DATA_TYPE_NOT_FOUND';
+/** The collection of type records: their changes concern the collections of those types. */
+const TYPES = 'types';
 
 /** Failures that go away by waiting: the network, a busy server, a session that may be renewed. */
 function isRetryable(error: unknown): boolean {
@@ -621,6 +624,8 @@ export class SyncClient {
     const answer = await readableIds(this.http, `${this.dataPath(typeId)}/readable`, held.map((record) => record.id));
     if (!answer.ok) {
       if (answer.status === 404 && answer.code === PROJECT_NOT_FOUND) await this.loseProject();
+      // The project answers, but the type is one this caller may no longer read (or it is gone): nothing of it is readable.
+      if (answer.status === 404 && answer.code === TYPE_NOT_FOUND) return this.loseCollectionAccess(collection);
       if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
       throw new SyncError(`Access check of ${typeId}: ${answer.message}`, answer.status, answer.code);
     }
@@ -633,6 +638,27 @@ export class SyncClient {
       removed.push(record.server as SyncDocument);
       this.events.emit('state', { typeId, id: record.id, state: 'synced' });
     }
+    if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost', source: 'remote' });
+  }
+
+  /**
+   * The caller may no longer read the collection's type: every copy held from the server is dropped
+   * (pending changes included, as for an entity whose read rule was lost) and reported as
+   * `accessLost`; entities only created here stay. The cursor starts over, so that a pull after
+   * access is given back brings everything again.
+   */
+  private async loseCollectionAccess(collection: Collection): Promise<void> {
+    const { typeId } = collection.options;
+    const removed: SyncDocument[] = [];
+    for (const record of [...collection.records.values()]) {
+      if (!record.server) continue;
+      collection.records.delete(record.id);
+      await this.store.delete(entitiesStore(typeId), record.id);
+      if (record.server.deletedAt === undefined) removed.push(record.server);
+      this.events.emit('state', { typeId, id: record.id, state: 'synced' });
+    }
+    collection.cursor = 0;
+    await this.store.put(META, `cursor:${typeId}`, 0);
     if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost', source: 'remote' });
   }
 
@@ -651,11 +677,13 @@ export class SyncClient {
     }, ms);
   }
 
+  /** `access-changed`: check the collection it names; a type record's access (`typeId: 'types'`) may concern any collection, so check them all. */
   private onAccessChanged(typeId: string | undefined): void {
     if (!this.running || this.unauthorized) return;
-    if (typeId !== undefined && !this.collections.has(typeId)) return;
+    const scope = typeId === TYPES ? undefined : typeId;
+    if (scope !== undefined && !this.collections.has(scope)) return;
     this.timers.setTimeout(() => {
-      if (this.running) this.checkAccess(typeId).catch((error: unknown) => this.backgroundFailure(error));
+      if (this.running) this.checkAccess(scope).catch((error: unknown) => this.backgroundFailure(error));
     }, this.options.realtimeDebounceMs ?? 1_000);
   }
 
