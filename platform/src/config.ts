@@ -53,6 +53,14 @@ export const platformEnvSchema = z.object({
    * stream announces it in its `ready` event and sync clients take a stream silent for twice this as dead.
    */
   REALTIME_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
+  /** Open realtime streams one user may hold on one gateway process, across its sessions and tokens; past it 429. */
+  REALTIME_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Open realtime streams from one client address (an IPv6 client's /64) on one gateway process; past it 429. */
+  REALTIME_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /** Open realtime streams on one gateway process, kept below its file-descriptor limit; past it 429. */
+  REALTIME_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** A realtime stream whose unsent bytes would pass this is closed (its client reads too slowly; it reconnects and pulls). */
+  REALTIME_MAX_BUFFERED_BYTES: z.coerce.number().int().min(4_096).max(64 * 1024 * 1024).default(256 * 1024),
   /**
    * How long a process may answer from its cached project standing when a change's notice from
    * another process was missed (the bus was down); notices make changes hold sooner (docs/architecture.md).

@@ -128,6 +128,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       ...(access ? { accessChanges: access.accessChanges } : {}),
       realtimeSessionCheckMs: config.REALTIME_SESSION_CHECK_MS,
       realtimeKeepAliveMs: config.REALTIME_KEEP_ALIVE_MS,
+      realtimeLimits: { perUser: config.REALTIME_MAX_STREAMS_PER_USER, perAddress: config.REALTIME_MAX_STREAMS_PER_ADDRESS, total: config.REALTIME_MAX_STREAMS },
+      realtimeMaxBufferedBytes: config.REALTIME_MAX_BUFFERED_BYTES,
       apiDocsRefreshMs: config.API_DOCS_REFRESH_MS,
     });
     app = gateway.app;

@@ -36,7 +36,8 @@ interface MemoryRun {
 
 /** One fresh all-in-one process: idle RSS, then 10,000 documents, 100 streams, writes fanned out to them and a full initial sync. */
 function measureOnce(): Promise<MemoryRun> {
-  return withPlatformProcess({ SERVICES: 'all' }, async (platform) => {
+  // One bench user opens every stream from one address: above the default caps (docs/sync.md, Limits).
+  return withPlatformProcess({ SERVICES: 'all', REALTIME_MAX_STREAMS_PER_USER: String(STREAMS), REALTIME_MAX_STREAMS_PER_ADDRESS: String(STREAMS) }, async (platform) => {
     const pid = platform.child.pid as number;
     const idle = (await residentMiB(pid)).current;
     const api = await signedInClient(platform.url);

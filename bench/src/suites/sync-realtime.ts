@@ -14,6 +14,8 @@ const STREAMS = Number(process.env.SYNC_BENCH_STREAMS ?? 1_000);
 const FANOUT_WRITES = 20;
 /** Documents in the collection a fresh client syncs; SYNC_BENCH_DOCUMENTS overrides. */
 const DOCUMENTS = Number(process.env.SYNC_BENCH_DOCUMENTS ?? 10_000);
+/** One bench user opens every stream from one address: the caps must let it (docs/sync.md, Limits). */
+const STREAM_LIMITS = { REALTIME_MAX_STREAMS_PER_USER: String(STREAMS + 10), REALTIME_MAX_STREAMS_PER_ADDRESS: String(STREAMS + 10), REALTIME_MAX_STREAMS: String(Math.max(STREAMS + 10, 10_000)) };
 
 
 interface Percentiles {
@@ -106,8 +108,8 @@ function rows(shape: string, figures: ShapeFigures): string[] {
  * many streams on one gateway, and the initial sync of a fresh client, in each shape.
  */
 export async function syncRealtime(): Promise<void> {
-  const single = await withPlatformProcess({ SERVICES: 'all' }, (platform) => measure(platform.url, seedThroughApi));
-  const micro = await withMicroservices({}, ({ gatewayUrl, backendUrls, database }) => measure(gatewayUrl, seedIntoMongo(backendUrls.mongo, database)));
+  const single = await withPlatformProcess({ SERVICES: 'all', ...STREAM_LIMITS }, (platform) => measure(platform.url, seedThroughApi));
+  const micro = await withMicroservices(STREAM_LIMITS, ({ gatewayUrl, backendUrls, database }) => measure(gatewayUrl, seedIntoMongo(backendUrls.mongo, database)));
   await writeSection(
     'sync-realtime',
     `## Sync and realtime notifications (issue 10)

@@ -14,6 +14,7 @@ import { platformOwnerSession } from './health-viewer';
 import { registerProxies } from './proxy';
 import { registerRateLimit, type RateLimitSettings } from './rate-limit';
 import { registerRealtime } from './realtime/realtime-routes';
+import type { StreamLimitSettings } from './realtime/stream-limits';
 import { RemoteApiDocs } from './remote-api-docs';
 import { registerSecurityHeaders } from './security-headers';
 import { SessionLoader } from './session-loader';
@@ -44,6 +45,10 @@ export interface GatewayOptions {
   realtimeSessionCheckMs?: number;
   /** How often an idle realtime stream carries a keep-alive comment (the realtime channel's default when absent). */
   realtimeKeepAliveMs?: number;
+  /** Open realtime streams per user, per client address and in this process (REALTIME_MAX_STREAMS_*; the channel's defaults when absent). */
+  realtimeLimits?: Partial<StreamLimitSettings>;
+  /** A realtime stream whose unsent bytes would pass this is closed (REALTIME_MAX_BUFFERED_BYTES; 256 KiB when absent). */
+  realtimeMaxBufferedBytes?: number;
   /** The process's access changes (absent when it caches no project standing), for /api/health. */
   accessChanges?: AccessChanges;
   /** The built web console's directory, served at /console; absent: no console. */
@@ -105,7 +110,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   registerAgentDocsRoutes(app);
   if (options.guidesRoot) registerGuides(app, { root: options.guidesRoot, logger: options.logger });
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, principalSecretFallback: options.principalSecretFallback, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, principalSecretFallback: options.principalSecretFallback, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs, limits: options.realtimeLimits, maxBufferedBytes: options.realtimeMaxBufferedBytes });
 
   if (options.local) {
     const { services: hosted, context } = options.local;

@@ -15,7 +15,7 @@ import {
 import { createLogger, createLogMailer, hashToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition, type TrustProxy } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
-import { buildGateway } from './app';
+import { buildGateway, type GatewayOptions } from './app';
 
 export { slowClient, type SlowClientOutcome } from './slow-client';
 
@@ -61,6 +61,8 @@ export async function startTestGateway(options: {
   consoleRoot?: string;
   /** A docs directory whose guides are served at /docs/*.md (none by default). */
   guidesRoot?: string;
+  /** The realtime stream caps and slow-consumer threshold (the gateway's defaults when absent). */
+  realtimeLimits?: Pick<GatewayOptions, 'realtimeLimits' | 'realtimeMaxBufferedBytes'>;
   /** Take the client address from X-Forwarded-For as TRUST_PROXY does (`1`: its right-most entry); off by default. */
   trustProxy?: TrustProxy;
 }): Promise<TestGateway> {
@@ -98,6 +100,7 @@ export async function startTestGateway(options: {
     ...(options.consoleRoot ? { consoleRoot: options.consoleRoot } : {}),
     ...(options.guidesRoot ? { guidesRoot: options.guidesRoot } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...options.realtimeLimits,
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address();

@@ -8,6 +8,7 @@ import { realtimeError } from './realtime-errors';
 import type { SessionLoader } from '../session-loader';
 import { issueRealtimeToken } from './realtime-token';
 import { SessionWatch } from './session-watch';
+import { DEFAULT_STREAM_LIMITS, StreamLimits, type StreamLimitSettings } from './stream-limits';
 import { sessionCaller, tokenCaller } from './stream-caller';
 import { SyncHub } from './sync-hub';
 import { syncChannel, type AccessChangedNotification, type SyncNotification } from './sync-notification';
@@ -31,12 +32,22 @@ export interface RealtimeOptions {
   keepAliveMs?: number;
   /** How often the sessions of open streams are checked (default 5 s): a stream ends at most this long after its session. */
   sessionCheckMs?: number;
+  /** Open streams per user, per client address and in the process (DEFAULT_STREAM_LIMITS where absent); past one: 429. */
+  limits?: Partial<StreamLimitSettings>;
+  /** A stream whose unsent bytes would pass this is closed (default 256 KiB): its client reads too slowly. */
+  maxBufferedBytes?: number;
+  /** A stream whose backed-up writes do not drain within this is closed too (default 30 s). */
+  drainTimeoutMs?: number;
 }
 
 /** What clients should do while realtime is active (the spec's limits). */
 const HEARTBEAT_POLL_MS = 30_000;
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024;
+
+const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
 const tokenResponse = z.object({
   token: z.string(),
@@ -62,6 +73,9 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
   const projects = options.channel?.projects;
   const hub = options.channel && projects ? new SyncHub({ bus: options.channel.bus, projects, logger: options.logger }) : undefined;
   const watch = new SessionWatch({ loader: options.sessions, logger: options.logger, intervalMs: options.sessionCheckMs });
+  const limits = new StreamLimits({ ...DEFAULT_STREAM_LIMITS, ...options.limits });
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
 
   typed.get(
     '/api/realtime/token',
@@ -94,39 +108,70 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       const { projectId } = request.params;
       await projects.require(projectId, principal);
 
+      // Counted before anything is written or subscribed: past a cap the answer is an ordinary 429.
+      const release = limits.admit(principal.userId, request.ip);
       reply.hijack();
       const stream = reply.raw;
-      // Its own head: only the CORS headers of those set so far, so a browser application on an allowed origin can read it.
-      stream.writeHead(200, { ...corsHeadersOf(reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      // The keep-alive interval goes in the first event, so a client's stall detection follows this server's.
       const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-      stream.write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId), keepAliveMs })}`);
-      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
-      keepAlive.unref();
       let open = true;
+      let keepAlive: NodeJS.Timeout | undefined;
+      let drainTimer: NodeJS.Timeout | undefined;
+      let remove = () => {};
+      let unwatch = () => {};
       realtimeStreams.inc();
-      const end = () => {
+      /** Every way a stream closes comes here once: the client left, the session or membership ended, the server stops, or the client reads too slowly. */
+      const end = (slow = false) => {
         if (!open) return;
         open = false;
+        release();
         realtimeStreams.dec();
         clearInterval(keepAlive);
+        clearTimeout(drainTimer);
         remove();
         unwatch();
-        stream.end();
+        if (!slow) return void stream.end();
+        options.logger.warn({ userId: principal.userId, projectId, bufferedBytes: stream.writableLength }, 'realtime stream closed: its client reads too slowly');
+        // end() would queue behind what the client does not read; destroying frees the buffers now.
+        stream.destroy();
       };
-      const remove = hub.add({
-        projectId,
-        principal,
-        send: (notification: SyncNotification) => {
-          if (open) stream.write(sseFrame('sync', notification, `${notification.typeId}/${notification.entityId}/${notification.revision}`));
-        },
-        sendAccessChanged: (change: AccessChangedNotification) => {
-          if (open) stream.write(sseFrame('access-changed', change));
-        },
-        close: end,
+      // A client that does not read must not make the server buffer without bound: it is dropped and reconnects.
+      const write = (chunk: string) => {
+        if (!open) return;
+        if (stream.writableLength + Buffer.byteLength(chunk) > maxBufferedBytes) return end(true);
+        if (stream.write(chunk) || drainTimer) return;
+        drainTimer = setTimeout(() => end(true), drainTimeoutMs);
+        drainTimer.unref();
+      };
+      stream.on('drain', () => {
+        clearTimeout(drainTimer);
+        drainTimer = undefined;
       });
-      const unwatch = watch.watch(sessionHash, { userId: principal.userId, platformOwner: principal.platformOwner, projectId, end });
-      request.raw.on('close', end);
+      stream.on('error', () => end());
+      stream.on('close', () => end());
+      request.raw.on('close', () => end());
+      try {
+        // Its own head: only the CORS headers of those set so far, so a browser application on an allowed origin can read it.
+        stream.writeHead(200, { ...corsHeadersOf(reply), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        remove = hub.add({
+          projectId,
+          principal,
+          send: (notification: SyncNotification) => write(sseFrame('sync', notification, `${notification.typeId}/${notification.entityId}/${notification.revision}`)),
+          sendAccessChanged: (change: AccessChangedNotification) => write(sseFrame('access-changed', change)),
+          close: () => end(),
+        });
+        unwatch = watch.watch(sessionHash, { userId: principal.userId, platformOwner: principal.platformOwner, projectId, end: () => end() });
+        // The keep-alive interval goes in the first event, so a client's stall detection follows this server's.
+        write(`retry: 3000\n${sseFrame('ready', { channel: syncChannel(projectId), keepAliveMs })}`);
+        if (open) {
+          keepAlive = setInterval(() => write(': keep-alive\n\n'), keepAliveMs);
+          keepAlive.unref();
+        }
+      } catch (error) {
+        options.logger.warn({ err: error }, 'realtime stream failed to open');
+        end();
+      }
+      // The client may have gone while the caller was looked up: no close event would come.
+      if (request.raw.socket?.destroyed !== false) end();
     },
   );
 

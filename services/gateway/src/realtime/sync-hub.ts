@@ -13,13 +13,19 @@ export interface SyncSubscriber {
   close(): void;
 }
 
+/** Everything of a principal that ProjectAccess's answer depends on: the user, platform ownership and an access token's projects. */
+function standingKey(principal: Principal): string {
+  if (principal.kind !== 'user') return principal.kind;
+  return JSON.stringify([principal.userId, principal.platformOwner, principal.projectIds ?? null]);
+}
+
 /** Notifications about the project's types carry this `typeId` (the types collection). */
 const TYPES_TYPE_ID = 'types';
 
 /**
  * This replica's subscribers, fed by the live broadcast every replica listens to. Before each
  * delivery the subscriber's standing in the project is looked up again (ProjectAccess caches it for
- * a second), so a member learns only of entities it may read (by the entity's read rule and its
+ * a second; once per caller per notification, however many streams it holds), so a member learns only of entities it may read (by the entity's read rule and its
  * type's), and a removed member is cut off.
  * A change of access (identity's notices about membership and permissions, or a write of an
  * entity's `access` the subscriber can no longer read) reaches members as `access-changed`.
@@ -68,12 +74,28 @@ export class SyncHub {
     if (notification.typeId === TYPES_TYPE_ID) this.options.projects.types.forget(notification.projectId);
     const subscribers = this.byProject.get(notification.projectId);
     if (!subscribers) return;
+    // One lookup per caller for this notification, however many streams it has open: the answer
+    // depends only on what the key holds, and every lookup of one notification runs at once anyway.
+    const readableBy = new Map<string, Promise<'read' | 'unreadable' | 'lost'>>();
+    const readable = (principal: Principal) => {
+      const key = standingKey(principal);
+      let answer = readableBy.get(key);
+      if (!answer) {
+        answer = (async () => {
+          const standing = await this.options.projects.require(notification.projectId, principal).catch(() => null);
+          if (!standing) return 'lost';
+          const mayRead = rlsAllows(access, 'read', standing.caller) && (await this.options.projects.types.mayRead(notification.projectId, notification.typeId, standing.caller));
+          return mayRead ? 'read' : 'unreadable';
+        })();
+        readableBy.set(key, answer);
+      }
+      return answer;
+    };
     await Promise.all(
       [...subscribers].map(async (subscriber) => {
-        const standing = await this.options.projects.require(notification.projectId, subscriber.principal).catch(() => null);
-        if (!standing) return subscriber.close();
-        const readable = rlsAllows(access, 'read', standing.caller) && (await this.options.projects.types.mayRead(notification.projectId, notification.typeId, standing.caller));
-        if (readable) subscriber.send(notification);
+        const answer = await readable(subscriber.principal);
+        if (answer === 'lost') return subscriber.close();
+        if (answer === 'read') subscriber.send(notification);
         else if (accessChanged) subscriber.sendAccessChanged({ projectId: notification.projectId, typeId: notification.typeId });
       }),
     );
@@ -85,9 +107,12 @@ export class SyncHub {
       projectIds.map(async (projectId) => {
         // This process may not have forgotten its cached standing yet (the same notice).
         this.options.projects.forget(projectId);
+        const standings = new Map<string, Promise<unknown>>();
         await Promise.all(
           [...(this.byProject.get(projectId) ?? [])].map(async (subscriber) => {
-            const standing = await this.options.projects.require(projectId, subscriber.principal).catch(() => null);
+            const key = standingKey(subscriber.principal);
+            if (!standings.has(key)) standings.set(key, this.options.projects.require(projectId, subscriber.principal).catch(() => null));
+            const standing = await standings.get(key);
             if (!standing) return subscriber.close();
             subscriber.sendAccessChanged({ projectId });
           }),
