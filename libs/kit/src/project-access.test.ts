@@ -68,6 +68,14 @@ describe('ProjectAccess', () => {
     expect(await access.standingIn(project, alice)).not.toBeNull();
   });
 
+  it("keeps a platform owner's answer apart from the same user's answer without that standing (a session from before a promotion)", async () => {
+    const access = new ProjectAccess(store, Date.now, 60_000);
+    const asOwner: Principal = { ...alice, sessionId: 's2', platformOwner: true };
+    expect((await access.require('p1', asOwner)).caller.superuser).toBe(true);
+    expect((await access.require('p1', alice)).caller.superuser).toBe(false);
+    expect((await access.require('p1', asOwner)).caller.superuser).toBe(true);
+  });
+
   it('answers from its cache until the project is forgotten', async () => {
     const access = new ProjectAccess(store, Date.now, 60_000);
     expect(await standing(access, 'p1')).toBe('member');

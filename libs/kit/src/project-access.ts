@@ -102,7 +102,8 @@ export class ProjectAccess {
 
   private async lookup(projectId: string, principal: Principal): Promise<ProjectContext | null> {
     if (principal.kind !== 'user' || !withinTokenScope(projectId, principal)) return null;
-    const key = `${projectId}\u0000${principal.userId}`;
+    // A session from before a promotion or demotion may carry another platformOwner than a newer one.
+    const key = `${projectId}\u0000${principal.userId}\u0000${principal.platformOwner ? 'owner' : ''}`;
     const now = this.clock();
     const cached = this.cache.get(key);
     if (cached && now - cached.at < this.cacheMs) return cached.value;
