@@ -146,6 +146,46 @@ describe('conflicts', () => {
     expect(notes.get(id)).toMatchObject({ title: 'mine', note: 'my note' });
   });
 
+  it("a patch whose answer was lost is not a conflict with itself: the server's version becomes the base, nothing is sent again (either merge policy)", async () => {
+    for (const mergePolicy of ['automatic', 'manual'] as const) {
+      const typeId = await freshType();
+      const network = { dropNextPatchAnswer: false, patches: 0 };
+      const fetch: typeof globalThis.fetch = async (input, init) => {
+        const response = await globalThis.fetch(input, init);
+        if (String(init?.body).includes('"op":"patch"')) {
+          network.patches += 1;
+          if (network.dropNextPatchAnswer) {
+            network.dropNextPatchAnswer = false;
+            await response.text();
+            throw new TypeError('connection reset after the server applied the request');
+          }
+        }
+        return response;
+      };
+      const alice = client(tokens.alice, [typeId], { fetch, mergePolicy });
+      const conflicts: string[] = [];
+      alice.on('conflict', ({ id }) => conflicts.push(id));
+      const tasks = alice.collection(typeId);
+      const task = await tasks.insert({ title: 'a', done: false });
+      await alice.sync();
+      network.dropNextPatchAnswer = true;
+      await tasks.update(task.id, { done: true });
+      await expect(alice.push()).rejects.toThrow(/network error/);
+      await alice.push();
+      expect([conflicts, tasks.state(task.id), network.patches]).toEqual([[], 'synced', 2]);
+      expect(tasks.get(task.id)).toMatchObject({ done: true, revision: 1 });
+      expect(comparable(await serverDocuments(typeId))).toEqual([{ id: task.id, revision: 1, title: 'a', done: true }]);
+    }
+  });
+
+  it('a field both changed to the same value is no conflict: the other fields are merged and sent on the new revision', async () => {
+    const { typeId, id, notes, bob } = await concurrentEdit({ title: 'same', note: 'my note' }, { title: 'same', count: 2 });
+    expect(notes.conflicts()).toEqual([]);
+    await bob.sync();
+    expect(notes.state(id)).toBe('synced');
+    expect(comparable(await serverDocuments(typeId))).toEqual([{ id, revision: 2, title: 'same', note: 'my note', count: 2 }]);
+  });
+
   it('Accept Theirs takes the server version and sends nothing', async () => {
     const { typeId, id, notes, bob } = await concurrentEdit({ title: 'mine' }, { title: 'theirs' });
     await notes.acceptTheirs(id);

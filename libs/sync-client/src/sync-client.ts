@@ -92,8 +92,9 @@ export interface SyncClientOptions {
   inSyncSettleMs?: number;
   /**
    * `automatic` (default): a 409 whose details show that the server touched none of the fields this
-   * client changed is merged (re-pushed on the current revision) without a conflict. `manual`: every
-   * 409 becomes a conflict.
+   * client changed, or only to the value this client wrote, is merged (re-pushed on the current
+   * revision) without a conflict. `manual`: every 409 becomes a conflict, except one where every
+   * field already holds this client's value (its own patch whose answer was lost).
    */
   mergePolicy?: MergePolicy;
   /**
@@ -1079,7 +1080,7 @@ export class SyncClient {
     } else if (operation === 'patch' && code === 'DATA_REVISION_CONFLICT') {
       const details = answer.body.details ?? {};
       const current = details.current ? serverDocument(details.current) : undefined;
-      if (current && current.deletedAt === undefined && this.mergesAutomatically(details.fields)) return this.mergeDisjoint(typeId, record, current);
+      if (current && current.deletedAt === undefined && (this.mergesAutomatically(details.fields) || onlyOwnValues(details.fields))) return this.mergeDisjoint(typeId, record, current);
       return this.storeConflict(typeId, record, {
         reason: 'revision',
         current,
@@ -1155,16 +1156,24 @@ export class SyncClient {
     return answer;
   }
 
-  /** Whether a 409's fields may be merged: automatic policy, and the server touched none of them. */
+  /**
+   * Whether a 409's fields may be merged: automatic policy, and every field the server touched
+   * holds there what this client wrote (its own earlier write whose answer was lost, or the same
+   * value written by someone else: nothing to choose between), the others untouched by the server.
+   */
   private mergesAutomatically(fields: FieldConflict[] | undefined): boolean {
-    return (this.options.mergePolicy ?? 'automatic') === 'automatic' && fields !== undefined && fields.length > 0 && fields.every((field) => !field.serverTouched);
+    return (this.options.mergePolicy ?? 'automatic') === 'automatic' && fields !== undefined && fields.length > 0 && fields.every((field) => !field.serverTouched || deepEqual(field.theirs, field.mine));
   }
 
-  /** Takes the server's current version as the base under the local edits and pushes them again. */
+  /**
+   * Takes the server's current version as the base under the local edits and pushes them again;
+   * fields that already hold the local value there are sent no more.
+   */
   private async mergeDisjoint(typeId: string, record: EntityRecord, current: SyncDocument): Promise<void> {
     rebaseOnServer(record, current);
     await this.save(typeId, record);
     this.pushAgain = true;
+    if (!pendingOperation(record)) this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
     this.events.emit('change', { typeId, added: [], modified: [current], removed: [], reason: 'merge', source: 'remote' });
   }
 
@@ -1350,6 +1359,14 @@ export class SyncClient {
       this.events.emit('changesAvailable', { typeId: notification.typeId, available: true });
     }
   }
+}
+
+/**
+ * A 409 whose every field holds on the server what this client wrote (`theirs` equals `mine`): the
+ * client's own write whose answer was lost, say. Nothing to choose between, whatever the merge policy.
+ */
+function onlyOwnValues(fields: FieldConflict[] | undefined): boolean {
+  return fields !== undefined && fields.length > 0 && fields.every((field) => deepEqual(field.theirs, field.mine));
 }
 
 /** A local document of a collection typed `T`: its fields and, once the server has it, the server-set ones. */
