@@ -76,6 +76,30 @@ describe('offline queue', () => {
     expect(network.requests.filter((request) => request.includes('"op":"patch"')).length).toBe(1);
   });
 
+  it('counts every pending write, queued deletes included (which list() no longer shows), and conflicts', async () => {
+    const typeId = await freshType();
+    const { network, fetch } = flakyNetwork();
+    const alice = client(tokens.alice, [typeId], { fetch });
+    const notes = alice.collection(typeId);
+    const [removed, edited, kept] = [await notes.insert({ title: 'removed' }), await notes.insert({ title: 'edited' }), await notes.insert({ title: 'kept' })];
+    await alice.sync();
+    expect(notes.pendingCount()).toBe(0);
+    network.online = false;
+    await notes.remove(removed.id);
+    await notes.update(edited.id, { title: 'edited offline' });
+    await notes.insert({ title: 'inserted offline' });
+    expect(notes.list()).toHaveLength(3);
+    expect(notes.pendingCount()).toBe(3);
+    network.online = true;
+    await alice.sync();
+    expect(notes.pendingCount()).toBe(0);
+    // A conflict waits too.
+    expect((await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}/data/${kept.id}`, { token: tokens.owner, body: { baseRevision: 0, modifier: { $set: { title: 'theirs' } } } })).status).toBe(200);
+    await notes.update(kept.id, { title: 'mine' });
+    await alice.push();
+    expect([notes.state(kept.id), notes.pendingCount()]).toEqual(['conflict', 1]);
+  });
+
   it('keeps the queue in a FileStore across a restart of the client', async () => {
     const typeId = await freshType();
     const directory = await mkdtemp(join(tmpdir(), 'sync-client-'));

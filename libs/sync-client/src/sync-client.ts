@@ -896,6 +896,17 @@ export class SyncClient {
     return found;
   }
 
+  /**
+   * @internal How many entities of the collection wait for the server: queued writes (inserts,
+   * updates and deletes, which `list()` no longer shows), those kept local by a localOnly type, and
+   * those in conflict.
+   */
+  pendingCount(typeId: string): number {
+    let count = 0;
+    for (const record of this.require(typeId).records.values()) if (stateOf(record) !== 'synced') count += 1;
+    return count;
+  }
+
   /** @internal */
   changesAvailable(typeId: string): boolean {
     return this.require(typeId).changesAvailable;
@@ -1415,6 +1426,11 @@ export class SyncCollection<T extends object = Record<string, unknown>> {
 
   conflict(id: string): SyncConflict | undefined {
     return this.client.conflict(this.typeId, id);
+  }
+
+  /** How many entities wait for the server: queued inserts, updates and deletes (a deleted one is no longer in `list()`), localOnly ones, and conflicts. */
+  pendingCount(): number {
+    return this.client.pendingCount(this.typeId);
   }
 
   /** Every entity in conflict, including one whose refused delete hides it from `list()`. */

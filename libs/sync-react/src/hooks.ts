@@ -27,15 +27,10 @@ export function useSyncState(client: SyncClient, typeId: string, id: string): Sy
   return client.state(typeId, id);
 }
 
-/** How many documents of the collection wait in the push queue or in conflict. */
+/** How many documents of the collection wait in the push queue (queued deletes included, which `useCollection` no longer lists) or in conflict. */
 export function usePendingCount(client: SyncClient, typeId: string): number {
-  const documents = useCollection(client, typeId);
-  const conflicts = useConflicts(client, typeId);
-  return useMemo(() => {
-    const waiting = new Set(conflicts.map(({ id }) => id));
-    for (const document of documents) if (client.state(typeId, document.id) === 'localChanges') waiting.add(document.id);
-    return waiting.size;
-  }, [client, typeId, documents, conflicts]);
+  const version = useSyncVersion(client);
+  return useMemo(() => client.pendingCount(typeId), [client, typeId, version]);
 }
 
 /** Every document of the collection in conflict, with what the server said. */
