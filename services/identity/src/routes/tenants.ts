@@ -143,7 +143,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         noticeInvitee(deps, { userId, invitedBy: caller.userId, to: { kind: 'tenant', id: tenantId, name: tenant.name } }, request.log, requestTraceContext(request));
         return reply.code(202).send(invitation);
       }
-      if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.adminCount(tenantId)) <= 1) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.demoteAdmin(tenantId, userId)) === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       const { member } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
       await announceProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
       return reply.code(200).send(memberView(member));
@@ -192,9 +192,14 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       await requireRole(tenantId, caller.userId, leaving ? 'member' : 'admin');
       const removed = await deps.tenants.membership(tenantId, userId);
       if (!removed) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this tenant' });
-      const admins = (await deps.tenants.listMembers(tenantId)).filter((member) => member.role === 'admin' && member.userId !== userId);
-      if (removed.role === 'admin' && admins.length === 0) throw identityError('IDENTITY_LAST_TENANT_ADMIN');
-      const successor = leaving ? admins[0]!.userId : caller.userId;
+      // An admin goes as a plain member: the demotion keeps the tenant an admin even against a concurrent one.
+      if (removed.role === 'admin' && (await deps.tenants.demoteAdmin(tenantId, userId)) === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      const successor = leaving ? (await deps.tenants.listMembers(tenantId)).find((member) => member.role === 'admin' && member.userId !== userId)?.userId : caller.userId;
+      if (successor === undefined) {
+        // Only while another admin's crossing demotion undoes itself: give the role back and refuse, as for the last admin.
+        if (removed.role === 'admin') await deps.tenants.putMembership(tenantId, userId, 'admin');
+        throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      }
       const { ended, handedOver } = await deps.tenants.removeMember(tenantId, userId, successor);
       await announceProjects(ended.map((membership) => membership.projectId));
       await deps.outbox.publish([

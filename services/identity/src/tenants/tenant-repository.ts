@@ -124,6 +124,20 @@ export class TenantRepository {
   }
 
   /**
+   * Makes an admin a plain member unless that leaves the tenant without an admin. The role is
+   * written first and the admins counted after, and a demotion that finds none undoes itself:
+   * of two admins demoting each other at once, a check before the write let both through; this
+   * way the last write's count sees every demotion before it, so one admin always stays.
+   */
+  async demoteAdmin(tenantId: string, userId: string): Promise<'demoted' | 'last-admin' | 'not-admin'> {
+    const id = tenantMemberId(tenantId, userId);
+    if (!(await this.members.updateOne({ id, role: 'admin' }, { $set: { role: 'member' } }))) return 'not-admin';
+    if ((await this.adminCount(tenantId)) > 0) return 'demoted';
+    await this.members.updateOne({ id, role: 'member' }, { $set: { role: 'admin' } });
+    return 'last-admin';
+  }
+
+  /**
    * Removes the user from the tenant and from every project of it. Projects the user owns pass to
    * `successorId` (the admin removing them, or another admin when they leave), so no project of
    * the tenant is left without an owner. Answers the project memberships the user lost and the
