@@ -51,6 +51,20 @@ describe('the console at /console', () => {
     expect(await response.text()).toBe('console.log("console")');
   });
 
+  it('answers a path out of the build 404 alike whether the file outside exists or not', async () => {
+    const outside = join(root, '..', `${root.split('/').at(-1)}-outside.conf`);
+    await writeFile(outside, 'secret');
+    try {
+      const name = outside.split('/').at(-1) as string;
+      for (const path of [`/console/..%2F${name}`, `/console/..%2F${name}-missing.conf`, `/console/assets/..%2F..%2F${name}`]) {
+        const response = await fetch(`${platform.url}${path}`);
+        expect({ path, status: response.status, body: await response.json() }).toEqual({ path, status: 404, body: { error: 'Not found', code: 'NOT_FOUND' } });
+      }
+    } finally {
+      await rm(outside, { force: true });
+    }
+  });
+
   it('answers a missing asset 404 rather than the page', async () => {
     const response = await fetch(`${platform.url}/console/assets/gone-123.js`);
     expect(response.status).toBe(404);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { AppError, type Logger } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +29,15 @@ const CONSOLE_CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * Whether a requested path stays inside the console's directory. Checked before the file system is
+ * asked: `..%2F` segments reach the wildcard decoded, and whether a file outside exists must not
+ * show in the answer.
+ */
+function staysInside(root: string, path: string): boolean {
+  return resolve(root, path).startsWith(resolve(root) + sep);
+}
+
 /** Vite names every file under assets/ by its content hash, so a browser may keep it for a year. */
 const HASHED_ASSETS = 'assets/';
 
@@ -53,6 +62,7 @@ export async function registerConsole(app: FastifyInstance, options: { root: str
     // Relative asset URLs resolve against /console/, so the bare prefix moves there first.
     if (request.url.split('?')[0] === CONSOLE_PREFIX) return reply.redirect(`${CONSOLE_PREFIX}/`);
     if (!built) throw new AppError(503, 'GATEWAY_CONSOLE_NOT_BUILT', 'The console is not built; run `pnpm --filter @platform/console build`');
+    if (path !== '' && !staysInside(options.root, path)) throw new AppError(404, 'NOT_FOUND', 'Not found');
     if (path.startsWith(HASHED_ASSETS)) return withConsolePolicy(reply).sendFile(path, options.root, { maxAge: '365d', immutable: true });
     if (extname(path) !== '' && existsSync(join(options.root, path))) return sendUncached(reply, path);
     return sendUncached(reply, 'index.html');

@@ -12,7 +12,7 @@ describe('hostnameSchema', () => {
     expect(hostnameSchema.parse(input)).toBe(normalised);
   });
 
-  it.each(['localhost', '1.2.3.4', '-a.example.com', 'a_b.example.com', 'a..example.com', 'bücher.example', 'a.example.com/path', 'user@a.example.com', '', `${'a'.repeat(64)}.example.com`])(
+  it.each(['localhost', '1.2.3.4', '-a.example.com', 'a_b.example.com', 'a..example.com', 'bücher.example', 'a.example.com/path', 'user@a.example.com', 'shop.example.com..', '', `${'a'.repeat(64)}.example.com`])(
     'refuses %j',
     (input) => {
       expect(hostnameSchema.safeParse(input).success).toBe(false);

@@ -13,6 +13,8 @@ export const hostnameSchema = z
   .pipe(
     z
       .hostname('must be a DNS hostname (letters, digits and hyphens per label, e.g. app.example.com)')
+      // One trailing dot was taken off above; another would leave a second spelling of the same name.
+      .refine((name) => !name.endsWith('.'), 'may end in one dot at most')
       .refine((name) => name.includes('.'), 'needs at least two labels, e.g. app.example.com')
       .refine((name) => !/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1)), 'IP addresses are not hostnames'),
   )
