@@ -77,6 +77,9 @@ describe('shared error handling', () => {
     const form = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=a&count=1' });
     expect(form.statusCode).toBe(415);
     expect(form.json()).toEqual({ error: 'Bodies are JSON: send Content-Type: application/json (this request sent application/x-www-form-urlencoded)', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const text = await app.inject({ method: 'POST', url: '/items', headers: { 'content-type': 'text/plain' }, payload: '{"name":"a","count":1}' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ error: 'Bodies are JSON: send Content-Type: application/json (this request sent text/plain)', code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('hides the message of every 5xx', async () => {

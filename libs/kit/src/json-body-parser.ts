@@ -35,6 +35,8 @@ function parseBody(text: string): { value: unknown } | { error: AppError } {
  */
 export function registerLimitedJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
+  // Fastify parses text/plain into a string by default; bodies are JSON, so it is a 415 like any other type.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     // An empty body is no body, as Express's JSON parser takes it: many HTTP clients send their
