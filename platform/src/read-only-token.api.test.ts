@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openSyncStream, registerAccount } from './testing/platform-http';
+import { openSyncStream, rawCall, registerAccount } from './testing/platform-http';
 import { allInOneForTests } from './testing/platforms-on-disk';
 import { succeeding } from './testing/populated-project';
 
@@ -52,5 +52,24 @@ describe('a read-only access token', () => {
     // A token made for reading and writing writes as before.
     const writer = { token: (await as(owner, 'POST', '/api/me/tokens', { name: 'importer' })).token as string };
     expect((await call('POST', data, writer.token, { id: 'n3', title: 'written' })).status).toBe(201);
+  });
+
+  it('is refused a change however its path is spelled: the gateway decides on the path the routers match', async () => {
+    const reader = (await as(owner, 'POST', '/api/me/tokens', { name: 'spelled', access: 'read' })).token as string;
+    // A `#` ends the routed path, so each of these is a create (of a type, of a project) for the routers.
+    for (const [target, body] of [
+      [`/api/projects/${projectId}/types/#/data/readable`, { id: 'hashed', name: 'Hashed' }],
+      ['/api/projects/#/types/x/data/readable', { name: 'Hashed project' }],
+      [`/api/projects/${projectId}/types/`, { id: 'slashed', name: 'Slashed' }],
+      [`/api/projects/${projectId}/%74ypes`, { id: 'escaped', name: 'Escaped' }],
+    ] as const) {
+      const refused = await rawCall(platform().url, 'POST', target, reader, body);
+      expect({ target, status: refused.status, code: refused.body.code }).toEqual({ target, status: 403, code: 'GATEWAY_TOKEN_READ_ONLY' });
+    }
+    const types = (await as(owner, 'GET', `/api/projects/${projectId}/types`)).items.map((type: { id: string }) => type.id);
+    expect(types.filter((id: string) => ['hashed', 'slashed', 'escaped'].includes(id))).toEqual([]);
+    expect((await as(owner, 'GET', '/api/projects')).items.map((project: { name: string }) => project.name)).not.toContain('Hashed project');
+    // A reading POST still reads, spelled with a last slash too.
+    expect((await rawCall(platform().url, 'POST', `/api/projects/${projectId}/types/notes/data/readable/`, reader, { ids: ['n1'] })).body.readable).toEqual(['n1']);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { expect, vi } from 'vitest';
 
 /** One answer of the platform, kept as text too so any field that carries an id counts. */
@@ -27,6 +28,33 @@ export function httpCaller(baseUrl: () => string): HttpCall {
     }
     return { status: response.status, text, body: parsed };
   };
+}
+
+/**
+ * A request whose target is sent exactly as given (fetch drops a `#` and what follows and
+ * normalises the path): what a client writing its own request line can send.
+ */
+export async function rawCall(baseUrl: string, method: string, target: string, token?: string, body?: unknown): Promise<HttpAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest({ hostname, port, method, path: target, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text
+        }
+        resolve({ status: response.statusCode ?? 0, text, body: parsed });
+      });
+    });
+    sent.on('error', reject);
+    sent.end(payload);
+  });
 }
 
 /** Registers `name` under an address unique to the call (password `<name> password 1`); answers its session and user id. */

@@ -5,6 +5,7 @@ import { gatewayRateLimited } from '@platform/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isConsolePath } from './console-assets';
 import { isGuidePath } from './guides';
+import { routedPath } from './routed-path';
 
 export interface RateLimitSettings {
   /** Requests one caller may send in a window (RATE_LIMIT_MAX). */
@@ -44,7 +45,7 @@ function callerKey(request: FastifyRequest): string {
 
 /** What costs nothing to serve and must load however busy a caller is: health probes, the console's files and the guides. */
 function unlimited(request: FastifyRequest): boolean {
-  const path = request.url.split('?', 1)[0] ?? '';
+  const path = routedPath(request.url);
   return isHealthProbePath(path) || isConsolePath(path) || isGuidePath(path);
 }
 

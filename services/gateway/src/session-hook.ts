@@ -4,6 +4,7 @@ import { isConsolePath } from './console-assets';
 import { isGuidePath } from './guides';
 import { sessionBypassList } from './route-table';
 import { mayChange, readOnlyRefusal } from './read-only-access';
+import { routedPath } from './routed-path';
 import { principalOfSession } from './session-principal';
 import type { SessionLoader } from './session-loader';
 import type { SessionUseRecorder } from './session-use-recorder';
@@ -25,7 +26,7 @@ export function registerSessionHook(app: FastifyInstance, loader: SessionLoader,
   app.addHook('onRequest', (request, _reply, done) => {
     const token = sessionToken(request);
     if (!token) return done();
-    const path = request.url.split('?')[0] ?? '';
+    const path = routedPath(request.url);
     // The console's static files and the guides need no caller, and must load while the session store is down.
     if (sessionBypassList.has(path) || isConsolePath(path) || isGuidePath(path)) return done();
     loader.load(token).then((lookup) => {
