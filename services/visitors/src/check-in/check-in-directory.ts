@@ -23,7 +23,10 @@ export interface ProjectCheckIns {
  * Answers are cached briefly, since a kiosk sends bursts of check-ins to one project.
  */
 export class CheckInDirectory {
-  private readonly cache = new Map<string, { value: ProjectCheckIns; at: number }>();
+  /** `missReloaded`: this entry was read again because a request asked for what the one before lacked. */
+  private readonly cache = new Map<string, { value: ProjectCheckIns; at: number; missReloaded: boolean }>();
+  /** The load under way per project: concurrent callers share it rather than each walking the applications. */
+  private readonly loading = new Map<string, Promise<ProjectCheckIns>>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -33,17 +36,35 @@ export class CheckInDirectory {
 
   /**
    * The project's setup, from the cache while it is fresh and `covers` the request. What the cached
-   * setup lacks is read again before anyone is refused: a kiosk whose application was created a
-   * moment ago (after the cache was filled) must be able to check in with its own periods at once.
+   * setup lacks is read again before anyone is refused, once per cache period: a kiosk whose
+   * application was created a moment ago (after the cache was filled) must be able to check in with
+   * its own periods at once, but a stream of requests naming types no widget binds must not walk
+   * the project's applications again for each of them. After that one reread, a miss is refused
+   * from the fresh cache until it expires. Concurrent callers share one load.
    */
   async forProject(projectId: string, covers: (setup: ProjectCheckIns) => boolean): Promise<ProjectCheckIns> {
     const now = this.clock();
     const cached = this.cache.get(projectId);
-    if (cached && now - cached.at < this.cacheMs && covers(cached.value)) return cached.value;
-    const value = await this.load(projectId);
-    this.cache.set(projectId, { value, at: now });
-    if (this.cache.size > 1_000) this.cache.delete(this.cache.keys().next().value as string);
-    return value;
+    const fresh = cached !== undefined && now - cached.at < this.cacheMs;
+    if (fresh && (covers(cached.value) || cached.missReloaded)) return cached.value;
+    return this.reload(projectId, fresh);
+  }
+
+  /** One load per project at a time; `missed`: the fresh cache lacked what a request asked for. */
+  private reload(projectId: string, missed: boolean): Promise<ProjectCheckIns> {
+    const under = this.loading.get(projectId);
+    if (under) return under;
+    const at = this.clock();
+    const loaded = this.load(projectId)
+      .then((value) => {
+        this.cache.delete(projectId);
+        this.cache.set(projectId, { value, at, missReloaded: missed });
+        if (this.cache.size > 1_000) this.cache.delete(this.cache.keys().next().value as string);
+        return value;
+      })
+      .finally(() => this.loading.delete(projectId));
+    this.loading.set(projectId, loaded);
+    return loaded;
   }
 
   private async load(projectId: string): Promise<ProjectCheckIns> {
