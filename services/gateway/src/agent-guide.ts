@@ -10,7 +10,7 @@ export const agentGuideSections: readonly string[] = [
   '- Send `Authorization: Bearer <token>` (or the cookie) on every other request. A session lasts 30 days; `POST /api/auth/logout` ends it. 401 means no session or an ended one: sign in again.',
   '- `GET /api/me` answers the signed-in user; `GET /api/projects` their projects, `POST /api/projects` `{ "name" }` creates one.',
   '- A program that runs on its own takes an access token instead of a password: signed in, `POST /api/me/tokens` `{ "name", "expiresInDays"?, "access"?: "read", "projects"?: [projectId, ...] }` answers it once (`pat_...`, sent as a bearer like a session). `access: read` refuses every change (403 `GATEWAY_TOKEN_READ_ONLY`); `projects` refuses everything outside them (403 `GATEWAY_TOKEN_PROJECT_SCOPED`).',
-  '- Errors are JSON `{ error, code, details? }`; a 400 names the failing field. 429 `GATEWAY_RATE_LIMITED` (where the operator set a limit) or `AI_RATE_LIMITED` (an hourly budget of AI calls): wait the `Retry-After` seconds, then send it again.',
+  '- Errors are JSON `{ error, code, details? }`; a 400 names the failing field. 429 `GATEWAY_RATE_LIMITED` (where the operator set a limit) or `AI_RATE_LIMITED` (an hourly budget of AI calls), and `REALTIME_TOO_MANY_STREAMS_*` (too many notification streams open: close one): wait the `Retry-After` seconds, then send it again.',
   '',
   '## Sync',
   '',
