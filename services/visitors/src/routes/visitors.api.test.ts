@@ -226,6 +226,59 @@ describe('bad input is refused with 400 naming the field, and changes nothing', 
   });
 });
 
+describe('the data service\'s document limits hold for visitors and their events', () => {
+  const visitorsOf = async (projectId: string) => (await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items as Array<Record<string, unknown>>;
+  const nested = (levels: number): Record<string, unknown> => (levels === 0 ? {} : { a: nested(levels - 1) });
+
+  it('an anonymous check-in with an array past the limit or nesting too deep is refused and nothing is stored', async () => {
+    const { projectId, visitors } = await env.seedCheckIn();
+    const long = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Ada', tags: Array.from({ length: 50_000 }, () => 1) } } });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ code: 'VISITORS_INVALID_DATA', details: { problems: [{ field: 'data.tags', code: 'DATA_ARRAY_TOO_LONG', limit: 10_000, length: 50_000 }] } });
+    expect(long.body.error).toContain('data.tags');
+    // Deep nesting: the data service's rules for new fields refuse it before the limits are looked at.
+    const deep = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { a: nested(61) } } });
+    expect(deep.status).toBe(400);
+    expect(deep.body.code).toBe('VISITORS_INVALID_DATA');
+    expect(await visitorsOf(projectId)).toEqual([]);
+  });
+
+  it('a secret holder cannot grow a visitor past the document size, one PATCH after another or all at once; the owner still edits it', async () => {
+    const { projectId, visitors } = await env.seedCheckIn();
+    const big = 'x'.repeat(250_000);
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const patch = (data: Record<string, unknown>, auth: { headers?: Record<string, string>; token?: string } = { headers: secretHeader(secret) }) =>
+      call('PATCH', `/api/projects/${projectId}/visitors/${id}`, { ...auth, body: { collectionName: visitors, data } });
+    for (let i = 0; i < 4; i += 1) expect((await patch({ [`f${i}`]: big })).status).toBe(200);
+    const fifth = await patch({ f4: big });
+    expect(fifth.status).toBe(400);
+    expect(fifth.body).toMatchObject({ code: 'VISITORS_INVALID_DATA', details: { problems: [{ field: 'data.f4', code: 'DATA_DOCUMENT_TOO_LARGE', limit: 1024 * 1024 }] } });
+    const [stored] = await visitorsOf(projectId);
+    expect(stored).not.toHaveProperty('f4');
+    expect(Buffer.byteLength(JSON.stringify(stored))).toBeLessThan(1024 * 1024);
+    expect((await patch({ name: 'Ada L.' }, { token: env.ownerToken })).status).toBe(200);
+
+    // Concurrent PATCHes each checked against the same revision must not add up past the limit.
+    const other = await checkIn(projectId, visitors, { name: 'Bob' });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call('PATCH', `/api/projects/${projectId}/visitors/${other.id}`, { headers: secretHeader(other.secret), body: { collectionName: visitors, data: { [`g${i}`]: big } } })),
+    );
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(4);
+    const bob = (await visitorsOf(projectId)).find((visitor) => visitor.id === other.id);
+    expect(Buffer.byteLength(JSON.stringify(bob))).toBeLessThan(1024 * 1024);
+  });
+
+  it('an event with an array past the limit is refused; no event is stored and the visitor is unchanged', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const refused = await call('POST', `/api/projects/${projectId}/visitors/${id}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn', tags: Array.from({ length: 50_000 }, () => 1) } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VISITORS_INVALID_DATA', details: { problems: [{ field: 'data.tags', code: 'DATA_ARRAY_TOO_LONG' }] } });
+    expect((await call('GET', `/api/projects/${projectId}/types/guest-events/data`, { token: env.ownerToken })).body.items).toEqual([]);
+    expect((await call('GET', `/api/projects/${projectId}/visitors/${id}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body.revision).toBe(0);
+  });
+});
+
 type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
 const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkNewFields, ID_PATTERN, publicView, validateDocument, type StoredEntity } from '@platform/documents';
+import { checkNewFields, ID_PATTERN, limitProblem, publicView, validateDocument, type DocumentLimits, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,20 +32,53 @@ const visitorSchema = z
   })
   .loose();
 
+/** The data service's code for each limit a stored document may break (docs/data.md, Size limits). */
+const LIMIT_CODES = { array: 'DATA_ARRAY_TOO_LONG', depth: 'DATA_DOCUMENT_TOO_DEEP', number: 'DATA_NUMBER_OUT_OF_RANGE', size: 'DATA_DOCUMENT_TOO_LARGE' } as const;
+
+/**
+ * Throws 400 VISITORS_INVALID_DATA when a record, as it would be stored (`stored`: its existing
+ * fields with the write's applied), breaks the data service's limits: size, array length, depth or
+ * a non-finite number. `changed` are the fields the write sets (a size problem names the largest).
+ */
+function assertStorable(limits: DocumentLimits, stored: Record<string, unknown>, changed: readonly string[]): void {
+  const problem = limitProblem(stored, limits, changed);
+  if (!problem) return;
+  const { kind, field, message, ...numbers } = problem;
+  const named = `data.${field}`;
+  throw visitorsError('VISITORS_INVALID_DATA', {
+    message: `Invalid ${named}: ${message}`,
+    details: { problems: [{ field: named, message, code: LIMIT_CODES[kind], ...numbers }] },
+  });
+}
+
 /**
  * The client's fields after the server-owned ones are dropped, checked by the data service's own
- * rules (no system, internal or access fields, safe keys, size) and the type's schema.
+ * rules (no system, internal or access fields, safe keys), its limits on the record as it would be
+ * stored (`existing` fields, then these, then the server's `serverFields`), and the type's schema.
  */
-function clientFields(input: Record<string, unknown>, owned: readonly string[], type: TypeRecord, existing: Record<string, unknown> = {}): Record<string, unknown> {
+function clientFields(
+  limits: DocumentLimits,
+  input: Record<string, unknown>,
+  owned: readonly string[],
+  type: TypeRecord,
+  { existing = {}, serverFields = {} }: { existing?: Record<string, unknown>; serverFields?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   const { fields } = withoutServerFields(input, owned);
   const keyProblems = Object.keys(fields).length ? checkNewFields(fields, 'data', { allowAccess: false }) : [];
-  const problems = [
-    ...keyProblems.map((problem) => ({ field: problem.path, message: problem.message })),
-    ...(keyProblems.length ? [] : validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ ...problem, field: `data.${problem.field}` }))),
-  ];
-  const first = problems[0];
-  if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.field}: ${first.message}`, details: { problems } });
+  const first = keyProblems[0];
+  if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: keyProblems.map((problem) => ({ field: problem.path, message: problem.message })) } });
+  // Before the schema: validating a 50,000-element array only to refuse it would be wasted work.
+  assertStorable(limits, { ...existing, ...fields, ...serverFields }, [...Object.keys(fields), ...Object.keys(serverFields)]);
+  const problems = validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ ...problem, field: `data.${problem.field}` }));
+  const invalid = problems[0];
+  if (invalid) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${invalid.field}: ${invalid.message}`, details: { problems } });
   return fields;
+}
+
+/** `$set` of `set` on `current`, once the result is known to be within the limits (400 otherwise). */
+function storableSet(limits: DocumentLimits, current: StoredEntity, set: Record<string, unknown>): { $set: Record<string, unknown> } {
+  assertStorable(limits, { ...ownFields(current), ...set }, Object.keys(set));
+  return { $set: set };
 }
 
 /** A record's own fields as its type schema sees them. */
@@ -93,9 +126,10 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const who = await openProject(deps, request, projectId);
       const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName, request.body.deletionPeriod);
       await limitKiosk(deps, request, who, target.scope.collection);
-      const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type);
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
+      const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
+      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { serverFields: { ...retention, ...access } });
       // The erasure date and the secret are written with the document (before it on MongoDB), so no
       // visitor is ever created without its erasure date.
       const visitorId = randomUUID();
@@ -149,12 +183,14 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
-      const fields = clientFields(request.body.data, INTERNAL_VISITOR_FIELDS, target.type, ownFields(visitor));
       const period = request.body.deletionPeriod === undefined ? undefined : periodFor(target.periods, request.body.deletionPeriod);
       const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
+      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { existing: ownFields(visitor), serverFields: retention });
       const rescheduled = retention !== undefined && (await deps.ledger.reschedule(target.scope, visitor.id, retention));
       if (!Object.keys(fields).length && !rescheduled) return publicView(visitor) as z.infer<typeof visitorSchema>;
-      const updated = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { ...fields, ...(rescheduled ? retention : {}) } }), { traceContext: requestTraceContext(request) });
+      const set = { ...fields, ...(rescheduled ? retention : {}) };
+      // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
+      const updated = await deps.records.update(target.scope, visitor.id, userId, (current) => storableSet(deps.data.limits, current, set), { traceContext: requestTraceContext(request) });
       return publicView(updated) as z.infer<typeof visitorSchema>;
     },
   );
@@ -197,8 +233,9 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const found = await firstVisitor(deps, target.visitorScopes, visitorId);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, found?.visitor ?? null, found?.scope.collection ?? '', 'update');
       if (visitor.deletedAt !== undefined || !found) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
-      const fields = clientFields(request.body.data, SERVER_EVENT_FIELDS, target.type);
       const now = deps.clock();
+      const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
+      const fields = clientFields(deps.data.limits, request.body.data, SERVER_EVENT_FIELDS, target.type, { serverFields: { visitorId: visitor.id, timestamp: now, ...access } });
       const preference = await deps.ledger.preferenceOf(found.scope, visitor.id);
       const eventId = randomUUID();
       // Events of a visitor the service manages are erased with it; recorded with (before) them.
@@ -214,7 +251,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       // A visit restarts the retention period the visitor chose (as the server recorded it).
       const retention = preference === undefined ? undefined : retentionFields(now, preference);
       const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, () => ({ $set: { latestEventType: eventType, latestEventAt: now, ...retention } }), {
+      await deps.records.update(found.scope, visitor.id, userId, (current) => storableSet(deps.data.limits, current, { latestEventType: eventType, latestEventAt: now, ...retention }), {
         preceding: async (section) => {
           if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
         },
