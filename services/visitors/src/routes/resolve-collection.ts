@@ -5,6 +5,7 @@ import type { ProjectCheckIns } from '../check-in/check-in-directory';
 import { typeIdOfCollection } from '../domain/collection-name';
 import { visitorsError } from '../errors';
 import { recordScope } from '../visitors/visitor-records';
+import type { VisitorCaller } from './access';
 import type { VisitorsDeps } from './context';
 
 /** A type record as the data service stores it (schema, defaultAccess and the rest). */
@@ -30,9 +31,15 @@ function invalid(collectionName: string, expected: string): AppError {
   });
 }
 
-async function existingType(deps: VisitorsDeps, projectId: string, typeId: string): Promise<TypeRecord | null> {
+/**
+ * The type, if it exists and the caller may see it: a member is held to the type's `read` rule, as
+ * on the data routes (a type it excludes is as unknown as one that does not exist); a public caller
+ * (a kiosk, a secret holder) is not a member any rule could name, and is judged by the binding and
+ * the visitor's secret instead.
+ */
+async function existingType(deps: VisitorsDeps, who: VisitorCaller, projectId: string, typeId: string): Promise<TypeRecord | null> {
   try {
-    return await deps.data.types.require(projectId, typeId);
+    return who.kind === 'member' ? await deps.data.types.requireReadable(projectId, typeId, who.caller) : await deps.data.types.require(projectId, typeId);
   } catch (error) {
     if (error instanceof AppError && error.statusCode === 404) return null;
     throw error;
@@ -44,23 +51,33 @@ async function existingType(deps: VisitorsDeps, projectId: string, typeId: strin
  * as its visitor type. `deletionPeriod`, when the request chooses one, must be among the periods
  * the answer offers, unless a fresh read of the widgets does not offer it either.
  */
-export async function resolveVisitorCollection(deps: VisitorsDeps, projectId: string, collectionName: string, deletionPeriod?: number): Promise<VisitorCollection> {
+export async function resolveVisitorCollection(deps: VisitorsDeps, who: VisitorCaller, projectId: string, collectionName: string, deletionPeriod?: number): Promise<VisitorCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
   const covers = (setup: ProjectCheckIns) => {
     const periods = typeId === null ? undefined : setup.visitorTypes.get(typeId)?.periods;
     return periods !== undefined && (deletionPeriod === undefined || periods.some((period) => period.duration === deletionPeriod));
   };
   const binding = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, covers)).visitorTypes.get(typeId);
-  const type = typeId === null || !binding ? null : await existingType(deps, projectId, typeId);
+  const type = typeId === null || !binding ? null : await existingType(deps, who, projectId, typeId);
   if (typeId === null || !binding || !type) throw invalid(collectionName, 'a visitor type');
   return { scope: recordScope(projectId, typeId), type, periods: binding.periods };
 }
 
-/** The event collection a `collectionName` names: a type a CheckIn widget names as its visitor-event type. */
-export async function resolveEventCollection(deps: VisitorsDeps, projectId: string, collectionName: string): Promise<EventCollection> {
+/**
+ * The event collection a `collectionName` names: a type a CheckIn widget names as its visitor-event
+ * type. For a member, only the visitor types whose `read` rule admits them (a visitor of another is
+ * not found).
+ */
+export async function resolveEventCollection(deps: VisitorsDeps, who: VisitorCaller, projectId: string, collectionName: string): Promise<EventCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
   const owners = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, (setup) => setup.eventTypes.has(typeId))).eventTypes.get(typeId);
-  const type = typeId === null || !owners ? null : await existingType(deps, projectId, typeId);
+  const type = typeId === null || !owners ? null : await existingType(deps, who, projectId, typeId);
   if (typeId === null || !owners || !type) throw invalid(collectionName, 'a visitor-event type');
-  return { scope: recordScope(projectId, typeId), type, visitorScopes: owners.map((owner) => recordScope(projectId, owner)) };
+  const visible = who.kind === 'member' ? await filterAsync(owners, async (owner) => (await existingType(deps, who, projectId, owner)) !== null) : owners;
+  return { scope: recordScope(projectId, typeId), type, visitorScopes: visible.map((owner) => recordScope(projectId, owner)) };
+}
+
+async function filterAsync<T>(items: T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = await Promise.all(items.map(keep));
+  return items.filter((_, index) => kept[index]);
 }

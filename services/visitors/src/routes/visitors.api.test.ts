@@ -92,6 +92,44 @@ describe('visitor lifecycle', () => {
     expect((await call('GET', path, { token: await env.platform.signIn('intern') })).status).toBe(404);
   });
 
+  it('a member the visitor type\'s read rule excludes finds it as unknown, for reads and writes; secret holders go on', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn({ members: [{ userId: 'receptionist', permissions: ['reception'] }, { userId: 'intern' }] });
+    const guarded = await call('PATCH', `/api/projects/${projectId}/types/guests`, { token: env.ownerToken, body: { baseRevision: 0, modifier: { $set: { access: { read: { permission: `${projectId}::reception` } } } } } });
+    expect(guarded.status, JSON.stringify(guarded.body)).toBe(200);
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const intern = await env.platform.signIn('intern');
+    const receptionist = await env.platform.signIn('receptionist');
+    const path = `/api/projects/${projectId}/visitors/${id}`;
+    // The data routes hide the type from the intern.
+    expect((await call('GET', `/api/projects/${projectId}/types/guests/data/${id}`, { token: intern })).body.code).toBe('DATA_TYPE_NOT_FOUND');
+
+    const unknown = await call('GET', `${path}?collectionName=tenant-${projectId}-nothing`, { token: intern });
+    expect(unknown.status).toBe(400);
+    const answers = [
+      await call('GET', `${path}?collectionName=${visitors}`, { token: intern }),
+      await call('PATCH', path, { token: intern, body: { collectionName: visitors, data: { name: 'Eve' } } }),
+      await call('DELETE', `${path}?collectionName=${visitors}`, { token: intern }),
+      await call('POST', `/api/projects/${projectId}/visitors`, { token: intern, body: { collectionName: visitors, data: { name: 'Mallory' } } }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(unknown.status);
+      expect(answer.body).toMatchObject({ code: 'VISITORS_INVALID_COLLECTION', details: unknown.body.details });
+      expect(JSON.stringify(answer.body)).not.toContain('Ada');
+    }
+    // An event for a visitor of a type the intern may not read: the visitor is not found.
+    const event = await call('POST', `${path}/events`, { token: intern, body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } });
+    expect(event.status).toBe(404);
+    expect(event.body.code).toBe('VISITORS_NOT_FOUND');
+    expect((await call('GET', `/api/projects/${projectId}/types/guest-events/data`, { token: env.ownerToken })).body.items).toEqual([]);
+
+    // Those the rule names, and the visitor's secret holder, go on as before.
+    expect((await call('GET', `${path}?collectionName=${visitors}`, { token: receptionist })).body).toMatchObject({ id, name: 'Ada', revision: 0 });
+    expect((await call('PATCH', path, { token: receptionist, body: { collectionName: visitors, data: { company: 'Analytical' } } })).status).toBe(200);
+    expect((await call('POST', `${path}/events`, { token: receptionist, body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } })).status).toBe(201);
+    expect((await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body).toMatchObject({ name: 'Ada', company: 'Analytical', latestEventType: 'checkIn' });
+    expect((await call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { name: 'Ada L.' } } })).status).toBe(200);
+  });
+
   it('answers 404 for a project that does not exist', async () => {
     const response = await call('POST', '/api/projects/nope/visitors', { body: { collectionName: 'tenant-nope-guests', data: {} } });
     expect(response.status).toBe(404);

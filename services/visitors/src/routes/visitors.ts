@@ -124,7 +124,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request, reply) => {
       const { projectId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName, request.body.deletionPeriod);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, request.body.deletionPeriod);
       await limitKiosk(deps, request, who, target.scope.collection);
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
@@ -156,7 +156,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName);
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'read');
       return publicView(visitor) as z.infer<typeof visitorSchema>;
@@ -179,7 +179,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.body.collectionName, request.body.deletionPeriod);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, request.body.deletionPeriod);
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
@@ -203,7 +203,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, projectId, request.query.collectionName);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName);
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
@@ -228,7 +228,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request, reply) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveEventCollection(deps, projectId, request.body.collectionName);
+      const target = await resolveEventCollection(deps, who, projectId, request.body.collectionName);
       await limitKiosk(deps, request, who, target.scope.collection);
       const found = await firstVisitor(deps, target.visitorScopes, visitorId);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, found?.visitor ?? null, found?.scope.collection ?? '', 'update');
