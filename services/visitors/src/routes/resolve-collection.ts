@@ -1,4 +1,4 @@
-import type { DataDeps, EntityScope } from '@platform/documents';
+import { documentError, type DataDeps, type EntityScope } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import type { DeletionPeriod } from '@platform/widgets';
 import type { ProjectCheckIns } from '../check-in/check-in-directory';
@@ -22,6 +22,13 @@ export interface EventCollection {
   type: TypeRecord;
   /** The visitor collections whose CheckIn widgets name this event type. */
   visitorScopes: EntityScope[];
+  /** Those of `visitorScopes` whose type is `localOnly`: an event, which updates its visitor, is refused for their visitors. */
+  localOnlyVisitorCollections: ReadonlySet<string>;
+}
+
+/** 409 DATA_LOCAL_ONLY_TYPE, as the data routes answer a write to a `localOnly` type's documents. */
+export function refuseLocalOnly(type: TypeRecord): void {
+  if (type.syncType === 'localOnly') throw documentError('DATA_LOCAL_ONLY_TYPE');
 }
 
 function invalid(collectionName: string, expected: string): AppError {
@@ -49,9 +56,16 @@ async function existingType(deps: VisitorsDeps, who: VisitorCaller, projectId: s
 /**
  * The visitor collection a `collectionName` names: a type of the project that a CheckIn widget names
  * as its visitor type. `deletionPeriod`, when the request chooses one, must be among the periods
- * the answer offers, unless a fresh read of the widgets does not offer it either.
+ * the answer offers, unless a fresh read of the widgets does not offer it either. `writes`: the
+ * request would write a record, which a `localOnly` type refuses (409), as the data routes do.
  */
-export async function resolveVisitorCollection(deps: VisitorsDeps, who: VisitorCaller, projectId: string, collectionName: string, deletionPeriod?: number): Promise<VisitorCollection> {
+export async function resolveVisitorCollection(
+  deps: VisitorsDeps,
+  who: VisitorCaller,
+  projectId: string,
+  collectionName: string,
+  { deletionPeriod, writes }: { deletionPeriod?: number | undefined; writes: boolean },
+): Promise<VisitorCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
   const covers = (setup: ProjectCheckIns) => {
     const periods = typeId === null ? undefined : setup.visitorTypes.get(typeId)?.periods;
@@ -60,24 +74,27 @@ export async function resolveVisitorCollection(deps: VisitorsDeps, who: VisitorC
   const binding = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, covers)).visitorTypes.get(typeId);
   const type = typeId === null || !binding ? null : await existingType(deps, who, projectId, typeId);
   if (typeId === null || !binding || !type) throw invalid(collectionName, 'a visitor type');
+  if (writes) refuseLocalOnly(type);
   return { scope: recordScope(projectId, typeId), type, periods: binding.periods };
 }
 
 /**
  * The event collection a `collectionName` names: a type a CheckIn widget names as its visitor-event
  * type. For a member, only the visitor types whose `read` rule admits them (a visitor of another is
- * not found).
+ * not found). An event is a write: a `localOnly` event type is refused (409).
  */
 export async function resolveEventCollection(deps: VisitorsDeps, who: VisitorCaller, projectId: string, collectionName: string): Promise<EventCollection> {
   const typeId = typeIdOfCollection(projectId, collectionName);
   const owners = typeId === null ? undefined : (await deps.checkIns.forProject(projectId, (setup) => setup.eventTypes.has(typeId))).eventTypes.get(typeId);
   const type = typeId === null || !owners ? null : await existingType(deps, who, projectId, typeId);
   if (typeId === null || !owners || !type) throw invalid(collectionName, 'a visitor-event type');
-  const visible = who.kind === 'member' ? await filterAsync(owners, async (owner) => (await existingType(deps, who, projectId, owner)) !== null) : owners;
-  return { scope: recordScope(projectId, typeId), type, visitorScopes: visible.map((owner) => recordScope(projectId, owner)) };
-}
-
-async function filterAsync<T>(items: T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
-  const kept = await Promise.all(items.map(keep));
-  return items.filter((_, index) => kept[index]);
+  refuseLocalOnly(type);
+  const ownerTypes = await Promise.all(owners.map(async (owner) => ({ owner, type: await existingType(deps, who, projectId, owner) })));
+  const visible = ownerTypes.filter((entry): entry is { owner: string; type: TypeRecord } => entry.type !== null);
+  return {
+    scope: recordScope(projectId, typeId),
+    type,
+    visitorScopes: visible.map(({ owner }) => recordScope(projectId, owner)),
+    localOnlyVisitorCollections: new Set(visible.filter((entry) => entry.type.syncType === 'localOnly').map(({ owner }) => recordScope(projectId, owner).collection)),
+  };
 }

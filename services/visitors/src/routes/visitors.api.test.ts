@@ -317,6 +317,48 @@ describe('the data service\'s document limits hold for visitors and their events
   });
 });
 
+describe('localOnly types take no writes, as on the data routes', () => {
+  it('check-in, change, delete and events answer 409 DATA_LOCAL_ONLY_TYPE and write nothing; a secret holder still reads', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const setSyncType = async (typeId: string, syncType: string) => {
+      const type = (await call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: env.ownerToken })).body;
+      const changed = await call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: env.ownerToken, body: { baseRevision: type.revision, modifier: { $set: { syncType } } } });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    };
+    await setSyncType('guests', 'localOnly');
+    const path = `/api/projects/${projectId}/visitors/${id}`;
+    const viaData = await call('POST', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken, body: { name: 'Data' } });
+    expect(viaData.status).toBe(409);
+    expect(viaData.body.code).toBe('DATA_LOCAL_ONLY_TYPE');
+    const refused = [
+      await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Bob' } } }),
+      await call('POST', `/api/projects/${projectId}/visitors`, { token: env.ownerToken, body: { collectionName: visitors, data: { name: 'Bob' } } }),
+      await call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { name: 'Eve' } } }),
+      await call('DELETE', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) }),
+      await call('POST', `${path}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.code).toBe(viaData.body.code);
+    }
+    const read = await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ name: 'Ada', revision: 0 });
+    expect(read.body).not.toHaveProperty('deletedAt');
+    expect((await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items).toHaveLength(1);
+
+    // A localOnly event type: the event is refused, the visitor unchanged.
+    await setSyncType('guests', 'remote');
+    await setSyncType('guest-events', 'localOnly');
+    const event = await call('POST', `${path}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } });
+    expect(event.status).toBe(409);
+    expect(event.body.code).toBe('DATA_LOCAL_ONLY_TYPE');
+    expect((await call('GET', `/api/projects/${projectId}/types/guest-events/data`, { token: env.ownerToken })).body.items).toEqual([]);
+    expect((await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body.revision).toBe(0);
+  });
+});
+
 type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
 const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkNewFields, ID_PATTERN, limitProblem, publicView, validateDocument, type DocumentLimits, type StoredEntity } from '@platform/documents';
+import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, type DocumentLimits, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -124,7 +124,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request, reply) => {
       const { projectId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, request.body.deletionPeriod);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, { deletionPeriod: request.body.deletionPeriod, writes: true });
       await limitKiosk(deps, request, who, target.scope.collection);
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
@@ -156,7 +156,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName, { writes: false });
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'read');
       return publicView(visitor) as z.infer<typeof visitorSchema>;
@@ -179,7 +179,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, request.body.deletionPeriod);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.body.collectionName, { deletionPeriod: request.body.deletionPeriod, writes: true });
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'update');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
@@ -203,7 +203,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
     async (request) => {
       const { projectId, visitorId } = request.params;
       const who = await openProject(deps, request, projectId);
-      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName);
+      const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName, { writes: true });
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
@@ -233,6 +233,8 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const found = await firstVisitor(deps, target.visitorScopes, visitorId);
       const { visitor, userId } = await authorizeVisitor(deps, request, who, found?.visitor ?? null, found?.scope.collection ?? '', 'update');
       if (visitor.deletedAt !== undefined || !found) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+      // The event updates its visitor: a visitor of a localOnly type takes no writes.
+      if (target.localOnlyVisitorCollections.has(found.scope.collection)) throw documentError('DATA_LOCAL_ONLY_TYPE');
       const now = deps.clock();
       const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
       const fields = clientFields(deps.data.limits, request.body.data, SERVER_EVENT_FIELDS, target.type, { serverFields: { visitorId: visitor.id, timestamp: now, ...access } });
