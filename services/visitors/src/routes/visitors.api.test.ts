@@ -359,6 +359,27 @@ describe('localOnly types take no writes, as on the data routes', () => {
   });
 });
 
+describe('an event and its visitor\'s update land together or not at all', () => {
+  it('under concurrent events and PATCHes, every 201 has its event, no refused event is stored, and the visitor names the latest', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn();
+    const { id, secret } = await checkIn(projectId, visitors, { name: 'Ada' });
+    const path = `/api/projects/${projectId}/visitors/${id}`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => [
+        call('POST', `${path}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: i % 2 ? 'checkOut' : 'checkIn', n: i } } }).then((answer) => ({ kind: 'event', answer })),
+        call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { note: `p${i}` } } }).then((answer) => ({ kind: 'patch', answer })),
+      ]).flat(),
+    );
+    const events = answers.filter((entry) => entry.kind === 'event').map((entry) => entry.answer);
+    expect(events.every((answer) => answer.status === 201 || (answer.status === 503 && answer.body.code === 'VISITORS_BUSY')), JSON.stringify(events.map((a) => a.status))).toBe(true);
+    const created = events.filter((answer) => answer.status === 201).map((answer) => answer.body.id as string);
+    const stored = (await call('GET', `/api/projects/${projectId}/types/guest-events/data?limit=100`, { token: env.ownerToken })).body.items as Array<{ id: string }>;
+    expect(stored.map((event) => event.id).sort()).toEqual([...created].sort());
+    const visitor = (await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body;
+    if (created.length) expect(visitor.latestEventType).toMatch(/^check(In|Out)$/);
+  });
+});
+
 type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
 const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
 

@@ -239,6 +239,26 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
       const fields = clientFields(deps.data.limits, request.body.data, SERVER_EVENT_FIELDS, target.type, { serverFields: { visitorId: visitor.id, timestamp: now, ...access } });
       const preference = await deps.ledger.preferenceOf(found.scope, visitor.id);
+      // A visit restarts the retention period the visitor chose (as the server recorded it).
+      const retention = preference === undefined ? undefined : retentionFields(now, preference);
+      const eventType = request.body.data.eventType;
+      // The visitor first, then its event: when the visitor's update gives up (503 VISITORS_BUSY,
+      // others changing it all along), no event is stored, so the kiosk's retry records the visit once.
+      await deps.records.update(
+        found.scope,
+        visitor.id,
+        userId,
+        (current) => {
+          if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+          return storableSet(deps.data.limits, current, { latestEventType: eventType, latestEventAt: now, ...retention });
+        },
+        {
+          preceding: async (section) => {
+            if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
+          },
+          traceContext: requestTraceContext(request),
+        },
+      );
       const eventId = randomUUID();
       // Events of a visitor the service manages are erased with it; recorded with (before) them.
       const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, {
@@ -249,15 +269,6 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
         preceding: async (section) => {
           if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id, section);
         },
-      });
-      // A visit restarts the retention period the visitor chose (as the server recorded it).
-      const retention = preference === undefined ? undefined : retentionFields(now, preference);
-      const eventType = request.body.data.eventType;
-      await deps.records.update(found.scope, visitor.id, userId, (current) => storableSet(deps.data.limits, current, { latestEventType: eventType, latestEventAt: now, ...retention }), {
-        preceding: async (section) => {
-          if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
-        },
-        traceContext: requestTraceContext(request),
       });
       return reply.code(201).send({ id: event.id });
     },
