@@ -185,7 +185,13 @@ export class AppendLog {
 
   private async writeBatch(bytes: Buffer): Promise<void> {
     const handle = await this.openForAppend();
-    await handle.write(bytes);
+    try {
+      await writeFully(handle, bytes);
+    } catch (error) {
+      // Part of the batch may be on disk (the disk filled up): cut it off, so nothing follows a torn line.
+      await handle.truncate(this.validBytes).catch(() => undefined);
+      throw error;
+    }
     if (this.options.fsync && O_DSYNC === 0) await handle.datasync();
   }
 
@@ -232,7 +238,7 @@ export class AppendLog {
       const tail = await readRange(this.file, tailStart, this.validBytes);
       const output = await open(`${this.file}.compact`, 'a');
       try {
-        if (tail.length > 0) await output.write(tail);
+        if (tail.length > 0) await writeFully(output, tail);
         await output.datasync();
       } finally {
         await output.close();
@@ -263,15 +269,18 @@ async function writeSnapshot(file: string, snapshot: Iterable<string>): Promise<
   let lines = 0;
   try {
     let chunk = '';
+    const writeChunk = async () => {
+      const encoded = Buffer.from(chunk);
+      await writeFully(output, encoded);
+      bytes += encoded.length;
+      chunk = '';
+    };
     for (const line of snapshot) {
       chunk += `${line}\n`;
       lines += 1;
-      if (chunk.length >= SNAPSHOT_CHUNK_BYTES) {
-        bytes += (await output.write(chunk)).bytesWritten;
-        chunk = '';
-      }
+      if (chunk.length >= SNAPSHOT_CHUNK_BYTES) await writeChunk();
     }
-    if (chunk.length > 0) bytes += (await output.write(chunk)).bytesWritten;
+    if (chunk.length > 0) await writeChunk();
     await output.datasync();
   } finally {
     await output.close();
@@ -279,9 +288,26 @@ async function writeSnapshot(file: string, snapshot: Iterable<string>): Promise<
   return { bytes, lines };
 }
 
+/**
+ * Writes all of `bytes`: a write may take fewer than it was given (a disk filling up takes what
+ * fits, and only the next write fails), so it goes on until everything is written or a write
+ * fails. Counting what one write took as the whole lost acknowledged writes and made compaction
+ * rename a cut-off copy over the log.
+ */
+async function writeFully(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten === 0) throw new Error('the disk took none of a write');
+    offset += bytesWritten;
+  }
+}
+
 /** Writes a snapshot as a complete log at `file` (temp file, sync, rename, sync the directory). */
 export async function writeLogFile(file: string, snapshot: Iterable<string>): Promise<{ bytes: number; lines: number }> {
-  const written = await writeSnapshot(file, snapshot);
+  const written = await writeSnapshot(file, snapshot).catch(async (error: unknown) => {
+    await rm(`${file}.compact`, { force: true });
+    throw error;
+  });
   await rename(`${file}.compact`, file);
   await syncDirectory(dirname(file));
   return written;
