@@ -380,6 +380,36 @@ describe('an event and its visitor\'s update land together or not at all', () =>
   });
 });
 
+describe('what visitor answers show and who may keep them', () => {
+  it('a secret holder never sees the record\'s access; a member does; no answer may be cached', async () => {
+    const { projectId, visitors, visitorEvents } = await env.seedCheckIn({
+      visitorDefaultAccess: (projectId) => ({ read: { permission: `${projectId}::reception`, userIds: ['owner'] }, update: { userIds: ['owner'] } }),
+    });
+    const created = await call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Ada' } } });
+    expect(created.status).toBe(201);
+    const { id, secret } = created.body as { id: string; secret: string };
+    const path = `/api/projects/${projectId}/visitors/${id}`;
+    const publicAnswers = [
+      await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) }),
+      await call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { company: 'Analytical' } } }),
+    ];
+    const member = await call('GET', `${path}?collectionName=${visitors}`, { token: env.ownerToken });
+    expect(member.body.access).toMatchObject({ read: { userIds: ['owner'] } });
+    const event = await call('POST', `${path}/events`, { headers: secretHeader(secret), body: { collectionName: visitorEvents, data: { eventType: 'checkIn' } } });
+    publicAnswers.push(await call('DELETE', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) }));
+    for (const answer of publicAnswers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ id, name: 'Ada' });
+      expect(answer.body).not.toHaveProperty('access');
+      expect(JSON.stringify(answer.body)).not.toMatch(/owner|reception/);
+    }
+    const notFound = await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader('wrong') });
+    const invalid = await call('GET', `${path}?collectionName=tenant-${projectId}-nothing`, { headers: secretHeader(secret) });
+    expect([notFound.status, invalid.status]).toEqual([404, 400]);
+    for (const answer of [created, ...publicAnswers, member, event, notFound, invalid]) expect(answer.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
 type Names = Awaited<ReturnType<CheckInPlatform['seedCheckIn']>>;
 const seeded = () => env.seedCheckIn({ visitorSchema: { fields: { name: { type: 'string', required: true }, company: { type: 'string' } } } });
 

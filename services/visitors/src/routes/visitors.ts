@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, type DocumentLimits, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { chooseDeletionPeriod, retentionFields } from '../domain/retention-rules';
 import { EVENT_TYPES, INTERNAL_VISITOR_FIELDS, SERVER_EVENT_FIELDS, withoutServerFields } from '../domain/visitor-fields';
 import { visitorsError } from '../errors';
-import { authorizeVisitor, limitKiosk, openProject, SECRET_HEADER } from './access';
+import { authorizeVisitor, limitKiosk, openProject, SECRET_HEADER, type VisitorCaller } from './access';
 import type { VisitorsDeps } from './context';
 import { resolveEventCollection, resolveVisitorCollection, type TypeRecord } from './resolve-collection';
 
@@ -81,6 +81,20 @@ function storableSet(limits: DocumentLimits, current: StoredEntity, set: Record<
   return { $set: set };
 }
 
+/**
+ * A visitor as the caller sees it: a public caller (a kiosk, a secret holder) gets no `access`,
+ * which names members' user ids and permissions.
+ */
+function visitorView(who: VisitorCaller, visitor: StoredEntity): z.infer<typeof visitorSchema> {
+  const { access, ...rest } = publicView(visitor);
+  return (who.kind === 'member' && access !== undefined ? { ...rest, access } : rest) as z.infer<typeof visitorSchema>;
+}
+
+/** Visitor answers are for one caller, authenticated by a header shared caches do not key on: none may keep them. */
+async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('cache-control', 'no-store');
+}
+
 /** A record's own fields as its type schema sees them. */
 function ownFields(entity: StoredEntity): Record<string, unknown> {
   const { id: _id, revision, createdAt, updatedAt, deletedAt, ...rest } = publicView(entity);
@@ -112,6 +126,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
   typed.post(
     base,
     {
+      onRequest: noStore,
       schema: {
         tags: ['visitors'],
         summary: 'Check a visitor in: create the visitor record (public, rate-limited); answers its id and the secret to change it later',
@@ -151,6 +166,7 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
   typed.get(
     `${base}/:visitorId`,
     {
+      onRequest: noStore,
       schema: { tags: ['visitors'], summary: 'One visitor (with its secret, or as a project member)', security: [], params: visitorParams, headers: secretHeader, querystring: z.object({ collectionName }), response: { 200: visitorSchema } },
     },
     async (request) => {
@@ -159,13 +175,14 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const target = await resolveVisitorCollection(deps, who, projectId, request.query.collectionName, { writes: false });
       await limitKiosk(deps, request, who, target.scope.collection);
       const { visitor } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'read');
-      return publicView(visitor) as z.infer<typeof visitorSchema>;
+      return visitorView(who, visitor);
     },
   );
 
   typed.patch(
     `${base}/:visitorId`,
     {
+      onRequest: noStore,
       schema: {
         tags: ['visitors'],
         summary: 'Change a visitor\'s fields (with its secret, or as a project member); internal fields are ignored',
@@ -187,17 +204,18 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
       const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { existing: ownFields(visitor), serverFields: retention });
       const rescheduled = retention !== undefined && (await deps.ledger.reschedule(target.scope, visitor.id, retention));
-      if (!Object.keys(fields).length && !rescheduled) return publicView(visitor) as z.infer<typeof visitorSchema>;
+      if (!Object.keys(fields).length && !rescheduled) return visitorView(who, visitor);
       const set = { ...fields, ...(rescheduled ? retention : {}) };
       // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
       const updated = await deps.records.update(target.scope, visitor.id, userId, (current) => storableSet(deps.data.limits, current, set), { traceContext: requestTraceContext(request) });
-      return publicView(updated) as z.infer<typeof visitorSchema>;
+      return visitorView(who, updated);
     },
   );
 
   typed.delete(
     `${base}/:visitorId`,
     {
+      onRequest: noStore,
       schema: { tags: ['visitors'], summary: 'Soft-delete a visitor (with its secret, or as a project member)', security: [], params: visitorParams, headers: secretHeader, querystring: z.object({ collectionName }), response: { 200: visitorSchema } },
     },
     async (request) => {
@@ -208,13 +226,14 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const { visitor, userId } = await authorizeVisitor(deps, request, who, await deps.records.find(target.scope, visitorId), target.scope.collection, 'delete');
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is already deleted' });
       const removed = await deps.records.update(target.scope, visitor.id, userId, () => ({ $set: { deletedAt: deps.clock() } }), { traceContext: requestTraceContext(request) });
-      return publicView(removed) as z.infer<typeof visitorSchema>;
+      return visitorView(who, removed);
     },
   );
 
   typed.post(
     `${base}/:visitorId/events`,
     {
+      onRequest: noStore,
       schema: {
         tags: ['visitors'],
         summary: 'Record a check-in or check-out of a visitor (with its secret, or as a project member)',
