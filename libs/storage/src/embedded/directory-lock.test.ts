@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDirectory } from './directory-lock';
+import { holderText, LOCK_STALE_AFTER_MS } from './lock-holder';
 
 /** Reads LOCK in a tight loop and prints `empty` (then exits) if it ever finds it present but empty. */
 const emptyLockWatcher = `
@@ -50,7 +51,7 @@ describe('data directory lock', () => {
       `the data directory ${directory} is already open in this process`,
       `the data directory ${directory} is already open in this process`,
     ]);
-    expect(await readFile(join(directory, 'LOCK'), 'utf8')).toBe(String(process.pid));
+    expect((await readFile(join(directory, 'LOCK'), 'utf8')).split('\n')[0]).toBe(String(process.pid));
     await granted[0]?.();
     await (await lockDirectory(directory))();
   });
@@ -63,7 +64,7 @@ describe('data directory lock', () => {
       for (const spelling of [alias, relative(process.cwd(), directory)]) {
         await expect(lockDirectory(spelling)).rejects.toThrow(`the data directory ${spelling} is already open in this process`);
       }
-      expect(await readFile(join(directory, 'LOCK'), 'utf8')).toBe(String(process.pid));
+      expect((await readFile(join(directory, 'LOCK'), 'utf8')).split('\n')[0]).toBe(String(process.pid));
     } finally {
       await rm(alias, { force: true });
       await unlock();
@@ -112,5 +113,23 @@ describe('data directory lock', () => {
         await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(null)))));
       }
     }
+  });
+
+  it("judges a holder of another pid namespace (a container on the same volume, pid 1 in each) by its lock's refreshes, and one of an earlier boot as gone", async () => {
+    const [, namespace = '', boot = ''] = holderText().split('\n');
+    const lock = join(directory, 'LOCK');
+    // pid 1 is alive here too, but in another namespace that tells nothing: the fresh lock is held.
+    await writeFile(lock, ['1', 'pid:[1]', boot].join('\n'));
+    await expect(lockDirectory(directory)).rejects.toMatchObject({ code: 'DATA_DIRECTORY_IN_USE', holderPid: 1 });
+    const long = new Date(Date.now() - LOCK_STALE_AFTER_MS - 1_000);
+    await utimes(lock, long, long);
+    await (await lockDirectory(directory))();
+
+    // The same namespace and a live pid, but of an earlier boot: gone.
+    await writeFile(lock, ['1', namespace, 'an-earlier-boot'].join('\n'));
+    await (await lockDirectory(directory))();
+    // A lock written by a version that stored the pid alone is judged by the pid, as before.
+    await writeFile(lock, '1');
+    await expect(lockDirectory(directory)).rejects.toMatchObject({ code: 'DATA_DIRECTORY_IN_USE', holderPid: 1 });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { holderText, liveHolder, LOCK_REFRESH_MS } from './lock-holder';
 
 const heldInThisProcess = new Set<string>();
 
@@ -20,15 +21,6 @@ export class DataDirectoryInUseError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Creates `file` holding this process's pid, or fails with EEXIST. The pid is written to a
  * private file first and hard-linked into place, so another process never reads a lock that
@@ -36,7 +28,7 @@ function isAlive(pid: number): boolean {
  */
 async function createLockFile(file: string): Promise<void> {
   const draft = `${file}.${process.pid}.${randomUUID()}`;
-  await writeFile(draft, String(process.pid));
+  await writeFile(draft, holderText());
   try {
     await link(draft, file);
   } finally {
@@ -62,8 +54,7 @@ async function clearStaleLock(file: string, stale: string): Promise<void> {
     await createLockFile(takeover);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = Number(await lockText(takeover));
-    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
+    if ((await liveHolder(takeover, await lockText(takeover))) !== undefined) await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
     else await rm(takeover, { force: true });
     return;
   }
@@ -92,10 +83,8 @@ export async function lockDirectory(directory: string): Promise<() => Promise<vo
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const held = await lockText(file);
-        const holder = Number(held);
-        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-          throw new DataDirectoryInUseError(directory, holder);
-        }
+        const holder = await liveHolder(file, held);
+        if (holder !== undefined) throw new DataDirectoryInUseError(directory, holder);
         await clearStaleLock(file, held);
       }
     }
@@ -103,7 +92,14 @@ export async function lockDirectory(directory: string): Promise<() => Promise<vo
     heldInThisProcess.delete(file);
     throw error;
   }
+  // Touched while held: an opener in another pid namespace (a container on the same volume) can only tell a held lock by that.
+  const refresh = setInterval(() => {
+    const now = new Date();
+    utimes(file, now, now).catch(() => undefined);
+  }, LOCK_REFRESH_MS);
+  refresh.unref();
   return async () => {
+    clearInterval(refresh);
     heldInThisProcess.delete(file);
     await rm(file, { force: true });
   };
