@@ -27,6 +27,10 @@ describe('proxy to a remote service', () => {
       principal: verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, secret),
       requestId: request.headers['x-request-id'],
       forwardedFor: request.headers['x-forwarded-for'],
+      forwardedHost: request.headers['x-forwarded-host'],
+      forwardedProto: request.headers['x-forwarded-proto'],
+      forwarded: request.headers.forwarded ?? null,
+      realIp: request.headers['x-real-ip'] ?? null,
       authorization: request.headers.authorization ?? null,
       cookie: request.headers.cookie ?? null,
     }));
@@ -48,7 +52,7 @@ describe('proxy to a remote service', () => {
   });
 
   it("forwards path and query string as sent, with a signed principal, the gateway's request id and the client address", async () => {
-    const headers = { 'x-request-id': 'trace-7', 'x-forwarded-for': '6.6.6.6' };
+    const headers = { 'x-request-id': 'trace-7', 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'for=6.6.6.6;host=evil.example', 'x-real-ip': '6.6.6.6', host: 'platform.example' };
     const response = await gateway.app.inject({ method: 'GET', url: '/api/projects/p1/types/t1/data?b=2&a=%20x', headers, remoteAddress: '10.1.2.3' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -56,6 +60,11 @@ describe('proxy to a remote service', () => {
       url: '/api/projects/p1/types/t1/data?b=2&a=%20x',
       principal: { kind: 'anonymous' },
       forwardedFor: '10.1.2.3',
+      // The gateway trusts no proxy here: the host and scheme it was reached by, not the client's headers.
+      forwardedHost: 'platform.example',
+      forwardedProto: 'http',
+      forwarded: null,
+      realIp: null,
     });
     expect(response.json().requestId).not.toBe('trace-7');
     expect(response.json().requestId).toBe(response.headers['x-request-id']);

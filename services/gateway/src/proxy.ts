@@ -70,6 +70,11 @@ export async function registerProxies(
             headers['x-request-id'] = request.id;
             // The client address as the gateway sees it (services trust it: only signed requests reach them).
             headers['x-forwarded-for'] = request.ip;
+            // Services trust one hop, so what they take for the host and scheme is what the gateway decided, not what a client wrote.
+            delete headers.forwarded;
+            delete headers['x-real-ip'];
+            headers['x-forwarded-host'] = request.host;
+            headers['x-forwarded-proto'] = request.protocol;
             // The service's spans join the gateway's trace (W3C traceparent of the gateway's span).
             const traced = requestTraceContext(request);
             if (traced) propagation.inject(traced, headers);
