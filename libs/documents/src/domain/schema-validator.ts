@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type Format, type ValidateFunction } from 'ajv/dist/2020.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from './deep-freeze';
 import { currentTypeSchema } from './legacy-type-schema';
@@ -55,11 +56,13 @@ function compiled(schema: TypeSchema): Compiled {
   const cached = validators.get(key);
   if (cached) return cached;
   const prepared = withBudgetChecks(schema);
+  // An $id of its own, so `#` resolves to this schema's root; not registered (addUsedSchema), so no other schema can reach it.
+  const identified = { ...prepared, $id: `urn:platform:type-schema:${randomUUID()}` };
   let entry: Compiled;
   try {
-    entry = { validate: ajv.compile(prepared), compiled: prepared };
+    entry = { validate: ajv.compile(identified), compiled: identified };
   } catch (error) {
-    ajv.removeSchema(prepared);
+    ajv.removeSchema(identified);
     entry = { problem: (error as Error).message };
   }
   validators.set(key, entry);
@@ -143,7 +146,13 @@ export function validateDocument(stored: unknown, document: Record<string, unkno
   const { schema, entry } = validator;
   if ('problem' in entry) return [{ field: 'schema', message: `cannot be checked: the type's schema is not supported (${entry.problem}); change the type schema` }];
   const patternWorkLimit = options.patternWorkLimit ?? DEFAULT_PATTERN_WORK_LIMIT;
-  return withinBudget(options, () =>
-    withPatternWork(patternWorkLimit, (exhausted) => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map((error) => problemOf(error, exhausted(), patternWorkLimit)))),
-  );
+  try {
+    return withinBudget(options, () =>
+      withPatternWork(patternWorkLimit, (exhausted) => (entry.validate(governedFields(schema, document)) ? [] : (entry.validate.errors ?? []).map((error) => problemOf(error, exhausted(), patternWorkLimit)))),
+    );
+  } catch (error) {
+    // A schema stored before reference cycles were refused at save (type-schema.ts, referenceCycle): fail closed.
+    if (error instanceof RangeError) return [{ field: 'schema', message: "cannot be checked: the type's schema refers back to itself without end; change the type schema" }];
+    throw error;
+  }
 }

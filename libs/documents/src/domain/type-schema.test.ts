@@ -83,8 +83,21 @@ describe('type schemas refused when saved', () => {
     ['an empty exclusive range', { type: 'object', properties: { a: { type: 'number', exclusiveMinimum: 1, maximum: 1 } } }, 'properties.a.exclusiveMinimum'],
     ['nested bounds', { type: 'object', properties: { o: { type: 'object', properties: { s: { type: 'string', minLength: 1_000_000 } } } } }, 'properties.o.properties.s.minLength'],
     ['a reserved top-level name', { type: 'object', properties: { access: { type: 'object' } } }, 'properties.access'],
+    ['references that refer to each other alone', { type: 'object', properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } }, 'properties.x.$ref'],
+    ['a root that refers to itself', { type: 'object', $ref: '#' }, '$ref'],
   ])('refuses %s', (_case, schema, path) => {
     expect(issuePaths(schema)).toContain(path);
+  });
+
+  it('allows a recursive schema through a property or an item (a tree), and checks values all the way down', () => {
+    const tree = parse({ type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } }, parent: { $ref: '#' } } });
+    expect(fieldsOf(tree, { name: 'root', children: [{ name: 'leaf', children: [] }], parent: { name: 'up' } })).toEqual([]);
+    expect(fieldsOf(tree, { name: 'root', children: [{ name: 'leaf', children: [{ name: 3 }] }] })).toEqual(['children.0.children.0.name']);
+  });
+
+  it('fails closed, without a crash, on a cycle of references stored before such schemas were refused', () => {
+    const stored = { type: 'object', properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } } as TypeSchema;
+    expect(fieldsOf(stored, { x: 1 })).toEqual(['schema']);
   });
 
   it('allows reserved names nested, and number ranges with room', () => {

@@ -135,6 +135,47 @@ function nodeShape() {
   };
 }
 
+/** The node a local reference (`#`, `#/$defs/address`) names in `root`, or undefined when it names none. */
+function referencedNode(root: JsonSchemaNode, reference: string): JsonSchemaNode | undefined {
+  let node: unknown = root;
+  for (const segment of reference.slice(1).split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== null && typeof node === 'object' ? (node as JsonSchemaNode) : undefined;
+}
+
+/**
+ * The path of a `$ref` whose chain of references comes back to a node it passed without going
+ * through a property or an item (`a` refers to `b`, `b` to `a`; the root to `#`): no value can be
+ * checked against it (the validator recurses without end) nor a declaration written for it. A
+ * reference through a property (`{"properties": {"child": {"$ref": "#"}}}`, a tree) is fine.
+ */
+export function referenceCycle(root: JsonSchemaNode): string[] | undefined {
+  const nodes: Array<[path: string[], node: JsonSchemaNode]> = [];
+  const collect = (node: JsonSchemaNode, path: string[]) => {
+    nodes.push([path, node]);
+    for (const keyword of ['properties', '$defs'] as const) for (const [name, inner] of Object.entries(node[keyword] ?? {})) collect(inner, [...path, keyword, name]);
+    for (const keyword of ['items', 'additionalProperties'] as const) {
+      const inner = node[keyword];
+      if (inner !== undefined && typeof inner === 'object') collect(inner, [...path, keyword]);
+    }
+  };
+  collect(root, []);
+  for (const [path, start] of nodes) {
+    const passed = new Set<JsonSchemaNode>([start]);
+    for (let node = start; node.$ref !== undefined; ) {
+      const target = referencedNode(root, node.$ref);
+      if (!target) break;
+      if (passed.has(target)) return [...path, '$ref'];
+      passed.add(target);
+      node = target;
+    }
+  }
+  return undefined;
+}
+
 export const jsonSchemaNodeSchema: z.ZodType<JsonSchemaNode> = z.lazy(() => z.object(nodeShape()).strict().superRefine(checkBounds)) as z.ZodType<JsonSchemaNode>;
 
 /**
@@ -155,4 +196,6 @@ export const typeSchemaSchema = z
     for (const name of Object.keys(schema.properties ?? {})) {
       if (RESERVED_SCHEMA_FIELD_NAMES.has(name)) context.addIssue({ code: 'custom', path: ['properties', name], message: `${name} is reserved for the server and row-level security` });
     }
+    const cycle = referenceCycle(schema as JsonSchemaNode);
+    if (cycle) context.addIssue({ code: 'custom', path: cycle, message: 'refers back to itself through references alone: no value could be checked against it (refer through a property or an item instead)' });
   }) as unknown as z.ZodType<TypeSchema>;

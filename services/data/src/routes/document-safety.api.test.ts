@@ -301,6 +301,23 @@ describe('modifiers that would corrupt or break a document', () => {
   });
 });
 
+describe('references in type schemas', () => {
+  it('refuses references that refer to each other alone when the type is saved, and checks a tree (a reference through an item) all the way down', async () => {
+    const cycle = { type: 'object', properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } };
+    const refused = await platform.call('POST', typesPath(), { token, body: { id: 'cyclic', name: 'Cyclic', schema: cycle } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', error: expect.stringContaining('schema.properties.x.$ref') });
+    expect((await platform.call('GET', `${typesPath()}/cyclic`, { token })).status).toBe(404);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types.d.ts`, { token })).status).toBe(200);
+
+    const tree = await createType({ name: 'Tree', schema: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } } });
+    expect((await platform.call('POST', dataPath(tree), { token, body: { name: 'root', children: [{ name: 'leaf', children: [] }] } })).status).toBe(201);
+    const deep = await platform.call('POST', dataPath(tree), { token, body: { name: 'root', children: [{ name: 'leaf', children: [{ name: 7 }] }] } });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', details: { problems: [{ field: 'children.0.children.0.name' }] } });
+  });
+});
+
 describe('reserved fields', () => {
   it.each(['access', 'deleteOn', 'deleteOnPreference', 'latestEventType', 'latestEventAt', 'revision', 'createdAt'])('refuses %s as a schema field name', async (name) => {
     const response = await platform.call('POST', typesPath(), { token, body: { name: 'Reserved', schema: { fields: { [name]: { type: 'number' } } } } });
