@@ -315,6 +315,9 @@ describe('references in type schemas', () => {
     const deep = await platform.call('POST', dataPath(tree), { token, body: { name: 'root', children: [{ name: 'leaf', children: [{ name: 7 }] }] } });
     expect(deep.status).toBe(400);
     expect(deep.body).toMatchObject({ code: 'DATA_SCHEMA_VIOLATION', details: { problems: [{ field: 'children.0.children.0.name' }] } });
+    const declarations = await platform.call('GET', `/api/projects/${projectId}/types.d.ts?types=${tree}`, { token });
+    expect(declarations.status).toBe(200);
+    expect(String(declarations.body)).toContain('children?:');
   });
 });
 
