@@ -31,6 +31,13 @@ export const documentEventSchema = z.object({
   entityId: z.string(),
   revision: z.number().int(),
   change: eventSourceSchema,
+  /**
+   * How many writes made by actions led to this change (docs/actions.md, Loop guard): set by the
+   * actions' update-database block on the write itself (its run's depth plus one), absent for a
+   * write by a person. Server-internal: kept in the document's outbox entry and on the event only,
+   * never in its history, its `change` or any answer.
+   */
+  actionDepth: z.number().int().min(1).optional(),
   /** The entity after the change, without its history. */
   entity: jsonObject,
 });

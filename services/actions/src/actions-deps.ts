@@ -10,7 +10,6 @@ import { ActionRepository } from './executor/action-repository';
 import { Executor } from './executor/executor';
 import { RunStore } from './executor/run-store';
 import { RunVisibility } from './executor/run-visibility';
-import { WriteCauses } from './executor/write-causes';
 
 /** What the actions routes and the executor share: one instance of each per service context. */
 export interface ActionsDeps {
@@ -23,7 +22,6 @@ export interface ActionsDeps {
   actionChanges: EventOutbox;
   runs: RunStore;
   runVisibility: RunVisibility;
-  causes: WriteCauses;
   executor: Executor;
   /** The document domain, shared with the executor's blocks: what a run by hand reads its document through. */
   data: DataDeps;
@@ -35,7 +33,6 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
   const { store, logger, clock } = context;
   const actions = new ActionRepository(store);
   const runs = new RunStore(store);
-  const causes = new WriteCauses(store, clock);
   const projects = context.projectAccess;
   const policy = new NetworkPolicy(config.webhookAllowedNetworks);
   const http = createGuardedAgent(policy);
@@ -43,14 +40,13 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
   const executor = new Executor({
     actions,
     runs,
-    causes,
     projects,
     registry: blockRegistry,
     logger,
     maxDepth: config.maxDepth,
     runLeaseMs: config.runLeaseMs,
-    services: { mailer: context.mailer, data, config, causes, clock, http, policy },
+    services: { mailer: context.mailer, data, config, clock, http, policy },
   });
   const actionChanges = new EventOutbox({ store, bus: context.bus, clock, logger }, ACTION_CHANGES_OUTBOX_COLLECTION);
-  return { logger, clock, config, projects, actions, actionChanges, runs, runVisibility: new RunVisibility(store, projects.types), causes, executor, data, http, policy };
+  return { logger, clock, config, projects, actions, actionChanges, runs, runVisibility: new RunVisibility(store, projects.types), executor, data, http, policy };
 }

@@ -4,12 +4,11 @@ import { loadActionsConfig, type ActionsConfig } from './config';
 import { startDocumentEventConsumer } from './consumers/document-events';
 import { migratePlainPermissionNames } from './executor/permission-migration';
 import { RUN_RETENTION_SCHEDULE, RunRetentionJob } from './executor/run-retention';
+import { pruneLegacyWriteCauses } from './executor/write-causes';
 import { registerActionRoutes } from './routes/actions';
 import { registerBlockRoutes } from './routes/blocks';
 import { registerRunRoutes } from './routes/runs';
 
-/** Write-cause records older than this are dropped: their events were handled long before. */
-const CAUSE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The actions service: actions CRUD with graph validation, the block registry, and the executor
@@ -41,7 +40,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
       // Action changes an earlier run made but could not publish (the bus down, a stop between the two).
       deps.actionChanges.start();
       await migratePlainPermissionNames({ actions: deps.actions, store: context.store, clock: deps.clock }).catch((error: unknown) => context.logger.warn({ err: error }, 'scoping plain permission names of actions failed'));
-      await deps.causes.prune(CAUSE_RETENTION_MS).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
+      await pruneLegacyWriteCauses(context.store, deps.clock).catch((error: unknown) => context.logger.warn({ err: error }, 'old write causes could not be pruned'));
       const stop = await startDocumentEventConsumer(context.bus, deps.executor, {
         concurrency: deps.config.executorConcurrency,
         perProject: deps.config.projectConcurrency,

@@ -67,6 +67,8 @@ export interface PatchRequest {
   projectAccess: Access | undefined;
   /** The trace the write joins (the request's, or an action block's). */
   traceContext?: TraceContext;
+  /** Set by the actions executor only: the event's actionDepth (see EntityWriter.patch). */
+  actionDepth?: number;
 }
 
 /**
@@ -118,5 +120,5 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
   const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller });
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller, actionDepth: request.actionDepth });
 }

@@ -101,7 +101,12 @@ export class EntityWriter {
    * (see `conflict`: `reader` is whom they are for). Permission names it writes into access rules
    * are scoped to the project (400 for operators that could store them otherwise).
    */
-  async patch(scope: EntityScope, id: string, given: UpdateModifier, options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller }): Promise<StoredEntity> {
+  async patch(
+    scope: EntityScope,
+    id: string,
+    given: UpdateModifier,
+    options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller; actionDepth?: number },
+  ): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
     if (unscopable.length) {
@@ -113,7 +118,15 @@ export class EntityWriter {
     // The last write's outbox pull may still be under way: two writes of one document must not overlap.
     await this.drainer.pulled(scope.collection, id);
     const stamp = this.timestamps.begin();
-    const change: OutboxEntry = { userId: options.userId, timestamp: stamp.at, baseRevision: options.baseRevision, modifier, revision: options.baseRevision + 1 };
+    const change: OutboxEntry = {
+      userId: options.userId,
+      timestamp: stamp.at,
+      baseRevision: options.baseRevision,
+      modifier,
+      revision: options.baseRevision + 1,
+      // A write made by an action: its event says how deep in a chain of actions it is (docs/actions.md, Loop guard).
+      ...(options.actionDepth === undefined ? {} : { actionDepth: options.actionDepth }),
+    };
     let result;
     try {
       result = await inStoreWriteSpan(options.traceContext, this.store, 'updateOne', scope.collection, () =>

@@ -4,6 +4,8 @@ import type { StoredDocument } from '@platform/storage';
 /** A change waiting in a document's outbox: not yet in history or not yet published. */
 export interface OutboxEntry extends EventSource {
   revision: number;
+  /** The event's `actionDepth` (a write made by an action); never stored in history. */
+  actionDepth?: number;
 }
 
 /**
@@ -16,14 +18,16 @@ export interface StoredChange {
   timestamp: number;
   baseRevision: number;
   modifierJson: string;
+  /** Only in the outbox: what the event of a write made by an action carries (see OutboxEntry). */
+  actionDepth?: number;
 }
 
 export function storeChange({ modifier, ...rest }: OutboxEntry): StoredChange {
   return { ...rest, modifierJson: JSON.stringify(modifier) };
 }
 
-export function loadChange({ modifierJson, revision, userId, timestamp, baseRevision }: StoredChange): OutboxEntry {
-  return { revision, userId, timestamp, baseRevision, modifier: JSON.parse(modifierJson) as OutboxEntry['modifier'] };
+export function loadChange({ modifierJson, revision, userId, timestamp, baseRevision, actionDepth }: StoredChange): OutboxEntry {
+  return { revision, userId, timestamp, baseRevision, modifier: JSON.parse(modifierJson) as OutboxEntry['modifier'], ...(actionDepth === undefined ? {} : { actionDepth }) };
 }
 
 /** An entity as stored: the document's fields plus server-owned ones; `_` fields never leave the service. */

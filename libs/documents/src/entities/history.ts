@@ -39,8 +39,10 @@ export class History {
    * A record this call stored stays as it is, so it may continue the entity's cached prefix.
    * Inside an atomic section, `section` is the section's store.
    */
-  async append(collection: string, entityId: string, entry: OutboxEntry, section?: StoreSection): Promise<void> {
+  async append(collection: string, entityId: string, outboxEntry: OutboxEntry, section?: StoreSection): Promise<void> {
     const history = await this.collectionFor(collection, section);
+    // The event's actionDepth stays out of history: readers of a document's changes never see it.
+    const { actionDepth, ...entry } = outboxEntry;
     try {
       await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
     } catch (error) {

@@ -48,6 +48,7 @@ export function documentEvent(scope: EntityScope, entity: StoredEntity, entry: O
     entityId: entity.id,
     revision: entry.revision,
     change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
+    ...(entry.actionDepth === undefined ? {} : { actionDepth: entry.actionDepth }),
     entity: publicView(entity),
   };
 }

@@ -15,6 +15,11 @@ export interface DocumentUpdateRequest {
   userId: string;
   /** The trace the write joins (the action block's). */
   traceContext?: TraceContext;
+  /**
+   * How many writes by actions lead to this one, itself included (the writing run's depth + 1):
+   * carried on the write's outbox entry to its event (`actionDepth`), never into its history.
+   */
+  actionDepth?: number;
 }
 
 /**
@@ -25,5 +30,5 @@ export interface DocumentUpdateRequest {
 export async function updateDocumentAs(deps: DataDeps, request: DocumentUpdateRequest): Promise<StoredEntity> {
   const { project, caller } = await deps.projects.require(request.projectId, { kind: 'user', userId: request.userId, sessionId: 'server', platformOwner: false });
   const resolved = await documentsKind.resolve(deps, { projectId: request.projectId, typeId: request.typeId }, { caller, projectAccess: project.access });
-  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access, traceContext: request.traceContext });
+  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access, traceContext: request.traceContext, actionDepth: request.actionDepth });
 }

@@ -8,14 +8,12 @@ import type { TriggerName } from '../domain/action-schema';
 import type { NetworkPolicy } from '../domain/network-policy';
 import type { ActionSocket } from '../domain/sockets';
 import type { DocumentRef } from '../executor/run-store';
-import type { WriteCauses } from '../executor/write-causes';
 
 /** What blocks may use: the ports of the process, handed over by the executor. */
 export interface BlockServices {
   mailer: Mailer;
   data: DataDeps;
   config: ActionsConfig;
-  causes: WriteCauses;
   clock: Clock;
   /** The HTTP connection pool for webhooks; it checks every resolved address against `policy`. */
   http: Dispatcher;

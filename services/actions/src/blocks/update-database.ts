@@ -1,4 +1,3 @@
-import { documentEventId } from '@platform/contracts';
 import { documentsCollection, publicView, updateDocumentAs } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import { z } from 'zod';
@@ -45,17 +44,23 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const target = { typeId, documentId };
     const collection = documentsCollection(context.projectId, typeId);
     const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, typeId, collection, documentId));
-    const messageId = documentEventId(collection, documentId, baseRevision + 1);
-    await services.causes.expect(messageId, { userId: context.ownerId, depth: context.depth + 1 });
     try {
       const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
-      const updated = await updateDocumentAs(services.data, { projectId: context.projectId, typeId, id: documentId, modifier, baseRevision, userId: context.ownerId, traceContext: context.traceContext });
-      // A modifier that changes nothing writes nothing: no event will carry the expected message id.
-      if (updated.revision === baseRevision) await services.causes.forget(messageId);
+      // The write carries its depth in the chain to its own event (the loop guard, docs/actions.md):
+      // nothing kept beside it that a concurrent run's write or failure could overwrite or remove.
+      const updated = await updateDocumentAs(services.data, {
+        projectId: context.projectId,
+        typeId,
+        id: documentId,
+        modifier,
+        baseRevision,
+        userId: context.ownerId,
+        traceContext: context.traceContext,
+        actionDepth: context.depth + 1,
+      });
       context.revisions.set(`${collection}/${documentId}`, updated.revision);
       return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision }, documents: [target] };
     } catch (error) {
-      await services.causes.forget(messageId);
       if (error instanceof AppError && error.code === NOT_FOUND) throw documentNotFound(typeId, documentId);
       if (error instanceof AppError) throw new BlockError(error.code, `${typeId}/${documentId}: ${error.message}`, [target]);
       throw error;

@@ -172,7 +172,7 @@ describe('blocks', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/types/notes/data/${note.id}`, { token: owner })).body).toMatchObject({ title: 'second', revision: 1 });
   });
 
-  it('update-database that changes nothing leaves no expected write cause behind', async () => {
+  it('update-database that changes nothing writes nothing', async () => {
     const projectId = await platform.projectWithType('owner', 'tags');
     const action = await platform.createAction(projectId, owner, {
       title: 'Same value again',
@@ -182,9 +182,28 @@ describe('blocks', () => {
     const tag = await createDocument(projectId, 'tags', { title: 'same' });
     const [run] = await platform.runsOf(projectId, action.id, owner, 1);
     expect(run.blocks[0]).toMatchObject({ status: 'succeeded', summary: { revision: 0 } });
-    // Its message id would have been the next revision's; no event will ever carry it.
-    const causes = await platform.context.store.collection('action-write-causes').find({});
-    expect(causes.map((cause) => cause.id).filter((id) => id.includes(tag.id))).toEqual([]);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/tags/data/${tag.id}`, { token: owner })).body.revision).toBe(0);
+  });
+
+  it("update-database's write carries its depth to its event, and nowhere a reader sees", async () => {
+    const projectId = await platform.projectWithType('owner', 'labels');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Stamp labels',
+      triggers: [trigger('documentCreated', 'labels')],
+      blocks: [{ id: 'w', blockName: 'update-database', configuration: { modifier: { $set: { stamped: true } } } }],
+    });
+    const events: Array<Record<string, any>> = [];
+    await platform.context.bus.subscribe({ durable: `depth-${projectId}`, filter: `platform.docs.${projectId}.labels.>`, handler: async (message) => void events.push(message.data as Record<string, any>) });
+    const label = await createDocument(projectId, 'labels', { title: 'x' });
+    await platform.runsOf(projectId, action.id, owner, 1);
+    await expect.poll(() => events.length).toBe(2);
+    // The person's write carries no depth; the action's carries 1, beside its change, not in it.
+    expect(events.map((event) => event.actionDepth)).toEqual([undefined, 1]);
+    for (const event of events) expect(Object.keys(event.change).sort()).toEqual(['baseRevision', 'modifier', 'timestamp', 'userId']);
+    const read = await platform.call('GET', `/api/projects/${projectId}/types/labels/data/${label.id}?includeChanges=true`, { token: owner });
+    expect(read.body).toMatchObject({ stamped: true, revision: 1 });
+    for (const change of read.body.changes) expect(Object.keys(change).sort()).toEqual(['baseRevision', 'modifier', 'timestamp', 'userId']);
+    expect(JSON.stringify(read.body)).not.toContain('actionDepth');
   });
 
   it('call-webhook posts signed JSON to a real HTTP server and passes its answer on', async () => {

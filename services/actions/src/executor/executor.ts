@@ -12,7 +12,6 @@ import { valueFits } from '../domain/sockets';
 import { RUN_INTERRUPTED, runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
 import { manualRunId, RUN_LEASE_MS, runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
-import type { WriteCauses } from './write-causes';
 
 const tracer = trace.getTracer('actions');
 
@@ -26,7 +25,6 @@ function distinctDocuments(documents: DocumentRef[]): DocumentRef[] {
 export interface ExecutorDeps {
   actions: ActionRepository;
   runs: RunStore;
-  causes: WriteCauses;
   projects: ProjectAccess;
   registry: ReadonlyMap<string, BlockDefinition<any>>;
   services: BlockServices;
@@ -63,7 +61,8 @@ export class Executor {
     );
     if (matching.length === 0) return;
     const eventId = documentEventId(event.collection, event.entityId, event.revision);
-    const depth = await this.deps.causes.depthOf(eventId, event.change.userId);
+    // A write made by an action carries its depth to its event; a person's write carries none.
+    const depth = event.actionDepth ?? 0;
     for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth }, traceContext);
   }
 

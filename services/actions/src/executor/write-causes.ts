@@ -1,43 +1,19 @@
-import type { DocumentStore, StoredDocument } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
 
-const COLLECTION = 'action-write-causes';
+/** The collection where earlier versions kept the depth of action writes (see pruneLegacyWriteCauses). */
+export const LEGACY_WRITE_CAUSES_COLLECTION = 'action-write-causes';
 
-interface WriteCause extends StoredDocument {
-  /** The user the write is made as; an event by anyone else at that revision is not ours. */
-  userId: string;
-  /** The depth the resulting event has: one more than the event that ran the writing action. */
-  depth: number;
-  createdAt: number;
-}
+/** Records older than this are dropped: their events were handled long before. */
+const LEGACY_CAUSE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Remembers which document writes actions made, keyed by the message id their event will carry
- * (`<collection>/<id>/<revision>`), so the executor knows how deep in a chain of action-caused
- * events it is. The record is written before the write, because the event can be delivered before
- * the write call returns, and removed again when the write fails.
+ * Before a write carried its depth to its event (`actionDepth`, docs/actions.md, Loop guard), the
+ * update-database block recorded it in `action-write-causes` by the event's message id, and a
+ * concurrent run's record could be overwritten or removed by another's failure (the loop guard
+ * then read depth 0 and a two-block action ran forever). Nothing reads or writes that collection
+ * now; what earlier versions left there (during a rolling upgrade, replicas of both may run) is
+ * removed once a day old, when the service starts.
  */
-export class WriteCauses {
-  constructor(
-    private readonly store: DocumentStore,
-    private readonly clock: () => number,
-  ) {}
-
-  async expect(messageId: string, cause: { userId: string; depth: number }): Promise<void> {
-    await this.store.collection<WriteCause>(COLLECTION).updateOne({ id: messageId }, { $set: { ...cause, createdAt: this.clock() } }, { upsert: true });
-  }
-
-  async forget(messageId: string): Promise<void> {
-    await this.store.collection(COLLECTION).deleteMany({ id: messageId });
-  }
-
-  /** The depth of an event: the recorded one when an action made the write as this user, else 0. */
-  async depthOf(messageId: string, userId: string): Promise<number> {
-    const cause = await this.store.collection<WriteCause>(COLLECTION).findById(messageId);
-    return cause && cause.userId === userId ? cause.depth : 0;
-  }
-
-  /** Drops records older than `maxAgeMs`: by then their events were handled long ago. */
-  async prune(maxAgeMs: number): Promise<number> {
-    return this.store.collection(COLLECTION).deleteMany({ createdAt: { $lt: this.clock() - maxAgeMs } });
-  }
+export async function pruneLegacyWriteCauses(store: DocumentStore, clock: () => number): Promise<number> {
+  return store.collection(LEGACY_WRITE_CAUSES_COLLECTION).deleteMany({ createdAt: { $lt: clock() - LEGACY_CAUSE_RETENTION_MS } });
 }
