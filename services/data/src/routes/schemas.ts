@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestTraceContext } from '@platform/kit';
-import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, type DataDeps } from '@platform/documents';
+import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, ValidationBudgetExceededError, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateDocument, type DataDeps, type SchemaProblem } from '@platform/documents';
 import { dataError } from '../errors';
-import { generateSamples, SampleDataTooLargeError } from '../domain/sample-data';
+import { ESTIMATE_NODE_BUDGET, generateSamples, SampleDataInvalidError, SampleDataTooLargeError, SampleSchemaTooComplexError } from '../domain/sample-data';
 import { checkedTypeSchema } from './checked-type-schema';
 
 const params = z.object({ projectId: z.string().regex(ID_PATTERN), typeId: typeIdSchema });
@@ -39,16 +39,52 @@ function refuseReservedFields(samples: Array<Record<string, unknown>>): void {
   throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid schema: its documents would carry ${reserved}, which is reserved for the server and row-level security`, details: { field: 'schema' } });
 }
 
-/** Sample documents from a type's stored schema, re-checked first; refused when the answer would pass its cap or carry a reserved field. */
+/** A sample checked as POST .../data checks a document (the type's stored schema, its validator, the validation time and pattern work limits), after the reserved-field check. */
+function sampleValidator(deps: DataDeps, stored: unknown): (sample: Record<string, unknown>) => SchemaProblem[] {
+  const { validationBudgetMs: budgetMs, patternWorkLimit } = deps.limits;
+  return (sample) => {
+    refuseReservedFields([sample]);
+    try {
+      return validateDocument(stored, sample, { budgetMs, patternWorkLimit });
+    } catch (error) {
+      if (!(error instanceof ValidationBudgetExceededError)) throw error;
+      throw dataError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
+    }
+  };
+}
+
+/**
+ * Sample documents from a type's stored schema, re-checked first; refused when the answer would
+ * pass its cap, when sizing or generating them takes too much work, when no generated document
+ * satisfies the schema (each is validated as POST .../data validates a document) or when one
+ * would carry a reserved field.
+ */
 function samplesFor(deps: DataDeps, stored: unknown, count: number, seed: number | undefined): Array<Record<string, unknown>> {
   const schema = checkedTypeSchema(stored ?? ANY_DOCUMENT, 'schema');
   const limitBytes = deps.limits.maxSampleDataBytes;
   let samples: Array<Record<string, unknown>>;
   try {
-    samples = generateSamples(schema, { count, seed: seed ?? deps.clock(), limitBytes });
+    samples = generateSamples(schema, { count, seed: seed ?? deps.clock(), limitBytes, validate: sampleValidator(deps, stored ?? ANY_DOCUMENT) });
   } catch (error) {
-    if (!(error instanceof SampleDataTooLargeError)) throw error;
-    throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
+    if (error instanceof SampleDataTooLargeError) {
+      throw dataError('DATA_SAMPLE_DATA_TOO_LARGE', { message: `${count} sample documents of this type would be larger than ${limitBytes} bytes; ask for fewer`, details: { count, limit: limitBytes } });
+    }
+    if (error instanceof SampleSchemaTooComplexError) {
+      const message =
+        error.reason === 'nodes'
+          ? `Sample documents of this type cannot be sized within ${ESTIMATE_NODE_BUDGET} schema nodes (its references branch too much); simplify the schema`
+          : `Generating ${count} sample documents of this type took longer than ${error.limit} ms; ask for fewer or simplify the schema`;
+      throw dataError('DATA_SAMPLE_SCHEMA_TOO_COMPLEX', { message, details: { reason: error.reason, limit: error.limit } });
+    }
+    if (error instanceof SampleDataInvalidError) {
+      const [problem] = error.problems;
+      const field = problem?.field ?? 'body';
+      throw dataError('DATA_SAMPLE_DATA_INVALID', {
+        message: `Sample data cannot be generated for this type: after ${error.attempts} attempts the generated ${field} still fails the schema (${problem?.message ?? 'invalid'}); loosen or simplify that field's schema`,
+        details: { field, attempts: error.attempts, problems: error.problems },
+      });
+    }
+    throw error;
   }
   refuseReservedFields(samples);
   return samples;
