@@ -136,7 +136,7 @@ function nodeShape() {
 }
 
 /** The node a local reference (`#`, `#/$defs/address`) names in `root`, or undefined when it names none. */
-function referencedNode(root: JsonSchemaNode, reference: string): JsonSchemaNode | undefined {
+export function referencedNode(root: JsonSchemaNode, reference: string): JsonSchemaNode | undefined {
   let node: unknown = root;
   for (const segment of reference.slice(1).split('/').slice(1)) {
     const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');

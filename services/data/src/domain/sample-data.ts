@@ -1,6 +1,6 @@
 import { Faker, en } from '@faker-js/faker';
 import { generateSync } from 'json-schema-faker';
-import type { JsonSchemaNode, SchemaProblem, TypeSchema } from '@platform/documents';
+import { referencedNode, type JsonSchemaNode, type SchemaProblem, type TypeSchema } from '@platform/documents';
 
 type StringGenerator = (faker: Faker) => string;
 
@@ -62,18 +62,10 @@ export class SampleDataInvalidError extends Error {
   }
 }
 
-function pointerTarget(reference: string, root: TypeSchema): JsonSchemaNode | undefined {
-  const target = reference
-    .split('/')
-    .slice(1)
-    .reduce<unknown>((at, segment) => (at as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], root);
-  return typeof target === 'object' && target !== null ? (target as JsonSchemaNode) : undefined;
-}
-
 function resolve(node: JsonSchemaNode, root: TypeSchema): JsonSchemaNode {
   let current = node;
   for (let hops = 0; current.$ref !== undefined && hops < REFERENCE_DEPTH; hops += 1) {
-    const target = pointerTarget(current.$ref, root);
+    const target = referencedNode(root, current.$ref);
     if (!target) break;
     current = target;
   }
@@ -131,7 +123,7 @@ export function estimateSampleBytes(schema: TypeSchema, nodeBudget = ESTIMATE_NO
     if (node.$ref !== undefined) {
       if (referencesLeft === 0) return PAST_REFERENCE_DEPTH_BYTES;
       if (!merged.has(node)) {
-        const target = pointerTarget(node.$ref, schema);
+        const target = referencedNode(schema, node.$ref);
         const { $ref: _reference, ...siblings } = node;
         // Without other keywords the target itself, so that every reference to it shares its sizes.
         merged.set(node, target && (Object.keys(siblings).length ? { ...target, ...siblings } : target));
