@@ -38,6 +38,11 @@ export const documentEventSchema = z.object({
    * never in its history, its `change` or any answer.
    */
   actionDepth: z.number().int().min(1).optional(),
+  /**
+   * The chain of action writes this change belongs to (docs/actions.md, Loop guard): the id of the
+   * event the person's write that started it published. Set beside `actionDepth` and as internal.
+   */
+  actionChain: z.string().min(1).max(1024).optional(),
   /** The entity after the change, without its history. */
   entity: jsonObject,
 });

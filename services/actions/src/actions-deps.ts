@@ -7,6 +7,7 @@ import type { ActionsConfig } from './config';
 import { NetworkPolicy } from './domain/network-policy';
 import { ACTION_CHANGES_OUTBOX_COLLECTION } from './executor/action-changes';
 import { ActionRepository } from './executor/action-repository';
+import { ActionChainBudget } from './executor/chain-budget';
 import { Executor } from './executor/executor';
 import { RunStore } from './executor/run-store';
 import { RunVisibility } from './executor/run-visibility';
@@ -45,7 +46,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     logger,
     maxDepth: config.maxDepth,
     runLeaseMs: config.runLeaseMs,
-    services: { mailer: context.mailer, data, config, clock, http, policy },
+    services: { mailer: context.mailer, data, config, clock, http, policy, chainBudget: new ActionChainBudget(context.kv, config.maxChainWrites) },
   });
   const actionChanges = new EventOutbox({ store, bus: context.bus, clock, logger }, ACTION_CHANGES_OUTBOX_COLLECTION);
   return { logger, clock, config, projects, actions, actionChanges, runs, runVisibility: new RunVisibility(store, projects.types), executor, data, http, policy };

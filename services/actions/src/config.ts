@@ -16,6 +16,8 @@ export const actionsEnvSchema = z.object({
   ACTIONS_WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Action writes that trigger actions that write...: the chain stops at this depth. */
   ACTIONS_MAX_DEPTH: z.coerce.number().int().min(1).max(20).default(3),
+  /** The writes all the runs of one chain (started by one person's write) may attempt together. */
+  ACTIONS_MAX_CHAIN_WRITES: z.coerce.number().int().min(1).max(100_000).default(100),
   /**
    * Document events the executor handles at the same time in one process. Each waits for its run
    * records to reach the store, so under a write load a subscription handles a few dozen a second:
@@ -54,6 +56,8 @@ export interface ActionsConfig {
   /** The wait before a webhook's second attempt (ms); each later one waits four times longer. */
   webhookRetryDelayMs: number;
   maxDepth: number;
+  /** The writes one chain of actions may attempt, across its runs (ACTIONS_MAX_CHAIN_WRITES). */
+  maxChainWrites: number;
   executorConcurrency: number;
   /** How many events of one slow project the executor handles at once in one process (at most executorConcurrency). */
   projectConcurrency: number;
@@ -80,6 +84,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     webhookTimeoutMs: parsed.ACTIONS_WEBHOOK_TIMEOUT_MS,
     webhookRetryDelayMs: parsed.ACTIONS_WEBHOOK_RETRY_DELAY_MS,
     maxDepth: parsed.ACTIONS_MAX_DEPTH,
+    maxChainWrites: parsed.ACTIONS_MAX_CHAIN_WRITES,
     executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
     projectConcurrency,
     runRetentionMs: parsed.ACTIONS_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,

@@ -24,6 +24,7 @@ export type ActionsErrorCode = Parameters<typeof actionsError>[0];
 export const runErrorCodes = {
   blockFailed: 'ACTIONS_BLOCK_FAILED',
   loopLimit: 'ACTIONS_LOOP_LIMIT',
+  chainLimit: 'ACTIONS_CHAIN_LIMIT',
   interrupted: 'ACTIONS_RUN_INTERRUPTED',
   webhookRefused: 'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
   webhookTimeout: 'ACTIONS_WEBHOOK_TIMEOUT',

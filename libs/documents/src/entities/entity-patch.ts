@@ -12,7 +12,7 @@ import { accessFieldsOf } from '../domain/scoped-access';
 import { documentError } from '../errors';
 import type { DataDeps } from '../data-deps';
 import type { ResolvedKind } from './entity-kind';
-import type { StoredEntity } from './entity';
+import type { ActionCause, StoredEntity } from './entity';
 
 export function badModifier(problems: ModifierProblem[]): AppError {
   const first = problems[0] as ModifierProblem;
@@ -67,8 +67,8 @@ export interface PatchRequest {
   projectAccess: Access | undefined;
   /** The trace the write joins (the request's, or an action block's). */
   traceContext?: TraceContext;
-  /** Set by the actions executor only: the event's actionDepth (see EntityWriter.patch). */
-  actionDepth?: number;
+  /** Set by the actions executor only: what the write's event carries (see ActionCause). */
+  actionCause?: ActionCause;
 }
 
 /**
@@ -120,5 +120,5 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
   const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller, actionDepth: request.actionDepth });
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller, actionCause: request.actionCause });
 }

@@ -113,27 +113,31 @@ describe('EntityWriter on the embedded store', () => {
     expect(line?.filter((record) => record.put).map((record) => record.c).sort()).toEqual(['ledger', historyCollection(scope.collection), scope.collection].sort());
   });
 
-  it("carries an action write's depth to its event, also when the sweeper publishes it, and never into history", async () => {
+  it("carries an action write's depth and chain to its event, also when the sweeper publishes it, and never into history", async () => {
     const events: Array<Record<string, any>> = [];
     await bus.subscribe({ durable: 'depth', filter: 'platform.docs.>', handler: async (message) => void events.push(message.data as Record<string, any>) });
     await writer.create(scope, { title: 'a' }, { userId: 'u1', id: 'chain' });
-    await writer.patch(scope, 'chain', { $set: { title: 'b' } }, { userId: 'u1', baseRevision: 0, actionDepth: 2 });
+    await writer.patch(scope, 'chain', { $set: { title: 'b' } }, { userId: 'u1', baseRevision: 0, actionCause: { actionDepth: 2, actionChain: 'root/event/1' } });
     await expect.poll(() => events.length).toBe(2);
-    expect(events.map((event) => event.actionDepth)).toEqual([undefined, 2]);
+    expect(events.map((event) => [event.actionDepth, event.actionChain])).toEqual([
+      [undefined, undefined],
+      [2, 'root/event/1'],
+    ]);
     expect(Object.keys(events[1]!.change).sort()).toEqual(['baseRevision', 'modifier', 'timestamp', 'userId']);
     const history = new History(store);
-    expect(await history.changes(scope.collection, { id: 'chain', revision: 1 })).toEqual([expect.not.objectContaining({ actionDepth: expect.anything() }), expect.not.objectContaining({ actionDepth: expect.anything() })]);
-    expect((await store.collection(historyCollection(scope.collection)).find({ entityId: 'chain' })).map((record) => 'actionDepth' in record)).toEqual([false, false]);
+    const internal = expect.not.objectContaining({ actionDepth: expect.anything(), actionChain: expect.anything() });
+    expect(await history.changes(scope.collection, { id: 'chain', revision: 1 })).toEqual([internal, internal]);
+    expect((await store.collection(historyCollection(scope.collection)).find({ entityId: 'chain' })).map((record) => 'actionDepth' in record || 'actionChain' in record)).toEqual([false, false]);
 
     // An entry left in the outbox (a publish refused, a crash) is published again by the sweeper with its depth.
     const entity = (await store.collection<StoredEntity>(scope.collection).findById('chain')) as StoredEntity;
-    const left = { ...storeChange({ userId: 'u1', timestamp: Date.now(), baseRevision: 1, modifier: { $set: { title: 'c' } }, revision: 2, actionDepth: 3 }) };
+    const left = { ...storeChange({ userId: 'u1', timestamp: Date.now(), baseRevision: 1, modifier: { $set: { title: 'c' } }, revision: 2, actionDepth: 3, actionChain: 'root/event/1' }) };
     await store.collection(scope.collection).updateOne({ id: 'chain' }, { $set: { title: 'c', revision: 2, _outbox: [left] } });
     const drainer = new OutboxDrainer(store, bus, history, Date.now, createLogger({ level: 'silent' }));
     expect(await drainer.drain(scope, { ...entity, title: 'c', revision: 2, _outbox: [left] })).toBe(true);
     await expect.poll(() => events.length).toBe(3);
-    expect(events[2]).toMatchObject({ revision: 2, actionDepth: 3 });
-    expect((await store.collection(historyCollection(scope.collection)).findById('chain:2'))?.actionDepth).toBeUndefined();
+    expect(events[2]).toMatchObject({ revision: 2, actionDepth: 3, actionChain: 'root/event/1' });
+    expect(await store.collection(historyCollection(scope.collection)).findById('chain:2')).toEqual(internal);
   });
 
   describe('answers for the caller who wrote', () => {

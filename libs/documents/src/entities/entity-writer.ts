@@ -6,7 +6,7 @@ import { inStoreWriteSpan, type TraceContext } from '@platform/telemetry';
 import { conflictDetails } from '../domain/conflict';
 import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
 import { documentError } from '../errors';
-import { storeChange, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
+import { storeChange, type ActionCause, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
 import type { History } from './history';
 import type { OutboxDrainer } from './outbox';
 import type { PullWatermarks } from './pull-watermarks';
@@ -105,7 +105,7 @@ export class EntityWriter {
     scope: EntityScope,
     id: string,
     given: UpdateModifier,
-    options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller; actionDepth?: number },
+    options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller; actionCause?: ActionCause },
   ): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
@@ -124,8 +124,8 @@ export class EntityWriter {
       baseRevision: options.baseRevision,
       modifier,
       revision: options.baseRevision + 1,
-      // A write made by an action: its event says how deep in a chain of actions it is (docs/actions.md, Loop guard).
-      ...(options.actionDepth === undefined ? {} : { actionDepth: options.actionDepth }),
+      // A write made by an action: its event says how deep in which chain of actions it is (docs/actions.md, Loop guard).
+      ...options.actionCause,
     };
     let result;
     try {

@@ -1,11 +1,19 @@
 import type { Access, EventSource } from '@platform/contracts';
 import type { StoredDocument } from '@platform/storage';
 
+/**
+ * What the event of a write made by an action carries (docs/actions.md, Loop guard): how many
+ * action writes lead to it, itself included, and the chain it belongs to (the id of the event a
+ * person's write started it with), whose writes share one budget. Never stored in history.
+ */
+export interface ActionCause {
+  actionDepth: number;
+  actionChain: string;
+}
+
 /** A change waiting in a document's outbox: not yet in history or not yet published. */
-export interface OutboxEntry extends EventSource {
+export interface OutboxEntry extends EventSource, Partial<ActionCause> {
   revision: number;
-  /** The event's `actionDepth` (a write made by an action); never stored in history. */
-  actionDepth?: number;
 }
 
 /**
@@ -18,16 +26,25 @@ export interface StoredChange {
   timestamp: number;
   baseRevision: number;
   modifierJson: string;
-  /** Only in the outbox: what the event of a write made by an action carries (see OutboxEntry). */
+  /** Only in the outbox: what the event of a write made by an action carries (see ActionCause). */
   actionDepth?: number;
+  actionChain?: string;
 }
 
 export function storeChange({ modifier, ...rest }: OutboxEntry): StoredChange {
   return { ...rest, modifierJson: JSON.stringify(modifier) };
 }
 
-export function loadChange({ modifierJson, revision, userId, timestamp, baseRevision, actionDepth }: StoredChange): OutboxEntry {
-  return { revision, userId, timestamp, baseRevision, modifier: JSON.parse(modifierJson) as OutboxEntry['modifier'], ...(actionDepth === undefined ? {} : { actionDepth }) };
+export function loadChange({ modifierJson, revision, userId, timestamp, baseRevision, actionDepth, actionChain }: StoredChange): OutboxEntry {
+  return {
+    revision,
+    userId,
+    timestamp,
+    baseRevision,
+    modifier: JSON.parse(modifierJson) as OutboxEntry['modifier'],
+    ...(actionDepth === undefined ? {} : { actionDepth }),
+    ...(actionChain === undefined ? {} : { actionChain }),
+  };
 }
 
 /** An entity as stored: the document's fields plus server-owned ones; `_` fields never leave the service. */

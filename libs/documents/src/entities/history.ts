@@ -41,8 +41,8 @@ export class History {
    */
   async append(collection: string, entityId: string, outboxEntry: OutboxEntry, section?: StoreSection): Promise<void> {
     const history = await this.collectionFor(collection, section);
-    // The event's actionDepth stays out of history: readers of a document's changes never see it.
-    const { actionDepth, ...entry } = outboxEntry;
+    // What the event of an action's write carries stays out of history: readers of a document's changes never see it.
+    const { actionDepth, actionChain, ...entry } = outboxEntry;
     try {
       await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
     } catch (error) {

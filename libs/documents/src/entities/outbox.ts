@@ -49,6 +49,7 @@ export function documentEvent(scope: EntityScope, entity: StoredEntity, entry: O
     revision: entry.revision,
     change: { userId: entry.userId, timestamp: entry.timestamp, baseRevision: entry.baseRevision, modifier: entry.modifier },
     ...(entry.actionDepth === undefined ? {} : { actionDepth: entry.actionDepth }),
+    ...(entry.actionChain === undefined ? {} : { actionChain: entry.actionChain }),
     entity: publicView(entity),
   };
 }

@@ -1,7 +1,7 @@
 import type { TraceContext } from '@platform/telemetry';
 import type { DataDeps } from '../data-deps';
 import { documentsKind } from './entity-kinds';
-import type { StoredEntity } from './entity';
+import type { ActionCause, StoredEntity } from './entity';
 import { patchEntity } from './entity-patch';
 
 export interface DocumentUpdateRequest {
@@ -16,10 +16,10 @@ export interface DocumentUpdateRequest {
   /** The trace the write joins (the action block's). */
   traceContext?: TraceContext;
   /**
-   * How many writes by actions lead to this one, itself included (the writing run's depth + 1):
-   * carried on the write's outbox entry to its event (`actionDepth`), never into its history.
+   * A write made by an action: its depth in the chain of action writes (the writing run's depth
+   * + 1) and the chain's id, carried on the write's outbox entry to its event, never into its history.
    */
-  actionDepth?: number;
+  actionCause?: ActionCause;
 }
 
 /**
@@ -30,5 +30,5 @@ export interface DocumentUpdateRequest {
 export async function updateDocumentAs(deps: DataDeps, request: DocumentUpdateRequest): Promise<StoredEntity> {
   const { project, caller } = await deps.projects.require(request.projectId, { kind: 'user', userId: request.userId, sessionId: 'server', platformOwner: false });
   const resolved = await documentsKind.resolve(deps, { projectId: request.projectId, typeId: request.typeId }, { caller, projectAccess: project.access });
-  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access, traceContext: request.traceContext, actionDepth: request.actionDepth });
+  return patchEntity(deps, resolved, { id: request.id, modifier: request.modifier, baseRevision: request.baseRevision, caller, projectAccess: project.access, traceContext: request.traceContext, actionCause: request.actionCause });
 }

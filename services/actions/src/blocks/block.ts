@@ -7,6 +7,7 @@ import type { ActionsConfig } from '../config';
 import type { TriggerName } from '../domain/action-schema';
 import type { NetworkPolicy } from '../domain/network-policy';
 import type { ActionSocket } from '../domain/sockets';
+import type { ActionChainBudget } from '../executor/chain-budget';
 import type { DocumentRef } from '../executor/run-store';
 
 /** What blocks may use: the ports of the process, handed over by the executor. */
@@ -18,6 +19,8 @@ export interface BlockServices {
   /** The HTTP connection pool for webhooks; it checks every resolved address against `policy`. */
   http: Dispatcher;
   policy: NetworkPolicy;
+  /** What each write of a chain of actions takes from (update-database). */
+  chainBudget: ActionChainBudget;
 }
 
 /** The run a block is part of: the event, the action's owner, the chain depth, its inputs. */
@@ -32,6 +35,8 @@ export interface BlockRunContext {
   event: DocumentEvent;
   /** How many action writes led to this event (0 for a write by a person). */
   depth: number;
+  /** The chain the run belongs to: the id of the event a person's write started it with (a run by hand: its own id). */
+  chain: string;
   /** Values that arrived on the block's IN sockets, by socket name. */
   inputs: Record<string, unknown>;
   /** Revisions this run wrote, by `collection/id`, so later blocks build on them. */

@@ -2,6 +2,7 @@ import { documentsCollection, publicView, updateDocumentAs } from '@platform/doc
 import { AppError } from '@platform/kit';
 import { z } from 'zod';
 import { renderTemplate } from '../domain/templates';
+import { runErrorCodes } from '../errors';
 import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
 
 const localId = z.string().min(1).max(64);
@@ -44,9 +45,17 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const target = { typeId, documentId };
     const collection = documentsCollection(context.projectId, typeId);
     const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, typeId, collection, documentId));
+    const budget = services.chainBudget;
+    if (!(await budget.take(context.chain))) {
+      throw new BlockError(
+        runErrorCodes.chainLimit,
+        `${typeId}/${documentId}: Not written: the actions this chain of writes triggered have attempted ${budget.limit} writes (limit ACTIONS_MAX_CHAIN_WRITES); actions probably trigger each other`,
+        [target],
+      );
+    }
     try {
       const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
-      // The write carries its depth in the chain to its own event (the loop guard, docs/actions.md):
+      // The write carries its depth and chain to its own event (the loop guard, docs/actions.md):
       // nothing kept beside it that a concurrent run's write or failure could overwrite or remove.
       const updated = await updateDocumentAs(services.data, {
         projectId: context.projectId,
@@ -56,7 +65,7 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
         baseRevision,
         userId: context.ownerId,
         traceContext: context.traceContext,
-        actionDepth: context.depth + 1,
+        actionCause: { actionDepth: context.depth + 1, actionChain: context.chain },
       });
       context.revisions.set(`${collection}/${documentId}`, updated.revision);
       return { outputs: { document: publicView(updated), revision: updated.revision }, summary: { typeId, documentId, revision: updated.revision }, documents: [target] };

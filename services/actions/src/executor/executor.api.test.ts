@@ -185,7 +185,7 @@ describe('blocks', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/types/tags/data/${tag.id}`, { token: owner })).body.revision).toBe(0);
   });
 
-  it("update-database's write carries its depth to its event, and nowhere a reader sees", async () => {
+  it("update-database's write carries its depth and chain to its event, and nowhere a reader sees", async () => {
     const projectId = await platform.projectWithType('owner', 'labels');
     const action = await platform.createAction(projectId, owner, {
       title: 'Stamp labels',
@@ -197,13 +197,17 @@ describe('blocks', () => {
     const label = await createDocument(projectId, 'labels', { title: 'x' });
     await platform.runsOf(projectId, action.id, owner, 1);
     await expect.poll(() => events.length).toBe(2);
-    // The person's write carries no depth; the action's carries 1, beside its change, not in it.
-    expect(events.map((event) => event.actionDepth)).toEqual([undefined, 1]);
+    // The person's write carries no depth; the action's carries 1 and the chain the person's event
+    // started (that event's id), beside its change, not in it.
+    expect(events.map((event) => [event.actionDepth, event.actionChain])).toEqual([
+      [undefined, undefined],
+      [1, `${events[0]!.collection}/${label.id}/0`],
+    ]);
     for (const event of events) expect(Object.keys(event.change).sort()).toEqual(['baseRevision', 'modifier', 'timestamp', 'userId']);
     const read = await platform.call('GET', `/api/projects/${projectId}/types/labels/data/${label.id}?includeChanges=true`, { token: owner });
     expect(read.body).toMatchObject({ stamped: true, revision: 1 });
     for (const change of read.body.changes) expect(Object.keys(change).sort()).toEqual(['baseRevision', 'modifier', 'timestamp', 'userId']);
-    expect(JSON.stringify(read.body)).not.toContain('actionDepth');
+    expect(JSON.stringify(read.body)).not.toMatch(/actionDepth|actionChain/);
   });
 
   it('call-webhook posts signed JSON to a real HTTP server and passes its answer on', async () => {

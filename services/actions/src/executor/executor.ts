@@ -22,6 +22,13 @@ function distinctDocuments(documents: DocumentRef[]): DocumentRef[] {
   return [...new Map(documents.map((document) => [`${document.typeId}/${document.documentId}`, document])).values()];
 }
 
+/** What a run knows of why it runs: its trigger, and where its event stands in a chain of action writes. */
+interface RunTrigger {
+  triggerName: TriggerName;
+  depth: number;
+  chain: string;
+}
+
 export interface ExecutorDeps {
   actions: ActionRepository;
   runs: RunStore;
@@ -61,12 +68,13 @@ export class Executor {
     );
     if (matching.length === 0) return;
     const eventId = documentEventId(event.collection, event.entityId, event.revision);
-    // A write made by an action carries its depth to its event; a person's write carries none.
+    // A write made by an action carries its depth and chain to its event; a person's write starts a chain.
     const depth = event.actionDepth ?? 0;
-    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth }, traceContext);
+    const chain = event.actionChain ?? eventId;
+    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth, chain }, traceContext);
   }
 
-  private async runOnce(action: StoredAction, event: DocumentEvent, trigger: { eventId: string; triggerName: TriggerName; depth: number }, traceContext: TraceContext | undefined): Promise<void> {
+  private async runOnce(action: StoredAction, event: DocumentEvent, trigger: RunTrigger & { eventId: string }, traceContext: TraceContext | undefined): Promise<void> {
     const owner = await this.ownerOf(action);
     // An action sees only documents its owner may read (by their own rule and their type's): it must not become a way around RLS.
     if (owner && !(rlsAllows(event.entity.access as Access | undefined, 'read', owner) && (await this.deps.projects.types.mayRead(event.projectId, event.typeId, owner)))) return;
@@ -78,13 +86,14 @@ export class Executor {
   /**
    * Runs `action` by hand for its owner `startedBy` on a document's latest change (its event built
    * again by latestChangeEvent): a run of its own, whatever the action's triggers, at depth 0 (a
-   * person asked). Answers the run as it starts; its blocks run after the answer, as a triggered
-   * run's do, and its record says how they went. The caller has checked that `startedBy` owns the
+   * person asked), the start of a chain of its own. Answers the run as it starts; its blocks run
+   * after the answer, as a triggered run's do, and its record says how they went. The caller has checked that `startedBy` owns the
    * action and may read the document.
    */
   async startManualRun(action: StoredAction, event: DocumentEvent, eventId: string, startedBy: string, traceContext?: TraceContext): Promise<ActionRun> {
-    const trigger = { eventId, triggerName: TRIGGER_OF_KIND[event.kind], depth: 0 };
-    const run = this.newRun(action, event, { ...trigger, id: manualRunId(), startedBy });
+    const id = manualRunId();
+    const trigger = { eventId, triggerName: TRIGGER_OF_KIND[event.kind], depth: 0, chain: id };
+    const run = this.newRun(action, event, { ...trigger, id, startedBy });
     await this.deps.runs.claim(run);
     const started = structuredClone(run);
     const work = this.ownerOf(action)
@@ -120,7 +129,7 @@ export class Executor {
   }
 
   /** Executes a claimed run in one span of the event's trace; its blocks' spans (and their webhook calls) go below it. */
-  private async runInSpan(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
+  private async runInSpan(action: StoredAction, event: DocumentEvent, trigger: RunTrigger, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     // While it runs, its lease is renewed: a redelivery (or the hourly job) takes a run whose lease
     // lapsed for one its process left behind, and must not mark this live one interrupted.
     const lease = setInterval(() => {
@@ -133,7 +142,7 @@ export class Executor {
     }
   }
 
-  private async runInSpanLeased(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
+  private async runInSpanLeased(action: StoredAction, event: DocumentEvent, trigger: RunTrigger, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     await inChildSpan(tracer, 'action run', { attributes: { 'platform.action.trigger': trigger.triggerName, 'platform.action.depth': trigger.depth } }, traceContext, async (runContext) => {
       await this.execute(action, event, trigger, owner, run, runContext);
       // The run's span; outside a recorded trace there is none, or the parent's, which records nothing.
@@ -143,7 +152,7 @@ export class Executor {
     });
   }
 
-  private async execute(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number }, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
+  private async execute(action: StoredAction, event: DocumentEvent, trigger: RunTrigger, owner: ProjectCaller | null, run: ActionRun, traceContext: TraceContext | undefined): Promise<void> {
     const started = performance.now();
 
     if (!owner) {
@@ -163,7 +172,7 @@ export class Executor {
     actionRuns.inc({ status: run.status });
   }
 
-  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: { triggerName: TriggerName; depth: number; ownerId: string }, runId: string, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
+  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: RunTrigger & { ownerId: string }, runId: string, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
     const blocks = new Map(action.blocks.map((block) => [block.id, block]));
     const outputs = new Map<string, Record<string, unknown>>();
     const statuses = new Map<string, BlockStatus>();
@@ -227,6 +236,7 @@ export class Executor {
             triggerName: trigger.triggerName,
             event,
             depth: trigger.depth,
+            chain: trigger.chain,
             inputs,
             revisions,
             services: this.deps.services,

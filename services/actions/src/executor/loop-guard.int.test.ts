@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
 
 const MAX_DEPTH = 3;
+/** Above what the two-document scenario attempts (1 + 2 + 4 runs of 2 writes), below the four-document one's 4 + 16 + 64. */
+const MAX_CHAIN_WRITES = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface RunItem {
@@ -18,8 +20,9 @@ interface RunItem {
 /**
  * The loop guard (docs/actions.md) through the gateway: every write an action makes carries its
  * depth to its own event, so chains stop at ACTIONS_MAX_DEPTH also when one run writes several
- * documents and the runs those writes trigger conflict with each other. The same scenarios on the
- * embedded bus and on JetStream (the depth travels in the event's JSON).
+ * documents and the runs those writes trigger conflict with each other, and a chain's writes stop at
+ * ACTIONS_MAX_CHAIN_WRITES however wide it fans out. The same scenarios on the embedded bus and on
+ * JetStream (the depth and the chain travel in the event's JSON).
  */
 function loopGuardScenario(openBus: () => Promise<EventBus>): void {
   let platform: ActionsTestPlatform;
@@ -28,7 +31,7 @@ function loopGuardScenario(openBus: () => Promise<EventBus>): void {
 
   beforeAll(async () => {
     bus = await openBus();
-    platform = await startActionsPlatform({ maxDepth: MAX_DEPTH }, { bus });
+    platform = await startActionsPlatform({ maxDepth: MAX_DEPTH, maxChainWrites: MAX_CHAIN_WRITES }, { bus });
     owner = await platform.signIn('owner');
   });
   afterAll(async () => {
@@ -96,6 +99,49 @@ function loopGuardScenario(openBus: () => Promise<EventBus>): void {
       expect([await revisionOf(projectId, 'two2', e0), await revisionOf(projectId, 'two2', e1)]).toEqual(revisions);
     } finally {
       // Should the guard fail, the loop must not go on under the next tests.
+      await platform.call('DELETE', `/api/projects/${projectId}/actions/${action.id}`, { token: owner });
+    }
+  });
+
+  it('stops a chain that fans out at its budget of writes, and gives the next write by a person a budget of its own', async () => {
+    const projectId = await platform.projectWithType('owner', 'fan4');
+    const targets: string[] = [];
+    for (let index = 0; index < 4; index += 1) targets.push(await create(projectId, 'fan4', { n: 0 }));
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Four counters',
+      triggers: [{ id: 't', triggerName: 'documentUpdated', configuration: { typeId: 'fan4' } }],
+      blocks: targets.map((documentId, index) => ({ id: `b${index}`, blockName: 'update-database', configuration: { documentId, modifier: { $inc: { n: 1 } } } })),
+    });
+    const actionWrites = async () => {
+      let total = 0;
+      // Each document's revisions beyond its creation, less the person's PATCHes of the first.
+      for (const id of targets) total += await revisionOf(projectId, 'fan4', id);
+      return total;
+    };
+    const blocksOf = (runs: RunItem[]) => runs.flatMap((run) => run.blocks);
+    const refusedByBudget = (runs: RunItem[]) => blocksOf(runs).filter((block) => block.error?.code === 'ACTIONS_CHAIN_LIMIT');
+    try {
+      expect((await platform.call('PATCH', `/api/projects/${projectId}/types/fan4/data/${targets[0]}`, { token: owner, body: { modifier: { $set: { label: 'go' } }, baseRevision: 0 } })).status).toBe(200);
+      const first = await settledRuns(projectId, action.id);
+      // Without the budget: 4 + 16 + 64 write attempts below the depth limit. With it, the chain's
+      // blocks attempt 20 writes (succeeded, or failed on another run's conflict), the rest are refused.
+      expect(blocksOf(first).length - refusedByBudget(first).length).toBe(MAX_CHAIN_WRITES);
+      expect(refusedByBudget(first).length).toBeGreaterThan(0);
+      for (const block of refusedByBudget(first)) expect(block).toMatchObject({ status: 'failed' });
+      const written = (await actionWrites()) - 1;
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThanOrEqual(MAX_CHAIN_WRITES);
+      expect(blocksOf(first).filter((block) => block.status === 'succeeded')).toHaveLength(written);
+
+      // A person's next write starts a chain of its own, with a budget of its own.
+      const revision = await revisionOf(projectId, 'fan4', targets[1]!);
+      expect((await platform.call('PATCH', `/api/projects/${projectId}/types/fan4/data/${targets[1]}`, { token: owner, body: { modifier: { $set: { label: 'again' } }, baseRevision: revision } })).status).toBe(200);
+      const both = await settledRuns(projectId, action.id);
+      const second = both.slice(0, both.length - first.length);
+      expect(blocksOf(second).length - refusedByBudget(second).length).toBe(MAX_CHAIN_WRITES);
+      expect((await actionWrites()) - 2 - written).toBe(blocksOf(second).filter((block) => block.status === 'succeeded').length);
+      expect(blocksOf(second).some((block) => block.status === 'succeeded')).toBe(true);
+    } finally {
       await platform.call('DELETE', `/api/projects/${projectId}/actions/${action.id}`, { token: owner });
     }
   });
