@@ -6,6 +6,7 @@ import { runErrorCodes } from '../errors';
 import { PROJECT_HEADER, projectWebhookKey, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
 import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
 import { AddressRefusedError } from './guarded-http';
+import { retryAfterMs } from './retry-after';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Attempts after the first when none is configured. */
@@ -100,19 +101,13 @@ async function attemptCall(context: BlockRunContext, url: URL, body: string, hea
     });
     if (answer.status >= 200 && answer.status <= 299) return { ok: true, ...answer };
     const error = new BlockError('ACTIONS_WEBHOOK_FAILED', `${shownUrl} answered ${answer.status}${answer.status < 400 ? ' (redirects are not followed)' : ''}`);
-    const retryAfterMs = retryAfter(answer.retryAfter);
-    return { ok: false, error, retryable: answer.status === 408 || answer.status === 429 || answer.status >= 500, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    const wait = retryAfterMs(answer.retryAfter, context.services.clock());
+    return { ok: false, error, retryable: answer.status === 408 || answer.status === 429 || answer.status >= 500, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   } catch (failure) {
     const error = webhookError(failure, url, timeoutMs);
     // A refused address stays refused; no answer or a timeout may pass.
     return { ok: false, error, retryable: error.code !== runErrorCodes.webhookRefused };
   }
-}
-
-/** Retry-After in seconds (the HTTP-date form is not used by webhook receivers in practice). */
-function retryAfter(value: string | null): number | undefined {
-  if (value === null || !/^\d{1,6}$/.test(value.trim())) return undefined;
-  return Number(value.trim()) * 1000;
 }
 
 function payload(context: BlockRunContext) {

@@ -22,13 +22,17 @@ let member: string;
 /** Answers so far per /flaky?key=..., which fails twice (503) before it answers. */
 const flakyCalls = new Map<string, number>();
 
-/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow, /flaky, /bad, /forge. */
+/** When each request reached the receiver (ms), in order. */
+const arrivals: Array<{ path: string; at: number }> = [];
+
+/** A real local HTTP server standing in for webhook receivers: /ok, /fail, /slow, /flaky, /later, /bad, /forge. */
 async function startReceiver(): Promise<Server> {
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       received.push({ path: request.url ?? '', body, headers: request.headers });
+      arrivals.push({ path: request.url ?? '', at: Date.now() });
       if (request.url?.startsWith('/fail')) return void response.writeHead(500).end('broken');
       if (request.url?.startsWith('/slow')) return void setTimeout(() => response.writeHead(200).end('late'), 1_500);
       if (request.url?.startsWith('/bad')) return void response.writeHead(400).end('no');
@@ -38,6 +42,11 @@ async function startReceiver(): Promise<Server> {
         const calls = (flakyCalls.get(request.url) ?? 0) + 1;
         flakyCalls.set(request.url, calls);
         if (calls <= 2) return void response.writeHead(503, { 'retry-after': '0' }).end('busy');
+      }
+      // Busy at first: asks for a second's wait, as delay-seconds (?form=seconds) or an HTTP-date two seconds on (?form=date).
+      if (request.url?.startsWith('/later') && arrivals.filter((arrival) => arrival.path === request.url).length === 1) {
+        const wait = request.url.includes('form=date') ? new Date(Date.now() + 2_000).toUTCString() : '1';
+        return void response.writeHead(503, { 'retry-after': wait }).end('busy');
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: true }));
     });
@@ -104,6 +113,27 @@ describe('blocks', () => {
     expect(new Set(flaky.map((call) => call.headers['x-platform-delivery']))).toEqual(new Set([`${run.id}.flaky`]));
     const key = await webhookKey(projectId);
     for (const call of flaky) expect(verifies(call, key, projectId)).toBe(true);
+  });
+
+  it("call-webhook waits as long as a busy receiver's Retry-After asks, in seconds or as an HTTP-date", async () => {
+    const projectId = await platform.projectWithType('owner', 'patient');
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Deliver patiently',
+      triggers: [trigger('documentCreated', 'patient')],
+      blocks: ['seconds', 'date'].map((form) => ({ id: form, blockName: 'call-webhook', configuration: { url: `${hookBase}/later?form=${form}&key=${projectId}` } })),
+    });
+    await createDocument(projectId, 'patient', { n: 1 });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run.blocks.map((block: { blockId: string; status: string; summary: { attempts: number } }) => [block.blockId, block.status, block.summary.attempts])).toEqual([
+      ['seconds', 'succeeded', 2],
+      ['date', 'succeeded', 2],
+    ]);
+    // The tests' retry delay is 10 ms: only the receiver's answer makes the block wait about a second
+    // (an HTTP-date counts whole seconds, so two seconds on is one to two seconds away).
+    for (const form of ['seconds', 'date']) {
+      const [first, second] = arrivals.filter((arrival) => arrival.path === `/later?form=${form}&key=${projectId}`);
+      expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
+    }
   });
 
   it('send-mail writes the mail to the log with placeholders filled', async () => {
