@@ -10,6 +10,7 @@ export { createApp, type AppOptions } from './app';
 export { requestTraceContext } from './request-telemetry';
 export type { TraceContext } from '@platform/telemetry';
 export { parseEnv, ConfigError, commaList, booleanFlag } from './config';
+export { numberText } from './number-text';
 export { defaultHttpTimeouts, httpTimeoutsEnvSchema, httpTimeoutsFrom, type HttpTimeouts } from './http-timeouts';
 export { AppError, errorCatalogue, registerErrorHandling } from './errors';
 export { trustProxySetting, type TrustProxy } from './trust-proxy';

@@ -1,4 +1,4 @@
-import { requestTraceContext, requireUser, rlsAllows } from '@platform/kit';
+import { numberText, requestTraceContext, requireUser, rlsAllows } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,8 +26,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
         summary: 'Runs of an action with every block result (successes, failures, skips, timings), newest first',
         params: actionParams,
         querystring: z.object({
-          page: z.coerce.number().int().min(1).default(1),
-          pageSize: z.coerce.number().int().min(1).default(50).transform((size) => Math.min(size, 200)),
+          page: numberText(z.coerce.number().int().min(1).default(1)),
+          pageSize: numberText(z.coerce.number().int().min(1).default(50)).transform((size) => Math.min(size, 200)),
           status: z.enum(RUN_STATUSES).optional().describe('Only runs with this status (`failed`: what went wrong lately)'),
         }),
         response: { 200: z.object({ items: z.array(runSchema), page: z.number(), pageSize: z.number(), total: z.number() }) },

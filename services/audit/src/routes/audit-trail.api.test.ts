@@ -170,6 +170,10 @@ describe('GET audit-trail: items and filters', () => {
     ['?typeId=has%20space', 'typeId'],
     ['?userId=', 'userId'],
     ['?from=20&to=10', 'from'],
+    // Number() would read these as 16, 3 and 20.
+    ['?page=0x10', 'page'],
+    ['?to=0b11', 'to'],
+    ['?limit=%2020', 'limit'],
     // Misspelt filters: dropped, they would answer every change as if filtered.
     ['?changetype=deleted', 'changetype'],
     ['?type=notes', 'type'],
@@ -186,6 +190,11 @@ describe('GET audit-trail: items and filters', () => {
   it('says what is wrong with a number, one issue each: not a number, a fraction, or past the safe integers', async () => {
     for (const [query, message] of [
       ['?limit=ten', 'must be a number'],
+      ['?from=0x1F', 'must be a number'],
+      ['?page=-1', 'must be at least 1'],
+      ['?limit=-5', 'must be at least 1'],
+      ['?to=-5', 'must be at least 0'],
+      ['?page=1000001', 'must be at most 1000000'],
       ['?from=1.5', 'must be a whole number'],
       ['?to=99999999999999999999', `must be at most ${Number.MAX_SAFE_INTEGER}`],
       ['?limit=9007199254740993', `must be at most ${Number.MAX_SAFE_INTEGER}`],

@@ -94,6 +94,10 @@ describe('GET .../data/{id}/changes', () => {
       ['?limit=two', 'limit'],
       ['?fromRevision=-1', 'fromRevision'],
       ['?fromRevision=1.5', 'fromRevision'],
+      // Number() would read these as 1, 2 and 0.
+      ['?fromRevision=0x1', 'fromRevision'],
+      ['?limit=%202', 'limit'],
+      ['?fromRevision=', 'fromRevision'],
     ] as const) {
       const answer = await changes(id, query);
       expect({ query, status: answer.status, named: String(answer.body.error).includes(field) }).toEqual({ query, status: 400, named: true });
@@ -115,7 +119,7 @@ describe('GET .../data/{id}/revisions/{revision}', () => {
     expect((await at(5)).body).toEqual({ revision: 5, state: { count: 1 } });
     const ahead = await at(6);
     expect([ahead.status, ahead.body.code, ahead.body.details]).toEqual([400, 'DATA_REVISION_AHEAD', { field: 'revision', revision: 5 }]);
-    for (const bad of ['-1', 'one']) {
+    for (const bad of ['-1', 'one', '0b1', '%200']) {
       const answer = await at(bad);
       expect({ bad, status: answer.status, named: String(answer.body.error).includes('revision') }).toEqual({ bad, status: 400, named: true });
     }

@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { AppError, requestTraceContext, requireUser, type ProjectCaller } from '@platform/kit';
+import { AppError, numberText, requestTraceContext, requireUser, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -40,14 +40,11 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         summary: 'List entities; with updatedAt, pull every change after that time (deleted ones as tombstones: id, revision, timestamps, deletedAt, access)',
         params: kind.params,
         querystring: z.object({
-          updatedAt: z.coerce
-            .number()
-            .int()
-            .min(0)
+          updatedAt: numberText(z.coerce.number().int().min(0))
             .optional()
             .describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones. Pulling again from the largest updatedAt seen misses nothing'),
           includeChanges: booleanQuery.optional(),
-          limit: z.coerce.number().int().min(1).max(5000).default(1000).describe('Items per page; a page runs over it to finish its last millisecond'),
+          limit: numberText(z.coerce.number().int().min(1).max(5000).default(1000)).describe('Items per page; a page runs over it to finish its last millisecond'),
           cursor: z.string().max(500).optional().describe('From the previous page, to continue it (optional: updatedAt alone is as safe)'),
         }),
         response: { 200: pageSchema },
@@ -91,8 +88,8 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
         summary: "A page of the entity's change history, newest first (readable and 404 as the entity itself)",
         params: entityParams,
         querystring: z.object({
-          fromRevision: z.coerce.number().int().min(0).optional().describe("The newest revision to include; the entity's revision when absent"),
-          limit: z.coerce.number().int().min(1).max(CHANGES_PAGE_MAX).default(CHANGES_PAGE_DEFAULT).describe('Changes per page'),
+          fromRevision: numberText(z.coerce.number().int().min(0)).optional().describe("The newest revision to include; the entity's revision when absent"),
+          limit: numberText(z.coerce.number().int().min(1).max(CHANGES_PAGE_MAX).default(CHANGES_PAGE_DEFAULT)).describe('Changes per page'),
         }),
         response: { 200: changesPageSchema },
       },
@@ -114,7 +111,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       schema: {
         tags: [kind.tag],
         summary: "The entity's fields at one revision, replayed from its history (readable and 404 as the entity itself)",
-        params: entityParams.extend({ revision: z.coerce.number().int().min(0).describe('0 is the creation') }),
+        params: entityParams.extend({ revision: numberText(z.coerce.number().int().min(0)).describe('0 is the creation') }),
         response: { 200: revisionStateSchema },
       },
     },

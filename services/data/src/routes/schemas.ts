@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestTraceContext } from '@platform/kit';
+import { numberText, requestTraceContext } from '@platform/kit';
 import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, ValidationBudgetExceededError, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateDocument, type DataDeps, type SchemaProblem } from '@platform/documents';
 import { dataError } from '../errors';
 import { ESTIMATE_NODE_BUDGET, generateSamples, SampleDataInvalidError, SampleDataTooLargeError, SampleSchemaTooComplexError } from '../domain/sample-data';
@@ -116,7 +116,7 @@ export async function registerSchemaRoutes(app: FastifyInstance, deps: DataDeps)
         tags: ['types'],
         summary: 'Realistic sample documents generated from the type schema (nothing is stored)',
         params,
-        querystring: z.object({ count: z.coerce.number().int().min(1).max(100).default(5), seed: z.coerce.number().int().min(0).optional() }),
+        querystring: z.object({ count: numberText(z.coerce.number().int().min(1).max(100).default(5)), seed: numberText(z.coerce.number().int().min(0)).optional() }),
         response: { 200: z.object({ items: z.array(z.record(z.string(), z.unknown())) }), ...unauthorized },
       },
     },
