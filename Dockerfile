@@ -21,6 +21,8 @@ COPY --from=build /app/apps/console/dist ./console
 ENV CONSOLE_DIR=/app/console
 # The guides the gateway serves at /docs/*.md (linked from /api/docs and /llm.txt).
 COPY docs ./docs
+# The sync client's README, which the gateway serves as /docs/sync-client.md (services/gateway/src/guides.ts).
+COPY libs/sync-client/README.md ./docs/sync-client.md
 ENV GUIDES_DIR=/app/docs
 # The packages the bundle leaves out (native binaries, static assets), at the versions it was built with.
 RUN cd dist && npm install --omit=dev --no-audit --no-fund

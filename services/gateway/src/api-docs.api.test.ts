@@ -26,9 +26,23 @@ describe('/api/docs presents this platform', () => {
     for (const guide of guides) {
       const opened = await platform.call('GET', guide);
       expect(opened.status, guide).toBe(200);
-      expect(opened.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(opened.body).toBe(readFileSync(resolve(docs, guide.slice('/docs/'.length)), 'utf8'));
+      expect(opened.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      // As in the repository, but for links to the SDK's README (the next test).
+      expect((opened.body as string).replaceAll('](sync-client.md)', '](../libs/sync-client/README.md)')).toBe(readFileSync(resolve(docs, guide.slice('/docs/'.length)), 'utf8'));
     }
+  });
+
+  it("serves the sync client's README, which lives outside docs/, as /docs/sync-client.md", async () => {
+    const opened = await platform.call('GET', '/docs/sync-client.md');
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(opened.body).toBe(readFileSync(resolve(docs, '../libs/sync-client/README.md'), 'utf8'));
+    // docs/sync.md links it by its path in the repository, which leads nowhere from /docs/sync.md: served, it links the guide beside it.
+    expect(readFileSync(resolve(docs, 'sync.md'), 'utf8')).toContain('](../libs/sync-client/README.md)');
+    const sync = (await platform.call('GET', '/docs/sync.md')).body as string;
+    expect(sync).toContain('[libs/sync-client/README.md](sync-client.md)');
+    expect(sync).not.toContain('../libs/');
+    expect(new URL('sync-client.md', `${platform.url}/docs/sync.md`).pathname).toBe('/docs/sync-client.md');
   });
 
   it('serves only the guides: another name, or a path out of docs/, is 404 naming the guides there are', async () => {

@@ -119,7 +119,7 @@ describe('gateway in the all-in-one shape', () => {
     switchable.state.down = true;
     const response = await gateway.app.inject({ method: 'GET', url: '/docs/interface.md', headers: { authorization: 'Bearer unseen-token' } });
     expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(response.body).toContain('#');
   });
 
