@@ -1,11 +1,11 @@
-import { typesCollection, type History, type StoredEntity } from '@platform/documents';
+import { AGENTS_TYPE_ID, typesCollection, type History, type StoredEntity } from '@platform/documents';
 import { applyUpdate, type DocumentStore } from '@platform/storage';
 
 /** Identity's users collection (see services/identity/src/users/user-record.ts). */
 export const USERS_COLLECTION = 'users';
 
 /** What `entityTypeName` says for the project's own collections. */
-export const BUILT_IN_TYPE_NAMES: Readonly<Record<string, string>> = { types: 'Type', applications: 'Application' };
+export const BUILT_IN_TYPE_NAMES: Readonly<Record<string, string>> = { types: 'Type', applications: 'Application', [AGENTS_TYPE_ID]: 'AI agent' };
 
 function nameOf(type: Record<string, unknown>): string | undefined {
   return typeof type.name === 'string' && type.name.trim() ? type.name.trim() : undefined;
