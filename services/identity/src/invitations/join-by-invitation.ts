@@ -20,7 +20,7 @@ export async function joinByInvitation(deps: IdentityDeps, invitation: Invitatio
     return member;
   }
   if (!(await deps.tenants.find(invitation.tenantId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
-  const { member } = await deps.tenants.putMembership(invitation.tenantId, userId, invitation.role);
+  const { member } = await deps.tenants.addMember(invitation.tenantId, userId, invitation.role);
   await Promise.all((await deps.tenants.projectsOf(invitation.tenantId)).map((project) => deps.accessChanges.announce({ projectId: project.id })));
   const { id: _id, ...view } = member;
   return view;

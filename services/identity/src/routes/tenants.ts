@@ -22,8 +22,8 @@ import {
 
 const tags = ['tenants'];
 
-function memberView({ id: _id, ...member }: { id: string; tenantId: string; userId: string; role: 'admin' | 'member'; createdAt: number }) {
-  return member;
+function memberView({ tenantId, userId, role, createdAt }: { id: string; tenantId: string; userId: string; role: 'admin' | 'member'; createdAt: number }) {
+  return { tenantId, userId, role, createdAt };
 }
 
 /**
@@ -126,7 +126,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         tags,
         summary: "Invite a user to the tenant, or change a member's role (admins)",
         description:
-          'A user who is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member\'s role is changed (200). A personal tenant takes no other members (409); the last admin cannot be made a member (409).',
+          'A user who is not a member yet gets a pending invitation (202) and becomes a member only by accepting it (`POST /api/me/invitations/{invitationId}/accept`); the answer is the same whether or not the user id exists. A member\'s role is changed (200, the membership as stored), only while it is a member: 404 when it was removed meanwhile. A personal tenant takes no other members (409); the last admin cannot be made a member (409 `IDENTITY_LAST_TENANT_ADMIN`, also against concurrent demotions); 409 `IDENTITY_TENANT_ROLE_CHANGING` while another demotion of the member does not finish.',
         params: tenantMemberParams,
         body: putTenantMemberBody,
         response: { 200: tenantMemberResponse, 202: tenantInvitationSchema },
@@ -143,10 +143,13 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         noticeInvitee(deps, { userId, invitedBy: caller.userId, to: { kind: 'tenant', id: tenantId, name: tenant.name } }, request.log, requestTraceContext(request));
         return reply.code(202).send(invitation);
       }
-      if (current.role === 'admin' && request.body.role !== 'admin' && (await deps.tenants.demoteAdmin(tenantId, userId)) === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
-      const { member } = await deps.tenants.putMembership(tenantId, userId, request.body.role);
+      // A role change only: conditional on the role as read, never an insert, so a member removed meanwhile stays removed.
+      const changed = await deps.tenants.changeRole(tenantId, userId, request.body.role);
+      if (changed === 'gone') throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this tenant (any more)' });
+      if (changed === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      if (changed === 'busy') throw identityError('IDENTITY_TENANT_ROLE_CHANGING');
       await announceProjects((await deps.tenants.projectsOf(tenantId)).map((project) => project.id));
-      return reply.code(200).send(memberView(member));
+      return reply.code(200).send(memberView(changed.member));
     },
   );
 
@@ -192,12 +195,17 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
       await requireRole(tenantId, caller.userId, leaving ? 'member' : 'admin');
       const removed = await deps.tenants.membership(tenantId, userId);
       if (!removed) throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this tenant' });
-      // An admin goes as a plain member: the demotion keeps the tenant an admin even against a concurrent one.
-      if (removed.role === 'admin' && (await deps.tenants.demoteAdmin(tenantId, userId)) === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+      // An admin goes as a plain member: the guarded demotion keeps the tenant an admin even against concurrent ones.
+      if (removed.role === 'admin') {
+        const demoted = await deps.tenants.changeRole(tenantId, userId, 'member');
+        if (demoted === 'gone') throw identityError('IDENTITY_USER_NOT_FOUND', { message: 'Not a member of this tenant' });
+        if (demoted === 'last-admin') throw identityError('IDENTITY_LAST_TENANT_ADMIN');
+        if (demoted === 'busy') throw identityError('IDENTITY_TENANT_ROLE_CHANGING');
+      }
       const successor = leaving ? (await deps.tenants.listMembers(tenantId)).find((member) => member.role === 'admin' && member.userId !== userId)?.userId : caller.userId;
       if (successor === undefined) {
-        // Only while another admin's crossing demotion undoes itself: give the role back and refuse, as for the last admin.
-        if (removed.role === 'admin') await deps.tenants.putMembership(tenantId, userId, 'admin');
+        // Not expected (its demotion found another admin, whose own demotion would have counted this one out): give the role back, unless it changed meanwhile, and refuse.
+        if (removed.role === 'admin') await deps.tenants.restoreAdmin(tenantId, userId);
         throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       }
       const { ended, handedOver } = await deps.tenants.removeMember(tenantId, userId, successor);

@@ -27,6 +27,20 @@ export interface TenantRecord {
 
 type Stored<T> = T & { [field: string]: unknown };
 
+/** A demotion's mark older than this is a process stopped halfway: it counts for nothing. */
+const DEMOTION_LEASE_MS = 10_000;
+/** How long a role change waits for another request's demotion of the same member before answering `busy`. */
+const DEMOTION_WAIT_MS = 3_000;
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+}
+
+/** A membership without the mark a demotion under way keeps on it. */
+function memberRecord({ id, tenantId, userId, role, createdAt }: Stored<TenantMember>): TenantMember {
+  return { id, tenantId, userId, role, createdAt };
+}
+
 /** Tenants and their members as identity stores them; ProjectAccess reads the admin role from here. */
 export class TenantRepository {
   private readonly tenants: Collection<Stored<TenantRecord>>;
@@ -70,7 +84,7 @@ export class TenantRepository {
     const now = this.clock();
     const tenant: Stored<TenantRecord> = { ...fields, createdAt: now, updatedAt: now };
     // The admin membership first: a crash in between leaves a membership nothing refers to.
-    await this.putMembership(tenant.id, fields.createdBy, 'admin');
+    await this.addMember(tenant.id, fields.createdBy, 'admin');
     await this.tenants.insertOne(tenant);
     return tenant;
   }
@@ -80,7 +94,8 @@ export class TenantRepository {
   }
 
   async membership(tenantId: string, userId: string): Promise<TenantMember | null> {
-    return this.members.findById(tenantMemberId(tenantId, userId));
+    const member = await this.members.findById(tenantMemberId(tenantId, userId));
+    return member && memberRecord(member);
   }
 
   /** The tenants the user belongs to, with the user's role in each. */
@@ -100,23 +115,31 @@ export class TenantRepository {
   }
 
   async listMembers(tenantId: string): Promise<TenantMember[]> {
-    return this.members.find({ tenantId }, { sort: { createdAt: 1, userId: 1 } });
+    return (await this.members.find({ tenantId }, { sort: { createdAt: 1, userId: 1 } })).map(memberRecord);
   }
 
   async rename(tenantId: string, name: string): Promise<TenantRecord | null> {
     return this.tenants.updateOne({ id: tenantId }, { $set: { name, updatedAt: this.clock() } });
   }
 
-  /** Adds the member or changes its role; answers the member and whether it is new. */
-  async putMembership(tenantId: string, userId: string, role: TenantRole): Promise<{ member: TenantMember; created: boolean }> {
+  /**
+   * Adds a member (a new tenant's creator, an accepted invitation): inserts only, never changes the
+   * role of someone who is a member already; for them it answers the membership as stored, with
+   * `created: false`.
+   */
+  async addMember(tenantId: string, userId: string, role: TenantRole): Promise<{ member: TenantMember; created: boolean }> {
     const member: Stored<TenantMember> = { id: tenantMemberId(tenantId, userId), tenantId, userId, role, createdAt: this.clock() };
-    try {
-      await this.members.insertOne(member);
-      return { member, created: true };
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
+    for (;;) {
+      try {
+        await this.members.insertOne(member);
+        return { member, created: true };
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+      const existing = await this.members.findById(member.id);
+      // Removed between the insert and the read: try the insert again.
+      if (existing) return { member: memberRecord(existing), created: false };
     }
-    return { member: (await this.members.updateOne({ id: member.id }, { $set: { role } })) as TenantMember, created: false };
   }
 
   async adminCount(tenantId: string): Promise<number> {
@@ -124,17 +147,80 @@ export class TenantRepository {
   }
 
   /**
-   * Makes an admin a plain member unless that leaves the tenant without an admin. The role is
-   * written first and the admins counted after, and a demotion that finds none undoes itself:
-   * of two admins demoting each other at once, a check before the write let both through; this
-   * way the last write's count sees every demotion before it, so one admin always stays.
+   * Changes an existing member's role; never adds one. Every write is conditional on the role just
+   * read (a compare-and-set), and a miss reads again and decides again, so concurrent requests never
+   * overwrite each other and the answer is the membership as stored. `gone`: not a member (any
+   * more); `last-admin`: it is the tenant's last admin; `busy`: another request's demotion of it
+   * did not finish within `DEMOTION_WAIT_MS`.
+   *
+   * Demoting an admin never shows it as a member before the demotion is certain: its membership is
+   * first marked (`demoting`, the role still admin), then the tenant's admins without a mark are
+   * counted, and only when one is left does the mark become the role `member`; else the mark is
+   * taken back. Of two admins demoting each other at once, each sees the other's mark or finished
+   * demotion, so one admin always stays; when both find only marks they step back and try again
+   * after a random pause, and one goes through. A change of a marked member waits for the mark to
+   * go. A mark older than `DEMOTION_LEASE_MS` (a process stopped halfway) counts for nothing and
+   * can no longer be completed.
    */
-  async demoteAdmin(tenantId: string, userId: string): Promise<'demoted' | 'last-admin' | 'not-admin'> {
+  async changeRole(tenantId: string, userId: string, role: TenantRole): Promise<{ member: TenantMember } | 'gone' | 'last-admin' | 'busy'> {
     const id = tenantMemberId(tenantId, userId);
-    if (!(await this.members.updateOne({ id, role: 'admin' }, { $set: { role: 'member' } }))) return 'not-admin';
-    if ((await this.adminCount(tenantId)) > 0) return 'demoted';
-    await this.members.updateOne({ id, role: 'member' }, { $set: { role: 'admin' } });
-    return 'last-admin';
+    const deadline = Date.now() + DEMOTION_WAIT_MS;
+    for (;;) {
+      const current = await this.members.findById(id);
+      if (!current) return 'gone';
+      if (this.freshMark(current)) {
+        if (Date.now() > deadline) return 'busy';
+        await pause();
+        continue;
+      }
+      if (current.role === role) return { member: memberRecord(current) };
+      if (role === 'admin') {
+        const promoted = await this.members.updateOne({ id, role: current.role }, { $set: { role: 'admin' } });
+        if (promoted) return { member: memberRecord(promoted) };
+        continue;
+      }
+      const outcome = await this.demote(tenantId, id);
+      if (outcome === 'last-admin') return 'last-admin';
+      if (outcome === 'crossed') {
+        if (Date.now() > deadline) return 'busy';
+        await pause();
+      } else if (outcome !== 'missed') return { member: outcome };
+    }
+  }
+
+  /**
+   * One attempt to demote the admin `id` (see `changeRole`): the membership demoted, `last-admin`
+   * (no other admin and no other demotion under way), `crossed` (no other admin without a mark, but
+   * others being demoted: stepped back), `missed` (it changed since it was read).
+   */
+  private async demote(tenantId: string, id: string): Promise<TenantMember | 'last-admin' | 'crossed' | 'missed'> {
+    const token = randomUUID();
+    const unmarked = this.unmarkedFilter();
+    if (!(await this.members.updateOne({ id, role: 'admin', ...unmarked }, { $set: { demoting: { token, at: this.clock() } } }))) return 'missed';
+    const mine = { id, 'demoting.token': token };
+    if ((await this.members.count({ tenantId, role: 'admin', ...this.unmarkedFilter() })) > 0) {
+      const demoted = await this.members.updateOne({ ...mine, 'demoting.at': { $gte: this.clock() - DEMOTION_LEASE_MS } }, { $set: { role: 'member' }, $unset: { demoting: '' } });
+      if (demoted) return memberRecord(demoted);
+      await this.members.updateOne(mine, { $unset: { demoting: '' } });
+      return 'missed';
+    }
+    if (!(await this.members.updateOne(mine, { $unset: { demoting: '' } }))) return 'missed';
+    const others = await this.members.count({ tenantId, role: 'admin', id: { $ne: id }, 'demoting.at': { $gte: this.clock() - DEMOTION_LEASE_MS } });
+    return others > 0 ? 'crossed' : 'last-admin';
+  }
+
+  /** Gives an admin whose removal was refused after its demotion its role back, unless it changed meanwhile. */
+  async restoreAdmin(tenantId: string, userId: string): Promise<void> {
+    await this.members.updateOne({ id: tenantMemberId(tenantId, userId), role: 'member' }, { $set: { role: 'admin' } });
+  }
+
+  private freshMark(member: Stored<TenantMember>): { token: string; at: number } | undefined {
+    const mark = member.demoting as { token: string; at: number } | undefined;
+    return mark && mark.at >= this.clock() - DEMOTION_LEASE_MS ? mark : undefined;
+  }
+
+  private unmarkedFilter() {
+    return { $or: [{ demoting: { $exists: false } }, { 'demoting.at': { $lt: this.clock() - DEMOTION_LEASE_MS } }] };
   }
 
   /**
