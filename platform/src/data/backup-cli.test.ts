@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,24 @@ describe('pnpm data:backup', () => {
       await restored.close();
     }
     expect(await readdir(dataDir)).not.toContain('LOCK');
+  }, 60_000);
+
+  it('refuses a DATA_DIR that does not exist or holds no store, naming DATA_DIR, and creates nothing', async () => {
+    const missing = join(root, 'not-there');
+    await expect(run([join(root, 'copy')], { DATA_DIR: missing, INIT_CWD: root })).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(new RegExp(`${missing} does not exist: set DATA_DIR to the data directory the platform runs with`)),
+    });
+    // Without DATA_DIR, ./.data from where it runs: what a plain `pnpm start` there would use.
+    await expect(run([join(root, 'copy')], { DATA_DIR: '', INIT_CWD: root })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`${join(root, '.data')} does not exist: set DATA_DIR`) });
+    // A directory without the store (here only what the key-value store and the principal secret leave).
+    const other = join(root, 'other');
+    await mkdir(join(other, 'kv'), { recursive: true });
+    await writeFile(join(other, 'principal-secret'), 'x'.repeat(64));
+    await expect(run([join(root, 'copy')], { DATA_DIR: other, INIT_CWD: root })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`${other} holds no embedded store (no store.wal): set DATA_DIR`) });
+    expect((await readdir(root)).sort()).toEqual(['other']);
+    expect((await readdir(other)).sort()).toEqual(['kv', 'principal-secret']);
   }, 60_000);
 
   it('refuses a missing directory argument with the usage line', async () => {
