@@ -203,6 +203,8 @@ export class SyncClient {
   private closed = false;
   private accessTimer: unknown;
   private accessCheck: Promise<void> | undefined;
+  /** Scopes asked of `checkAccess` that the check under way has not started on yet. */
+  private accessWanted: { all: boolean; typeIds: Set<string> } | undefined;
   private readonly onBrowserOnline = () => this.online();
   private readonly onBrowserOffline = () => this.goOffline();
   /** The browser says it has no network: background attempts wait for its `online` event. */
@@ -605,11 +607,20 @@ export class SyncClient {
    * after a realtime `access-changed` notification; entities only created here are not asked about.
    */
   checkAccess(typeId?: string): Promise<void> {
+    // Asked while a check runs, for any scope: that check may have passed this collection already
+    // (or never covers it), so another round runs after it for what was asked meanwhile; every
+    // caller's promise settles once its own scope was checked.
+    const wanted = (this.accessWanted ??= { all: false, typeIds: new Set() });
+    if (typeId === undefined) wanted.all = true;
+    else wanted.typeIds.add(typeId);
     this.accessCheck ??= (async () => {
       try {
         await this.open();
-        for (const collection of this.collections.values()) {
-          if (collection.syncType === 'remote' && (typeId === undefined || typeId === collection.options.typeId)) await this.checkCollectionAccess(collection);
+        for (let round = this.accessWanted; round; round = this.accessWanted) {
+          this.accessWanted = undefined;
+          for (const collection of this.collections.values()) {
+            if (collection.syncType === 'remote' && (round.all || round.typeIds.has(collection.options.typeId))) await this.checkCollectionAccess(collection);
+          }
         }
       } finally {
         this.accessCheck = undefined;

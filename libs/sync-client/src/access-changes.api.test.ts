@@ -1,0 +1,80 @@
+import { PROJECT_MEMBERS_COLLECTION, projectMemberId } from '@platform/contracts';
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SyncClient } from './index';
+import { quietClients } from './testing';
+
+/** What the copy holds after the caller's access changes: checks of several collections, and access widened by a grant. */
+let platform: TestGateway;
+let projectId: string;
+let owner: string;
+const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
+const client = clients.open;
+
+let typeCounter = 0;
+async function freshType(): Promise<string> {
+  const id = `a${++typeCounter}${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
+  return id;
+}
+
+const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+
+async function ownerCreates(typeId: string, body: Record<string, unknown>): Promise<string> {
+  const created = await platform.call('POST', dataPath(typeId), { token: owner, body });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+async function addMember(userId: string): Promise<void> {
+  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: [], createdAt: Date.now() });
+}
+
+const revoke = (typeId: string, id: string) => platform.call('PATCH', `${dataPath(typeId)}/${id}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  owner = await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [] });
+});
+
+afterEach(async () => {
+  await clients.closeAll();
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('access checks of several collections', () => {
+  it('a check asked for one collection while another collection is being checked runs after it: both revoked documents leave at once', async () => {
+    const [typeA, typeB] = [await freshType(), await freshType()];
+    const [a, b] = [await ownerCreates(typeA, { title: 'in A' }), await ownerCreates(typeB, { title: 'in B' })];
+    const userId = `reader${typeCounter}`;
+    await addMember(userId);
+    // A slow network: a check of A is still under way when B's access-changed asks for B.
+    let checks = 0;
+    let answered = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (!String(input).endsWith('/readable')) return globalThis.fetch(input, init);
+      checks += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return globalThis.fetch(input, init).finally(() => (answered += 1));
+    };
+    const reader = client({ collections: [{ typeId: typeA, realtime: true }, { typeId: typeB, realtime: true }], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
+    const lost: string[] = [];
+    reader.on('change', (change) => change.reason === 'accessLost' && lost.push(...change.removed.map((document) => document.id)));
+    await reader.start();
+    await expect.poll(() => reader.realtimeStatus).toBe('live');
+    expect([reader.collection(typeA).get(a)?.id, reader.collection(typeB).get(b)?.id]).toEqual([a, b]);
+    // The check at start (one request per collection) is done.
+    await expect.poll(() => answered, { timeout: 3_000 }).toBe(2);
+    expect(checks).toBe(2);
+
+    expect((await revoke(typeA, a)).status).toBe(200);
+    expect((await revoke(typeB, b)).status).toBe(200);
+    await expect.poll(() => [...lost].sort(), { timeout: 3_000 }).toEqual([a, b].sort());
+    expect([reader.collection(typeA).get(a), reader.collection(typeB).get(b)]).toEqual([undefined, undefined]);
+  });
+});
