@@ -12,5 +12,6 @@ export * from './domain-changes';
 export * from './project-changes';
 export * from './project-purge';
 export * from './tenants';
+export * from './retention-erasure';
 export { installValidationMessages } from './validation-messages';
 export { entityTitle, MAX_TITLE_LENGTH, TITLE_FIELDS } from './entity-title';

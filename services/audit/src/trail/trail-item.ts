@@ -67,6 +67,11 @@ export interface TrailEntry extends ChangeFeedItem {
 export interface StoredTrailItem extends TrailEntry, StoredDocument {
   access: Access;
   accessRevision: number;
+  /**
+   * Set on the items of an entity before its erasure by visitor retention: their title is the
+   * entity id, and no history replays them any more, so a rebuild keeps them. Never shown.
+   */
+  erased?: true;
 }
 
 /** The latest access the trail knows for one entity (id is the entity key). */
@@ -77,6 +82,11 @@ export interface TrailEntityRecord extends StoredDocument {
   access: Access;
   /** Revision of the snapshot where `access` last changed. */
   accessRevision: number;
+  /**
+   * Revision of the entity's latest erasure by visitor retention (RETENTION_USER_ID): its items
+   * before it carry nothing of its content, whenever they are written.
+   */
+  erasedRevision?: number;
 }
 
 export function entityKeyOf(collection: string, entityId: string): string {

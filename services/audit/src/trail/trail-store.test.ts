@@ -58,6 +58,32 @@ function shuffled<T>(values: T[], seed: number): T[] {
 }
 
 describe('TrailStore', () => {
+  it.each([1, 2, 3, 4, 5])('no item before a retention erasure keeps its title, whatever the order and overlap of deliveries (seed %i)', async (seed) => {
+    const trail = new TrailStore(store);
+    await trail.ensureIndexes();
+    const entityId = `erased${seed}`;
+    // Revisions 0 to 5 name the visitor, 6 is the retention job's erasure, 7 a later change of the tombstone.
+    const change = (revision: number): TrailEntry =>
+      revision === 6
+        ? { ...entry(entityId, 6), changeType: 'deleted', changeDescription: 'audit.deleted', userId: 'system:retention', userDisplayName: 'system:retention' }
+        : { ...entry(entityId, revision), entityTitle: revision === 7 ? 'After' : 'Jane Visitor' };
+    const revisions = Array.from({ length: 8 }, (_, n) => n);
+    const deliveries = shuffled([...revisions, ...revisions], seed);
+    await Promise.all([0, 1, 2, 3].map(async (worker) => {
+      for (let n = worker; n < deliveries.length; n += 4) {
+        const revision = deliveries[n] as number;
+        await trail.record(change(revision), { access: undefined, revision });
+      }
+    }));
+    const items = await trail.items.find({ entityKey: `c/${entityId}` }, { sort: { revision: 1 } });
+    expect(items.map((item) => [item.revision, item.entityTitle, item.erased])).toEqual([
+      ...revisions.slice(0, 6).map((revision) => [revision, entityId, true]),
+      [6, entityId, undefined],
+      [7, 'After', undefined],
+    ]);
+    expect(await trail.entities.findById(`c/${entityId}`)).toMatchObject({ erasedRevision: 6 });
+  });
+
   it.each([1, 2, 3, 4, 5])('every item ends with the newest access, whatever the order and overlap of deliveries (seed %i)', async (seed) => {
     const trail = new TrailStore(store);
     await trail.ensureIndexes();

@@ -1,4 +1,4 @@
-import type { Access } from '@platform/contracts';
+import { isRetentionErasure, type Access } from '@platform/contracts';
 import type { TraceContext } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type StoreSection } from '@platform/storage';
 import { inStoreWriteSpan } from '@platform/telemetry';
@@ -21,6 +21,11 @@ interface TrailCollections {
 
 function trailCollections(store: StoreSection): TrailCollections {
   return { items: store.collection<StoredTrailItem>(TRAIL_COLLECTION), entities: store.collection<TrailEntityRecord>(TRAIL_ENTITIES_COLLECTION) };
+}
+
+/** What an item written before its entity's erasure carries instead of the entity's content. */
+function erasedFields(entry: TrailEntry, erasedRevision: number | undefined): Pick<StoredTrailItem, 'entityTitle' | 'erased'> | undefined {
+  return erasedRevision !== undefined && entry.revision < erasedRevision ? { entityTitle: entry.entityId, erased: true } : undefined;
 }
 
 /** Items read from the store at a time when a whole trail is read (an export). */
@@ -102,14 +107,41 @@ export class TrailStore {
     const { record: known, accessMoved } = await this.advanceEntity(trail.entities, entry.entityKey, entry.projectId, snapshot);
     // Items written before hold the record's access already unless this change moved it.
     if (accessMoved) await this.spreadAccess(trail.items, entry.entityKey, known);
+    let erasedRevision = known.erasedRevision;
+    if (isRetentionErasure(entry)) {
+      // The record is marked before its items are cleared, and an item inserted meanwhile reads
+      // the record after its insert (below): either way no earlier item keeps a title.
+      erasedRevision = await this.markErased(trail.entities, entry.entityKey, entry.revision);
+      await this.forgetErasedContent(trail.items, entry, erasedRevision);
+    }
     try {
-      await trail.items.insertOne({ ...entry, access: known.access, accessRevision: known.accessRevision });
+      await trail.items.insertOne({ ...entry, ...erasedFields(entry, erasedRevision), access: known.access, accessRevision: known.accessRevision });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
     // A newer change may have moved the record while this item was being inserted.
     const latest = (await trail.entities.findById(entry.entityKey)) as TrailEntityRecord;
     if (latest.accessRevision !== known.accessRevision) await this.spreadAccess(trail.items, entry.entityKey, latest);
+    if (latest.erasedRevision !== undefined && latest.erasedRevision !== erasedRevision && entry.revision < latest.erasedRevision) {
+      await this.forgetErasedContent(trail.items, entry, latest.erasedRevision);
+    }
+  }
+
+  /** Marks the entity erased at `revision` (a later erasure's revision stays); answers the revision it holds now. */
+  private async markErased(entities: Collection<TrailEntityRecord>, entityKey: string, revision: number): Promise<number> {
+    await entities.updateOne({ id: entityKey, $or: [{ erasedRevision: { $exists: false } }, { erasedRevision: { $lt: revision } }] }, { $set: { erasedRevision: revision } });
+    const record = (await entities.findById(entityKey)) as TrailEntityRecord;
+    return record.erasedRevision ?? revision;
+  }
+
+  /**
+   * Visitor retention erased the entity's content (its fields and its earlier history), so the
+   * entity's items before the erasure lose what they took from it: the title becomes the entity id.
+   * An item holds nothing else of the content (its description is a message key). Repeating it
+   * changes nothing.
+   */
+  private async forgetErasedContent(items: Collection<StoredTrailItem>, entry: Pick<TrailEntry, 'entityKey' | 'entityId'>, erasedRevision: number): Promise<void> {
+    await items.updateMany({ entityKey: entry.entityKey, revision: { $lt: erasedRevision }, erased: { $ne: true } }, { $set: { entityTitle: entry.entityId, erased: true } });
   }
 
   /**
@@ -185,14 +217,16 @@ export class TrailStore {
   /**
    * Removes the part of a project's trail a rebuild replays from the entities' histories: all but
    * the items of the project's own records (memberships, actions), which have no history to be
-   * rebuilt from, and those records' access.
+   * rebuilt from, and those records' access. Kept too: the items an entity had before visitor
+   * retention erased it (`erased`, title already the entity id), since the erasure deleted the
+   * history they came from, and those entities' records, which say where the erasure was.
    */
   async clearProject(projectId: string): Promise<void> {
     await this.store.atomically(async (section) => {
       const { items, entities } = trailCollections(section);
-      await items.deleteMany({ projectId, entityTypeId: { $nin: [...PROJECT_RECORD_TYPE_IDS] } });
-      const kept = new Set((await items.find({ projectId }, { projection: { entityKey: 1 } })).map((item) => item.entityKey));
-      await entities.deleteMany({ projectId, id: { $nin: [...kept] } });
+      await items.deleteMany({ projectId, entityTypeId: { $nin: [...PROJECT_RECORD_TYPE_IDS] }, erased: { $ne: true } });
+      const kept = new Set((await items.find({ projectId, erased: { $ne: true } }, { projection: { entityKey: 1 } })).map((item) => item.entityKey));
+      await entities.deleteMany({ projectId, id: { $nin: [...kept] }, erasedRevision: { $exists: false } });
     });
   }
 }

@@ -1,3 +1,4 @@
+import { RETENTION_USER_ID } from '@platform/contracts';
 import { AppError, type Logger } from '@platform/kit';
 import { type DataDeps, type StoredEntity } from '@platform/documents';
 import { erasureModifier } from '../domain/retention-rules';
@@ -6,8 +7,8 @@ import type { VisitorSecrets } from '../visitors/visitor-secrets';
 import { adoptLegacyVisitors } from './legacy-visitors';
 import type { LedgerEntry, RetentionLedger } from './retention-ledger';
 
-/** The author of retention changes in history, events and the audit trail. */
-export const RETENTION_USER_ID = 'system:retention';
+/** The author of retention changes in history, events and the audit trail (a contract: audit recognises erasures by it). */
+export { RETENTION_USER_ID };
 
 const BATCH = 200;
 const CONFLICT_RETRIES = 5;
