@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignModifier, pinChange, pinnedAfter } from './pin';
+import { assignModifier, assignsNothing, pinChange, pinnedAfter } from './pin';
 
 const target = { targetType: 'application', targetId: 'app1' };
 
@@ -33,5 +33,17 @@ describe('Domain pin table', () => {
     expect(pinnedAfter({ kind: 'unpin' }, 'a')).toBeUndefined();
     expect(pinnedAfter({ kind: 'unchanged' }, 'a')).toBe('a');
     expect(pinnedAfter({ kind: 'unchanged' }, undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['the same target, pin key absent', { ...target, targetVersionId: 'app1:1' }, { kind: 'unchanged' }, true],
+    ['the same pin', { ...target, targetVersionId: 'app1:1' }, { kind: 'pin', versionId: 'app1:1' }, true],
+    ['an unpin of an unpinned domain', target, { kind: 'unpin' }, true],
+    ['another pin', { ...target, targetVersionId: 'app1:1' }, { kind: 'pin', versionId: 'app1:2' }, false],
+    ['an unpin of a pinned domain', { ...target, targetVersionId: 'app1:1' }, { kind: 'unpin' }, false],
+    ['another application', { ...target, targetId: 'app2' }, { kind: 'unchanged' }, false],
+    ['a domain without a target', {}, { kind: 'unpin' }, false],
+  ] as const)('assignsNothing: %s', (_label, domain, pin, expected) => {
+    expect(assignsNothing(domain, target, pin)).toBe(expected);
   });
 });

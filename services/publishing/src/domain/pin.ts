@@ -26,6 +26,12 @@ export function assignModifier(target: { targetType: string; targetId: string },
   return modifier;
 }
 
+/** Whether an assignment leaves the domain as it is: the same target, and the same pin (or none) after it. */
+export function assignsNothing(domain: { targetType?: string; targetId?: string; targetVersionId?: string }, target: { targetType: string; targetId: string }, pin: PinChange): boolean {
+  const pinnedBefore = domain.targetVersionId || undefined;
+  return domain.targetType === target.targetType && domain.targetId === target.targetId && pinnedAfter(pin, pinnedBefore) === pinnedBefore;
+}
+
 /** The version a domain pins after the change, given the one it pinned before. */
 export function pinnedAfter(pin: PinChange, before: string | undefined): string | undefined {
   if (pin.kind === 'pin') return pin.versionId;

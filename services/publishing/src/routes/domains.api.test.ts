@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { DOMAIN_CHANGES_FILTER, type DomainChange } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway, type TestResponse } from '@platform/gateway/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPublishingService } from '../app';
 import { FakeDns } from '../testing/fake-dns';
 import { versionsCollection } from '../stores/versions';
@@ -235,7 +236,8 @@ describe('assign: the Domain pin table', () => {
 
   it('the key absent leaves a pin, and leaves an unpinned domain unpinned', async () => {
     const { appId, v1, domainId } = await pinnedDomain();
-    expect((await assign(domainId, { targetType: 'application', targetId: appId })).body).toMatchObject({ targetVersionId: v1, revision: 1 });
+    // The same application with the pin left as it is: nothing changes, so no revision either.
+    expect((await assign(domainId, { targetType: 'application', targetId: appId })).body).toMatchObject({ targetVersionId: v1, revision: 0 });
     await assign(domainId, { targetType: 'application', targetId: appId, targetVersionId: null });
     const still = await assign(domainId, { targetType: 'application', targetId: appId });
     expect(still.status).toBe(200);
@@ -267,6 +269,57 @@ describe('assign: the Domain pin table', () => {
     expect((await assign(domainId, { targetType: 'application', targetId: appId, targetVersionId: null })).status).toBe(400);
     expect((await assign(domainId, { targetType: 'page', targetId: appId })).body.error).toContain('body.targetType');
     expect((await assign(domainId, { targetType: 'application', targetId: appId, targetVersionId: true })).body.error).toContain('body.targetVersionId');
+  });
+});
+
+describe('changes that change nothing', () => {
+  it('the same target, pin or hostname again answers the domain as it is: same revision and updatedAt, no audit item', async () => {
+    const changes: DomainChange[] = [];
+    const subscription = await platform.context.bus.subscribe<DomainChange>({
+      durable: `test-no-op-${randomBytes(4).toString('hex')}`,
+      filter: DOMAIN_CHANGES_FILTER,
+      handler: async (message) => {
+        changes.push(message.data);
+      },
+    });
+    try {
+      const appId = await application();
+      const v1 = await publish(appId);
+      const name = hostname();
+      const id = (await createDomain({ hostname: name, targetType: 'application', targetId: appId })).body.id as string;
+      const target = { targetType: 'application', targetId: appId };
+      const pinned = (await assign(id, { ...target, targetVersionId: v1 })).body;
+      expect(pinned).toMatchObject({ targetVersionId: v1, revision: 1 });
+      // Time passes, so a write would show in updatedAt too.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const again: Array<[string, () => Promise<TestResponse>]> = [
+        ['the same pin', () => assign(id, { ...target, targetVersionId: v1 })],
+        ['the same application, pin key absent', () => assign(id, target)],
+        ['the same hostname', () => platform.call('PATCH', `/api/projects/${projectId}/domains/${id}`, { token: owner, body: { hostname: name } })],
+        ['the same hostname spelt otherwise', () => platform.call('PATCH', `/api/projects/${projectId}/domains/${id}`, { token: owner, body: { hostname: `${name.toUpperCase()}.` } })],
+      ];
+      for (const [label, request] of again) expect(await request(), label).toMatchObject({ status: 200, body: pinned });
+      expect((await getDomain(id)).body).toEqual(pinned);
+
+      const unpinned = (await assign(id, { ...target, targetVersionId: null })).body;
+      expect(unpinned.revision).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const value of [null, '']) expect(await assign(id, { ...target, targetVersionId: value }), `unpin with ${JSON.stringify(value)} again`).toMatchObject({ status: 200, body: unpinned });
+      expect((await getDomain(id)).body).toEqual(unpinned);
+
+      // A real change afterwards: its item follows the last one, one item per revision and no gap.
+      const renamed = (await platform.call('PATCH', `/api/projects/${projectId}/domains/${id}`, { token: owner, body: { hostname: hostname() } })).body;
+      expect(renamed.revision).toBe(3);
+      await vi.waitFor(() => expect(changes.filter((change) => change.domainId === id).map((change) => change.revision)).toContain(3));
+      expect(changes.filter((change) => change.domainId === id).map((change) => [change.revision, change.change])).toEqual([
+        [0, 'created'],
+        [1, 'assigned'],
+        [2, 'assigned'],
+        [3, 'renamed'],
+      ]);
+    } finally {
+      await subscription.stop();
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { claimStatus, pendingClaim, renameModifier, verificationRecord } from '../domain/claim';
-import { assignModifier, pinChange, pinnedAfter, type PinChange } from '../domain/pin';
+import { assignModifier, assignsNothing, pinChange, pinnedAfter, type PinChange } from '../domain/pin';
 import { publishingError } from '../errors';
 import type { PublishingDeps } from '../publishing-deps';
 import { domainChangeMessages } from '../stores/domain-changes';
@@ -163,11 +163,10 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const { hostname } = request.body;
       const caller = await manager(request, projectId);
       const before = await deps.domains.require(projectId, domainId);
+      // The same hostname again changes nothing: no write, no revision, no audit item.
+      if (hostname === before.hostname) return domainView(before, deps.clock());
       const now = deps.clock();
-      const updated =
-        hostname === before.hostname
-          ? await deps.domains.update(projectId, domainId, { $set: { updatedAt: now }, $inc: { revision: 1 } })
-          : await deps.domains.rename(projectId, domainId, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
+      const updated = await deps.domains.rename(projectId, domainId, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
       deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
       await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));
       return domainView(updated, now);
@@ -206,6 +205,8 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const before = await deps.domains.require(projectId, domainId);
       const pin = pinChange(request.body);
       await checkTarget(projectId, caller, request.body.targetId, pin, before.targetVersionId);
+      // The same target again changes nothing: no write, no revision, no audit item.
+      if (assignsNothing(before, request.body, pin)) return domainView(before, deps.clock());
       const now = deps.clock();
       const updated = await deps.domains.update(projectId, domainId, assignModifier(request.body, pin, now));
       deps.resolutions.forgetHostnames([updated.hostname]);
