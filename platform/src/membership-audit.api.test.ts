@@ -145,3 +145,51 @@ describe('membership changes in the audit trail', () => {
     expect(stored).toHaveLength(1);
   });
 });
+
+describe("the successor's membership when a project passes to it", () => {
+  /** Fay's project in a team Gil administers, with Gil a member of it with a permission. */
+  async function handoverCase(): Promise<{ fay: Account; gil: Account; team: string; projectId: string }> {
+    const [fay, gil] = (await Promise.all(['fay', 'gil'].map((name) => registerAccount(call, name)))) as [Account, Account];
+    const team = (await as(gil, 'POST', '/api/tenants', { name: 'Agency' })).id;
+    const invitation = await as(gil, 'PUT', `/api/tenants/${team}/members/${fay.userId}`, { role: 'member' });
+    await as(fay, 'POST', `/api/me/invitations/${invitation.id}/accept`);
+    const projectId = (await as(fay, 'POST', '/api/projects', { name: "Fay's", tenantId: team })).id;
+    await join(projectId, gil, ['editors'], fay);
+    return { fay, gil, team, projectId };
+  }
+
+  async function settled(projectId: string, who: Account, count: number): Promise<any[]> {
+    let items: any[] = [];
+    await vi.waitFor(
+      async () => {
+        items = await membershipItems(projectId, who);
+        expect(items).toHaveLength(count);
+      },
+      { timeout: 10_000 },
+    );
+    return items;
+  }
+
+  it("records the permissions its owner role replaced when the admin who removes the owner from the tenant takes the project", async () => {
+    const { fay, gil, team, projectId } = await handoverCase();
+    await as(gil, 'DELETE', `/api/tenants/${team}/members/${fay.userId}`);
+    expect((await as(gil, 'GET', `/api/projects/${projectId}`)).ownerId).toBe(gil.userId);
+    const items = await settled(projectId, gil, 3);
+    expect(items.map((item) => [item.entityId, item.changeDescription, item.userId, item.permissions, item.previousPermissions])).toEqual(
+      expect.arrayContaining([
+        [gil.userId, 'audit.memberPermissionsChanged', gil.userId, [], [`${projectId}::editors`]],
+        [fay.userId, 'audit.memberRemoved', gil.userId, [], []],
+        [gil.userId, 'audit.memberAdded', fay.userId, [`${projectId}::editors`], undefined],
+      ]),
+    );
+  });
+
+  it("records them too when the project passes to the admin because its owner deleted the account", async () => {
+    const { fay, gil, projectId } = await handoverCase();
+    expect((await call('DELETE', '/api/me', fay.token, { password: 'fay password 1' })).status).toBe(200);
+    const items = await settled(projectId, gil, 3);
+    expect(items.map((item) => [item.entityId, item.changeDescription, item.userId, item.permissions, item.previousPermissions])).toEqual(
+      expect.arrayContaining([[gil.userId, 'audit.memberPermissionsChanged', fay.userId, [], [`${projectId}::editors`]]]),
+    );
+  });
+});

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { identityError } from '../errors';
-import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipEnded, membershipPut } from '../projects/membership-changes';
 import { projectChangeMessages } from '../projects/project-changes';
 import type { IdentityDeps } from '../identity-deps';
 import { invitationIdParams, tenantInvitationSchema, type TenantInvitation } from '../invitations/invitation-schemas';
@@ -208,10 +208,12 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         if (removed.role === 'admin') await deps.tenants.restoreAdmin(tenantId, userId);
         throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       }
-      const { ended, handedOver } = await deps.tenants.removeMember(tenantId, userId, successor);
+      const { ended, handedOver, promoted } = await deps.tenants.removeMember(tenantId, userId, successor);
       await announceProjects(ended.map((membership) => membership.projectId));
       await deps.outbox.publish([
         ...handedOver.flatMap((project) => projectChangeMessages('ownerChanged', { after: project }, caller.userId, deps.clock(), userId)),
+        // The successor's own membership of a project it now owns: the owner role replaced its permissions.
+        ...membershipChangeMessages(promoted.flatMap(({ member, previousPermissions }) => membershipPut(member, previousPermissions, caller.userId)), deps.clock),
         ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, caller.userId)), deps.clock),
       ]);
       return reply.code(204).send();

@@ -226,10 +226,16 @@ export class TenantRepository {
   /**
    * Removes the user from the tenant and from every project of it. Projects the user owns pass to
    * `successorId` (the admin removing them, or another admin when they leave), so no project of
-   * the tenant is left without an owner. Answers the project memberships the user lost and the
-   * projects that passed to the successor, as they are now.
+   * the tenant is left without an owner. Answers the project memberships the user lost, the
+   * projects that passed to the successor, as they are now, and the successor's memberships of
+   * those projects that it held before and that became owner memberships (`previousPermissions`:
+   * what it held, which the owner role replaces by none).
    */
-  async removeMember(tenantId: string, userId: string, successorId: string): Promise<{ ended: ProjectMember[]; handedOver: ProjectRecord[] }> {
+  async removeMember(
+    tenantId: string,
+    userId: string,
+    successorId: string,
+  ): Promise<{ ended: ProjectMember[]; handedOver: ProjectRecord[]; promoted: Array<{ member: ProjectMember; previousPermissions: string[] }> }> {
     // Ownership handover and removal in one atomic section: never a project without its owner's membership.
     return this.store.atomically(async (section) => {
       const members = section.collection<Stored<TenantMember>>(TENANT_MEMBERS_COLLECTION);
@@ -238,17 +244,20 @@ export class TenantRepository {
       const projectIds = (await projects.find({ tenantId }, { projection: { id: 1 } })).map((project) => project.id);
       const now = this.clock();
       const handedOver: ProjectRecord[] = [];
+      const promoted: Array<{ member: ProjectMember; previousPermissions: string[] }> = [];
       for (const project of await projects.find({ tenantId, ownerId: userId })) {
         const passed = await projects.updateOne({ id: project.id }, { $set: { ownerId: successorId, updatedAt: now }, $inc: { revision: 1 } });
         if (passed) handedOver.push(passed);
         const successorMembership = projectMemberId(project.id, successorId);
-        const promoted = await projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
-        if (!promoted) await projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
+        const before = await projectMembers.findById(successorMembership);
+        const after = await projectMembers.updateOne({ id: successorMembership }, { $set: { role: 'owner', permissions: [] } });
+        if (after) promoted.push({ member: after, previousPermissions: before?.permissions ?? [] });
+        else await projectMembers.insertOne({ id: successorMembership, projectId: project.id, userId: successorId, role: 'owner', permissions: [], createdAt: now });
       }
       const memberships = await projectMembers.find({ userId, projectId: { $in: projectIds } });
       await projectMembers.deleteMany({ userId, projectId: { $in: projectIds } });
       await members.deleteMany({ id: tenantMemberId(tenantId, userId) });
-      return { ended: memberships, handedOver };
+      return { ended: memberships, handedOver, promoted };
     });
   }
 

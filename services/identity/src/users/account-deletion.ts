@@ -2,7 +2,7 @@ import { accountDeletedMessageId, accountDeletedSubject, personalTenantId, type 
 import type { ProjectRecord } from '@platform/kit';
 import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
-import { membershipChangeMessages, membershipEnded } from '../projects/membership-changes';
+import { membershipChangeMessages, membershipEnded, membershipPut, type MembershipChangeInput } from '../projects/membership-changes';
 import { projectChangeMessages, projectSettingsChanged } from '../projects/project-changes';
 
 /** What keeps an account from being deleted until its user sees to it, with what to do about it. */
@@ -80,10 +80,12 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   const touched = new Set<string>();
   const ended: ProjectMember[] = [];
   const handedOver: ProjectRecord[] = [];
+  const promoted: MembershipChangeInput[] = [];
   for (const { tenant, successorId } of planned.leaving) {
     const left = await deps.tenants.removeMember(tenant.id, user.id, successorId);
     ended.push(...left.ended);
     handedOver.push(...left.handedOver);
+    promoted.push(...left.promoted.flatMap(({ member, previousPermissions }) => membershipPut(member, previousPermissions, user.id)));
   }
   const deletedProjects: ProjectRecord[] = [];
   for (const project of planned.deletedProjects) {
@@ -97,6 +99,8 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   await deps.outbox.publish([
     ...handedOver.flatMap((project) => projectChangeMessages('ownerChanged', { after: project }, user.id, deps.clock(), user.id)),
     ...deletedProjects.flatMap((project) => projectSettingsChanged('deleted', project, user.id, deps.clock())),
+    // The successor's membership of a project it now owns: the owner role replaced its permissions.
+    ...membershipChangeMessages(promoted, deps.clock),
     ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, user.id)), deps.clock),
   ]);
   await deps.invitations.eraseFor(user.id);
