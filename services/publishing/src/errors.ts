@@ -11,6 +11,7 @@ export const publishingError = errorCatalogue({
   PUBLISHING_INVALID_TARGET: [400, 'Invalid assignment target'],
   PUBLISHING_NOTHING_PUBLISHED: [404, 'Nothing is published on this domain'],
   PUBLISHING_VERIFICATION_FAILED: [400, 'The verification record was not found'],
+  PUBLISHING_CONCURRENT_DOMAIN_CHANGE: [409, 'The domain kept changing while this change was being made; reload it and try again'],
   PUBLISHING_DOMAIN_CHANGED: [409, 'The domain changed during verification; reload it and verify again'],
   PUBLISHING_VERIFICATION_UNAVAILABLE: [503, 'The DNS lookup failed; try again shortly'],
 });

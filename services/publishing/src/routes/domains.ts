@@ -47,6 +47,9 @@ function verificationFailed(hostname: string, token: string, failure: Verificati
   });
 }
 
+/** How often a change of a domain is decided again on a fresh read when the domain changed meanwhile. */
+const DOMAIN_CHANGE_ATTEMPTS = 8;
+
 function invalidTarget(field: 'targetId' | 'targetVersionId', message: string) {
   return publishingError('PUBLISHING_INVALID_TARGET', { message: `Invalid body.${field}: ${message}`, details: { field } });
 }
@@ -70,6 +73,21 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     const { project, caller } = await deps.data.projects.require(projectId, requireUser(request));
     if (!rlsAllows(project.access, 'update', caller)) throw publishingError('PUBLISHING_FORBIDDEN', { message: 'Changing domains needs update permission on the project' });
     return caller;
+  }
+
+  /**
+   * A read-check-write of one domain that cannot act on a stale read: `change` decides from the
+   * domain as read and writes only if it is still at that revision (answering null when it is
+   * not), so what was checked is what gets changed, and the domain before the change is the one
+   * answered and recorded. On a miss the domain is read and the change decided again; after
+   * DOMAIN_CHANGE_ATTEMPTS misses, 409. 404 when the domain is gone.
+   */
+  async function changeDomain<T>(projectId: string, domainId: string, change: (before: StoredDomain) => Promise<T | null>): Promise<T> {
+    for (let attempt = 0; attempt < DOMAIN_CHANGE_ATTEMPTS; attempt += 1) {
+      const done = await change(await deps.domains.require(projectId, domainId));
+      if (done !== null) return done;
+    }
+    throw publishingError('PUBLISHING_CONCURRENT_DOMAIN_CHANGE');
   }
 
   /** The target must be a live application the caller can read; a pin, one of its published versions. */
@@ -162,14 +180,16 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const { projectId, domainId } = request.params;
       const { hostname } = request.body;
       const caller = await manager(request, projectId);
-      const before = await deps.domains.require(projectId, domainId);
-      // The same hostname again changes nothing: no write, no revision, no audit item.
-      if (hostname === before.hostname) return domainView(before, deps.clock());
-      const now = deps.clock();
-      const updated = await deps.domains.rename(projectId, domainId, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
-      deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
-      await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));
-      return domainView(updated, now);
+      return changeDomain(projectId, domainId, async (before) => {
+        // The same hostname again changes nothing: no write, no revision, no audit item.
+        if (hostname === before.hostname) return domainView(before, deps.clock());
+        const now = deps.clock();
+        const updated = await deps.domains.renameAt(projectId, domainId, before.revision, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
+        if (!updated) return null;
+        deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
+        await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));
+        return domainView(updated, now);
+      });
     },
   );
 
@@ -179,12 +199,14 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     async (request) => {
       const { projectId, domainId } = request.params;
       const caller = await manager(request, projectId);
-      const domain = await deps.domains.require(projectId, domainId);
-      if (!(await deps.domains.remove(projectId, domainId))) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
-      deps.resolutions.forgetHostnames([domain.hostname]);
-      const now = deps.clock();
-      await deps.domainChanges.publish(await domainChangeMessages('removed', { after: domain }, caller.userId, now, versionNumber));
-      return domainView(domain, now);
+      // Only the domain as read is removed, so the answer and the audit item are the domain that went.
+      return changeDomain(projectId, domainId, async (domain) => {
+        if (!(await deps.domains.removeAt(projectId, domainId, domain.revision))) return null;
+        deps.resolutions.forgetHostnames([domain.hostname]);
+        const now = deps.clock();
+        await deps.domainChanges.publish(await domainChangeMessages('removed', { after: domain }, caller.userId, now, versionNumber));
+        return domainView(domain, now);
+      });
     },
   );
 
@@ -202,16 +224,19 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     async (request) => {
       const { projectId, domainId } = request.params;
       const caller = await manager(request, projectId);
-      const before = await deps.domains.require(projectId, domainId);
       const pin = pinChange(request.body);
-      await checkTarget(projectId, caller, request.body.targetId, pin, before.targetVersionId);
-      // The same target again changes nothing: no write, no revision, no audit item.
-      if (assignsNothing(before, request.body, pin)) return domainView(before, deps.clock());
-      const now = deps.clock();
-      const updated = await deps.domains.update(projectId, domainId, assignModifier(request.body, pin, now));
-      deps.resolutions.forgetHostnames([updated.hostname]);
-      await deps.domainChanges.publish(await domainChangeMessages('assigned', { after: updated, before }, caller.userId, now, versionNumber));
-      return domainView(updated, now);
+      return changeDomain(projectId, domainId, async (before) => {
+        // Checked against the pin as read; written only while the domain still has it.
+        await checkTarget(projectId, caller, request.body.targetId, pin, before.targetVersionId);
+        // The same target again changes nothing: no write, no revision, no audit item.
+        if (assignsNothing(before, request.body, pin)) return domainView(before, deps.clock());
+        const now = deps.clock();
+        const updated = await deps.domains.updateAt(projectId, domainId, before.revision, assignModifier(request.body, pin, now));
+        if (!updated) return null;
+        deps.resolutions.forgetHostnames([updated.hostname]);
+        await deps.domainChanges.publish(await domainChangeMessages('assigned', { after: updated, before }, caller.userId, now, versionNumber));
+        return domainView(updated, now);
+      });
     },
   );
 

@@ -64,16 +64,20 @@ export class DomainStore {
     await this.claiming(domain.hostname, now, () => this.domains.insertOne(domain));
   }
 
-  /** Applies a modifier that keeps the hostname; 404 when the domain is gone. */
-  async update(projectId: string, id: string, modifier: UpdateModifier): Promise<StoredDomain> {
-    return this.updateExisting(projectId, id, modifier).catch((error: unknown) => {
-      throw hostnameTaken(error);
-    });
+  /**
+   * Applies a modifier that keeps the hostname, only if the domain is still at `revision` (the one
+   * the change was decided on); null when it changed or is gone meanwhile.
+   */
+  async updateAt(projectId: string, id: string, revision: number, modifier: UpdateModifier): Promise<StoredDomain | null> {
+    return this.domains.updateOne({ id, projectId, revision }, modifier);
   }
 
-  /** Applies a modifier that sets `hostname`; 404 when the domain is gone, 409 when the hostname is held. */
-  async rename(projectId: string, id: string, hostname: string, modifier: UpdateModifier, now: number): Promise<StoredDomain> {
-    return this.claiming(hostname, now, () => this.updateExisting(projectId, id, modifier));
+  /**
+   * Applies a modifier that sets `hostname`, only if the domain is still at `revision`; null when
+   * it changed or is gone meanwhile, 409 when the hostname is held.
+   */
+  async renameAt(projectId: string, id: string, revision: number, hostname: string, modifier: UpdateModifier, now: number): Promise<StoredDomain | null> {
+    return this.claiming(hostname, now, () => this.domains.updateOne({ id, projectId, revision }, modifier));
   }
 
   /**
@@ -85,14 +89,9 @@ export class DomainStore {
     return this.domains.updateOne({ id, projectId, hostname, verificationToken }, verifiedModifier(now));
   }
 
-  async remove(projectId: string, id: string): Promise<boolean> {
-    return (await this.domains.deleteMany({ id, projectId })) > 0;
-  }
-
-  private async updateExisting(projectId: string, id: string, modifier: UpdateModifier): Promise<StoredDomain> {
-    const updated = await this.domains.updateOne({ id, projectId }, modifier);
-    if (!updated) throw publishingError('PUBLISHING_DOMAIN_NOT_FOUND');
-    return updated;
+  /** Removes the domain, only if it is still at `revision` (the state answered and recorded); false when it changed or is gone. */
+  async removeAt(projectId: string, id: string, revision: number): Promise<boolean> {
+    return (await this.domains.deleteMany({ id, projectId, revision })) > 0;
   }
 
   /**
