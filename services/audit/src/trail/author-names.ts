@@ -1,4 +1,4 @@
-import { PROJECT_MEMBERS_COLLECTION, type ProjectMember } from '@platform/contracts';
+import { PROJECT_MEMBERS_COLLECTION, TENANT_MEMBERS_COLLECTION } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
 import { DEFAULT_PRIVACY, displayNameVisible, privacySchema, type Privacy, type Viewer } from '../domain/name-visibility';
 import { USERS_COLLECTION } from './names';
@@ -29,7 +29,7 @@ export class AuthorNames {
     // Every author with an account: a deleted one has no record.
     const users = await this.profiles(authors);
     if (reader.platformOwner) return new Map([...users].map(([id, user]) => [id, user.displayName]));
-    const sharing = await this.sharingProjects(reader.userId, authors);
+    const sharing = await this.colleagues(reader.userId, authors);
     const visible = new Map<string, string>();
     for (const author of authors) {
       const viewer: Viewer = author === reader.userId ? 'self' : sharing.has(author) ? 'shares-project' : 'other';
@@ -53,12 +53,24 @@ export class AuthorNames {
     );
   }
 
-  /** The authors who are members of a project the reader is a member of (identity's `shareAProject`). */
-  private async sharingProjects(readerId: string, authors: string[]): Promise<Set<string>> {
-    const members = this.store.collection<ProjectMember & { [field: string]: unknown }>(PROJECT_MEMBERS_COLLECTION);
-    const projectIds = (await members.find({ userId: readerId }, { projection: { projectId: 1 } })).map((member) => member.projectId);
-    if (projectIds.length === 0) return new Set();
-    const shared = await members.find({ userId: { $in: authors }, projectId: { $in: projectIds } }, { projection: { userId: 1 } });
-    return new Set(shared.map((member) => member.userId));
+  /**
+   * The authors who share a project or a tenant with the reader: identity's colleagues (its
+   * `shareAProject` or `shareATenant`, as GET /api/users/{userId} decides), whose names their
+   * `members` privacy shows.
+   */
+  private async colleagues(readerId: string, authors: string[]): Promise<Set<string>> {
+    const [projects, tenants] = await Promise.all([
+      this.sharingMembers(PROJECT_MEMBERS_COLLECTION, 'projectId', readerId, authors),
+      this.sharingMembers(TENANT_MEMBERS_COLLECTION, 'tenantId', readerId, authors),
+    ]);
+    return new Set([...projects, ...tenants]);
+  }
+
+  /** The authors with a membership in `collection` whose `groupField` (project or tenant) the reader also has one in. */
+  private async sharingMembers(collection: string, groupField: 'projectId' | 'tenantId', readerId: string, authors: string[]): Promise<string[]> {
+    const members = this.store.collection(collection);
+    const groups = (await members.find({ userId: readerId }, { projection: { [groupField]: 1 } })).map((member) => member[groupField]);
+    if (groups.length === 0) return [];
+    return (await members.find({ userId: { $in: authors }, [groupField]: { $in: groups } }, { projection: { userId: 1 } })).map((member) => member.userId as string);
   }
 }
