@@ -5,6 +5,7 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openCheckedSession } from '../auth/checked-session';
 import { givenPasswordSchema, hashPassword, newPasswordSchema, spendVerificationTime, verifyPassword } from '../auth/passwords';
 import { requireSecondFactor } from '../auth/second-factor-check';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie';
@@ -15,7 +16,7 @@ import { PROMOTION_TOKEN_TTL_MS } from '../promotion/promotion-tokens';
 import { accountEmail, emailAddress } from '../users/email-address';
 import { verificationMailed, verificationText } from '../users/email-verification';
 import { withoutSecret } from '../users/user-repository';
-import { currentUserSchema, DISPLAY_NAME_MAX_LENGTH, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
+import { credentialGenerationOf, currentUserSchema, DISPLAY_NAME_MAX_LENGTH, toCurrentUser, type StoredUser, type UserRecord } from '../users/user-record';
 import { noticeAccountChange } from '../users/security-notices';
 
 const registerBody = z.object({
@@ -111,7 +112,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       await deps.throttle.recordSuccess(email, request.ip);
       const stored = withoutSecret(user);
       const device = requestDevice(request);
-      const { token, session, knownDevice } = await deps.sessions.create(stored, device);
+      // A password changed (or the account deleted) since the check above ends the session it opened.
+      const opened = await openCheckedSession(deps, stored, device, credentialGenerationOf(user));
+      if (!opened) throw identityError('IDENTITY_INVALID_CREDENTIALS');
+      const { token, session, knownDevice } = opened;
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       if (!knownDevice) noticeAccountChange(deps, stored, { signedInFrom: { device: describeDevice(device.userAgent) ?? 'a program that did not say what it is', address: device.address } }, requestTraceContext(request));
       return { user: toCurrentUser(stored, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };

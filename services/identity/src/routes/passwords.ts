@@ -3,6 +3,7 @@ import type { TraceContext } from '@platform/telemetry';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openCheckedSession } from '../auth/checked-session';
 import { userWithCheckedPassword } from '../auth/password-check';
 import { givenPasswordSchema, hashPassword, newPasswordSchema } from '../auth/passwords';
 import { PASSWORD_RESET_LINKS } from '../auth/mailed-link-tokens';
@@ -54,7 +55,8 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       const user = await userWithCheckedPassword(deps, request, userId, request.body.currentPassword, 'currentPassword');
-      if (!(await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword)))) throw identityError('IDENTITY_USER_NOT_FOUND');
+      if ((await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword))) === null) throw identityError('IDENTITY_USER_NOT_FOUND');
+      // After the new generation: a sign-in that checked the old password and wrote its session later ends it itself (openCheckedSession).
       // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
       const endedSessions = await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true });
       noticeAccountChange(deps, user, 'password-changed', requestTraceContext(request));
@@ -109,13 +111,18 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       const userId = await deps.resetTokens.consume(request.body.token);
       const found = userId ? await deps.users.findById(userId) : null;
       if (!found) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });
-      await deps.users.setPasswordHash(found.id, await hashPassword(request.body.password));
+      const generation = await deps.users.setPasswordHash(found.id, await hashPassword(request.body.password));
+      if (generation === null) throw identityError('IDENTITY_RESET_LINK_INVALID', { details: { field: 'token' } });
       // The link came by mail: the address is the owner's.
       const user = (await deps.users.markEmailVerified(found.id, found.email)) ?? found;
+      // After the new generation: a sign-in that checked the old password and wrote its session later ends it itself (openCheckedSession).
       await deps.sessions.revokeAll(user.id);
       // The mail proved the account's owner: sign-in failures counted against it are forgiven.
       await deps.throttle.clearAccount(user.email);
-      const { token, session } = await deps.sessions.create(user, requestDevice(request));
+      // This session too ends if the credentials changed again meanwhile (another reset, the account deleted).
+      const opened = await openCheckedSession(deps, user, requestDevice(request), generation);
+      if (!opened) throw identityError('IDENTITY_INVALID_CREDENTIALS');
+      const { token, session } = opened;
       setSessionCookie(reply, token, session.expiresAt, deps.dev);
       return { user: toCurrentUser(user, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },

@@ -104,6 +104,9 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
     ...membershipChangeMessages(ended.map((membership) => membershipEnded(membership, user.id)), deps.clock),
   ]);
   await deps.invitations.eraseFor(user.id);
+  // A new credential generation before the sessions end: a sign-in whose session is written after
+  // the revocation below sees it (or the record gone) and ends that session itself (openCheckedSession).
+  await deps.users.endCredentials(user.id);
   await deps.sessions.revokeAll(user.id);
   const deleted: AccountDeleted = { userId: user.id, deletedAt: deps.clock() };
   await deps.bus.publish(accountDeletedSubject(user.id), deleted, { msgId: accountDeletedMessageId(user.id) });

@@ -31,6 +31,13 @@ export interface StoredUser {
   emailVerifiedAt?: number;
   /** When two-step sign-in was turned on; absent while it is off. */
   twoFactorEnabledAt?: number;
+  /**
+   * Counts the changes that end the account's sessions (a new password, the account's deletion),
+   * each in the same write as the change itself; absent (0) until the first. A sign-in compares it
+   * after writing its session with the value it read beside the password it checked
+   * (auth/checked-session.ts).
+   */
+  credentialGeneration?: number;
   createdAt: number;
   updatedAt: number;
   revision: number;
@@ -45,6 +52,9 @@ export interface UserRecord extends StoredUser {
   twoFactor?: TwoFactor;
   twoFactorPending?: PendingTwoFactor;
 }
+
+/** The user's credential generation: 0 for an account whose credentials never changed. */
+export const credentialGenerationOf = (user: Pick<StoredUser, 'credentialGeneration'>): number => user.credentialGeneration ?? 0;
 
 /** The user as its owner sees it (`GET /api/me`, sign-in answers). */
 export const currentUserSchema = z.object({

@@ -2,7 +2,7 @@ import type { Clock } from '@platform/kit';
 import type { Collection, DocumentStore, UpdateModifier } from '@platform/storage';
 import { identityError } from '../errors';
 import type { CodeMatch, PendingTwoFactor, TwoFactor } from '../auth/two-factor';
-import { USERS_COLLECTION, type StoredUser, type UserRecord } from './user-record';
+import { credentialGenerationOf, USERS_COLLECTION, type StoredUser, type UserRecord } from './user-record';
 
 type UserDocument = UserRecord & { [field: string]: unknown };
 
@@ -54,9 +54,25 @@ export class UserRepository {
     return this.users.findById(id);
   }
 
-  /** Replaces the password hash; answers false when the user is gone. */
-  async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
-    return (await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash } }))) !== null;
+  /**
+   * Replaces the password hash and, in the same write, moves the credential generation on (a
+   * sign-in that checked the old password then ends the session it opened). Answers the new
+   * generation, or null when the user is gone.
+   */
+  async setPasswordHash(id: string, passwordHash: string): Promise<number | null> {
+    const updated = await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash }, $inc: { credentialGeneration: 1 } }));
+    return updated && credentialGenerationOf(updated);
+  }
+
+  /** Moves the credential generation on without another change (the account is about to go); false when the user is gone. */
+  async endCredentials(id: string): Promise<boolean> {
+    return (await this.users.updateOne({ id }, this.stamped({ $inc: { credentialGeneration: 1 } }))) !== null;
+  }
+
+  /** The user's credential generation as stored now; null when the user is gone. */
+  async credentialGeneration(id: string): Promise<number | null> {
+    const user = await this.users.findById(id, { projection: { credentialGeneration: 1 } });
+    return user && credentialGenerationOf(user);
   }
 
   /** Marks the address confirmed, if it is still the account's (a mailed link proved it); answers the user after it. */
