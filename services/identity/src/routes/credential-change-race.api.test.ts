@@ -111,3 +111,29 @@ describe('a sign-in with the old password across a credential change', () => {
     }
   }, 20_000);
 });
+
+describe('a password change across a password reset', () => {
+  it('a password change whose current password a reset replaced meanwhile is refused: the reset\'s password stays', async () => {
+    const { token: owner } = await platform.register('race-takeover@example.org', { password: OLD });
+    // Someone holding the old password, signed in.
+    const intruder = (await signIn('race-takeover@example.org', OLD)).body.token as string;
+    expect((await platform.call('POST', '/api/auth/password-reset', { body: { email: 'race-takeover@example.org' } })).status).toBe(202);
+    await expect.poll(() => platform.mailsTo('race-takeover@example.org', 'Choose a new password').length).toBe(1);
+    const resetToken = linkToken(platform.mailsTo('race-takeover@example.org', 'Choose a new password')[0]!);
+    // The change is held once its current password is checked (the sign-in count given back).
+    const hold = store.holdNext('increment', 'login-failures:ip:');
+    const changing = platform.call('PUT', '/api/me/password', { token: intruder, body: { currentPassword: OLD, newPassword: 'the intruder chose this' } });
+    await hold.caught;
+    try {
+      expect((await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: resetToken, password: NEW } })).status).toBe(200);
+    } finally {
+      hold.release();
+    }
+    const changed = await changing;
+    expect(changed.status).toBe(403);
+    expect(changed.body.code).toBe('IDENTITY_WRONG_PASSWORD');
+    expect((await signIn('race-takeover@example.org', 'the intruder chose this')).status).toBe(401);
+    expect((await signIn('race-takeover@example.org', NEW)).status).toBe(200);
+    expect((await me(owner)).status).toBe(401);
+  });
+});

@@ -55,7 +55,10 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
     async (request) => {
       const { userId, sessionId } = requireUser(request);
       const user = await userWithCheckedPassword(deps, request, userId, request.body.currentPassword, 'currentPassword');
-      if ((await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword))) === null) throw identityError('IDENTITY_USER_NOT_FOUND');
+      // Only over the hash just checked: a reset (or another change) in between wins, and this one is refused.
+      if ((await deps.users.setPasswordHash(userId, await hashPassword(request.body.newPassword), { replacing: user.passwordHash })) === null) {
+        throw (await deps.users.findById(userId)) ? identityError('IDENTITY_WRONG_PASSWORD', { details: { field: 'currentPassword' } }) : identityError('IDENTITY_USER_NOT_FOUND');
+      }
       // After the new generation: a sign-in that checked the old password and wrote its session later ends it itself (openCheckedSession).
       // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
       const endedSessions = await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true });

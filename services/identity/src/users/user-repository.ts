@@ -56,11 +56,13 @@ export class UserRepository {
 
   /**
    * Replaces the password hash and, in the same write, moves the credential generation on (a
-   * sign-in that checked the old password then ends the session it opened). Answers the new
-   * generation, or null when the user is gone.
+   * sign-in that checked the old password then ends the session it opened); with `replacing`, only
+   * while the hash is still that one (a change checked against it). Answers the new generation, or
+   * null when the user is gone or its hash is no longer `replacing`.
    */
-  async setPasswordHash(id: string, passwordHash: string): Promise<number | null> {
-    const updated = await this.users.updateOne({ id }, this.stamped({ $set: { passwordHash }, $inc: { credentialGeneration: 1 } }));
+  async setPasswordHash(id: string, passwordHash: string, options: { replacing?: string } = {}): Promise<number | null> {
+    const filter = options.replacing === undefined ? { id } : { id, passwordHash: options.replacing };
+    const updated = await this.users.updateOne(filter, this.stamped({ $set: { passwordHash }, $inc: { credentialGeneration: 1 } }));
     return updated && credentialGenerationOf(updated);
   }
 
