@@ -1,4 +1,4 @@
-import { PROJECT_MEMBERS_COLLECTION, projectMemberId } from '@platform/contracts';
+import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,11 @@ async function ownerCreates(typeId: string, body: Record<string, unknown>): Prom
   const created = await platform.call('POST', dataPath(typeId), { token: owner, body });
   expect(created.status).toBe(201);
   return created.body.id;
+}
+
+async function setPermissions(userId: string, permissions: string[]): Promise<void> {
+  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).updateOne({ id: projectMemberId(projectId, userId) }, { $set: { permissions: permissions.map((name) => scopePermission(projectId, name)) } });
+  await platform.context.accessChanges.announce({ projectId });
 }
 
 async function addMember(userId: string): Promise<void> {
@@ -76,5 +81,34 @@ describe('access checks of several collections', () => {
     expect((await revoke(typeB, b)).status).toBe(200);
     await expect.poll(() => [...lost].sort(), { timeout: 3_000 }).toEqual([a, b].sort());
     expect([reader.collection(typeA).get(a), reader.collection(typeB).get(b)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('access widened', () => {
+  it('a permission granted brings the documents it makes readable, written before the last pull, and keeps local changes pending', async () => {
+    const [notes, tasks] = [await freshType(), await freshType()];
+    const open = await ownerCreates(notes, { title: 'open' });
+    const secretNote = await ownerCreates(notes, { title: 'secret note', access: { read: { permission: scopePermission(projectId, 'secret') } } });
+    const secretTask = await ownerCreates(tasks, { title: 'secret task', access: { read: { permission: scopePermission(projectId, 'secret') } } });
+    const userId = `grantee${typeCounter}`;
+    await addMember(userId);
+    // Pushes do not get through: the local edit stays pending across the re-pull.
+    const fetch: typeof globalThis.fetch = (input, init) => (String(input).endsWith('/bulk') ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init));
+    const reader = client({ collections: [{ typeId: notes, realtime: true }, tasks], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
+    await reader.start();
+    await expect.poll(() => reader.realtimeStatus).toBe('live');
+    // Pulled past the secret documents (a later public one moves the cursor beyond them).
+    const later = await ownerCreates(notes, { title: 'later' });
+    await reader.awaitInSync().catch(() => undefined);
+    await reader.collection(notes).pull();
+    expect(reader.collection(notes).list().map((document) => document.id).sort()).toEqual([open, later].sort());
+    expect(reader.collection(tasks).list()).toEqual([]);
+    await reader.collection(notes).update(open, { title: 'edited here' });
+
+    await setPermissions(userId, ['secret']);
+    await expect.poll(() => reader.collection(notes).list().map((document) => document.id).sort(), { timeout: 3_000 }).toEqual([open, later, secretNote].sort());
+    await expect.poll(() => reader.collection(tasks).list().map((document) => document.id), { timeout: 3_000 }).toEqual([secretTask]);
+    expect(reader.collection(notes).get(open)).toMatchObject({ title: 'edited here' });
+    expect(reader.collection(notes).state(open)).toBe('localChanges');
   });
 });

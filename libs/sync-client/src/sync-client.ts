@@ -159,6 +159,8 @@ interface Collection {
   records: Map<string, EntityRecord>;
   /** The largest `updatedAt` a completed pull saw. */
   cursor: number;
+  /** Bumped when the cursor starts over: a pull that began before does not move it on. */
+  cursorEpoch: number;
   changesAvailable: boolean;
   pullTimer: unknown;
   pulling: Promise<PullResult> | undefined;
@@ -233,6 +235,7 @@ export class SyncClient {
         syncType: collectionOptions.syncType ?? 'remote',
         records: new Map(),
         cursor: 0,
+        cursorEpoch: 0,
         changesAvailable: false,
         pullTimer: undefined,
         pulling: undefined,
@@ -669,9 +672,15 @@ export class SyncClient {
       if (record.server.deletedAt === undefined) removed.push(record.server);
       this.events.emit('state', { typeId, id: record.id, state: 'synced' });
     }
-    collection.cursor = 0;
-    await this.store.put(META, `cursor:${typeId}`, 0);
+    await this.restartCursor(collection);
     if (removed.length > 0) this.events.emit('change', { typeId, added: [], modified: [], removed, reason: 'accessLost', source: 'remote' });
+  }
+
+  /** The next pull of the collection asks from the start (saved, so a restart does too); a pull under way does not move the cursor on. */
+  private async restartCursor(collection: Collection): Promise<void> {
+    collection.cursor = 0;
+    collection.cursorEpoch += 1;
+    await this.store.put(META, `cursor:${collection.options.typeId}`, 0);
   }
 
   private scheduleAccessCheck(ms = this.options.accessCheckMs ?? 300_000): void {
@@ -689,13 +698,27 @@ export class SyncClient {
     }, ms);
   }
 
-  /** `access-changed`: check the collection it names; a type record's access (`typeId: 'types'`) may concern any collection, so check them all. */
+  /**
+   * `access-changed`: check the collection it names; a type record's access (`typeId: 'types'`) may
+   * concern any collection, so check them all. An event that names no entity's collection (the
+   * caller's membership, permissions or roles changed, or a type's access) may also have widened
+   * access: documents become readable whose `updatedAt` lies behind the cursor, so after the check
+   * every collection is pulled again from the start (pages as usual; local changes stay pending, as
+   * under any pull). One naming a collection is sent only to members who lost read access to an
+   * entity of it (those who gain it get the entity's own notification), so it pulls nothing.
+   */
   private onAccessChanged(typeId: string | undefined): void {
     if (!this.running || this.unauthorized) return;
     const scope = typeId === TYPES ? undefined : typeId;
     if (scope !== undefined && !this.collections.has(scope)) return;
     this.timers.setTimeout(() => {
-      if (this.running) this.checkAccess(scope).catch((error: unknown) => this.backgroundFailure(error));
+      if (!this.running) return;
+      const checked = this.checkAccess(scope);
+      if (scope !== undefined) return void checked.catch((error: unknown) => this.backgroundFailure(error));
+      void checked
+        .catch((error: unknown) => this.backgroundFailure(error))
+        .then(() => this.pullAll({ fromStart: true }))
+        .catch((error: unknown) => this.backgroundFailure(error));
     }, this.options.realtimeDebounceMs ?? 1_000);
   }
 
@@ -713,6 +736,7 @@ export class SyncClient {
       for (const collection of this.collections.values()) {
         collection.records.clear();
         collection.cursor = 0;
+        collection.cursorEpoch += 1;
         await this.store.clear(entitiesStore(collection.options.typeId));
       }
       await this.store.clear(META);
@@ -1236,6 +1260,7 @@ export class SyncClient {
     if (collection.syncType === 'localOnly') return result;
     const path = this.dataPath(typeId);
     const since = collection.cursor;
+    const epoch = collection.cursorEpoch;
     let largest = since;
     let page: string | undefined;
     const touched = new Map<string, EntityRecord>();
@@ -1274,8 +1299,11 @@ export class SyncClient {
       await Promise.allSettled(saves);
     }
     await Promise.all(saves);
-    collection.cursor = largest;
-    await this.store.put(META, `cursor:${typeId}`, largest);
+    // Started over meanwhile (access widened, or the type's access lost): the next pull asks from the start.
+    if (collection.cursorEpoch === epoch) {
+      collection.cursor = largest;
+      await this.store.put(META, `cursor:${typeId}`, largest);
+    }
     if (collection.changesAvailable) {
       collection.changesAvailable = false;
       this.events.emit('changesAvailable', { typeId, available: false });
@@ -1301,9 +1329,19 @@ export class SyncClient {
     }, Math.min(Math.max(retryAfterMs, 0), 10_000));
   }
 
-  /** Pulls every collection, each on its own; rejects with the first failure once all are done. */
-  private async pullAll(): Promise<void> {
-    const outcomes = await Promise.allSettled([...this.collections.keys()].map((typeId) => this.pull(typeId)));
+  /**
+   * Pulls every collection, each on its own; rejects with the first failure once all are done.
+   * `fromStart`: each remote collection's cursor starts over and, after any pull under way (which
+   * asked from the old cursor), it is pulled from the start.
+   */
+  private async pullAll({ fromStart = false }: { fromStart?: boolean } = {}): Promise<void> {
+    const pullFromStart = async (collection: Collection): Promise<PullResult> => {
+      await this.open();
+      if (collection.syncType === 'remote') await this.restartCursor(collection);
+      while (collection.pulling) await collection.pulling.catch(() => undefined);
+      return this.pull(collection.options.typeId);
+    };
+    const outcomes = await Promise.allSettled([...this.collections.values()].map((collection) => (fromStart ? pullFromStart(collection) : this.pull(collection.options.typeId))));
     const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
     for (const failure of failures) if (failure instanceof SyncError && failure.typeId !== undefined) this.reportOnce(failure);
     if (this.unauthorized && failures.length < outcomes.length && !failures.some(isRetryable)) this.resumeAuthorized();
