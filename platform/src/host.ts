@@ -1,3 +1,4 @@
+import { createActionsService } from '@platform/actions';
 import { backendServiceNames, serviceNames, type BackendServiceName } from '@platform/contracts';
 import { buildGateway } from '@platform/gateway';
 import cookie from '@fastify/cookie';
@@ -23,7 +24,7 @@ import { adapterProbes, closeAdapters, openAdapters } from './adapters';
 import type { PlatformConfig } from './config';
 import { startMetricsListener } from './metrics-listener';
 import { logStoreLoaded } from './store-ceiling';
-import { resolvePrincipalSecret } from './principal-secret';
+import { resolveDevelopmentWebhookSecret, resolvePrincipalSecret } from './principal-secret';
 import { listenUrl, publicUrl } from './public-url';
 import { serviceRegistry } from './service-registry';
 
@@ -78,6 +79,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   const hosted = backendServiceNames.filter((name) => config.services.has(name));
   const remotes = config.services.has('gateway') ? remoteServiceUrls(config, hosted) : new Map<BackendServiceName, string>();
   const principalSecret = await resolvePrincipalSecret(config, logger);
+  // A development all-in-one without ACTIONS_WEBHOOK_SECRET signs webhooks with one it keeps in DATA_DIR.
+  const webhookSecret = await resolveDevelopmentWebhookSecret(config, serviceNames, process.env, logger);
   const tracing = startTracingFromEnv(config, config.services.size === serviceNames.length ? 'platform' : `platform-${[...config.services].join('-')}`, {
     onError: tracingErrorReporter(logger),
     logSpan: (fields, message) => logger.info(fields, message),
@@ -102,7 +105,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   let listenedPort = config.PORT;
   const context: ServiceContext | undefined =
     adapters.store && access && hosted.length > 0 ? { dev: config.dev, logger, clock, mailer, ...adapters, store: adapters.store, ...access, publicUrl: () => publicUrl(config, listenedPort) } : undefined;
-  const services = hosted.map((name) => serviceRegistry[name]);
+  const services = hosted.map((name) => (name === 'actions' && webhookSecret ? createActionsService({ webhookSecret }) : serviceRegistry[name]));
   const stops: Array<() => Promise<void>> = [];
 
   let app: FastifyInstance;

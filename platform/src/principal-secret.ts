@@ -6,15 +6,35 @@ import type { PlatformConfig } from './config';
 
 /** Where a development all-in-one keeps its generated principal secret. */
 export const PRINCIPAL_SECRET_FILE = 'principal-secret';
+/** Where a development all-in-one keeps its generated webhook secret (ACTIONS_WEBHOOK_SECRET). */
+export const WEBHOOK_SECRET_FILE = 'webhook-secret';
 
 const SECRET_BYTES = 32;
 
-async function readSecret(path: string): Promise<string> {
+async function readSecret(path: string, variable: string): Promise<string> {
   const secret = (await readFile(path, 'utf8')).trim();
-  if (secret.length < 32) throw new ConfigError([`PRINCIPAL_SECRET: ${path} holds fewer than 32 characters; delete it to generate a new one`]);
-  // Only this user may read it: a copy readable by others would let them sign principals.
+  if (secret.length < 32) throw new ConfigError([`${variable}: ${path} holds fewer than 32 characters; delete it to generate a new one`]);
+  // Only this user may read it: a copy readable by others would let them sign what it signs.
   if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600);
   return secret;
+}
+
+/**
+ * A development secret kept in DATA_DIR/<file>: 32 random bytes (hex) generated on first start,
+ * mode 0600, read again on every later start, so what it signs stays valid across restarts and no
+ * two installations share it. Only its path is logged, never the secret.
+ */
+async function developmentSecret(dataDir: string, file: string, variable: string, what: string, logger: Logger): Promise<string> {
+  const path = join(dataDir, file);
+  await mkdir(dataDir, { recursive: true });
+  try {
+    // 'wx': when two processes start on one DATA_DIR, the second reads the first one's secret.
+    await writeFile(path, randomBytes(SECRET_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
+    logger.info({ path }, `generated a ${what} for development (set ${variable} to choose one)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readSecret(path, variable);
 }
 
 /**
@@ -25,14 +45,23 @@ async function readSecret(path: string): Promise<string> {
  */
 export async function resolvePrincipalSecret(config: Pick<PlatformConfig, 'principalSecret' | 'DATA_DIR'>, logger: Logger): Promise<string> {
   if (config.principalSecret) return config.principalSecret;
-  const path = join(config.DATA_DIR, PRINCIPAL_SECRET_FILE);
-  await mkdir(config.DATA_DIR, { recursive: true });
-  try {
-    // 'wx': when two processes start on one DATA_DIR, the second reads the first one's secret.
-    await writeFile(path, randomBytes(SECRET_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
-    logger.info({ path }, 'generated a principal secret for development (set PRINCIPAL_SECRET to choose one)');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return readSecret(path);
+  return developmentSecret(config.DATA_DIR, PRINCIPAL_SECRET_FILE, 'PRINCIPAL_SECRET', 'principal secret', logger);
+}
+
+/**
+ * What each project's webhook key is derived from, for a development all-in-one that was given no
+ * ACTIONS_WEBHOOK_SECRET: generated once and kept in DATA_DIR/webhook-secret like the principal
+ * secret, so webhooks are signed (and `webhookKey` listed) on a plain `pnpm start`, and a
+ * receiver's key holds across restarts. Undefined when the variable is set (the actions service
+ * reads it), in production (NODE_ENV=production: unset means no signing, as before) and in a
+ * process that does not host every service (replicas must share one: set the variable).
+ */
+export async function resolveDevelopmentWebhookSecret(
+  config: Pick<PlatformConfig, 'dev' | 'DATA_DIR'> & { services: ReadonlySet<string> },
+  allServices: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<string | undefined> {
+  if (!config.dev || env.ACTIONS_WEBHOOK_SECRET || !allServices.every((name) => config.services.has(name))) return undefined;
+  return developmentSecret(config.DATA_DIR, WEBHOOK_SECRET_FILE, 'ACTIONS_WEBHOOK_SECRET', 'webhook secret', logger);
 }
