@@ -191,6 +191,8 @@ describe('platform administration', () => {
     expect(tenants.total).toBe(tenants.items.length);
     expect((await call('/api/admin/projects?limit=200')).items.map((p: any) => p.id)).toContain(adminProject.id);
     expect((await platform.call('GET', '/api/admin/users?limit=500', { token: root })).status).toBe(400);
+    // Number() would read these as 2, 0 and 5; only decimal text is a number (kit numberText).
+    for (const query of ['page=0x2', 'limit=', 'limit=%205']) expect((await platform.call('GET', `/api/admin/tenants?${query}`, { token: root })).status).toBe(400);
   });
 
   it('answers 403 to everyone else and 401 without a session', async () => {

@@ -1,4 +1,5 @@
 import { tenantMemberSchema, tenantRoleSchema } from '@platform/contracts';
+import { numberText } from '@platform/kit';
 import { z } from 'zod';
 
 export const tenantIdParams = z.object({ tenantId: z.string().min(1).max(100) });
@@ -23,6 +24,6 @@ export const tenantMemberResponse = tenantMemberSchema.omit({ id: true });
 
 /** Page parameters of the platform administration lists. */
 export const adminPageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  page: numberText(z.coerce.number().int().min(1).default(1)),
+  limit: numberText(z.coerce.number().int().min(1).max(200).default(50)),
 });

@@ -165,6 +165,8 @@ describe('versions list', () => {
     expect(JSON.stringify(listed.body)).not.toContain('serverConfiguration');
     expect((await versions(appId, owner, '?before=3&limit=1')).body.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([2]);
     expect((await versions(appId, owner, '?limit=0')).status).toBe(400);
+    // Number() would read these as 2, 0 and 1; only decimal text is a number (kit numberText).
+    for (const query of ['?before=0x2', '?limit=', '?limit=%201']) expect((await versions(appId, owner, query)).status).toBe(400);
   });
 
   it('is empty before the first publish', async () => {

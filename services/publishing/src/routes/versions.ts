@@ -1,4 +1,4 @@
-import { requestTraceContext, requireUser } from '@platform/kit';
+import { numberText, requestTraceContext, requireUser } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,8 +37,8 @@ export function registerVersionRoutes(app: FastifyInstance, deps: PublishingDeps
         summary: 'Published versions, newest first, without routes and serverConfiguration (read permission)',
         params: applicationParams,
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(1000).default(1000),
-          before: z.coerce.number().int().min(1).optional().describe('Only versions numbered below this, to page on'),
+          limit: numberText(z.coerce.number().int().min(1).max(1000).default(1000)),
+          before: numberText(z.coerce.number().int().min(1)).optional().describe('Only versions numbered below this, to page on'),
         }),
         response: { 200: z.array(versionListItemSchema) },
       },
