@@ -105,7 +105,13 @@ export class FileStore extends MemoryStore {
   }
 
   override put<T>(storeName: string, key: string, value: T): Promise<void> {
-    return this.write(['put', storeName, key, structuredClone(value)]);
+    let copy: T;
+    try {
+      copy = structuredClone(value);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.write(['put', storeName, key, copy]);
   }
 
   override delete(storeName: string, key: string): Promise<void> {
@@ -126,9 +132,16 @@ export class FileStore extends MemoryStore {
     return this.closed;
   }
 
+  /** Serialises first: a value JSON cannot hold (a BigInt, a cycle) rejects the write and changes nothing, in memory or on disk. */
   private write(entry: JournalEntry): Promise<void> {
+    let line: string;
+    try {
+      line = `${JSON.stringify(entry)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
     applyEntry(this.stores, entry);
-    this.pending.push(`${JSON.stringify(entry)}\n`);
+    this.pending.push(line);
     const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
     this.writing ??= this.writeLoop();
     return done;

@@ -44,13 +44,23 @@ export function utf8Length(text: string): number {
 /**
  * Splits the queue into requests of at most `size` operations and about PUSH_BATCH_MAX_BYTES of
  * UTF-8 (a write larger than that goes alone, and the server answers it as its single route would).
+ * A write JSON cannot serialise (a BigInt or a cycle held by a record an older client stored, or
+ * changed in place through a returned document) is set aside in `unsendable` with the error, so it
+ * holds back no other write.
  */
-export function pushBatches(queue: QueuedWrite[], size: number): QueuedWrite[][] {
+export function pushBatches(queue: QueuedWrite[], size: number): { batches: QueuedWrite[][]; unsendable: Array<{ write: QueuedWrite; error: unknown }> } {
   const batches: QueuedWrite[][] = [];
+  const unsendable: Array<{ write: QueuedWrite; error: unknown }> = [];
   let current: QueuedWrite[] = [];
   let bytes = 0;
   for (const write of queue) {
-    const length = utf8Length(JSON.stringify(bulkOperation(write)));
+    let length: number;
+    try {
+      length = utf8Length(JSON.stringify(bulkOperation(write)));
+    } catch (error) {
+      unsendable.push({ write, error });
+      continue;
+    }
     if (current.length > 0 && (current.length >= size || bytes + length > PUSH_BATCH_MAX_BYTES)) {
       batches.push(current);
       current = [];
@@ -60,5 +70,5 @@ export function pushBatches(queue: QueuedWrite[], size: number): QueuedWrite[][]
     bytes += length;
   }
   if (current.length > 0) batches.push(current);
-  return batches;
+  return { batches, unsendable };
 }

@@ -60,6 +60,23 @@ describe('FileStore durability', () => {
     expect(await readdir(directory)).toEqual(['journal.log']);
   });
 
+  it('rejects a value JSON cannot hold (a BigInt, a cycle, a function) and changes nothing, in memory or after reopening', async () => {
+    const directory = await freshDirectory();
+    const store = await FileStore.open(directory);
+    await store.put('entities:t', 'a', { id: 'a', n: 1 });
+    const cyclic: Record<string, unknown> = { id: 'a' };
+    cyclic.self = cyclic;
+    for (const value of [{ id: 'a', n: 10n }, cyclic, { id: 'a', fn: () => 1 }]) {
+      await expect(store.put('entities:t', 'a', value)).rejects.toThrow();
+      expect(await store.get('entities:t', 'a')).toEqual({ id: 'a', n: 1 });
+    }
+    await store.put('entities:t', 'b', { id: 'b' });
+    await store.close();
+    const reopened = await FileStore.open(directory);
+    expect(await reopened.getAll('entities:t')).toEqual([{ id: 'a', n: 1 }, { id: 'b' }]);
+    await reopened.close();
+  });
+
   it('appends a write to its journal whatever the size of the store, and compacts the journal into snapshots once it outgrows them', async () => {
     const directory = await freshDirectory();
     const store = await FileStore.open(directory, { compactAfterBytes: 64 * 1024 });

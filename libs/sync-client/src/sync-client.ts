@@ -3,6 +3,7 @@ import { browserSaysOffline, browserWindow, OfflineError } from './browser-netwo
 import { Emitter, type SyncEvents } from './emitter.js';
 import { Http, isTransientStatus, NetworkError, UnauthorizedError, type HttpAnswer } from './http.js';
 import { joinUnderWay } from './join-under-way.js';
+import { INVALID_VALUE, jsonFields } from './json-values.js';
 import { MemoryStore, type LocalStore } from './local-store.js';
 import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './push-batches.js';
 import { readableIds } from './readable-ids.js';
@@ -125,6 +126,18 @@ export class SyncError extends Error {
 /** Refuses a write locally, before anything is queued, when a field name is one the server would refuse or misread. */
 function refuseFieldName(problem: { code: string; message: string } | undefined): void {
   if (problem) throw new SyncError(problem.message, undefined, problem.code);
+}
+
+/**
+ * The written fields as JSON will carry them (see jsonFields), or a SyncError before anything is
+ * queued: `SYNC_INVALID_VALUE` for a value JSON cannot carry or would change (BigInt, a cycle,
+ * NaN, ±Infinity, a Date or other class instance, a function, undefined or a hole in an array),
+ * `SYNC_FORBIDDEN_KEY` for a key the server's JSON parser refuses, at any depth.
+ */
+function jsonWrite(fields: Record<string, unknown>, options: { removals?: boolean } = {}): Record<string, unknown> {
+  const checked = jsonFields(fields, options);
+  if ('problem' in checked) throw new SyncError(checked.problem.message, undefined, checked.problem.code);
+  return checked.fields;
 }
 
 /** The server is busy or unreachable: retried with backoff, never sooner than its `Retry-After`. */
@@ -840,10 +853,16 @@ export class SyncClient {
     const existing = collection.records.get(id);
     if (existing?.server?.deletedAt !== undefined) throw new SyncError(`Entity ${id} in ${typeId} was deleted; a deleted entity's id is not reused: insert it under another id`);
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
-    const local = structuredClone(fieldsOf(fields));
+    // Checked whole first: copying a `__proto__` key into a new object would set its prototype instead.
+    const local = fieldsOf(jsonWrite(fields));
     const record: EntityRecord = { id, local, deleted: false, touched: Object.keys(local), seq: 1, ...(collection.syncType === 'localOnly' ? { localOnly: true } : {}) };
     collection.records.set(id, record);
-    await this.changed(typeId, record);
+    // Not saved (the store failed): the copy is as it was.
+    await this.changed(typeId, record, () => {
+      if (collection.records.get(id) !== record) return;
+      if (existing) collection.records.set(id, existing);
+      else collection.records.delete(id);
+    });
     const document = visibleDocument(record) as LocalDocument;
     this.events.emit('change', { typeId, added: [document], modified: [], removed: [], reason: 'write', source: 'local' });
     return document;
@@ -854,10 +873,12 @@ export class SyncClient {
     const record = await this.visibleRecord(typeId, id);
     // Every name first: a refused one leaves the record as it was, none of the others marked touched.
     for (const field of Object.keys(changes)) refuseFieldName(fieldNameProblem(field));
+    const written = jsonWrite(changes, { removals: true });
+    const before = { ...record, touched: [...record.touched] };
     const local = { ...record.local };
-    for (const [field, value] of Object.entries(changes)) {
+    for (const [field, value] of Object.entries(written)) {
       if (value === undefined) delete local[field];
-      else local[field] = structuredClone(value);
+      else local[field] = value;
       if (!record.touched.includes(field)) record.touched.push(field);
     }
     record.local = local;
@@ -865,7 +886,7 @@ export class SyncClient {
     if (this.require(typeId).syncType === 'localOnly') record.localOnly = true;
     // Changing a document the server refused is the fix: it is pushed again.
     if (record.conflict?.reason === 'rejected') record.conflict = undefined;
-    await this.changed(typeId, record);
+    await this.changed(typeId, record, this.undoing(record, before));
     const document = visibleDocument(record) as LocalDocument;
     this.events.emit('change', { typeId, added: [], modified: [document], removed: [], reason: 'write', source: 'local' });
     return document;
@@ -876,10 +897,17 @@ export class SyncClient {
     const record = await this.visibleRecord(typeId, id);
     const collection = this.require(typeId);
     const removed: LocalChange = { typeId, added: [], modified: [], removed: [visibleDocument(record) as LocalDocument], reason: 'write', source: 'local' };
+    const before = { ...record, touched: [...record.touched] };
     record.seq += 1;
     if (!record.server && !this.inFlight.has(entityKey(typeId, id))) {
       collection.records.delete(id);
-      await this.store.delete(entitiesStore(typeId), id);
+      try {
+        await this.store.delete(entitiesStore(typeId), id);
+      } catch (error) {
+        if (!collection.records.has(id)) collection.records.set(id, record);
+        this.undoing(record, before)();
+        throw error;
+      }
       this.events.emit('state', { typeId, id, state: 'synced' });
       this.events.emit('change', removed);
       return;
@@ -893,8 +921,16 @@ export class SyncClient {
     if (current && (!record.newer || current.revision > record.newer.revision)) record.newer = current;
     record.conflict = undefined;
     if (collection.syncType === 'localOnly') record.localOnly = true;
-    await this.changed(typeId, record);
+    await this.changed(typeId, record, this.undoing(record, before));
     this.events.emit('change', removed);
+  }
+
+  /** Puts a record back as it was before a local write whose save failed, unless something changed it since. */
+  private undoing(record: EntityRecord, before: EntityRecord): () => void {
+    const seq = record.seq;
+    return () => {
+      if (record.seq === seq) replaceContents(record, before);
+    };
   }
 
   /** @internal */
@@ -997,9 +1033,14 @@ export class SyncClient {
     await this.store.put(entitiesStore(typeId), record.id, record);
   }
 
-  /** Persists a locally changed record, reports its state and queues a push. */
-  private async changed(typeId: string, record: EntityRecord): Promise<void> {
-    await this.save(typeId, record);
+  /** Persists a locally changed record, reports its state and queues a push; `undo` puts the copy back when the save fails. */
+  private async changed(typeId: string, record: EntityRecord, undo?: () => void): Promise<void> {
+    try {
+      await this.save(typeId, record);
+    } catch (error) {
+      undo?.();
+      throw error;
+    }
     this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
     if (this.running && pendingOperation(record)) this.schedulePush();
   }
@@ -1034,7 +1075,9 @@ export class SyncClient {
               return operation ? [{ record, operation, seq: record.seq }] : [];
             });
             const size = Math.min(this.options.pushBatchSize ?? PUSH_BATCH_MAX, PUSH_BATCH_MAX);
-            for (const batch of pushBatches(queue, size)) await this.pushBatch(collection, batch);
+            const { batches, unsendable } = pushBatches(queue, size);
+            for (const { write, error } of unsendable) await this.refuseUnsendable(collection, write, error);
+            for (const batch of batches) await this.pushBatch(collection, batch);
           }
         } while (this.pushAgain);
       } finally {
@@ -1042,6 +1085,17 @@ export class SyncClient {
       }
     })();
     return this.pushing;
+  }
+
+  /**
+   * A queued write JSON cannot serialise (insert and update refuse such values, but a record an
+   * older client stored, or one changed in place through a returned document, may hold one): a
+   * `rejected` conflict with status 0 (refused by the client, nothing sent) and `SYNC_INVALID_VALUE`,
+   * instead of an error that would stop every push of every collection.
+   */
+  private async refuseUnsendable(collection: Collection, { record }: QueuedWrite, error: unknown): Promise<void> {
+    const message = `Not sent: a value JSON cannot carry (${error instanceof Error ? error.message : String(error)}); update the field, or accept theirs`;
+    await this.storeConflict(collection.options.typeId, record, { reason: 'rejected', fields: [], error: { status: 0, code: INVALID_VALUE, message } });
   }
 
   /** Pushes in the background; a failure to reach the server retries with backoff. */

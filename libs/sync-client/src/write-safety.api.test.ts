@@ -1,0 +1,139 @@
+import { dataService } from '@platform/data';
+import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore, SyncClient, SyncError } from './index';
+import { comparable, quietClients } from './testing';
+import type { EntityRecord } from './types';
+
+/** Writes that must not be lost, come back, or hold back others: values JSON cannot carry, keys the server refuses, a delete after a lost answer. */
+let platform: TestGateway;
+let projectId: string;
+let owner: string;
+const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
+const client = clients.open;
+
+let typeCounter = 0;
+async function freshType(): Promise<string> {
+  const id = `w${++typeCounter}${Date.now().toString(36)}`;
+  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
+  return id;
+}
+
+const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+
+async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
+  const response = await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner });
+  expect(response.status).toBe(200);
+  return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
+}
+
+async function refusal(write: () => Promise<unknown>): Promise<SyncError> {
+  const refused = await write().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(SyncError);
+  return refused as SyncError;
+}
+
+beforeAll(async () => {
+  platform = await startTestGateway({ services: [dataService], realtime: true });
+  owner = await platform.signIn('owner');
+  projectId = await platform.seedProject({ ownerId: 'owner', members: [] });
+});
+
+afterEach(async () => {
+  await clients.closeAll();
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+describe('values JSON cannot carry', () => {
+  it('are refused by insert and update with SYNC_INVALID_VALUE, naming the field, before anything changes; every other write is pushed', async () => {
+    const [notes, tasks] = [await freshType(), await freshType()];
+    const alice = client({ collections: [notes, tasks], token: owner });
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const kept = await alice.collection(notes).insert({ title: 'kept' });
+    const refused: Array<[string, string]> = [];
+    for (const fields of [{ n: 10n }, { nested: { list: [1, cyclic] } }, { ratio: Number.NaN }, { size: Number.POSITIVE_INFINITY }, { when: new Date(0) }, { fn: () => 1 }, { list: [1, undefined] }]) {
+      const error = await refusal(() => alice.collection(notes).insert({ title: 'bad', ...fields }));
+      refused.push([error.code as string, error.message.split(':')[0] as string]);
+      const updated = await refusal(() => alice.collection(notes).update(kept.id, { title: 'not this', ...fields }));
+      expect(updated.code).toBe('SYNC_INVALID_VALUE');
+    }
+    expect(refused).toEqual([
+      ['SYNC_INVALID_VALUE', 'Field n'],
+      ['SYNC_INVALID_VALUE', 'Field nested.list[1].self'],
+      ['SYNC_INVALID_VALUE', 'Field ratio'],
+      ['SYNC_INVALID_VALUE', 'Field size'],
+      ['SYNC_INVALID_VALUE', 'Field when'],
+      ['SYNC_INVALID_VALUE', 'Field fn'],
+      ['SYNC_INVALID_VALUE', 'Field list[1]'],
+    ]);
+    // Nothing of the refused writes is in the copy, and the refused updates touched nothing.
+    expect(alice.collection(notes).list().map(({ title }) => title)).toEqual(['kept']);
+    expect(alice.collection(notes).pendingCount()).toBe(1);
+    // An undefined property of an object is dropped, as JSON drops it: the copy holds what the server will.
+    const task = await alice.collection(tasks).insert({ title: 'task', detail: { a: 1, b: undefined } });
+    expect(task.detail).toEqual({ a: 1 });
+    expect(Object.keys(task.detail as object)).toEqual(['a']);
+
+    await alice.sync();
+    expect([alice.collection(notes).state(kept.id), alice.collection(tasks).state(task.id)]).toEqual(['synced', 'synced']);
+    expect(comparable(await serverDocuments(notes))).toEqual([{ id: kept.id, revision: 0, title: 'kept' }]);
+    expect(comparable(await serverDocuments(tasks))).toEqual([{ id: task.id, revision: 0, title: 'task', detail: { a: 1 } }]);
+  });
+
+  it('a queued write JSON cannot serialise (stored by an older client) becomes a rejected conflict, and holds back no other write', async () => {
+    const [notes, tasks] = [await freshType(), await freshType()];
+    const store = new MemoryStore();
+    const poisoned: EntityRecord = { id: 'poisoned', local: { title: 'count', n: 10n }, deleted: false, touched: ['title', 'n'], seq: 1 };
+    await store.put(`entities:${notes}`, poisoned.id, poisoned);
+    const alice = client({ collections: [notes, tasks], token: owner, store });
+    const beside = await alice.collection(notes).insert({ title: 'beside it' });
+    const elsewhere = await alice.collection(tasks).insert({ title: 'in another collection' });
+    await alice.sync();
+    expect([alice.collection(notes).state(beside.id), alice.collection(tasks).state(elsewhere.id)]).toEqual(['synced', 'synced']);
+    expect(alice.collection(notes).state('poisoned')).toBe('conflict');
+    expect(alice.collection(notes).conflict('poisoned')).toMatchObject({ reason: 'rejected', error: { status: 0, code: 'SYNC_INVALID_VALUE' } });
+    expect((await serverDocuments(notes)).map(({ id }) => id)).toEqual([beside.id]);
+    // The fix: an update of the field pushes it.
+    await alice.collection(notes).update('poisoned', { n: 10 });
+    await alice.sync();
+    expect(alice.collection(notes).state('poisoned')).toBe('synced');
+  });
+
+  it('a write the store fails to save is undone in the copy: insert, update and remove reject and leave it as it was', async () => {
+    const notes = await freshType();
+    let failing = false;
+    class FailingStore extends MemoryStore {
+      override async put<T>(storeName: string, key: string, value: T): Promise<void> {
+        if (failing) throw new Error('disk full');
+        return super.put(storeName, key, value);
+      }
+
+      override async delete(storeName: string, key: string): Promise<void> {
+        if (failing) throw new Error('disk full');
+        return super.delete(storeName, key);
+      }
+    }
+    const alice = client({ collections: [notes], token: owner, store: new FailingStore() });
+    const kept = await alice.collection(notes).insert({ title: 'kept' });
+    failing = true;
+    await expect(alice.collection(notes).insert({ title: 'never saved' })).rejects.toThrow('disk full');
+    await expect(alice.collection(notes).update(kept.id, { title: 'never saved', extra: 1 })).rejects.toThrow('disk full');
+    await expect(alice.collection(notes).remove(kept.id)).rejects.toThrow('disk full');
+    expect(alice.collection(notes).list()).toEqual([{ id: kept.id, title: 'kept' }]);
+    expect(alice.collection(notes).pendingCount()).toBe(1);
+    failing = false;
+    await alice.sync();
+    expect(comparable(await serverDocuments(notes))).toEqual([{ id: kept.id, revision: 0, title: 'kept' }]);
+    // Once on the server a remove is a queued delete (a put): undone the same way.
+    failing = true;
+    await expect(alice.collection(notes).remove(kept.id)).rejects.toThrow('disk full');
+    expect([alice.collection(notes).get(kept.id)?.title, alice.collection(notes).state(kept.id)]).toEqual(['kept', 'synced']);
+  });
+});
