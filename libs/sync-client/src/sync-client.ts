@@ -1120,9 +1120,10 @@ export class SyncClient {
    * Sends queued writes of one collection in one `POST .../data/bulk` and applies each result as
    * its single route's answer. Their records are saved together, so a FileStore confirms the batch
    * with one synchronized write. Rejects (the queue stays) when the server is unreachable or busy,
-   * for the whole request or for some of its items. A batch of several writes the server finds too
-   * large (413 for the whole request) is split in halves and each pushed on its own: only one
-   * write alone answered 413 is that write's refusal.
+   * for the whole request or for some of its items. A batch of several writes the server refuses
+   * as a whole, too large (413) or malformed (400: a key its JSON parser refuses, say), is split in
+   * halves and each pushed on its own: only one write alone answered so is that write's refusal,
+   * the others are not held back by it.
    */
   private async pushBatch(collection: Collection, batch: QueuedWrite[]): Promise<void> {
     if (!(await this.sendBatch(collection, batch))) return;
@@ -1131,7 +1132,7 @@ export class SyncClient {
     await this.pushBatch(collection, batch.slice(half));
   }
 
-  /** Sends one batch and applies its answers; true when the server found the request of several writes too large (413), nothing applied. */
+  /** Sends one batch and applies its answers; true when the server refused the request of several writes as a whole (413, 400), nothing applied. */
   private async sendBatch(collection: Collection, batch: QueuedWrite[]): Promise<boolean> {
     const { typeId } = collection.options;
     const keys = batch.map(({ record }) => entityKey(typeId, record.id));
@@ -1144,7 +1145,8 @@ export class SyncClient {
         throw this.projectLostError();
       }
       if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
-      if (answer.status === 413 && batch.length > 1) return true;
+      // One write may be the cause (its size, a key the body parser refuses): halves find it.
+      if ((answer.status === 413 || answer.status === 400) && batch.length > 1) return true;
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = answer.status === 200 ? answer.body.results : batch.map(() => answer);
       const outcomes = await Promise.allSettled(batch.map((write, index) => this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>)));

@@ -137,3 +137,30 @@ describe('values JSON cannot carry', () => {
     expect([alice.collection(notes).get(kept.id)?.title, alice.collection(notes).state(kept.id)]).toEqual(['kept', 'synced']);
   });
 });
+
+describe('keys the server refuses', () => {
+  it('are refused locally at any depth (SYNC_FORBIDDEN_KEY); a queued write holding one is the only write of its batch to become a conflict', async () => {
+    const notes = await freshType();
+    const store = new MemoryStore();
+    const queued = (id: string, local: Record<string, unknown>): EntityRecord => ({ id, local, deleted: false, touched: Object.keys(local), seq: 1 });
+    // Queued by an older client: the server refuses the whole request holding it (400 JSON_FORBIDDEN_KEY).
+    await store.put(`entities:${notes}`, 'poisoned', queued('poisoned', { title: 'poisoned', meta: { constructor: { prototype: { x: 1 } } } }));
+    for (const index of [1, 2, 3, 4]) await store.put(`entities:${notes}`, `fine${index}`, queued(`fine${index}`, { title: `fine ${index}` }));
+    const alice = client({ collections: [notes], token: owner, store });
+    await alice.push();
+    const collection = alice.collection(notes);
+    expect(['fine1', 'fine2', 'fine3', 'fine4', 'poisoned'].map((id) => collection.state(id))).toEqual(['synced', 'synced', 'synced', 'synced', 'conflict']);
+    expect(collection.conflicts()).toMatchObject([{ id: 'poisoned', conflict: { reason: 'rejected', error: { status: 400, code: 'JSON_FORBIDDEN_KEY' } } }]);
+    expect((await serverDocuments(notes)).map(({ id }) => id).sort()).toEqual(['fine1', 'fine2', 'fine3', 'fine4']);
+
+    for (const write of [
+      () => collection.update('fine1', { constructor: { prototype: { x: 1 } } }),
+      () => collection.update('fine1', JSON.parse('{ "list": [{ "__proto__": { "admin": true } }] }')),
+      () => collection.insert(JSON.parse('{ "title": "x", "__proto__": { "admin": true } }')),
+    ]) {
+      expect((await refusal(write)).code).toBe('SYNC_FORBIDDEN_KEY');
+    }
+    expect(collection.state('fine1')).toBe('synced');
+    expect(collection.list()).toHaveLength(5);
+  });
+});
