@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { createEmbeddedStore, requestBackup, STORE_LOG_FILE, type BackupSummary } from '@platform/storage';
 
-const NAME_DATA_DIR = 'set DATA_DIR to the data directory the platform runs with (e.g. DATA_DIR=/srv/platform pnpm data:backup <dir>)';
+const NAME_DATA_DIR = 'set DATA_DIR to the data directory the platform runs with (the one pnpm start was given, e.g. DATA_DIR=/srv/platform)';
 
 /**
  * Refuses a data directory without a store: opening one there would create an empty store (and
