@@ -79,6 +79,19 @@ describe('push', () => {
   });
 });
 
+describe('a delete of an insert the server may hold', () => {
+  it('is sent when an insert was sent without an answer, not when none was; pulled versions wait behind it', () => {
+    const deleted: EntityRecord = { id: 'a', local: { title: 't' }, deleted: true, touched: ['title'], seq: 2 };
+    expect(pendingOperation(deleted)).toBeUndefined();
+    const sent = { ...deleted, sentInserts: [{ title: 't' }] };
+    expect(pendingOperation(sent)).toBe('delete');
+    expect(stateOf(sent)).toBe('localChanges');
+    const pulled: SyncDocument = { id: 'a', revision: 0, createdAt: 1, updatedAt: 1, title: 't' };
+    const { record, classification } = applyPulled(sent, pulled);
+    expect([classification, record?.newer, visibleDocument(record as EntityRecord)]).toEqual([undefined, pulled, undefined]);
+  });
+});
+
 describe('conflict resolution', () => {
   const conflicted = (): EntityRecord => ({
     id: 'e1',

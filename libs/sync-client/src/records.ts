@@ -59,12 +59,21 @@ export function serverDocument(answer: Record<string, unknown>): SyncDocument {
 
 export type PendingOperation = 'insert' | 'patch' | 'delete';
 
-/** What the next push sends for this entity, if anything. localOnly records are never sent. */
+/**
+ * What the next push sends for this entity, if anything. localOnly records are never sent. A
+ * deleted record the server never confirmed is deleted there too when an insert of it was sent
+ * (`sentInserts`: its answer was lost, so it may have landed); a 404 says it had not.
+ */
 export function pendingOperation(record: EntityRecord): PendingOperation | undefined {
   if (record.localOnly || record.conflict) return undefined;
-  if (record.deleted) return record.server && record.server.deletedAt === undefined ? 'delete' : undefined;
+  if (record.deleted) return record.server ? (record.server.deletedAt === undefined ? 'delete' : undefined) : mayExistOnServer(record) ? 'delete' : undefined;
   if (!record.server) return record.local ? 'insert' : undefined;
   return record.touched.length > 0 ? 'patch' : undefined;
+}
+
+/** An insert of this record was sent without an answer (lost, or still in flight): the server may hold it. */
+export function mayExistOnServer(record: EntityRecord): boolean {
+  return record.server !== undefined || (record.sentInserts?.length ?? 0) > 0;
 }
 
 export function stateOf(record: EntityRecord): SyncState {

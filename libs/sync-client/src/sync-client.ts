@@ -19,6 +19,7 @@ import {
   fieldNameProblem,
   isEntityId,
   isOwnCreation,
+  mayExistOnServer,
   pendingOperation,
   rebaseOnServer,
   rememberSentInsert,
@@ -851,7 +852,10 @@ export class SyncClient {
     // The id chosen, or the one `newId` made, must be one the server takes: said here by `insert`, not by a conflict after the push.
     if (!isEntityId(id)) throw new SyncError(`Id ${JSON.stringify(id)} is not one the server takes: ids hold 1 to 64 letters, digits, _ or -`, undefined, 'SYNC_INVALID_ID');
     const existing = collection.records.get(id);
-    if (existing?.server?.deletedAt !== undefined) throw new SyncError(`Entity ${id} in ${typeId} was deleted; a deleted entity's id is not reused: insert it under another id`);
+    // Deleted, or deleted here after an insert that may have landed (its delete still to be confirmed).
+    if (existing?.server?.deletedAt !== undefined || (existing?.deleted && mayExistOnServer(existing))) {
+      throw new SyncError(`Entity ${id} in ${typeId} was deleted; a deleted entity's id is not reused: insert it under another id`);
+    }
     if (existing && (existing.server || !existing.deleted)) throw new SyncError(`Entity ${id} already exists in ${typeId}`);
     // Checked whole first: copying a `__proto__` key into a new object would set its prototype instead.
     const local = fieldsOf(jsonWrite(fields));
@@ -899,7 +903,9 @@ export class SyncClient {
     const removed: LocalChange = { typeId, added: [], modified: [], removed: [visibleDocument(record) as LocalDocument], reason: 'write', source: 'local' };
     const before = { ...record, touched: [...record.touched] };
     record.seq += 1;
-    if (!record.server && !this.inFlight.has(entityKey(typeId, id))) {
+    // Never sent, the record goes at once. An insert sent (in flight, or its answer lost: it may
+    // have landed) is followed by a delete; until then the deleted record keeps pulled versions away.
+    if (!mayExistOnServer(record) && !this.inFlight.has(entityKey(typeId, id))) {
       collection.records.delete(id);
       try {
         await this.store.delete(entitiesStore(typeId), id);
@@ -1190,6 +1196,14 @@ export class SyncClient {
         currentRevision: details.currentRevision,
         fields: details.fields ?? [],
       });
+    } else if (answer.status === 404 && operation === 'delete' && !record.server) {
+      // The delete of an insert whose answer was lost: it had not landed, nothing left of it.
+      if (collection.records.get(record.id) === record && record.seq === seq) {
+        collection.records.delete(record.id);
+        await this.store.delete(entitiesStore(typeId), record.id);
+      }
+      this.events.emit('state', { typeId, id: record.id, state: 'synced' });
+      return;
     } else if (answer.status === 404 && operation === 'delete') {
       // Already deleted on the server: nothing left to do; the next pull brings its final version.
       record.local = undefined;

@@ -164,3 +164,54 @@ describe('keys the server refuses', () => {
     expect(collection.list()).toHaveLength(5);
   });
 });
+
+describe('a delete after an insert whose answer was lost', () => {
+  it('is sent (the insert may have landed), keeps the document away from pulls meanwhile, and deletes it on the server', async () => {
+    const notes = await freshType();
+    let bulk: 'answer' | 'lose answer' | 'unreachable' = 'answer';
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (!String(input).endsWith('/bulk') || bulk === 'answer') return globalThis.fetch(input, init);
+      if (bulk === 'unreachable') throw new TypeError('fetch failed');
+      bulk = 'answer';
+      await (await globalThis.fetch(input, init)).text();
+      throw new TypeError('fetch failed (answer lost)');
+    };
+    const alice = client({ collections: [notes], token: owner, fetch });
+    const collection = alice.collection(notes);
+    bulk = 'lose answer';
+    const draft = await collection.insert({ title: 'draft to discard' });
+    await expect(alice.push()).rejects.toThrow();
+    expect((await platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: owner })).status).toBe(200);
+
+    await collection.remove(draft.id);
+    expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'localChanges', 1]);
+    // A pull while the delete waits does not bring the document back.
+    bulk = 'unreachable';
+    await collection.pull();
+    expect(collection.get(draft.id)).toBeUndefined();
+    bulk = 'answer';
+    await alice.sync();
+    await collection.pull();
+    expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'synced', 0]);
+    expect((await platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: owner })).body.deletedAt).toEqual(expect.any(Number));
+    // Its id is a deleted entity's: not reused.
+    await expect(collection.insert({ id: draft.id, title: 'again' })).rejects.toThrow('was deleted');
+    expect(await serverDocuments(notes)).toEqual([]);
+  });
+
+  it('an insert that never reached the server: the delete answered 404 is done, and the record is dropped', async () => {
+    const notes = await freshType();
+    let unreachable = true;
+    const fetch: typeof globalThis.fetch = (input, init) => (unreachable && String(input).endsWith('/bulk') ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init));
+    const alice = client({ collections: [notes], token: owner, fetch });
+    const collection = alice.collection(notes);
+    const draft = await collection.insert({ title: 'never sent' });
+    await expect(alice.push()).rejects.toThrow();
+    await collection.remove(draft.id);
+    expect(collection.pendingCount()).toBe(1);
+    unreachable = false;
+    await alice.sync();
+    expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, undefined, 0]);
+    expect(await serverDocuments(notes)).toEqual([]);
+  });
+});
