@@ -53,20 +53,21 @@ describe('jsonFields', () => {
     expect(problem({ o: Object.assign(Object.create(null), { a: 1 }) })).toBeUndefined();
   });
 
-  it("refuses keys the server's JSON parser refuses (secure-json-parse: __proto__, constructor holding prototype) at any depth, and nothing else", () => {
+  it("refuses keys the server refuses at any depth (its JSON parser's __proto__ and constructor holding prototype; its modifier rules' __proto__, constructor, prototype), and nothing else", () => {
     const forbidden: Array<[Record<string, unknown>, string]> = [
       [JSON.parse('{"__proto__": {"x": 1}}'), 'Field __proto__:'],
       [JSON.parse('{"a": [{"b": {"__proto__": 1}}]}'), 'Field a[0].b.__proto__:'],
       [{ constructor: { prototype: { x: 1 } } }, 'Field constructor:'],
       [{ deep: { list: [{ constructor: { prototype: null } }] } }, 'Field deep.list[0].constructor:'],
+      [{ constructor: 'x' }, 'Field constructor:'],
+      [{ a: { prototype: 1 } }, 'Field a.prototype:'],
     ];
     for (const [fields, prefix] of forbidden) {
       const found = problem(fields, true);
       expect(found?.code, prefix).toBe('SYNC_FORBIDDEN_KEY');
       expect(found?.message.startsWith(prefix), found?.message).toBe(true);
     }
-    // What the server takes: constructor holding anything but an object with prototype; prototype elsewhere; __proto__ as a value.
-    for (const fields of [{ constructor: 'x' }, { constructor: null }, { constructor: [1] }, { constructor: { name: 'n' } }, { prototype: { a: 1 } }, { a: '__proto__' }, { proto: 1 }]) {
+    for (const fields of [{ toString: 'x' }, { a: { valueOf: 1, hasOwnProperty: null } }, { a: '__proto__' }, { proto: 1 }, { 'a.b': { 'c.d': 1 } }]) {
       expect(problem(fields), JSON.stringify(fields)).toBeUndefined();
     }
   });

@@ -6,7 +6,7 @@ export interface ValueProblem {
 
 /** A value JSON cannot carry (or would carry as something else): BigInt, a cycle, NaN, a Date, a function... */
 export const INVALID_VALUE = 'SYNC_INVALID_VALUE';
-/** A key the server's JSON parser refuses (its `JSON_FORBIDDEN_KEY`): `__proto__`, or `constructor` holding `prototype`. */
+/** A key the server refuses in written values (`JSON_FORBIDDEN_KEY`, `DATA_INVALID_MODIFIER`): `__proto__`, `constructor`, `prototype`. */
 export const FORBIDDEN_KEY = 'SYNC_FORBIDDEN_KEY';
 
 class Refusal {
@@ -18,16 +18,20 @@ const refuse = (code: ValueProblem['code'], path: string, message: string): neve
 };
 
 /**
- * The server's rule (libs/kit json-body-parser: secure-json-parse with `protoAction` and
- * `constructorAction` 'error'), applied to one object at any depth: an own key `__proto__`, or an
- * own key `constructor` whose value is a non-null object with an own key `prototype`. Such a body is
- * refused as a whole (400 `JSON_FORBIDDEN_KEY`).
+ * Keys the server refuses at any depth of a written value. Its JSON body parser (libs/kit
+ * json-body-parser: secure-json-parse, `protoAction` and `constructorAction` 'error') refuses a
+ * whole request holding an own `__proto__` key, or a `constructor` key holding an object with an
+ * own `prototype` key (400 `JSON_FORBIDDEN_KEY`, every write of a bulk request with it); the data
+ * service's modifier rules (libs/documents modifier-rules, FORBIDDEN_SEGMENTS) then refuse any key
+ * named `__proto__`, `constructor` or `prototype` in a written value (400 `DATA_INVALID_MODIFIER`).
+ * The second rule holds the first, so it is the one matched here.
  */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 function checkKeys(object: object, path: string): void {
-  if (Object.hasOwn(object, '__proto__')) refuse(FORBIDDEN_KEY, join(path, '__proto__'), 'a key named __proto__ is refused by the server');
-  const constructor = (object as { constructor?: unknown }).constructor;
-  if (Object.hasOwn(object, 'constructor') && constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) {
-    refuse(FORBIDDEN_KEY, join(path, 'constructor'), 'a constructor key holding prototype is refused by the server');
+  // Object.keys lists an own `__proto__` key (JSON.parse makes one); `in` would see the prototype's.
+  for (const key of Object.keys(object)) {
+    if (FORBIDDEN_KEYS.has(key)) refuse(FORBIDDEN_KEY, join(path, key), `the server refuses keys named __proto__, constructor or prototype, at any depth`);
   }
 }
 
