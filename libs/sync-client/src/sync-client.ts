@@ -133,7 +133,7 @@ function refuseFieldName(problem: { code: string; message: string } | undefined)
  * The written fields as JSON will carry them (see jsonFields), or a SyncError before anything is
  * queued: `SYNC_INVALID_VALUE` for a value JSON cannot carry or would change (BigInt, a cycle,
  * NaN, ±Infinity, a Date or other class instance, a function, undefined or a hole in an array),
- * `SYNC_FORBIDDEN_KEY` for a key the server's JSON parser refuses, at any depth.
+ * `SYNC_FORBIDDEN_KEY` for a key the server refuses (`__proto__`, `constructor`, `prototype`), at any depth.
  */
 function jsonWrite(fields: Record<string, unknown>, options: { removals?: boolean } = {}): Record<string, unknown> {
   const checked = jsonFields(fields, options);
@@ -1579,8 +1579,8 @@ export class SyncCollection<T extends object = Record<string, unknown>> {
     return this.client.resolve(this.typeId, id, () => 'mine');
   }
 
-  /** Field by field: each touched field `mine` or `theirs` (unnamed fields keep mine). */
+  /** Field by field: each touched field `mine` or `theirs` (unnamed fields keep mine, `toString` as any other: only the object's own keys count). */
   async resolveFields(id: string, choices: Record<string, FieldChoice>): Promise<void> {
-    await this.client.resolve(this.typeId, id, (field) => choices[field] ?? 'mine');
+    await this.client.resolve(this.typeId, id, (field) => (Object.hasOwn(choices, field) ? (choices[field] as FieldChoice) : 'mine'));
   }
 }

@@ -155,6 +155,7 @@ describe('keys the server refuses', () => {
 
     for (const write of [
       () => collection.update('fine1', { constructor: { prototype: { x: 1 } } }),
+      () => collection.update('fine1', { meta: { prototype: 1 } }),
       () => collection.update('fine1', JSON.parse('{ "list": [{ "__proto__": { "admin": true } }] }')),
       () => collection.insert(JSON.parse('{ "title": "x", "__proto__": { "admin": true } }')),
     ]) {
@@ -213,5 +214,24 @@ describe('a delete after an insert whose answer was lost', () => {
     await alice.sync();
     expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, undefined, 0]);
     expect(await serverDocuments(notes)).toEqual([]);
+  });
+});
+
+describe('resolveFields', () => {
+  it('keeps mine for a field it names no choice for, even one named like an Object.prototype member', async () => {
+    const notes = await freshType();
+    const alice = client({ collections: [notes], token: owner });
+    const collection = alice.collection(notes);
+    const note = await collection.insert({ title: 'base', toString: 'base', valueOf: 'base' });
+    await alice.sync();
+    const theirs = await platform.call('PATCH', `${dataPath(notes)}/${note.id}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { title: 'theirs', toString: 'theirs', valueOf: 'theirs' } } } });
+    expect(theirs.status).toBe(200);
+    await collection.update(note.id, { title: 'mine', toString: 'mine', valueOf: 'mine' });
+    await alice.push();
+    expect(collection.state(note.id)).toBe('conflict');
+    await collection.resolveFields(note.id, { title: 'theirs' });
+    expect(collection.get(note.id)).toMatchObject({ title: 'theirs', toString: 'mine', valueOf: 'mine' });
+    await alice.sync();
+    expect(comparable(await serverDocuments(notes))).toEqual([{ id: note.id, revision: 2, title: 'theirs', toString: 'mine', valueOf: 'mine' }]);
   });
 });
