@@ -529,7 +529,11 @@ export class SyncClient {
         this.networkWaiters.delete(wake);
         resolve();
       };
-      if (ms !== undefined) timer = this.timers.setTimeout(wake, ms);
+      if (ms !== undefined) {
+        timer = this.timers.setTimeout(wake, ms);
+        // The caller waits on it (awaitInSync): a Node process stays alive for it, as for a request.
+        holdProcess(timer);
+      }
       browserWindow?.addEventListener('online', wake);
       this.networkWaiters.add(wake);
     });
@@ -550,8 +554,9 @@ export class SyncClient {
     return new OfflineError();
   }
 
+  /** An explicit wait of a caller (awaitInSync): unlike background timers, it keeps a Node process alive until it ends. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.timers.setTimeout(resolve, ms));
+    return new Promise((resolve) => holdProcess(this.timers.setTimeout(resolve, ms)));
   }
 
   private hasQueuedWork(): boolean {

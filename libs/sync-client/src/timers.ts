@@ -5,7 +5,11 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-/** Makes a system timer keep a Node process alive (they are created unref'd); a no-op elsewhere. */
+/**
+ * Makes a system timer keep a Node process alive (they are created unref'd, so background work
+ * never holds a script open); a no-op elsewhere. Used for what a caller waits on: `awaitInSync`'s
+ * settle window and backoff, and (with `keepProcessAlive`) retries of queued work.
+ */
 export function holdProcess(handle: unknown): void {
   (handle as { ref?: () => void } | undefined)?.ref?.();
 }
