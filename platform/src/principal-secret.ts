@@ -20,21 +20,28 @@ async function readSecret(path: string, variable: string): Promise<string> {
 }
 
 /**
- * A development secret kept in DATA_DIR/<file>: 32 random bytes (hex) generated on first start,
- * mode 0600, read again on every later start, so what it signs stays valid across restarts and no
- * two installations share it. Only its path is logged, never the secret.
+ * A development secret kept in `<directory>/<file>`: 32 random bytes (hex) generated the first
+ * time, mode 0600, read again every later time, so what it signs stays valid across restarts and
+ * no two installations share it. `generated`: this call made it. Callers log its path, never it.
  */
-async function developmentSecret(dataDir: string, file: string, variable: string, what: string, logger: Logger): Promise<string> {
-  const path = join(dataDir, file);
-  await mkdir(dataDir, { recursive: true });
+export async function keptSecret(directory: string, file: string, variable: string): Promise<{ secret: string; path: string; generated: boolean }> {
+  const path = join(directory, file);
+  await mkdir(directory, { recursive: true });
+  let generated = true;
   try {
-    // 'wx': when two processes start on one DATA_DIR, the second reads the first one's secret.
+    // 'wx': when two processes start on one directory, the second reads the first one's secret.
     await writeFile(path, randomBytes(SECRET_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
-    logger.info({ path }, `generated a ${what} for development (set ${variable} to choose one)`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    generated = false;
   }
-  return readSecret(path, variable);
+  return { secret: await readSecret(path, variable), path, generated };
+}
+
+async function developmentSecret(dataDir: string, file: string, variable: string, what: string, logger: Logger): Promise<string> {
+  const { secret, path, generated } = await keptSecret(dataDir, file, variable);
+  if (generated) logger.info({ path }, `generated a ${what} for development (set ${variable} to choose one)`);
+  return secret;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasExecutableSync, mongoCompatBinaryPath, startBackendServers, type BackendServers } from '@platform/testkit/servers';
 import { prefixedLineWriter } from './compose/log-lines';
@@ -19,6 +19,14 @@ const serviceNames = ['mongo', 'nats', 'redis', 'gateway', 'identity', 'data', '
  * whose data stays under DATA_DIR/services. Settings come from the environment or `.env`, as
  * with compose. Ctrl-C, or a failed start, stops everything it started.
  */
+/** The development webhook secret kept in `file`, generated on the first run; its path is said, never the secret. */
+async function keptWebhookSecret(file: string, say: (line: string) => void): Promise<string> {
+  const { keptSecret } = await import('./principal-secret');
+  const { secret, path, generated } = await keptSecret(dirname(file), basename(file), 'ACTIONS_WEBHOOK_SECRET');
+  say(`ACTIONS_WEBHOOK_SECRET is not set: ${generated ? 'generated' : 'using'} a webhook secret for development kept in ${path} (set it to choose one)`);
+  return secret;
+}
+
 async function main(): Promise<void> {
   const envFile = resolve(repositoryRoot, '.env');
   // Like compose: the shell's variables win over the file's.
@@ -35,6 +43,8 @@ async function main(): Promise<void> {
   const { loadStartServicesConfig } = await import('./compose/start-services-config');
   const config = loadStartServicesConfig(process.env, process.cwd());
   if (config.generatedSecret) say('PRINCIPAL_SECRET is not set: using a random one for this run (set it to keep signed values across runs)');
+  // Webhooks are signed on a plain run too, with each project's key the same from run to run.
+  const webhookSecret = config.webhookSecretFile ? await keptWebhookSecret(config.webhookSecretFile, say) : undefined;
 
   let backends: BackendServers | undefined;
   let topology: LocalTopology | undefined;
@@ -54,7 +64,7 @@ async function main(): Promise<void> {
     backends = await startBackendServers(process.env, { dataDir: config.backendDataDir });
     topology = await startLocalTopology({
       backendUrls: backends.urls,
-      variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret },
+      variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret, ...(webhookSecret ? { ACTIONS_WEBHOOK_SECRET: webhookSecret } : {}) },
       gatewayPort: config.gatewayPort,
       metricsPort: config.metricsPort,
       // The configured namespace (none by default), the same on every start so durables resume.

@@ -22,6 +22,12 @@ describe('pnpm start:services configuration', () => {
     expect(() => loadStartServicesConfig({ METRICS_PORT: '70000' }, '/x')).toThrow(/METRICS_PORT/);
   });
 
+  it('keeps a development webhook secret under DATA_DIR/services unless ACTIONS_WEBHOOK_SECRET is set or it runs in production', () => {
+    expect(loadStartServicesConfig({ DATA_DIR: '/srv/p' }, '/x').webhookSecretFile).toBe('/srv/p/services/webhook-secret');
+    expect(loadStartServicesConfig({ ACTIONS_WEBHOOK_SECRET: 'w'.repeat(32) }, '/x').webhookSecretFile).toBeUndefined();
+    expect(loadStartServicesConfig({ NODE_ENV: 'production', PRINCIPAL_SECRET: 's'.repeat(40) }, '/x').webhookSecretFile).toBeUndefined();
+  });
+
   it('requires PRINCIPAL_SECRET in production and names a bad PORT', () => {
     expect(() => loadStartServicesConfig({ NODE_ENV: 'production' }, '/x')).toThrow(/PRINCIPAL_SECRET: required with NODE_ENV=production/);
     expect(() => loadStartServicesConfig({ PORT: 'eighty' }, '/x')).toThrow(/PORT/);

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -184,6 +184,18 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'NODE_ENV=development pnpm star
     expect(await page.text()).toContain('<div id="root">');
     const chosen = await post('/api/auth/password-reset/confirm', { token: link()!.split('#token=')[1], password: 'chosen again 1' });
     expect(chosen.status).toBe(200);
+  });
+
+  it('signs webhooks with a development secret kept under DATA_DIR/services: each project has its webhook key', async () => {
+    const token = await register(`hooks-${unique}@example.org`);
+    const created = await fetch(`${gatewayUrl}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Hooks' }) });
+    const projectId = ((await created.json()) as { id: string }).id;
+    const listed = (await (await fetch(`${gatewayUrl}/api/projects/${projectId}/actions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { webhookKey?: string };
+    const secret = (await readFile(join(dataDir, 'services', 'webhook-secret'), 'utf8')).trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(listed.webhookKey).toBe(createHmac('sha256', secret).update(`webhook:${projectId}`).digest('hex'));
+    expect(output).toContain('ACTIONS_WEBHOOK_SECRET is not set: generated a webhook secret for development kept in');
+    expect(output).not.toContain(secret);
   });
 
   it('stops every service on Ctrl-C and exits 0', async () => {
