@@ -243,10 +243,14 @@ export class Sessions {
   /**
    * Ends every session of `userId` but `keep` (the caller's own, after a password change), and its
    * access tokens too unless `keepTokens`; answers how many ended. Their realtime streams close as
-   * on sign-out.
+   * on sign-out. Sessions end before the tokens are looked for: a token that one of those sessions
+   * is making meanwhile is either written before that, and ends here, or finds its session gone
+   * when it checks after writing, and ends itself (routes/access-tokens.ts).
    */
-  revokeAll(userId: string, options: { keep?: string; keepTokens?: boolean } = {}): Promise<number> {
-    return this.revokeWhere(userId, (entry) => entry.id !== options.keep && !(options.keepTokens && kindOf(entry) === 'token'));
+  async revokeAll(userId: string, options: { keep?: string; keepTokens?: boolean } = {}): Promise<number> {
+    const sessions = await this.revokeWhere(userId, (entry) => entry.id !== options.keep && kindOf(entry) === 'session');
+    if (options.keepTokens) return sessions;
+    return sessions + (await this.revokeWhere(userId, (entry) => entry.id !== options.keep && kindOf(entry) === 'token'));
   }
 
   private async revokeWhere(userId: string, ends: (entry: SessionIndexEntry) => boolean): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Principal } from '@platform/contracts';
-import { requestTraceContext, requireUser, userGuard } from '@platform/kit';
+import { AppError, requestTraceContext, requireUser, userGuard } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -101,6 +101,12 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       const { name, expiresInDays, access, projects } = request.body;
       await requireReachable(deps, request.principal, projects);
       const { token, session } = await deps.sessions.createAccessToken(user, name, expiresInDays * DAY_MS, requestDevice(request), tokenGrant(access, projects));
+      // The session that made it ended meanwhile (a password reset, the account deleted, signed out
+      // everywhere): it must not leave a token behind (Sessions.revokeAll ends sessions, then tokens).
+      if ((await deps.sessions.kind(userId, sessionId)) !== 'session') {
+        await deps.sessions.revokeById(userId, session.id, 'token');
+        throw new AppError(401, 'UNAUTHENTICATED', 'Your session ended while the token was being made; sign in again');
+      }
       noticeAccountChange(deps, user, { accessTokenMade: name }, requestTraceContext(request));
       return reply.code(201).send({ id: session.id, name, access, ...(projects ? { projects } : {}), createdAt: session.createdAt, expiresAt: session.expiresAt, token });
     },

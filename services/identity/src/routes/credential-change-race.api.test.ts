@@ -84,6 +84,30 @@ describe('a sign-in with the old password across a credential change', () => {
     expect((await store.kv.scan(`user-session:${user.id}:`)).length).toBe(0);
   });
 
+  it('a password reset also ends an access token a session of the old password was making meanwhile', async () => {
+    const { token, user } = await platform.register('race-token@example.org', { password: OLD });
+    expect((await platform.call('POST', '/api/auth/password-reset', { body: { email: 'race-token@example.org' } })).status).toBe(202);
+    await expect.poll(() => platform.mailsTo('race-token@example.org', 'Choose a new password').length).toBe(1);
+    const resetToken = linkToken(platform.mailsTo('race-token@example.org', 'Choose a new password')[0]!);
+    // The token's first write is held until the reset has ended the account's sessions and tokens.
+    const hold = store.holdNext('set', `user-session:${user.id}:`);
+    const making = platform.call('POST', '/api/me/tokens', { token, body: { name: 'kept by whoever signed in' } });
+    await hold.caught;
+    let resetSession = '';
+    try {
+      const confirmed = await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: resetToken, password: NEW } });
+      expect(confirmed.status).toBe(200);
+      resetSession = confirmed.body.token;
+    } finally {
+      hold.release();
+    }
+    const made = await making;
+    if (made.status === 201) expect((await me(made.body.token)).status, 'the token made across the reset').toBe(401);
+    expect([made.status, made.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+    expect((await platform.call('GET', '/api/me/tokens', { token: resetSession })).body.tokens).toEqual([]);
+    expect((await sessionsOf(resetSession)).map((session) => session.current)).toEqual([true]);
+  });
+
   it('no held write: eight sign-ins 15 ms apart while the password changes leave no session the old password opened', async () => {
     // The report's reproduction as it came, on the unaltered embedded store; its own platform, each
     // round from its own client address, so the per-address count of failed sign-ins never limits it.
