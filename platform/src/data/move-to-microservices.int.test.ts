@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMongoStore } from '@platform/storage';
@@ -106,10 +106,12 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'moving an all-in-one to the mi
       await mongo.close();
     }
 
+    // As docs/ports.md says: the webhook secret the all-in-one generated goes along, so every project keeps its webhook key.
+    const webhookSecret = (await readFile(join(dataDir, 'webhook-secret'), 'utf8')).trim();
     topology = await startLocalTopology({
       backendUrls: urls,
       gatewayPort: await freePort(),
-      variables: { NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      variables: { NODE_ENV: 'development', LOG_LEVEL: 'warn', ACTIONS_WEBHOOK_SECRET: webhookSecret },
       extraEnvironment: { MONGO_DATABASE: database },
     });
     const gateway = topology.gatewayUrl;
