@@ -59,9 +59,16 @@ export function unsampledTraceparent(traceparent: string | undefined): boolean {
   return traceparent !== undefined && traceparent.length === 55 && traceparent.startsWith('00-') && (Number.parseInt(traceparent.slice(53), 16) & 1) === 0;
 }
 
-/** Marks `span` failed with `error`. */
-export function recordFailure(span: Span, error: unknown): void {
-  span.recordException(error as Error);
+/** What a failure's text may show on a span (its message and stack), e.g. a URL without its credentials. */
+export type FailureRedaction = (text: string) => string;
+
+/** Marks `span` failed with `error`; with `redact`, the exception event carries its message and stack only as `redact` leaves them. */
+export function recordFailure(span: Span, error: unknown, redact?: FailureRedaction): void {
+  if (redact && error instanceof Error) {
+    span.recordException({ name: error.name, message: redact(error.message), ...(error.stack === undefined ? {} : { stack: redact(error.stack) }) });
+  } else {
+    span.recordException(error as Error);
+  }
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
@@ -71,13 +78,20 @@ export function recordFailure(span: Span, error: unknown): void {
  * work learns (an answer's status). The span is made only under a recorded span (a store write, a
  * block of a run): without one, `work` runs with `parent` as is and no span.
  */
-export async function inChildSpan<T>(tracer: Tracer, name: string, options: SpanOptions, parent: TraceContext | undefined, work: (context: TraceContext | undefined, span?: Span) => Promise<T>): Promise<T> {
+export async function inChildSpan<T>(
+  tracer: Tracer,
+  name: string,
+  options: SpanOptions,
+  parent: TraceContext | undefined,
+  work: (context: TraceContext | undefined, span?: Span) => Promise<T>,
+  redact?: FailureRedaction,
+): Promise<T> {
   if (!inRecordedTrace(parent)) return work(parent);
   const { span, context } = startChildSpan(tracer, name, options, parent);
   try {
     return await work(context, span);
   } catch (error) {
-    recordFailure(span, error);
+    recordFailure(span, error, redact);
     throw error;
   } finally {
     span.end();

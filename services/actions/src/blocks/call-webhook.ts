@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inHttpClientSpan } from '@platform/telemetry';
+import { inHttpClientSpan, urlSecretsRedaction } from '@platform/telemetry';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
@@ -146,5 +146,7 @@ function webhookError(error: unknown, url: URL, timeoutMs: number): BlockError {
     return new BlockError(runErrorCodes.webhookTimeout, `${url.host} did not answer within ${timeoutMs} ms`);
   }
   const reason = cause instanceof Error ? cause.message : (error as Error).message;
-  return new BlockError('ACTIONS_WEBHOOK_FAILED', `Calling ${url.host} failed: ${reason}`);
+  // The reason may quote the URL whole (undici refuses one with a user name or password in it): the
+  // run's error and the block span's exception event show it without its credentials or query.
+  return new BlockError('ACTIONS_WEBHOOK_FAILED', `Calling ${url.host} failed: ${urlSecretsRedaction(url)(reason)}`);
 }
