@@ -9,9 +9,18 @@ export const REDACTED = '[redacted]';
 
 /**
  * Paths whose next segment is a credential: an email invitation's token, which whoever holds it
- * may accept (`/api/invitations/{token}...`, and the console page the older mails link to).
+ * may accept (`/api/invitations/{token}...`, and the console page the older mails link to), and the
+ * development promotion link's (`/api/admin/dev/platform-owner/{token}`).
  */
-const CREDENTIAL_PATH = /^(\/api\/invitations\/|\/console\/invitations\/)[^/?#]+/;
+const CREDENTIAL_PATH = /^(\/api\/invitations\/|\/console\/invitations\/|\/api\/admin\/dev\/platform-owner\/)[^/?#]+/;
+
+/**
+ * A value shaped like one of the platform's own credentials, whatever the parameter is called: a
+ * session, a mailed link's token or an invitation's (32 random bytes, base64url), an access token
+ * (the same after `pat_`), a promotion link's (64 hex digits). A program that puts its token in a
+ * parameter the route does not take (`?key=pat_...`) is refused, but its URL was still logged.
+ */
+const CREDENTIAL_VALUE = /^(?:(?:pat_)?[A-Za-z0-9_-]{43}|[0-9a-f]{64})$/;
 
 /** A query value naming such a page (the console's sign-in `?next=/invitations/{token}` on a reload). */
 const INVITATION_IN_VALUE = /\/invitations\/[^/?#&]/;
@@ -26,7 +35,7 @@ function parameterName(raw: string): string {
 
 /**
  * The request URL as it may be logged: the value of every credential parameter (or one naming an
- * invitation's page) and a credential path segment replaced by `[redacted]`, everything else left exactly as the client sent it.
+ * invitation's page, or shaped like a platform credential) and a credential path segment replaced by `[redacted]`, everything else left exactly as the client sent it.
  */
 export function redactUrlCredentials(given: string): string {
   const url = given.replace(CREDENTIAL_PATH, `$1${REDACTED}`);
@@ -38,7 +47,8 @@ export function redactUrlCredentials(given: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
-      const carriesCredential = CREDENTIAL_NAME.test(parameterName(name)) || (equals >= 0 && INVITATION_IN_VALUE.test(parameterName(pair.slice(equals + 1))));
+      const value = equals < 0 ? '' : parameterName(pair.slice(equals + 1));
+      const carriesCredential = CREDENTIAL_NAME.test(parameterName(name)) || (equals >= 0 && (INVITATION_IN_VALUE.test(value) || CREDENTIAL_VALUE.test(value)));
       return carriesCredential ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
