@@ -18,6 +18,13 @@ export function requestTraceContext(request: object): TraceContext | undefined {
   return traceContexts.get(request);
 }
 
+/** The methods a label or span attribute names; any other a client sends is `_OTHER` (OpenTelemetry's HTTP conventions), so it makes no series of its own. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function methodLabel(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : '_OTHER';
+}
+
 /** The route template for a label (`/api/projects/:projectId/...`), never the path with its ids. */
 function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
@@ -38,14 +45,14 @@ export function instrumentRequests(app: FastifyInstance, spanRoute?: SpanRoute):
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeLabel(request);
     // Counted by the duration histogram, which platform_http_requests_total is read from.
-    httpRequestDuration.observe([route, request.method, String(reply.statusCode)], reply.elapsedTime / 1000);
+    httpRequestDuration.observe([route, methodLabel(request.method), String(reply.statusCode)], reply.elapsedTime / 1000);
     const active = traceContexts.get(request);
     if (!active) return done();
     const span = trace.getSpan(active);
     // Outside a sampled trace the span records nothing: no name or attributes to build.
     if (span?.isRecording()) {
       const served = spanRoute?.(request) ?? route;
-      span.updateName(`${request.method} ${served}`);
+      span.updateName(`${methodLabel(request.method)} ${served}`);
       span.setAttributes({ 'http.route': served, 'http.response.status_code': reply.statusCode });
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     }
@@ -76,7 +83,7 @@ function startSpansOnRequest(app: FastifyInstance): void {
     if (isUntracedHealthProbe(request)) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     // A caller's trace the sampler left out is handed on as it came (startChildSpan).
-    const { span, context: active } = startChildSpan(tracer, request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
+    const { span, context: active } = startChildSpan(tracer, methodLabel(request.method), { kind: SpanKind.SERVER, attributes: { 'http.request.method': methodLabel(request.method) } }, parent);
     traceContexts.set(request, active);
     if (span.isRecording()) addTraceIds(app, request, active);
     done();
