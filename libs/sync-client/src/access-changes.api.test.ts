@@ -1,62 +1,24 @@
 import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission } from '@platform/contracts';
-import { dataService } from '@platform/data';
-import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SyncClient } from './index';
-import { quietClients } from './testing';
+import { describe, expect, it } from 'vitest';
+import { sdkTestProject } from './test-support/sdk-test-project';
 
 /** What the copy holds after the caller's access changes: checks of several collections, and access widened by a grant. */
-let platform: TestGateway;
-let projectId: string;
-let owner: string;
-const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
-const client = clients.open;
-
-let typeCounter = 0;
-async function freshType(): Promise<string> {
-  const id = `a${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
-  return id;
-}
-
-const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
-
-async function ownerCreates(typeId: string, body: Record<string, unknown>): Promise<string> {
-  const created = await platform.call('POST', dataPath(typeId), { token: owner, body });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
+const project = sdkTestProject({ typePrefix: 'a', realtime: true, members: [] });
+const { client, freshType, dataPath, ownerCreates, addMember } = project;
 
 async function setPermissions(userId: string, permissions: string[]): Promise<void> {
+  const { platform, projectId } = project;
   await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).updateOne({ id: projectMemberId(projectId, userId) }, { $set: { permissions: permissions.map((name) => scopePermission(projectId, name)) } });
   await platform.context.accessChanges.announce({ projectId });
 }
 
-async function addMember(userId: string): Promise<void> {
-  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: [], createdAt: Date.now() });
-}
-
-const revoke = (typeId: string, id: string) => platform.call('PATCH', `${dataPath(typeId)}/${id}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
-
-beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService], realtime: true });
-  owner = await platform.signIn('owner');
-  projectId = await platform.seedProject({ ownerId: 'owner', members: [] });
-});
-
-afterEach(async () => {
-  await clients.closeAll();
-});
-
-afterAll(async () => {
-  await platform?.close();
-});
+const revoke = (typeId: string, id: string) => project.platform.call('PATCH', `${dataPath(typeId)}/${id}`, { token: project.owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
 
 describe('access checks of several collections', () => {
   it('a check asked for one collection while another collection is being checked runs after it: both revoked documents leave at once', async () => {
     const [typeA, typeB] = [await freshType(), await freshType()];
     const [a, b] = [await ownerCreates(typeA, { title: 'in A' }), await ownerCreates(typeB, { title: 'in B' })];
-    const userId = `reader${typeCounter}`;
+    const userId = `reader${project.typeCount}`;
     await addMember(userId);
     // A slow network: a check of A is still under way when B's access-changed asks for B.
     let checks = 0;
@@ -67,7 +29,7 @@ describe('access checks of several collections', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       return globalThis.fetch(input, init).finally(() => (answered += 1));
     };
-    const reader = client({ collections: [{ typeId: typeA, realtime: true }, { typeId: typeB, realtime: true }], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
+    const reader = client({ collections: [{ typeId: typeA, realtime: true }, { typeId: typeB, realtime: true }], token: await project.platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
     const lost: string[] = [];
     reader.on('change', (change) => change.reason === 'accessLost' && lost.push(...change.removed.map((document) => document.id)));
     await reader.start();
@@ -88,13 +50,13 @@ describe('access widened', () => {
   it('a permission granted brings the documents it makes readable, written before the last pull, and keeps local changes pending', async () => {
     const [notes, tasks] = [await freshType(), await freshType()];
     const open = await ownerCreates(notes, { title: 'open' });
-    const secretNote = await ownerCreates(notes, { title: 'secret note', access: { read: { permission: scopePermission(projectId, 'secret') } } });
-    const secretTask = await ownerCreates(tasks, { title: 'secret task', access: { read: { permission: scopePermission(projectId, 'secret') } } });
-    const userId = `grantee${typeCounter}`;
+    const secretNote = await ownerCreates(notes, { title: 'secret note', access: { read: { permission: scopePermission(project.projectId, 'secret') } } });
+    const secretTask = await ownerCreates(tasks, { title: 'secret task', access: { read: { permission: scopePermission(project.projectId, 'secret') } } });
+    const userId = `grantee${project.typeCount}`;
     await addMember(userId);
     // Pushes do not get through: the local edit stays pending across the re-pull.
     const fetch: typeof globalThis.fetch = (input, init) => (String(input).endsWith('/bulk') ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init));
-    const reader = client({ collections: [{ typeId: notes, realtime: true }, tasks], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
+    const reader = client({ collections: [{ typeId: notes, realtime: true }, tasks], token: await project.platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch });
     await reader.start();
     await expect.poll(() => reader.realtimeStatus).toBe('live');
     // Pulled past the secret documents (a later public one moves the cursor beyond them).

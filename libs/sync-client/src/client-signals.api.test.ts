@@ -1,65 +1,33 @@
 import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission, sessionKey } from '@platform/contracts';
-import { dataService } from '@platform/data';
-import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { hashToken } from '@platform/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SyncClient, SyncError } from './index';
-import { flakyNetwork, quietClients } from './testing';
+import { describe, expect, it } from 'vitest';
+import { SyncError } from './index';
+import { sdkTestProject } from './test-support/sdk-test-project';
+import { flakyNetwork } from './testing';
 import type { ChangeEvent } from './types';
 
 /** Issue 29: what an application needs to trust the client (sessions, going online, lost access, signals). */
-let platform: TestGateway;
-let projectId: string;
-let owner: string;
-const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
-const client = clients.open;
-
-let typeCounter = 0;
-async function freshType(): Promise<string> {
-  const id = `s${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
-  return id;
-}
-
-const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
-
-async function ownerCreates(typeId: string, body: Record<string, unknown>): Promise<string> {
-  const created = await platform.call('POST', dataPath(typeId), { token: owner, body });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
+const project = sdkTestProject({ typePrefix: 's', realtime: true, members: [{ userId: 'bob' }] });
+const { client, freshType, dataPath, ownerCreates } = project;
 
 /** Ends a session the way a logout (or a restart of a server keeping sessions in memory) does. */
-const endSession = (token: string) => platform.context.kv.delete(sessionKey(hashToken(token)));
+const endSession = (token: string) => project.platform.context.kv.delete(sessionKey(hashToken(token)));
 
 async function addMember(userId: string): Promise<void> {
-  await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({ id: projectMemberId(projectId, userId), projectId, userId, role: 'member', permissions: [], createdAt: Date.now() });
-  await platform.context.accessChanges.announce({ projectId });
+  await project.addMember(userId);
+  await project.platform.context.accessChanges.announce({ projectId: project.projectId });
 }
 
 async function removeMember(userId: string): Promise<void> {
+  const { platform, projectId } = project;
   await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).deleteMany({ id: projectMemberId(projectId, userId) });
   await platform.context.accessChanges.announce({ projectId });
 }
 
-beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService], realtime: true });
-  owner = await platform.signIn('owner');
-  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'bob' }] });
-});
-
-afterEach(async () => {
-  await clients.closeAll();
-});
-
-afterAll(async () => {
-  await platform?.close();
-});
-
 describe('a refused session (401)', () => {
   it('pauses with the queue untouched, emits unauthorized, and resumes by itself once getToken answers a working token', async () => {
     const typeId = await freshType();
-    let token = await platform.signIn('bob');
+    let token = await project.platform.signIn('bob');
     let asked = 0;
     const bob = client({ collections: [typeId], getToken: () => ((asked += 1), token) });
     const events: string[] = [];
@@ -79,11 +47,11 @@ describe('a refused session (401)', () => {
     expect([notes.state(added.id), notes.state(kept.id)]).toEqual(['localChanges', 'localChanges']);
     expect(notes.conflicts()).toEqual([]);
 
-    token = await platform.signIn('bob');
+    token = await project.platform.signIn('bob');
     await expect.poll(() => events, { timeout: 5_000 }).toEqual(['unauthorized', 'authorized']);
     expect([notes.state(added.id), notes.state(kept.id)]).toEqual(['synced', 'synced']);
     expect(asked).toBeGreaterThanOrEqual(2);
-    const server = (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner })).body.items.map((item: { title: string }) => item.title).sort();
+    const server = (await project.platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: project.owner })).body.items.map((item: { title: string }) => item.title).sort();
     expect(server).toEqual(['edited while signed out', 'queued while signed out']);
   });
 });
@@ -92,13 +60,13 @@ describe('an account that must confirm its email first (403 GATEWAY_EMAIL_UNCONF
   /** What identity does to the account's sessions when the operator requires confirmed addresses, and when the link is followed. */
   const markUnconfirmed = async (token: string, unconfirmed: boolean) => {
     const key = sessionKey(hashToken(token));
-    const { emailUnconfirmed: _was, ...session } = JSON.parse((await platform.context.kv.get(key))!) as Record<string, unknown>;
-    await platform.context.kv.set(key, JSON.stringify(unconfirmed ? { ...session, emailUnconfirmed: true } : session));
+    const { emailUnconfirmed: _was, ...session } = JSON.parse((await project.platform.context.kv.get(key))!) as Record<string, unknown>;
+    await project.platform.context.kv.set(key, JSON.stringify(unconfirmed ? { ...session, emailUnconfirmed: true } : session));
   };
 
   it('pauses like a refused session, with the queue untouched and no conflict, and resumes with the same session once the address is confirmed', async () => {
     const typeId = await freshType();
-    const token = await platform.signIn('bob');
+    const token = await project.platform.signIn('bob');
     const bob = client({ collections: [typeId], token, backoff: { initialMs: 100, maxMs: 200 } });
     const events: string[] = [];
     bob.on('unauthorized', ({ code }) => events.push(`unauthorized ${code}`));
@@ -118,7 +86,7 @@ describe('an account that must confirm its email first (403 GATEWAY_EMAIL_UNCONF
     await markUnconfirmed(token, false);
     await expect.poll(() => events, { timeout: 5_000 }).toEqual(['unauthorized GATEWAY_EMAIL_UNCONFIRMED', 'authorized']);
     await expect.poll(() => notes.state(added.id)).toBe('synced');
-    const server = (await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner })).body.items.map((item: { title: string }) => item.title).sort();
+    const server = (await project.platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: project.owner })).body.items.map((item: { title: string }) => item.title).sort();
     expect(server).toEqual(['before', 'written while unconfirmed']);
   });
 });
@@ -126,8 +94,8 @@ describe('an account that must confirm its email first (403 GATEWAY_EMAIL_UNCONF
 describe('online()', () => {
   it('pushes within a second of the network coming back, however long the backoff has grown', async () => {
     const typeId = await freshType();
-    const { network, fetch } = flakyNetwork(platform.url);
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), fetch, backoff: { initialMs: 500, factor: 4, maxMs: 60_000, random: () => 1 } });
+    const { network, fetch } = flakyNetwork(project.platform.url);
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob'), fetch, backoff: { initialMs: 500, factor: 4, maxMs: 60_000, random: () => 1 } });
     await bob.start();
     network.online = false;
     const queued = await bob.collection(typeId).insert({ title: 'written offline' });
@@ -146,13 +114,13 @@ describe('lost access', () => {
     const typeId = await freshType();
     const shared = await ownerCreates(typeId, { title: 'shared' });
     const kept = await ownerCreates(typeId, { title: 'still shared' });
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), accessCheckMs: 200 });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob'), accessCheckMs: 200 });
     const changes: ChangeEvent[] = [];
     bob.on('change', (change) => changes.push(change));
     await bob.start();
     expect(bob.collection(typeId).list().map((document) => document.id).sort()).toEqual([shared, kept].sort());
 
-    const revoked = await platform.call('PATCH', `${dataPath(typeId)}/${shared}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    const revoked = await project.platform.call('PATCH', `${dataPath(typeId)}/${shared}`, { token: project.owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
     expect(revoked.status).toBe(200);
     await expect.poll(() => bob.collection(typeId).get(shared), { timeout: 3_000 }).toBeUndefined();
     expect(bob.collection(typeId).list().map((document) => document.id)).toEqual([kept]);
@@ -164,14 +132,14 @@ describe('lost access', () => {
     const ids: string[] = [];
     for (let start = 0; start < 1_100; start += 500) {
       const operations = Array.from({ length: Math.min(500, 1_100 - start) }, (_, index) => ({ op: 'create', fields: { title: `n${start + index}` } }));
-      const created = await platform.call('POST', `${dataPath(typeId)}/bulk`, { token: owner, body: { operations } });
+      const created = await project.platform.call('POST', `${dataPath(typeId)}/bulk`, { token: project.owner, body: { operations } });
       expect(created.status).toBe(200);
       const results = created.body.results as Array<{ status: number; body: { id: string } }>;
       expect(results.map((result) => result.status)).toEqual(operations.map(() => 201));
       ids.push(...results.map((result) => result.body.id));
     }
-    const { network, fetch } = flakyNetwork(platform.url);
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), fetch, accessCheckMs: 200 });
+    const { network, fetch } = flakyNetwork(project.platform.url);
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob'), fetch, accessCheckMs: 200 });
     const changes: ChangeEvent[] = [];
     bob.on('change', (change) => changes.push(change));
     await bob.start();
@@ -179,7 +147,7 @@ describe('lost access', () => {
 
     // The last one written, so it is asked about in the second batch.
     const revoked = ids.at(-1) as string;
-    expect((await platform.call('PATCH', `${dataPath(typeId)}/${revoked}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } })).status).toBe(200);
+    expect((await project.platform.call('PATCH', `${dataPath(typeId)}/${revoked}`, { token: project.owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } })).status).toBe(200);
     await expect.poll(() => bob.collection(typeId).get(revoked), { timeout: 5_000 }).toBeUndefined();
     expect(bob.collection(typeId).list()).toHaveLength(1_099);
     expect(changes.filter((change) => change.reason === 'accessLost')).toMatchObject([{ typeId, removed: [{ id: revoked, title: 'n1099' }] }]);
@@ -190,37 +158,37 @@ describe('lost access', () => {
 
   it('drops at once on a realtime access-changed notification: an entity revoked, then a permission taken away', async () => {
     const typeId = await freshType();
-    const userId = `reader${typeCounter}`;
-    await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({
-      id: projectMemberId(projectId, userId),
-      projectId,
+    const userId = `reader${project.typeCount}`;
+    await project.platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).insertOne({
+      id: projectMemberId(project.projectId, userId),
+      projectId: project.projectId,
       userId,
       role: 'member',
-      permissions: [scopePermission(projectId, 'secret')],
+      permissions: [scopePermission(project.projectId, 'secret')],
       createdAt: Date.now(),
     });
     const open = await ownerCreates(typeId, { title: 'open' });
-    const secret = await ownerCreates(typeId, { title: 'secret', access: { read: { permission: scopePermission(projectId, 'secret') } } });
-    const reader = client({ collections: [typeId], token: await platform.signIn(userId), realtime: true, realtimeDebounceMs: 50 });
+    const secret = await ownerCreates(typeId, { title: 'secret', access: { read: { permission: scopePermission(project.projectId, 'secret') } } });
+    const reader = client({ collections: [typeId], token: await project.platform.signIn(userId), realtime: true, realtimeDebounceMs: 50 });
     const removed: string[] = [];
     reader.on('change', (change) => change.reason === 'accessLost' && removed.push(...change.removed.map((document) => document.id)));
     await reader.start();
     await expect.poll(() => reader.realtimeStatus).toBe('live');
     expect(reader.collection(typeId).list()).toHaveLength(2);
 
-    await platform.call('PATCH', `${dataPath(typeId)}/${open}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    await project.platform.call('PATCH', `${dataPath(typeId)}/${open}`, { token: project.owner, body: { baseRevision: 0, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
     await expect.poll(() => removed, { timeout: 2_000 }).toEqual([open]);
 
-    await platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).updateOne({ id: projectMemberId(projectId, userId) }, { $set: { permissions: [] } });
-    await platform.context.accessChanges.announce({ projectId });
+    await project.platform.context.store.collection(PROJECT_MEMBERS_COLLECTION).updateOne({ id: projectMemberId(project.projectId, userId) }, { $set: { permissions: [] } });
+    await project.platform.context.accessChanges.announce({ projectId: project.projectId });
     await expect.poll(() => removed, { timeout: 2_000 }).toEqual([open, secret]);
     expect(reader.collection(typeId).list()).toEqual([]);
   });
 
   /** The owner lets only itself read a type (its `access.read`), as the console's type screen does. */
   async function restrictType(typeId: string): Promise<void> {
-    const type = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: owner });
-    const restricted = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: owner, body: { baseRevision: type.body.revision, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+    const type = await project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}`, { token: project.owner });
+    const restricted = await project.platform.call('PATCH', `/api/projects/${project.projectId}/types/${typeId}`, { token: project.owner, body: { baseRevision: type.body.revision, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
     expect(restricted.status).toBe(200);
   }
 
@@ -228,7 +196,7 @@ describe('lost access', () => {
     const typeId = await freshType();
     const salary = await ownerCreates(typeId, { amount: 100 });
     const other = await ownerCreates(typeId, { amount: 200 });
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob') });
     const changes: ChangeEvent[] = [];
     bob.on('change', (change) => changes.push(change));
     await bob.start();
@@ -247,8 +215,8 @@ describe('lost access', () => {
     expect(lost[0]?.removed.map((document) => document.id).sort()).toEqual([salary, other].sort());
 
     // Given back: a pull brings everything again (the cursor started over).
-    const type = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: owner });
-    expect((await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: owner, body: { baseRevision: type.body.revision, modifier: { $unset: { access: '' } } } })).status).toBe(200);
+    const type = await project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}`, { token: project.owner });
+    expect((await project.platform.call('PATCH', `/api/projects/${project.projectId}/types/${typeId}`, { token: project.owner, body: { baseRevision: type.body.revision, modifier: { $unset: { access: '' } } } })).status).toBe(200);
     await salaries.pull();
     expect(salaries.list().map((document) => document.id).sort()).toEqual([salary, other, draft.id].sort());
   });
@@ -256,7 +224,7 @@ describe('lost access', () => {
   it("a type's read access taken away drops its copies at once on the realtime access-changed that names the type records", async () => {
     const typeId = await freshType();
     const salary = await ownerCreates(typeId, { amount: 100 });
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob'), realtime: true, realtimeDebounceMs: 50 });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob'), realtime: true, realtimeDebounceMs: 50 });
     const removed: string[] = [];
     bob.on('change', (change) => change.reason === 'accessLost' && removed.push(...change.removed.map((document) => document.id)));
     await bob.start();
@@ -271,9 +239,9 @@ describe('lost access', () => {
     const typeId = await freshType();
     await ownerCreates(typeId, { title: 'project data' });
     for (const purgeOnProjectLost of [false, true]) {
-      const userId = `leaver${purgeOnProjectLost ? 'purged' : 'kept'}${typeCounter}`;
+      const userId = `leaver${purgeOnProjectLost ? 'purged' : 'kept'}${project.typeCount}`;
       await addMember(userId);
-      const leaver = client({ collections: [typeId], token: await platform.signIn(userId), realtime: true, accessCheckMs: 200, purgeOnProjectLost });
+      const leaver = client({ collections: [typeId], token: await project.platform.signIn(userId), realtime: true, accessCheckMs: 200, purgeOnProjectLost });
       const lost: Array<{ purged: boolean }> = [];
       leaver.on('projectLost', (event) => lost.push({ purged: event.purged }));
       await leaver.start();
@@ -295,7 +263,7 @@ describe('lost access', () => {
 describe('signals', () => {
   it('start() rejects at once when a collection names a type that does not exist, with or without realtime', async () => {
     for (const realtime of [false, true]) {
-      const bob = client({ collections: ['no-such-type'], token: await platform.signIn('bob'), realtime });
+      const bob = client({ collections: ['no-such-type'], token: await project.platform.signIn('bob'), realtime });
       const began = Date.now();
       const refused = await bob.start().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SyncError);
@@ -307,7 +275,7 @@ describe('signals', () => {
 
   it('awaitInSync() resolves only once every document written before the call is in the copy', async () => {
     const typeId = await freshType();
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob') });
     const writes = Promise.all(Array.from({ length: 300 }, (_, index) => ownerCreates(typeId, { title: `doc ${index}` })));
     await bob.start();
     const written = await writes;
@@ -317,7 +285,7 @@ describe('signals', () => {
 
   it('refuses server-owned and dotted field names locally, naming them, before anything is queued', async () => {
     const typeId = await freshType();
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob') });
     const notes = bob.collection(typeId);
     const note = await notes.insert({ title: 'mine' });
     for (const field of ['projectId', 'revision', 'deleteOn']) {
@@ -348,7 +316,7 @@ describe('signals', () => {
     // A refused update changes nothing, not even the fields named beside the refused one: had it
     // marked title as this client's change, the next update would conflict with the server's title.
     await expect(notes.update(note.id, { title: 'changed', 'a.b': 1 })).rejects.toThrow('a.b');
-    expect((await platform.call('PATCH', `${dataPath(typeId)}/${note.id}`, { token: owner, body: { modifier: { $set: { title: "the owner's" } }, baseRevision: 0 } })).status).toBe(200);
+    expect((await project.platform.call('PATCH', `${dataPath(typeId)}/${note.id}`, { token: project.owner, body: { modifier: { $set: { title: "the owner's" } }, baseRevision: 0 } })).status).toBe(200);
     await notes.update(note.id, { done: true });
     await bob.sync();
     expect(notes.state(note.id)).toBe('synced');
@@ -358,7 +326,7 @@ describe('signals', () => {
   it('emits nothing after close(), even for a pull that was under way', async () => {
     const typeId = await freshType();
     await ownerCreates(typeId, { title: 'arrives during close' });
-    const bob = client({ collections: [typeId], token: await platform.signIn('bob') });
+    const bob = client({ collections: [typeId], token: await project.platform.signIn('bob') });
     const events: string[] = [];
     bob.on('change', () => events.push('change'));
     bob.on('state', () => events.push('state'));

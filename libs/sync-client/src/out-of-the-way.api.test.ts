@@ -2,45 +2,26 @@ import { readlinkSync } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dataService } from '@platform/data';
-import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileStore } from './file-store';
 import { SyncClient, type SyncClientOptions } from './index';
-import { comparable, flakyNetwork, quietClients, silentDropProxy } from './testing';
+import { sdkTestProject } from './test-support/sdk-test-project';
+import { comparable, flakyNetwork, silentDropProxy } from './testing';
 
 /** Issue 33: sync that stays out of the way (disjoint edits merge, isolation, stalls, bulk pushes). */
-let platform: TestGateway;
-let projectId: string;
-const tokens: Record<'owner' | 'alice' | 'bob', string> = { owner: '', alice: '', bob: '' };
-const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
-const client = (token: string, options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>) => clients.open({ token, ...options });
-
-let typeCounter = 0;
-async function freshType(extra: Record<string, unknown> = {}): Promise<string> {
-  const id = `w${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: tokens.owner, body: { id, name: id, ...extra } })).status).toBe(201);
-  return id;
-}
+const project = sdkTestProject({ typePrefix: 'w', realtime: true, members: [{ userId: 'alice' }, { userId: 'bob' }] });
+const { freshType } = project;
+const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
+const client = (token: string, options: Partial<SyncClientOptions> & Pick<SyncClientOptions, 'collections'>) => project.client({ token, ...options });
 
 async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
-  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0&limit=5000`, { token: tokens.owner });
+  const response = await project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}/data?updatedAt=0&limit=5000`, { token: project.owner });
   expect(response.status).toBe(200);
   return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
 }
 
 beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService], realtime: true });
-  for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
-  projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'alice' }, { userId: 'bob' }] });
-});
-
-afterEach(async () => {
-  await clients.closeAll();
-});
-
-afterAll(async () => {
-  await platform?.close();
+  for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await project.platform.signIn(name);
 });
 
 describe('disjoint edits', () => {
@@ -92,7 +73,7 @@ describe('disjoint edits', () => {
 describe('isolation', () => {
   it('each collection pulls and reports its errors on its own, in either order', async () => {
     const typeId = await freshType();
-    await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'on the server' } });
+    await project.platform.call('POST', `/api/projects/${project.projectId}/types/${typeId}/data`, { token: project.owner, body: { title: 'on the server' } });
     for (const collections of [['missing-type', typeId], [typeId, 'missing-type']]) {
       const bob = client(tokens.bob, { collections });
       const errors: Array<{ typeId?: string; code?: string }> = [];
@@ -115,7 +96,7 @@ describe('isolation', () => {
     const bob = client(tokens.bob, { collections: [typeId], fetch, pollIntervalMs: 100, requestTimeoutMs: 1_000 });
     await bob.start();
     const queued = await bob.collection(typeId).insert({ title: 'stuck' });
-    await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'remote' } });
+    await project.platform.call('POST', `/api/projects/${project.projectId}/types/${typeId}/data`, { token: project.owner, body: { title: 'remote' } });
     await expect.poll(() => bob.collection(typeId).list().map((document) => document.title).sort(), { timeout: 3_000 }).toEqual(['remote', 'stuck']);
     expect(bob.collection(typeId).state(queued.id)).toBe('localChanges');
     const pulled = await bob.collection(typeId).pull();
@@ -133,11 +114,11 @@ describe('stalls', () => {
 
   it("after a 40 s silent drop, noticed within twice the keep-alive interval, a client pushes its pending edit and gets a remote change within 3 s of the network's return by itself, and a sync() called then answers from the server", { timeout: DROP_MS + 30_000 }, async () => {
     const typeId = await freshType();
-    const documents = `/api/projects/${projectId}/types/${typeId}/data`;
-    const bobsNote = await platform.call('POST', documents, { token: tokens.owner, body: { title: 'for bob' } });
-    const alicesNote = await platform.call('POST', documents, { token: tokens.owner, body: { title: 'for alice' } });
+    const documents = `/api/projects/${project.projectId}/types/${typeId}/data`;
+    const bobsNote = await project.platform.call('POST', documents, { token: project.owner, body: { title: 'for bob' } });
+    const alicesNote = await project.platform.call('POST', documents, { token: project.owner, body: { title: 'for alice' } });
     // Bob is left to recover by himself; Alice's application calls sync() as the network returns.
-    const proxies = [await silentDropProxy(platform.url), await silentDropProxy(platform.url)];
+    const proxies = [await silentDropProxy(project.platform.url), await silentDropProxy(project.platform.url)];
     try {
       const [bob, alice] = (['bob', 'alice'] as const).map((name, index) =>
         client(tokens[name], { collections: [{ typeId, realtime: true }], baseUrl: proxies[index]?.url, realtime: true, backoff: undefined, pollIntervalMs: undefined, heartbeatMs: undefined }),
@@ -151,7 +132,7 @@ describe('stalls', () => {
       const droppedAt = Date.now();
       await bob.collection(typeId).update(bobsNote.body.id, { note: 'bob wrote during the drop' });
       await alice.collection(typeId).update(alicesNote.body.id, { note: 'alice wrote during the drop' });
-      const remote = await platform.call('POST', documents, { token: tokens.owner, body: { title: 'remote' } });
+      const remote = await project.platform.call('POST', documents, { token: project.owner, body: { title: 'remote' } });
       await new Promise((resolve) => setTimeout(resolve, DROP_MS - (Date.now() - droppedAt)));
       // The last keep-alive came at most 15 s before the drop: 30 s of silence ended the stream by now.
       expect(bobsStatuses[0]).toEqual({ status: 'polling', afterDropMs: expect.any(Number) });
@@ -177,7 +158,7 @@ describe('stalls', () => {
         ]),
       );
     } finally {
-      await clients.closeAll();
+      await project.closeClients();
       await Promise.all(proxies.map((proxy) => proxy.close()));
     }
   });
@@ -238,13 +219,13 @@ describe('smaller items', () => {
 describe('bulk push', () => {
   it('pushes an offline queue in batches of the bulk route, each write with its own outcome', async () => {
     const typeId = await freshType({ schema: { fields: { n: { type: 'integer', minimum: 0 } } } });
-    const { network, fetch } = flakyNetwork(platform.url);
+    const { network, fetch } = flakyNetwork(project.platform.url);
     const bob = client(tokens.bob, { collections: [typeId], fetch });
     const notes = bob.collection(typeId);
     for (let n = 0; n < 1_199; n += 1) await notes.insert({ n });
     const refused = await notes.insert({ n: -1 });
     await bob.sync();
-    const bulkRequests = network.requests.filter((request) => request.startsWith(`POST /api/projects/${projectId}/types/${typeId}/data/bulk`));
+    const bulkRequests = network.requests.filter((request) => request.startsWith(`POST /api/projects/${project.projectId}/types/${typeId}/data/bulk`));
     expect(bulkRequests).toHaveLength(3);
     expect(network.requests.filter((request) => request.startsWith('POST') && !request.includes('/bulk') && !request.includes('/readable'))).toEqual([]);
     expect(notes.conflicts()).toEqual([{ id: refused.id, conflict: expect.objectContaining({ reason: 'rejected', error: expect.objectContaining({ status: 400, code: 'DATA_SCHEMA_VIOLATION' }) }) }]);
@@ -277,7 +258,7 @@ describe('bulk push', () => {
       }),
     ];
     try {
-      const { network, fetch } = flakyNetwork(platform.url);
+      const { network, fetch } = flakyNetwork(project.platform.url);
       const bob = client(tokens.bob, { collections: [typeId], fetch, store: await FileStore.open(directory) });
       const notes = bob.collection(typeId);
       await Promise.all(Array.from({ length: 1_000 }, (_, n) => notes.insert({ n })));
@@ -288,7 +269,7 @@ describe('bulk push', () => {
       expect(syncedPaths).toEqual([join(directory, 'journal.log'), join(directory, 'journal.log')]);
     } finally {
       for (const spy of spies) spy.mockRestore();
-      await clients.closeAll();
+      await project.closeClients();
       await rm(directory, { recursive: true, force: true });
     }
   });

@@ -1,38 +1,19 @@
-import { dataService } from '@platform/data';
-import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { IndexedDBStore, SyncClient, TabCoordinator, type ChangeEvent, type TabLocks } from './index';
+import { sdkTestProject } from './test-support/sdk-test-project';
 import { sharedTabLocks } from './testing';
 
-let platform: TestGateway;
-let projectId: string;
-let token: string;
+const project = sdkTestProject({ typePrefix: 'tabs' });
+const { freshType } = project;
 const clients: SyncClient[] = [];
-
-beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService] });
-  token = await platform.signIn('owner');
-  projectId = await platform.seedProject({ ownerId: 'owner' });
-});
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-afterAll(async () => {
-  await platform?.close();
-});
-
-let typeCounter = 0;
-async function freshType(): Promise<string> {
-  const id = `tabs${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id, name: id } })).status).toBe(201);
-  return id;
-}
-
 async function serverTitles(typeId: string): Promise<string[]> {
-  const response = await platform.call('GET', `/api/projects/${projectId}/types/${typeId}/data?updatedAt=0`, { token });
+  const response = await project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}/data?updatedAt=0`, { token: project.owner });
   return response.body.items.map((item: { title: string }) => item.title).sort();
 }
 
@@ -47,9 +28,9 @@ async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, d
   const requests: string[] = [];
   const changes: ChangeEvent[] = [];
   const client = new SyncClient({
-    baseUrl: platform.url,
-    projectId,
-    token,
+    baseUrl: project.platform.url,
+    projectId: project.projectId,
+    token: project.owner,
     collections: [typeId],
     realtime: false,
     pollIntervalMs: 200,
@@ -91,7 +72,7 @@ describe('tabs sharing one IndexedDB store', () => {
 
   it('shows in the follower what the leader pulled, with a change event from the tab', async () => {
     const { typeId, leader, follower } = await twoTabs();
-    const created = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body: { title: 'made elsewhere' } });
+    const created = await project.platform.call('POST', `/api/projects/${project.projectId}/types/${typeId}/data`, { token: project.owner, body: { title: 'made elsewhere' } });
     expect(created.status).toBe(201);
     await leader.client.sync();
     await expect.poll(() => follower.client.collection(typeId).get(created.body.id), { timeout: 5_000 }).toMatchObject({ title: 'made elsewhere' });
@@ -105,7 +86,7 @@ describe('tabs sharing one IndexedDB store', () => {
     await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['queued while following']);
     expect(follower.requests).toEqual([]);
     await leader.client.close();
-    const created = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token, body: { title: 'pulled by the new leader' } });
+    const created = await project.platform.call('POST', `/api/projects/${project.projectId}/types/${typeId}/data`, { token: project.owner, body: { title: 'pulled by the new leader' } });
     expect(created.status).toBe(201);
     await follower.client.collection(typeId).insert({ title: 'pushed by the new leader' });
     await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['pulled by the new leader', 'pushed by the new leader', 'queued while following']);

@@ -1,28 +1,15 @@
-import { dataService } from '@platform/data';
-import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore, SyncClient, SyncError } from './index';
-import { comparable, quietClients } from './testing';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore, SyncError } from './index';
+import { sdkTestProject } from './test-support/sdk-test-project';
+import { comparable } from './testing';
 import type { EntityRecord } from './types';
 
 /** Writes that must not be lost, come back, or hold back others: values JSON cannot carry, keys the server refuses, a delete after a lost answer. */
-let platform: TestGateway;
-let projectId: string;
-let owner: string;
-const clients = quietClients(SyncClient, () => ({ baseUrl: platform.url, projectId }));
-const client = clients.open;
-
-let typeCounter = 0;
-async function freshType(): Promise<string> {
-  const id = `w${++typeCounter}${Date.now().toString(36)}`;
-  expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token: owner, body: { id, name: id } })).status).toBe(201);
-  return id;
-}
-
-const dataPath = (typeId: string) => `/api/projects/${projectId}/types/${typeId}/data`;
+const project = sdkTestProject({ typePrefix: 'w', realtime: true, members: [] });
+const { client, freshType, dataPath } = project;
 
 async function serverDocuments(typeId: string): Promise<Array<Record<string, unknown>>> {
-  const response = await platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: owner });
+  const response = await project.platform.call('GET', `${dataPath(typeId)}?updatedAt=0`, { token: project.owner });
   expect(response.status).toBe(200);
   return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
 }
@@ -36,24 +23,10 @@ async function refusal(write: () => Promise<unknown>): Promise<SyncError> {
   return refused as SyncError;
 }
 
-beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService], realtime: true });
-  owner = await platform.signIn('owner');
-  projectId = await platform.seedProject({ ownerId: 'owner', members: [] });
-});
-
-afterEach(async () => {
-  await clients.closeAll();
-});
-
-afterAll(async () => {
-  await platform?.close();
-});
-
 describe('values JSON cannot carry', () => {
   it('are refused by insert and update with SYNC_INVALID_VALUE, naming the field, before anything changes; every other write is pushed', async () => {
     const [notes, tasks] = [await freshType(), await freshType()];
-    const alice = client({ collections: [notes, tasks], token: owner });
+    const alice = client({ collections: [notes, tasks], token: project.owner });
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     const kept = await alice.collection(notes).insert({ title: 'kept' });
@@ -92,7 +65,7 @@ describe('values JSON cannot carry', () => {
     const store = new MemoryStore();
     const poisoned: EntityRecord = { id: 'poisoned', local: { title: 'count', n: 10n }, deleted: false, touched: ['title', 'n'], seq: 1 };
     await store.put(`entities:${notes}`, poisoned.id, poisoned);
-    const alice = client({ collections: [notes, tasks], token: owner, store });
+    const alice = client({ collections: [notes, tasks], token: project.owner, store });
     const beside = await alice.collection(notes).insert({ title: 'beside it' });
     const elsewhere = await alice.collection(tasks).insert({ title: 'in another collection' });
     await alice.sync();
@@ -120,7 +93,7 @@ describe('values JSON cannot carry', () => {
         return super.delete(storeName, key);
       }
     }
-    const alice = client({ collections: [notes], token: owner, store: new FailingStore() });
+    const alice = client({ collections: [notes], token: project.owner, store: new FailingStore() });
     const kept = await alice.collection(notes).insert({ title: 'kept' });
     failing = true;
     await expect(alice.collection(notes).insert({ title: 'never saved' })).rejects.toThrow('disk full');
@@ -146,7 +119,7 @@ describe('keys the server refuses', () => {
     // Queued by an older client: the server refuses the whole request holding it (400 JSON_FORBIDDEN_KEY).
     await store.put(`entities:${notes}`, 'poisoned', queued('poisoned', { title: 'poisoned', meta: { constructor: { prototype: { x: 1 } } } }));
     for (const index of [1, 2, 3, 4]) await store.put(`entities:${notes}`, `fine${index}`, queued(`fine${index}`, { title: `fine ${index}` }));
-    const alice = client({ collections: [notes], token: owner, store });
+    const alice = client({ collections: [notes], token: project.owner, store });
     await alice.push();
     const collection = alice.collection(notes);
     expect(['fine1', 'fine2', 'fine3', 'fine4', 'poisoned'].map((id) => collection.state(id))).toEqual(['synced', 'synced', 'synced', 'synced', 'conflict']);
@@ -177,12 +150,12 @@ describe('a delete after an insert whose answer was lost', () => {
       await (await globalThis.fetch(input, init)).text();
       throw new TypeError('fetch failed (answer lost)');
     };
-    const alice = client({ collections: [notes], token: owner, fetch });
+    const alice = client({ collections: [notes], token: project.owner, fetch });
     const collection = alice.collection(notes);
     bulk = 'lose answer';
     const draft = await collection.insert({ title: 'draft to discard' });
     await expect(alice.push()).rejects.toThrow();
-    expect((await platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: owner })).status).toBe(200);
+    expect((await project.platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: project.owner })).status).toBe(200);
 
     await collection.remove(draft.id);
     expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'localChanges', 1]);
@@ -194,7 +167,7 @@ describe('a delete after an insert whose answer was lost', () => {
     await alice.sync();
     await collection.pull();
     expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'synced', 0]);
-    expect((await platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: owner })).body.deletedAt).toEqual(expect.any(Number));
+    expect((await project.platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: project.owner })).body.deletedAt).toEqual(expect.any(Number));
     // Its id is a deleted entity's: not reused.
     await expect(collection.insert({ id: draft.id, title: 'again' })).rejects.toThrow('was deleted');
     expect(await serverDocuments(notes)).toEqual([]);
@@ -204,7 +177,7 @@ describe('a delete after an insert whose answer was lost', () => {
     const notes = await freshType();
     let unreachable = true;
     const fetch: typeof globalThis.fetch = (input, init) => (unreachable && String(input).endsWith('/bulk') ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init));
-    const alice = client({ collections: [notes], token: owner, fetch });
+    const alice = client({ collections: [notes], token: project.owner, fetch });
     const collection = alice.collection(notes);
     const draft = await collection.insert({ title: 'never sent' });
     await expect(alice.push()).rejects.toThrow();
@@ -220,11 +193,11 @@ describe('a delete after an insert whose answer was lost', () => {
 describe('resolveFields', () => {
   it('keeps mine for a field it names no choice for, even one named like an Object.prototype member', async () => {
     const notes = await freshType();
-    const alice = client({ collections: [notes], token: owner });
+    const alice = client({ collections: [notes], token: project.owner });
     const collection = alice.collection(notes);
     const note = await collection.insert({ title: 'base', toString: 'base', valueOf: 'base' });
     await alice.sync();
-    const theirs = await platform.call('PATCH', `${dataPath(notes)}/${note.id}`, { token: owner, body: { baseRevision: 0, modifier: { $set: { title: 'theirs', toString: 'theirs', valueOf: 'theirs' } } } });
+    const theirs = await project.platform.call('PATCH', `${dataPath(notes)}/${note.id}`, { token: project.owner, body: { baseRevision: 0, modifier: { $set: { title: 'theirs', toString: 'theirs', valueOf: 'theirs' } } } });
     expect(theirs.status).toBe(200);
     await collection.update(note.id, { title: 'mine', toString: 'mine', valueOf: 'mine' });
     await alice.push();
