@@ -27,6 +27,28 @@ async function keptWebhookSecret(file: string, say: (line: string) => void): Pro
   return secret;
 }
 
+/** A start-up failure whose message says all (no stack). */
+class StartError extends Error {
+  override name = 'StartError';
+}
+
+/**
+ * Holds DATA_DIR/services for this run: a second run on the same DATA_DIR would start a second
+ * nats-server, redis-server and MongoDB-compatible server on the same files, which corrupts them.
+ * The lock is the embedded store's (pid, taken over when its holder died).
+ */
+async function lockBackendDataDir(directory: string, dataDir: string): Promise<() => Promise<void>> {
+  const { lockDirectory } = await import('@platform/storage/log-files');
+  await mkdir(directory, { recursive: true });
+  try {
+    return await lockDirectory(directory);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'DATA_DIRECTORY_IN_USE') throw error;
+    const holder = (error as { holderPid?: number }).holderPid;
+    throw new StartError(`DATA_DIR ${dataDir} is in use by another pnpm start:services (process ${holder}): stop that one, or set another DATA_DIR`);
+  }
+}
+
 async function main(): Promise<void> {
   const envFile = resolve(repositoryRoot, '.env');
   // Like compose: the shell's variables win over the file's.
@@ -42,6 +64,9 @@ async function main(): Promise<void> {
   // Loaded only now, so that a missing program is named before the kit's dependencies load.
   const { loadStartServicesConfig } = await import('./compose/start-services-config');
   const config = loadStartServicesConfig(process.env, process.cwd());
+  // Before anything starts: a second run on this DATA_DIR stops here.
+  const usesLocalBackends = !process.env.MONGO_URL || !process.env.NATS_URL || !process.env.REDIS_URL;
+  const unlock = usesLocalBackends ? await lockBackendDataDir(config.backendDataDir, dirname(config.backendDataDir)) : undefined;
   if (config.generatedSecret) say('PRINCIPAL_SECRET is not set: using a random one for this run (set it to keep signed values across runs)');
   // Webhooks are signed on a plain run too, with each project's key the same from run to run.
   const webhookSecret = config.webhookSecretFile ? await keptWebhookSecret(config.webhookSecretFile, say) : undefined;
@@ -54,6 +79,7 @@ async function main(): Promise<void> {
     stopping = true;
     await topology?.stop();
     await backends?.stop();
+    await unlock?.();
     process.exit(exitCode);
   };
   process.once('SIGINT', () => void stopAll(0));
@@ -106,6 +132,6 @@ async function announceMetrics(topology: LocalTopology, targetsFile: string, say
 
 void main().catch((error: unknown) => {
   // A ConfigError's message names the variable; anything else keeps its stack.
-  console.error(error instanceof Error && error.name === 'ConfigError' ? error.message : error);
+  console.error(error instanceof Error && (error.name === 'ConfigError' || error.name === 'StartError') ? error.message : error);
   process.exit(1);
 });
