@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasExecutableSync, mongoCompatBinaryPath, startBackendServers, type BackendServers } from '@platform/testkit/servers';
@@ -30,6 +31,20 @@ async function keptWebhookSecret(file: string, say: (line: string) => void): Pro
 /** A start-up failure whose message says all (no stack). */
 class StartError extends Error {
   override name = 'StartError';
+}
+
+/**
+ * Fails when something already listens on the gateway's port: the gateway would exit at once,
+ * and the health check, answered by that other server, would have counted it up (and the
+ * supervisor restarted it for ever). Checked before anything starts, with the gateway's wording.
+ */
+async function ensurePortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new StartError(`port ${port} is in use: set PORT (PORT=0 picks a free one)`) : error));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve()));
+  });
 }
 
 /**
@@ -64,7 +79,8 @@ async function main(): Promise<void> {
   // Loaded only now, so that a missing program is named before the kit's dependencies load.
   const { loadStartServicesConfig } = await import('./compose/start-services-config');
   const config = loadStartServicesConfig(process.env, process.cwd());
-  // Before anything starts: a second run on this DATA_DIR stops here.
+  // Before anything starts: a second run on this DATA_DIR, or a PORT taken, stops here.
+  await ensurePortFree(config.gatewayPort);
   const usesLocalBackends = !process.env.MONGO_URL || !process.env.NATS_URL || !process.env.REDIS_URL;
   const unlock = usesLocalBackends ? await lockBackendDataDir(config.backendDataDir, dirname(config.backendDataDir)) : undefined;
   if (config.generatedSecret) say('PRINCIPAL_SECRET is not set: using a random one for this run (set it to keep signed values across runs)');

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -42,6 +44,22 @@ async function temporaryDataDir(): Promise<string> {
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
   return directory;
 }
+
+it('pnpm start:services refuses a PORT in use at once, naming it, and starts nothing', async () => {
+  // Another platform on the port: it answers the health check, which the old run took for its own
+  // gateway's ("gateway ready"), while the gateway it started exited and was restarted for ever.
+  const other = createServer((request, response) => response.writeHead(request.url === '/api/health' ? 200 : 404, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+  await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+  cleanups.push(() => new Promise((done) => (other.closeAllConnections(), other.close(() => done()))));
+  const port = (other.address() as AddressInfo).port;
+  const dataDir = await temporaryDataDir();
+
+  const run = await startServices({ PORT: String(port), DATA_DIR: dataDir });
+  expect({ cut: run.cut, code: run.code }).toEqual({ cut: false, code: 1 });
+  expect(run.stderr).toContain(`port ${port} is in use: set PORT (PORT=0 picks a free one)`);
+  expect(run.stdout).not.toContain('gateway ready');
+  expect(existsSync(join(dataDir, 'services', 'nats'))).toBe(false);
+});
 
 it('pnpm start:services refuses a DATA_DIR another run holds, naming it, and starts no second backend on its files', async () => {
   const dataDir = await temporaryDataDir();
