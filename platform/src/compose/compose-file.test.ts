@@ -83,6 +83,12 @@ describe('docker-compose.yml', () => {
     expect(composeFileSchema.safeParse(dangling).error?.issues[0]?.message).toBe('names no service: search');
   });
 
+  it('restarts every container unless stopped, the backends too: a crashed or rebooted MongoDB, NATS or Redis would otherwise stay down', async () => {
+    const file = await readComposeFile(composePath);
+    const policies = Object.fromEntries(Object.entries(file.services).map(([name, service]) => [name, service.restart]));
+    expect(policies).toEqual(Object.fromEntries(Object.keys(file.services).map((name) => [name, 'unless-stopped'])));
+  });
+
   it('runs every healthcheck with a program its image has', async () => {
     const file = await readComposeFile(composePath);
     for (const [name, service] of Object.entries(file.services)) {
