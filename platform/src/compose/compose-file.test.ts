@@ -10,6 +10,7 @@ import { identityEnvSchema } from '../../../services/identity/src/config';
 import { publishingEnvSchema } from '../../../services/publishing/src/config';
 import { visitorsEnvSchema } from '../../../services/visitors/src/config';
 import { composeFileSchema, readComposeFile, type ComposeFile } from './compose-file';
+import { platformEnvSchema } from '../config';
 import { imagePrograms } from './image-programs';
 
 const repositoryRoot = resolve(__dirname, '../../..');
@@ -155,6 +156,20 @@ describe('docker-compose.yml', () => {
     for (const [variable, fallback] of serviceDefaults) {
       expect({ variable, value: environment[variable] }).toEqual({ variable, value: `\${${variable}:-${fallback}}` });
     }
+  });
+
+  it('passes every variable the process entry reads (HTTP timeouts and tracing included) through, or sets it for the topology', async () => {
+    const file = await readComposeFile(composePath);
+    /** Read by every process but not passed through, on purpose. */
+    const perProcess: Record<string, string> = { OTEL_SERVICE_NAME: 'each process names itself platform-<service>', METRICS_HOST: 'every container serves metrics on 0.0.0.0' };
+    for (const service of platformServices) {
+      const environment = environmentOf(file, service);
+      for (const variable of Object.keys(platformEnvSchema.shape)) {
+        if (variable in topologyVariables || variable in perProcess) continue;
+        expect({ service, variable, value: environment[variable] }).toEqual({ service, variable, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:[-?]`)) });
+      }
+    }
+    expect(environmentOf(file, 'gateway').METRICS_HOST).toBe('0.0.0.0');
   });
 
   it('sets the topology variables in every container, and the service URLs at the gateway', async () => {
