@@ -72,7 +72,8 @@ export const platformEnvSchema = z.object({
   CONSOLE_DIR: z.string().default(fileURLToPath(new URL('../../apps/console/dist', import.meta.url))),
   /** The repository's guides (`docs/`), served at /docs/*.md for the links of /api/docs and /llm.txt. */
   GUIDES_DIR: z.string().default(fileURLToPath(new URL('../../docs', import.meta.url))),
-  SMTP_URL: url.optional(),
+  /** nodemailer's connection URL; another scheme made nodemailer throw a TypeError at start-up, not a named error. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@host:465' }).optional(),
   MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
   IDENTITY_URL: url.optional(),
   DATA_URL: url.optional(),

@@ -38,6 +38,12 @@ describe('process entry', () => {
     expect(result.stderr).toBe('start-up failed: Invalid configuration:\n  - IDENTITY_REQUIRE_CONFIRMED_EMAIL: true needs mail delivery: set SMTP_URL (without it, production writes mails to the log and no account could confirm its email)\n');
   }, 60_000);
 
+  it('names an SMTP_URL nodemailer cannot use at start-up, without a stack', () => {
+    const result = runEntry({ SMTP_URL: 'ftp://mail.example.org', DATA_DIR: dataDir, PORT: '0' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('start-up failed: Invalid configuration:\n  - SMTP_URL: must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@host:465\n');
+  }, 60_000);
+
   it('names a busy port and the variable to change, in one line without a stack', async () => {
     const holder: Server = createServer();
     await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
