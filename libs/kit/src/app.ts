@@ -112,6 +112,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
     frameworkErrors: answerRouterError,
+    // A request that arrives while the app closes (on a kept-alive connection, or pipelined behind a
+    // running one) is answered 503 below in the platform's error shape; Fastify's own 503 had no `code`.
+    return503OnClosing: false,
+  });
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -128,6 +136,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // phase without hooks costs nothing (BENCHMARKS.md, gateway overhead).
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    if (closing) {
+      // Fastify has set `Connection: close`: the client (the gateway's proxy) retries on another connection or says 503 itself.
+      return void reply.code(503).header('retry-after', '1').send({ error: 'This service is stopping; try again shortly', code: 'SERVICE_STOPPING' } satisfies ErrorBody);
+    }
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
