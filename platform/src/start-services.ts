@@ -103,7 +103,8 @@ async function main(): Promise<void> {
 
   try {
     say(`starting backends (data in ${config.backendDataDir} unless MONGO_URL, NATS_URL, REDIS_URL name servers)`);
-    backends = await startBackendServers(process.env, { dataDir: config.backendDataDir });
+    // Like the compose file's backends (restart: unless-stopped): a crashed one is said and restarted.
+    backends = await startBackendServers(process.env, { dataDir: config.backendDataDir, onBackendEvent: (server, message) => say(`${server} ${message}`) });
     topology = await startLocalTopology({
       backendUrls: backends.urls,
       variables: { ...process.env, NODE_ENV: config.nodeEnv, PRINCIPAL_SECRET: config.principalSecret, ...(webhookSecret ? { ACTIONS_WEBHOOK_SECRET: webhookSecret } : {}) },

@@ -15,6 +15,12 @@ export interface BackendServerOptions {
   dataDir?: string;
   /** What the local MongoDB-compatible server stores in (SQLite unless given); ignored with `MONGO_URL`. */
   mongoStorage?: MongoCompatStorage;
+  /**
+   * Restarts a local server that exits unasked (on the same port, with the same data), after a
+   * growing delay as compose's `restart: unless-stopped` does, and tells each crash and restart here
+   * (`pnpm start:services`); unset, a crashed server stays down.
+   */
+  onBackendEvent?: (server: string, message: string) => void;
 }
 
 /**
@@ -24,18 +30,44 @@ export interface BackendServerOptions {
  */
 export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, options: BackendServerOptions = {}): Promise<BackendServers> {
   const owned: LocalServer[] = [];
+  let stopping = false;
   const dataDirOf = (name: string) => (options.dataDir ? join(options.dataDir, name) : undefined);
+  /** What restarts `name` after a crash: 0.5 s, 1 s, 2 s, ... at most 30 s between failed attempts. */
+  const restarter = (name: string, server: () => LocalServer | undefined) => {
+    const report = options.onBackendEvent;
+    if (!report) return undefined;
+    return (how: string) => {
+      const attempt = async (delayMs: number): Promise<void> => {
+        report(name, `exited (${how}); restarting in ${delayMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        if (stopping) return;
+        try {
+          await server()?.restart();
+          report(name, 'restarted');
+        } catch (error) {
+          how = (error as Error).message.split('\n', 1)[0]!;
+          if (!stopping) await attempt(Math.min(30_000, delayMs * 2));
+        }
+      };
+      void attempt(500);
+    };
+  };
+  const servers: Partial<Record<'mongo' | 'nats' | 'redis', LocalServer>> = {};
+  const own = (name: 'mongo' | 'nats' | 'redis') => async (server: Promise<LocalServer>) => (servers[name] = await server);
   const pick = async (given: string | undefined, start: () => Promise<LocalServer>) => {
     if (given) return given;
     const server = await start();
     owned.push(server);
     return server.url;
   };
-  const stop = async () => void (await Promise.all(owned.map((server) => server.dispose())));
+  const stop = async () => {
+    stopping = true;
+    await Promise.all(owned.map((server) => server.dispose()));
+  };
   const started = await Promise.allSettled([
-    pick(env.MONGO_URL, () => startMongoCompatServer({ dataDir: dataDirOf('mongo'), storage: options.mongoStorage })),
-    pick(env.NATS_URL, () => startNatsServer({ dataDir: dataDirOf('nats') })),
-    pick(env.REDIS_URL, () => startRedisServer({ dataDir: dataDirOf('redis'), appendOnly: options.dataDir !== undefined })),
+    pick(env.MONGO_URL, () => own('mongo')(startMongoCompatServer({ dataDir: dataDirOf('mongo'), storage: options.mongoStorage, onUnexpectedExit: restarter('mongo', () => servers.mongo) }))),
+    pick(env.NATS_URL, () => own('nats')(startNatsServer({ dataDir: dataDirOf('nats'), onUnexpectedExit: restarter('nats', () => servers.nats) }))),
+    pick(env.REDIS_URL, () => own('redis')(startRedisServer({ dataDir: dataDirOf('redis'), appendOnly: options.dataDir !== undefined, onUnexpectedExit: restarter('redis', () => servers.redis) }))),
   ]);
   const failure = started.find((result) => result.status === 'rejected');
   if (failure) {

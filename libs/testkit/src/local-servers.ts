@@ -20,6 +20,8 @@ export interface LocalServer {
 export interface LocalServerOptions {
   /** Where the server keeps its data, created if missing and kept after dispose(); a fresh temporary directory otherwise. */
   dataDir?: string;
+  /** Told when the server exits without stop(), restart() or dispose() asking it to (a crash, a kill -9). */
+  onUnexpectedExit?: (how: string) => void;
 }
 
 interface ServerRecipe {
@@ -43,22 +45,31 @@ async function startLocalServer(recipe: ServerRecipe, options: LocalServerOption
       throw new Error(`${recipe.name} did not start: ${(error as Error).message}\n${recentOutput(proc)}`);
     }
     running = proc;
+    proc.child.once('exit', (code, signal) => {
+      if (running !== proc) return;
+      running = undefined;
+      options.onUnexpectedExit?.(signal ?? `code ${code}`);
+    });
   };
   await launch();
   return {
     url: recipe.urlFor(port),
     port,
     async stop(options) {
-      await running?.stop(options?.kill ? 'SIGKILL' : 'SIGTERM');
+      const proc = running;
       running = undefined;
+      await proc?.stop(options?.kill ? 'SIGKILL' : 'SIGTERM');
     },
     async restart() {
-      await running?.stop();
+      const proc = running;
+      running = undefined;
+      await proc?.stop();
       await launch();
     },
     async dispose() {
-      await running?.stop();
+      const proc = running;
       running = undefined;
+      await proc?.stop();
       if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
