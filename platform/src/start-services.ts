@@ -93,6 +93,7 @@ async function main(): Promise<void> {
   const stopAll = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
+    backends?.holdRestarts();
     await topology?.stop();
     await backends?.stop();
     await unlock?.();

@@ -41,6 +41,14 @@ describeWithBackend('redis', 'startBackendServers with onBackendEvent', () => {
       await eventually(async () => expect(events).toContain('redis restarted'));
       expect(events[0]).toBe('redis exited (SIGKILL); restarting in 500 ms');
       expect(await redisPing(port)).toBe('+PONG');
+
+      // Once a stop has begun (Ctrl-C signals the backends themselves too), an exit is left alone.
+      backends.holdRestarts();
+      process.kill(Number(execFileSync('pgrep', ['-x', '-f', `redis-server 127.0.0.1:${port}`], { encoding: 'utf8' }).trim()), 'SIGINT');
+      await eventually(() => redisPing(port).then(() => Promise.reject(new Error('still up')), () => undefined));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(events).toEqual(['redis exited (SIGKILL); restarting in 500 ms', 'redis restarted']);
+      await expect(redisPing(port)).rejects.toThrow();
     } finally {
       await backends.stop();
     }

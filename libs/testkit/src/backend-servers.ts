@@ -5,6 +5,11 @@ export interface BackendServers {
   urls: { mongo: string; nats: string; redis: string };
   /** Stops the servers started here (never the ones the environment named). */
   stop(): Promise<void>;
+  /**
+   * From now on a server that exits is not restarted: a stop has begun (Ctrl-C at a terminal
+   * signals the backends too, and they exit before stop() reaches them).
+   */
+  holdRestarts(): void;
 }
 
 export interface BackendServerOptions {
@@ -38,11 +43,14 @@ export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, 
     if (!report) return undefined;
     return (how: string) => {
       const attempt = async (delayMs: number): Promise<void> => {
+        if (stopping) return;
         report(name, `exited (${how}); restarting in ${delayMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         if (stopping) return;
         try {
           await server()?.restart();
+          // A stop that came while it was starting found nothing running: this one is stopped here.
+          if (stopping) return void (await server()?.stop());
           report(name, 'restarted');
         } catch (error) {
           how = (error as Error).message.split('\n', 1)[0]!;
@@ -75,5 +83,5 @@ export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, 
     throw failure.reason;
   }
   const [mongo, nats, redis] = started.map((result) => (result as PromiseFulfilledResult<string>).value) as [string, string, string];
-  return { urls: { mongo, nats, redis }, stop };
+  return { urls: { mongo, nats, redis }, stop, holdRestarts: () => void (stopping = true) };
 }
