@@ -99,8 +99,9 @@ async function main(): Promise<void> {
     await unlock?.();
     process.exit(exitCode);
   };
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // `on`, not `once`: at a terminal Ctrl-C reaches node and pnpm, which passes it on; a second signal must not kill this process mid-stop.
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
 
   try {
     say(`starting backends (data in ${config.backendDataDir} unless MONGO_URL, NATS_URL, REDIS_URL name servers)`);
