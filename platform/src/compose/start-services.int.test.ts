@@ -52,8 +52,8 @@ describeLocal(missing.length && !process.env.CI ? `${title} [skipped: ${missing.
   it('stops everything it started when start-up fails, naming the cause', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/start-services.ts'], {
       cwd: repositoryRoot,
-      // A setting every service refuses: the backends start, then every service exits.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, DATA_DIR: dataDir, BODY_LIMIT_BYTES: '12' },
+      // A setting every service refuses: the backends start, then every service exits. A free PORT: one in use is refused before anything starts.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, DATA_DIR: dataDir, PORT: String(await freePort()), BODY_LIMIT_BYTES: '12' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
