@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { startMongoCompatServer, startNatsServer, startRedisServer, type LocalServer, type MongoCompatStorage } from './local-servers';
+import { restartDelayMs } from './restart-delay';
 
 export interface BackendServers {
   urls: { mongo: string; nats: string; redis: string };
@@ -37,12 +38,13 @@ export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, 
   const owned: LocalServer[] = [];
   let stopping = false;
   const dataDirOf = (name: string) => (options.dataDir ? join(options.dataDir, name) : undefined);
-  /** What restarts `name` after a crash: 0.5 s, 1 s, 2 s, ... at most 30 s between failed attempts. */
+  /** What restarts `name` after a crash, after restartDelayMs of the failed attempts in a row. */
   const restarter = (name: string, server: () => LocalServer | undefined) => {
     const report = options.onBackendEvent;
     if (!report) return undefined;
     return (how: string) => {
-      const attempt = async (delayMs: number): Promise<void> => {
+      const attempt = async (crashesInARow: number): Promise<void> => {
+        const delayMs = restartDelayMs(crashesInARow);
         if (stopping) return;
         report(name, `exited (${how}); restarting in ${delayMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -54,10 +56,10 @@ export async function startBackendServers(env: NodeJS.ProcessEnv = process.env, 
           report(name, 'restarted');
         } catch (error) {
           how = (error as Error).message.split('\n', 1)[0]!;
-          if (!stopping) await attempt(Math.min(30_000, delayMs * 2));
+          if (!stopping) await attempt(crashesInARow + 1);
         }
       };
-      void attempt(500);
+      void attempt(1);
     };
   };
   const servers: Partial<Record<'mongo' | 'nats' | 'redis', LocalServer>> = {};

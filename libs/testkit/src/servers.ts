@@ -7,4 +7,5 @@ export { hasPostgresServer } from './postgres-cluster';
 export { ensureMongoCompatBinary, mongoCompatBinaryPath } from './mongo-compat-build';
 export { ensureGoBinary, goBinaryPath } from './go-build';
 export { freePort, waitForPort, startProcess, hasExecutableSync, type ManagedProcess } from './processes';
+export { restartDelayMs } from './restart-delay';
 export { startBackendServers, type BackendServers, type BackendServerOptions } from './backend-servers';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { restartDelayMs, superviseProcess } from './supervised-process';
+import { restartDelayMs } from '@platform/testkit/servers';
+import { superviseProcess } from './supervised-process';
 
 /** A process that answers /api/health on PORT (a free one for 0, printed), and exits on /crash. */
 const healthServer = `

@@ -1,10 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { restartDelayMs } from '@platform/testkit/servers';
 import { forEachLine } from './log-lines';
-
-/** Waits after the n-th crash in a row: 0.5 s, 1 s, 2 s, ... at most 30 s. */
-export function restartDelayMs(consecutiveCrashes: number, initialMs = 500, maxMs = 30_000): number {
-  return Math.min(maxMs, initialMs * 2 ** Math.max(0, consecutiveCrashes - 1));
-}
 
 /** A process that ran this long before it exited counts as a fresh crash, not one in a row. */
 const STABLE_RUN_MS = 30_000;
