@@ -8,19 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { PRINCIPAL_SECRET_FILE } from './principal-secret';
+import { httpCaller, type HttpCall } from './testing/platform-http';
 
 /** The constant every development installation used to sign with, and how realtime tokens derived their key from it. */
 const FORMER_DEVELOPMENT_SECRET = 'development-only-principal-secret-change-me';
 const FORMER_REALTIME_KEY = `${FORMER_DEVELOPMENT_SECRET}:realtime-token`;
 
-async function call(platform: RunningPlatform, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = (platform: RunningPlatform, ...request: Parameters<HttpCall>) => httpCaller(() => platform.url)(...request);
 
 /** A user with a project of its own: answers its session token and the project id. */
 async function ownerWithProject(platform: RunningPlatform, name: string): Promise<{ session: string; projectId: string }> {

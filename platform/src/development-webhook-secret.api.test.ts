@@ -9,20 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from './config';
 import { startPlatform, type RunningPlatform } from './host';
 import { resolveDevelopmentWebhookSecret, WEBHOOK_SECRET_FILE } from './principal-secret';
+import { httpCaller, type HttpCall } from './testing/platform-http';
 
 interface Delivery {
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
 
-async function call(platform: RunningPlatform, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = (platform: RunningPlatform, ...request: Parameters<HttpCall>) => httpCaller(() => platform.url)(...request);
 
 /** What a receiver does (docs/actions.md, Verifying a webhook), with node:crypto alone. */
 function verifies(delivery: Delivery, key: string, projectId: string): boolean {

@@ -1,19 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
 import { expect, it } from 'vitest';
 import { startBackendServers } from './backend-servers';
 import { describeWithBackend } from './describe-with-backend';
-
-function redisPing(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.end();
-      resolve(data.toString().trim());
-    });
-    socket.once('error', reject);
-  });
-}
+import { redisPing } from './redis-ping';
 
 async function eventually<T>(probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

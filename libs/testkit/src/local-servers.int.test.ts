@@ -1,18 +1,7 @@
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { describeWithBackend } from './describe-with-backend';
 import { startRedisServer } from './local-servers';
-
-function redisPing(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.end();
-      resolve(data.toString().trim());
-    });
-    socket.once('error', reject);
-  });
-}
+import { redisPing } from './redis-ping';
 
 describeWithBackend('redis', 'testkit local servers', () => {
   it('keeps its port across stop and restart, and is unreachable while stopped', async () => {
