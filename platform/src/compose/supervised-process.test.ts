@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { restartDelayMs } from '@platform/testkit/servers';
 import { superviseProcess } from './supervised-process';
 
 /** A process that answers /api/health on PORT (a free one for 0, printed), and exits on /crash. */
@@ -13,11 +12,6 @@ server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listenin
 `;
 
 describe('a supervised service process', () => {
-  it('waits longer after each crash in a row, up to 30 s', () => {
-    expect([1, 2, 3, 4].map((n) => restartDelayMs(n))).toEqual([500, 1_000, 2_000, 4_000]);
-    expect(restartDelayMs(20)).toBe(30_000);
-  });
-
   it('streams its lines, and once healthy is restarted after a crash with the crash reported', async () => {
     const lines: string[] = [];
     const events: string[] = [];
