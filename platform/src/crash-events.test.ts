@@ -47,6 +47,7 @@ async function writeLoad(call: HttpCall): Promise<{ token: string; projectId: st
 
 const auditTotal = async (call: HttpCall, token: string, projectId: string) => (await call('GET', `/api/projects/${projectId}/audit-trail?typeId=notes&limit=1`, token)).body.total as number;
 const runTotal = async (call: HttpCall, token: string, projectId: string, actionId: string) => (await call('GET', `/api/projects/${projectId}/actions/${actionId}/runs?pageSize=1`, token)).body.total as number;
+const runningTotal = async (call: HttpCall, token: string, projectId: string, actionId: string) => (await call('GET', `/api/projects/${projectId}/actions/${actionId}/runs?pageSize=1&status=running`, token)).body.total as number;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a crash of the all-in-one', () => {
@@ -61,7 +62,7 @@ describe('a crash of the all-in-one', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('loses no acknowledged change\'s event: after SIGKILL and a restart, one audit item and one action run per change', async () => {
+  it('loses no acknowledged change\'s event: after SIGKILL and a restart, one audit item and one action run per change, every run settled', async () => {
     const first = await startEntry({ PORT: '0', DATA_DIR: dataDir });
     running.push(first.child);
     const { token, projectId, actionId } = await writeLoad(first.call);
@@ -80,9 +81,12 @@ describe('a crash of the all-in-one', () => {
     running.push(third.child);
     await expect.poll(() => auditTotal(third.call, token, projectId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
     await expect.poll(() => runTotal(third.call, token, projectId, actionId), { timeout: 60_000, interval: 500 }).toBe(CHANGES);
+    // Runs the crashed processes left `running` are marked interrupted once their lease lapses (the
+    // lease was 10 minutes, and their project's later actions waited that long behind them).
+    await expect.poll(() => runningTotal(third.call, token, projectId, actionId), { timeout: 60_000, interval: 500 }).toBe(0);
     // Events the earlier processes' consumers had handled but not yet pulled come again: nothing more is recorded or run.
     await pause(3_000);
-    expect({ audit: await auditTotal(third.call, token, projectId), runs: await runTotal(third.call, token, projectId, actionId) }).toEqual({ audit: CHANGES, runs: CHANGES });
+    expect({ audit: await auditTotal(third.call, token, projectId), runs: await runTotal(third.call, token, projectId, actionId), running: await runningTotal(third.call, token, projectId, actionId) }).toEqual({ audit: CHANGES, runs: CHANGES, running: 0 });
     third.child.kill('SIGTERM');
     expect(await exitOf(third.child)).toEqual({ code: 0, signal: null });
   }, 180_000);

@@ -1,6 +1,7 @@
 import { commaList, ConfigError, parseEnv } from '@platform/kit';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { RUN_LEASE_MS } from './executor/run-store';
 
 const cidr = z.string().refine((value) => ipaddr.isValidCIDR(value), 'must be a CIDR range such as 10.0.0.0/8 or ::1/128');
 
@@ -45,8 +46,10 @@ export const actionsEnvSchema = z.object({
   /**
    * A run still `running` whose lease was not renewed (every third of this) for this long is taken
    * for cut off: a redelivery of its event, or the hourly job for runs by hand, marks it interrupted.
+   * Until then the redelivery waits, and with it its project's later events: short, so a crash
+   * holds a project's actions up for seconds, not minutes.
    */
-  ACTIONS_RUN_LEASE_MS: z.coerce.number().int().min(300).max(86_400_000).default(600_000),
+  ACTIONS_RUN_LEASE_MS: z.coerce.number().int().min(300).max(86_400_000).default(RUN_LEASE_MS),
 });
 
 export interface ActionsConfig {

@@ -7,9 +7,12 @@ export const RUNS_COLLECTION = 'action-runs';
  * The default lease of a running run (ACTIONS_RUN_LEASE_MS): the executor renews it while the run
  * is live (`renewedAt`), and one not renewed for this long was cut off (its process stopped): a
  * redelivery of its event marks it, and the hourly retention job marks runs by hand, which no
- * redelivery comes for.
+ * redelivery comes for. A redelivery finding a run `running` waits for it (or its lease) before the
+ * event's next action, holding one of its project's executor slots, so the lease is short: a
+ * crashed process's runs hold their projects up for at most this long. Renewing costs one write per
+ * run every 10 s, and only runs that last that long make it.
  */
-export const RUN_LEASE_MS = 10 * 60 * 1000;
+export const RUN_LEASE_MS = 30 * 1000;
 
 /** Running runs whose lease lapsed before `cutoff`: last renewed before it, or never renewed and started before it. */
 function leaseLapsed(cutoff: number) {
