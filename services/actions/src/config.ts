@@ -42,7 +42,7 @@ export const actionsEnvSchema = z.object({
    * The executor's ack wait on the bus (ms): an event whose handler neither finishes nor says it is
    * still at it (every third of this) within it is delivered again, e.g. after its process died.
    */
-  ACTIONS_EXECUTOR_ACK_WAIT_MS: z.coerce.number().int().min(300).max(3_600_000).default(120_000),
+  ACTIONS_EXECUTOR_ACK_WAIT_MS: z.coerce.number().int().min(300).max(3_600_000).default(30_000),
   /**
    * A run still `running` whose lease was not renewed (every third of this) for this long is taken
    * for cut off: a redelivery of its event, or the hourly job for runs by hand, marks it interrupted.
