@@ -2,6 +2,7 @@ import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type Service
 import { createActionsDeps, type ActionsDeps } from './actions-deps';
 import { loadActionsConfig, type ActionsConfig } from './config';
 import { startDocumentEventConsumer } from './consumers/document-events';
+import { LegacyWriteDepths } from './consumers/legacy-write-depths';
 import { migratePlainPermissionNames } from './executor/permission-migration';
 import { RUN_RETENTION_SCHEDULE, RunRetentionJob } from './executor/run-retention';
 import { pruneLegacyWriteCauses } from './executor/write-causes';
@@ -46,6 +47,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
         perProject: deps.config.projectConcurrency,
         ackWaitMs: deps.config.executorAckWaitMs,
         logger: context.logger,
+        legacyDepths: await LegacyWriteDepths.open(context.store),
       });
       const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
       const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs, leaseMs: deps.config.runLeaseMs });

@@ -175,3 +175,20 @@ export async function startTestGateway(options: {
     },
   };
 }
+
+/**
+ * An embedded store on a temporary directory that outlives the test gateways started on it
+ * (`startTestGateway({ store })`): what one run left, for the next to start on, as an upgrade
+ * restarts a platform on the same DATA_DIR. `close` closes the store and removes the directory.
+ */
+export async function storeOnDisk(prefix: string): Promise<{ store: DocumentStore; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const store = await createEmbeddedStore({ dataDir });
+  return {
+    store,
+    async close() {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

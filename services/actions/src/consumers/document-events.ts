@@ -3,6 +3,7 @@ import { documentEventSchema } from '@platform/contracts';
 import type { Logger, TraceContext } from '@platform/kit';
 import { actionEventsDeferred, traceLogFields } from '@platform/telemetry';
 import type { Executor } from '../executor/executor';
+import type { LegacyWriteDepths } from './legacy-write-depths';
 import { ProjectShare } from './project-share';
 
 /** The executor's durable consumer; replicas of the actions service share its messages. */
@@ -23,7 +24,7 @@ class ProjectShareTaken extends Error {}
 export async function startDocumentEventConsumer(
   bus: EventBus,
   executor: Executor,
-  options: { concurrency: number; perProject: number; ackWaitMs: number; logger: Logger },
+  options: { concurrency: number; perProject: number; ackWaitMs: number; logger: Logger; legacyDepths?: LegacyWriteDepths },
 ): Promise<() => Promise<void>> {
   const share = new ProjectShare({ perProject: options.perProject });
   const subscriptions: Subscription[] = [];
@@ -50,7 +51,9 @@ export async function startDocumentEventConsumer(
           // run later actions before the earlier ones finished.
           const heartbeat = setInterval(() => message.working(), Math.max(100, Math.floor(options.ackWaitMs / 3)));
           try {
-            await executor.handle(parsed.data, message.traceContext as TraceContext | undefined);
+            // An event of a write an earlier version made takes the depth that version recorded for it.
+            const event = options.legacyDepths ? await options.legacyDepths.complete(parsed.data) : parsed.data;
+            await executor.handle(event, message.traceContext as TraceContext | undefined);
           } finally {
             clearInterval(heartbeat);
             share.leave(ticket);

@@ -1,4 +1,5 @@
 import type { EventBus } from '@platform/bus';
+import type { DocumentStore } from '@platform/storage';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { pino } from 'pino';
@@ -24,7 +25,7 @@ export interface ActionsTestPlatform extends TestGateway {
  * Data and actions behind the gateway, the log captured. Webhooks may reach loopback here (the
  * tests' receivers listen on 127.0.0.1); production refuses it unless configured.
  */
-export async function startActionsPlatform(config: Partial<ActionsConfig> = {}, options: { clock?: () => number; bus?: EventBus } = {}): Promise<ActionsTestPlatform> {
+export async function startActionsPlatform(config: Partial<ActionsConfig> = {}, options: { clock?: () => number; bus?: EventBus; store?: DocumentStore } = {}): Promise<ActionsTestPlatform> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const actions = createActionsService({ webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'], webhookSecret: WEBHOOK_SECRET, executorConcurrency: 2, webhookRetryDelayMs: 10, ...config });
