@@ -11,6 +11,7 @@ import { startProjectChangesConsumer } from './consumers/project-changes';
 import { registerAuditTrailRoute } from './routes/audit-trail';
 import { registerAuditTrailExportRoute } from './routes/audit-trail-export';
 import { AuthorNames } from './trail/author-names';
+import { markEarlierErasures } from './trail/earlier-erasures';
 import { Names } from './trail/names';
 import { TRAIL_RETENTION_SCHEDULE, TrailRetentionJob } from './trail/trail-retention';
 import { TrailStore } from './trail/trail-store';
@@ -41,6 +42,10 @@ export const auditService: ServiceDefinition = {
     const config = loadAuditConfig();
     const recorder = trailRecorder(context);
     await recorder.trail.ensureIndexes();
+    // Before the consumers: erasures an earlier version recorded leave no visitor's name behind.
+    await markEarlierErasures({ store: context.store, trail: recorder.trail, clock: context.clock, logger: context.logger }).catch((error: unknown) =>
+      context.logger.warn({ err: error }, 'erasures recorded by an earlier version could not be marked; the next start tries again'),
+    );
     const retention = config.retentionMs === undefined ? undefined : await startTrailRetention(context, recorder.trail, config.retentionMs, config.retentionCheckMs);
     const subscriptions: Subscription[] = [];
     for (let n = 0; n < CONSUMER_CONCURRENCY; n += 1) subscriptions.push(await startDocumentEventsConsumer(context, recorder));

@@ -1,4 +1,4 @@
-import { isRetentionErasure, type Access } from '@platform/contracts';
+import { isRetentionErasure, RETENTION_USER_ID, type Access } from '@platform/contracts';
 import type { TraceContext } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, type StoreSection } from '@platform/storage';
 import { inStoreWriteSpan } from '@platform/telemetry';
@@ -125,6 +125,29 @@ export class TrailStore {
     if (latest.erasedRevision !== undefined && latest.erasedRevision !== erasedRevision && entry.revision < latest.erasedRevision) {
       await this.forgetErasedContent(trail.items, entry, latest.erasedRevision);
     }
+  }
+
+  /**
+   * Marks erased every entity whose retention erasure an earlier version recorded without doing
+   * so (before 2026-12-07 the trail stored the erasure's item alone), and gives its earlier items
+   * the entity id as title, as recording an erasure does now; entities marked already are left
+   * alone. Answers how many it marked.
+   */
+  async markEarlierErasures(): Promise<number> {
+    let marked = 0;
+    for await (const erasures of this.batches({ userId: RETENTION_USER_ID, changeType: 'deleted' })) {
+      for (const erasure of erasures) {
+        const known = await this.entities.findById(erasure.entityKey);
+        if (known?.erasedRevision !== undefined && known.erasedRevision >= erasure.revision) continue;
+        await this.store.atomically(async (section) => {
+          const trail = trailCollections(section);
+          const erasedRevision = known ? await this.markErased(trail.entities, erasure.entityKey, erasure.revision) : erasure.revision;
+          await this.forgetErasedContent(trail.items, erasure, erasedRevision);
+        });
+        marked += 1;
+      }
+    }
+    return marked;
   }
 
   /** Marks the entity erased at `revision` (a later erasure's revision stays); answers the revision it holds now. */
