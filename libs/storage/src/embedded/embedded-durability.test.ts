@@ -382,4 +382,23 @@ describe('embedded store durability', () => {
     expect(await reopened.collection('counters').findById('c')).toEqual({ id: 'c', n: 3000 });
     await reopened.close();
   });
+
+  it('compacts a log whose few dead lines outweigh its many live ones in bytes', async () => {
+    // Many small live records (history, audit items, runs) and one large document written again
+    // and again: dead lines never outnumber live ones, but dead bytes soon outweigh them all.
+    const store = await createEmbeddedStore({ dataDir, fsync: false });
+    await store.collection('records').insertMany(Array.from({ length: 3000 }, (_, n) => ({ id: `r${n}`, n })));
+    const pages = store.collection('pages');
+    await pages.insertOne({ id: 'big', body: 'x'.repeat(100_000), saved: 0 });
+    for (let i = 1; i <= 500; i += 1) await pages.updateOne({ id: 'big' }, { $set: { saved: i } });
+    await store.close();
+    // 500 writes of 100 kB: 50 MB without compaction; rewritten past 16 MiB instead.
+    const { size } = await stat(join(dataDir, STORE_LOG_FILE));
+    expect(size).toBeLessThan(24 * 1024 * 1024);
+
+    const reopened = await createEmbeddedStore({ dataDir });
+    expect(await reopened.collection('pages').findById('big', { projection: { body: 0 } })).toEqual({ id: 'big', saved: 500 });
+    expect(await reopened.collection('records').count({})).toBe(3000);
+    await reopened.close();
+  });
 });
