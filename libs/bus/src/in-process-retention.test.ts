@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createInProcessBus } from './in-process';
+import { createInProcessBus, DEFAULT_MAX_KEPT_BYTES } from './in-process';
 import type { BusMessage, EventBus } from './port';
 
 const MAX_MESSAGES = 10;
@@ -105,6 +105,45 @@ describe('in-process bus retention', () => {
     await expect.poll(() => slow.received.length).toBe(55);
     expect(slow.received.map((message) => message.data)).toEqual(Array.from({ length: 55 }, (_, n) => n));
     expect(await keptMessages(bus, MAX_MESSAGES)).toEqual(Array.from({ length: MAX_MESSAGES }, (_, n) => 45 + n));
+    await bus.close();
+  });
+
+  it('keeps at most maxBytes of what every durable acknowledged, the newest, and a lagging durable\'s backlog whatever its bytes', async () => {
+    const bus = createInProcessBus({ maxBytes: 10_000 });
+    const slow = slowConsumer();
+    await bus.subscribe({ durable: 'slow', filter: 'platform.docs.>', handler: slow.handler });
+    const body = 'x'.repeat(1000);
+    for (let n = 0; n < 50; n += 1) await bus.publish(subject, { n, body }, { msgId: `m${n}` });
+    await expect.poll(() => slow.received.length).toBe(1);
+    slow.release();
+    await expect.poll(() => slow.received.length).toBe(50);
+    // One more publish trims what the durable has acknowledged meanwhile.
+    await bus.publish(subject, { n: 50, body }, { msgId: 'm50' });
+    await expect.poll(() => slow.received.length).toBe(51);
+    const later: number[] = [];
+    await bus.subscribe<{ n: number }>({ durable: 'latecomer', filter: 'platform.>', handler: async (message) => void later.push(message.data.n) });
+    await pause(200);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.length).toBeLessThanOrEqual(10);
+    expect(later).toEqual(Array.from({ length: later.length }, (_, n) => 51 - later.length + n));
+    await bus.close();
+  });
+
+  it('keeps no more than DEFAULT_MAX_KEPT_BYTES of acknowledged messages by default, however few they are', async () => {
+    const bus = createInProcessBus();
+    const handled: number[] = [];
+    await bus.subscribe<{ n: number }>({ durable: 'audit', filter: 'platform.>', handler: async (message) => void handled.push(message.data.n) });
+    // Events of large documents, each handled at once: 48 MiB of payload.
+    const body = 'x'.repeat(1024 * 1024);
+    for (let n = 0; n < 48; n += 1) {
+      await bus.publish(subject, { n, body }, { msgId: `m${n}` });
+      await expect.poll(() => handled.length, { interval: 2 }).toBe(n + 1);
+    }
+    const later: number[] = [];
+    await bus.subscribe<{ n: number }>({ durable: 'latecomer', filter: 'platform.>', handler: async (message) => void later.push(message.data.n) });
+    await pause(200);
+    expect(later.length).toBeLessThanOrEqual(Math.floor(DEFAULT_MAX_KEPT_BYTES / body.length));
+    expect(later.at(-1)).toBe(47);
     await bus.close();
   });
 

@@ -219,10 +219,16 @@ class Durable {
   }
 }
 
+/** What a kept message costs in memory, roughly: its payload's characters, with its subject and id. */
+function keptSize(message: StoredMessage): number {
+  return message.payload.length + message.subject.length + message.msgId.length;
+}
+
 /**
- * The message log with JetStream-like limits: a de-duplication window, and a length bound that
- * only drops messages no durable needs any more (kept up to `maxMessages` for a durable created
- * later). Sequence numbers are contiguous, so a message is found by its distance from the oldest.
+ * The message log with JetStream-like limits: a de-duplication window, and bounds on length and
+ * bytes that only drop messages no durable needs any more (kept up to `maxMessages` and
+ * `maxBytes` for a durable created later). Sequence numbers are contiguous, so a message is found
+ * by its distance from the oldest.
  */
 class InProcessLog {
   private readonly messages = new ChunkedQueue<StoredMessage>();
@@ -230,8 +236,10 @@ class InProcessLog {
   private seq = 0;
   /** The sequence of the oldest kept message. */
   private first = 1;
+  /** keptSize of every kept message together. */
+  private bytes = 0;
 
-  constructor(private readonly limits: { duplicateWindowMs: number; maxMessages: number }) {}
+  constructor(private readonly limits: { duplicateWindowMs: number; maxMessages: number; maxBytes: number }) {}
 
   /** The stored message, or undefined for a duplicate inside the window. */
   append(subject: string, msgId: string, payload: string, headers: Record<string, string>): StoredMessage | undefined {
@@ -245,6 +253,7 @@ class InProcessLog {
     this.seq += 1;
     const message = { seq: this.seq, subject, msgId, payload, headers, publishedAt: now };
     this.messages.push(message);
+    this.bytes += keptSize(message);
     return message;
   }
 
@@ -256,12 +265,12 @@ class InProcessLog {
     for (let index = 0; index < this.messages.length; index += 1) visit(this.messages.at(index) as StoredMessage);
   }
 
-  /** Beyond `maxMessages`, drops the oldest messages, but none from `oldestNeeded()` on. */
+  /** Beyond `maxMessages` or `maxBytes`, drops the oldest messages, but none from `oldestNeeded()` on. */
   trim(oldestNeeded: () => number): void {
-    if (this.messages.length <= this.limits.maxMessages) return;
-    const keepFrom = Math.min(oldestNeeded(), this.seq - this.limits.maxMessages + 1);
-    while (this.first < keepFrom) {
-      this.messages.shift();
+    if (this.messages.length <= this.limits.maxMessages && this.bytes <= this.limits.maxBytes) return;
+    const keepFrom = oldestNeeded();
+    while (this.first < keepFrom && (this.messages.length > this.limits.maxMessages || this.bytes > this.limits.maxBytes)) {
+      this.bytes -= keptSize(this.messages.shift() as StoredMessage);
       this.first += 1;
     }
   }
@@ -275,7 +284,21 @@ export interface InProcessBusOptions {
    * message a durable has not yet taken and acknowledged is kept whatever the count.
    */
   maxMessages?: number;
+  /**
+   * Beyond this many characters of payload the oldest messages no durable needs are dropped too
+   * (default 32 MiB, DEFAULT_MAX_KEPT_BYTES), whatever their number: each document event carries
+   * the whole document, so 100,000 events of large documents are gigabytes.
+   */
+  maxBytes?: number;
 }
+
+/**
+ * How much the log keeps of what every durable has acknowledged. In the all-in-one every durable
+ * subscribes at start, so those messages served only a durable created later, yet each held its
+ * document: 1,500 writes of a 200 KB document left about 220 MB in the process after every
+ * consumer had handled them.
+ */
+export const DEFAULT_MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * The in-process EventBus for the all-in-one shape and tests: the same at-least-once contract as
@@ -288,7 +311,7 @@ export interface InProcessBusOptions {
  * the change until then, so that a crash loses none).
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
-  const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000 });
+  const log = new InProcessLog({ duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMessages: options.maxMessages ?? 100_000, maxBytes: options.maxBytes ?? DEFAULT_MAX_KEPT_BYTES });
   const durables = new Map<string, { filter: string; durable: Durable }>();
   const listeners = new Set<{ filter: string; handler: (message: LiveMessage) => void }>();
   let closed = false;
