@@ -51,7 +51,7 @@ export function loadDataLimits(env: NodeJS.ProcessEnv = process.env): DataLimits
   };
 }
 
-/** How many changes the process keeps in memory for answers with history (DATA_HISTORY_CACHE_CHANGES). */
+/** How many changes the process keeps in memory for answers with history (DATA_HISTORY_CACHE_CHANGES; a large change counts as several, HistoryPrefixes). */
 export function loadHistoryCacheChanges(env: NodeJS.ProcessEnv = process.env): number {
   return parseEnv(dataEnvSchema, env).DATA_HISTORY_CACHE_CHANGES;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HistoryPrefixes } from './history-prefixes';
+import { CHANGE_CHARACTERS_COUNTED_ONCE, HistoryPrefixes } from './history-prefixes';
 
 const change = (revision: number) => ({ revision, userId: 'u', timestamp: 1000 + revision, baseRevision: revision - 1, modifier: { $set: { n: revision } } });
 const revisionsOf = (prefix: ReadonlyArray<{ timestamp: number }>) => prefix.map((entry) => entry.timestamp - 1000);
@@ -28,6 +28,24 @@ describe('HistoryPrefixes', () => {
     prefixes.extend('huge', [0, 1, 2, 3, 4, 5].map(change));
     expect(prefixes.get('huge')).toEqual([]);
     expect(revisionsOf(prefixes.get('a'))).toEqual([0, 1]);
+  });
+
+  it('counts a large change once per CHANGE_CHARACTERS_COUNTED_ONCE characters of its modifier, so the bound holds bytes, not only changes', () => {
+    // Creations of 10 kB documents (a creation's change is the whole document): 40 counted each.
+    const prefixes = new HistoryPrefixes(1000);
+    const body = 'x'.repeat(40 * CHANGE_CHARACTERS_COUNTED_ONCE);
+    const creation = { revision: 0, userId: 'u', timestamp: 1000, baseRevision: -1, modifier: { $set: { body } } };
+    for (let n = 0; n < 100; n += 1) prefixes.extend(`doc${n}`, [creation]);
+    const kept = Array.from({ length: 100 }, (_, n) => prefixes.get(`doc${n}`).length).filter((length) => length > 0).length;
+    expect(kept).toBeLessThanOrEqual(Math.floor(1000 / 40));
+    expect(prefixes.get('doc99')).toHaveLength(1);
+    // The length a caller gives is taken as it is (History gives the stored modifierJson's).
+    prefixes.extend('told', [{ ...change(0), modifierCharacters: 2000 * CHANGE_CHARACTERS_COUNTED_ONCE }]);
+    expect(prefixes.get('told')).toEqual([]);
+    // Small changes count once each, as before.
+    const small = new HistoryPrefixes(5);
+    small.extend('a', [0, 1, 2, 3, 4].map(change));
+    expect(small.get('a')).toHaveLength(5);
   });
 
   it('hands out frozen changes, so no reader can alter what the next one gets', () => {

@@ -10,6 +10,21 @@ import { deepFreeze } from '../domain/deep-freeze';
 interface CachedPrefix {
   changes: readonly EventSource[];
   texts: string[];
+  /** What the changes count against the bound (see countOf). */
+  counted: number;
+}
+
+/**
+ * A change counts once against the bound for every this many characters of its modifier's JSON
+ * (at least once). Counting each change once, whatever its size, let the bound hold far more than
+ * it says: a creation's change is the whole document, so a process that creates documents of a
+ * few kilobytes kept 200,000 of them, gigabytes, where 200,000 small changes are 50 to 100 MB.
+ */
+export const CHANGE_CHARACTERS_COUNTED_ONCE = 256;
+
+/** What a change counts against the bound: `characters` is its modifier's JSON length when the caller has it at hand. */
+function countOf(change: EventSource, characters?: number): number {
+  return 1 + Math.floor((characters ?? JSON.stringify(change.modifier).length) / CHANGE_CHARACTERS_COUNTED_ONCE);
 }
 
 const NO_CHANGES: readonly EventSource[] = Object.freeze([]);
@@ -19,7 +34,8 @@ const NO_CHANGES: readonly EventSource[] = Object.freeze([]);
  * an entity's changes asks the store only for the newer ones. History records are written once and
  * never changed or removed (save erasure of a soft-deleted entity, whose changes History never
  * answers from here), so a prefix stays true on every replica. Least recently used entities
- * are dropped past `maxChanges` in all (an entity with more is not kept); the cached changes are
+ * are dropped past `maxChanges` in all, a large change counting as several (countOf; an entity
+ * with more is not kept); the cached changes are
  * frozen, as they are shared. A change's JSON text is kept too once a write's answer has needed
  * it: every write answers the entity's whole history, and encoding it again on every write made a
  * write's cost grow with the entity's age (about 1 ms more CPU per write at 3,000 changes).
@@ -28,7 +44,7 @@ export class HistoryPrefixes {
   private readonly prefixes: LRUCache<string, CachedPrefix>;
 
   constructor(maxChanges: number) {
-    this.prefixes = new LRUCache({ maxSize: maxChanges, sizeCalculation: (prefix) => prefix.changes.length });
+    this.prefixes = new LRUCache({ maxSize: maxChanges, sizeCalculation: (prefix) => prefix.counted });
   }
 
   /** The entity's cached changes (index = revision); empty when none are cached. */
@@ -55,18 +71,22 @@ export class HistoryPrefixes {
 
   /**
    * Extends the entity's prefix with `records` (sorted by revision) as far as they continue it;
-   * the values kept are frozen in place.
+   * the values kept are frozen in place. `modifierCharacters`, when given, is the length of the
+   * change's modifier as JSON (the stored `modifierJson`), which spares encoding it again.
    */
-  extend(key: string, records: ReadonlyArray<EventSource & { revision: number }>): void {
+  extend(key: string, records: ReadonlyArray<EventSource & { revision: number; modifierCharacters?: number }>): void {
     if (records.length === 0) return;
     const cached = this.prefixes.get(key);
     const changes = cached ? [...cached.changes] : [];
-    for (const { revision, userId, timestamp, baseRevision, modifier } of records) {
+    let counted = cached?.counted ?? 0;
+    for (const { revision, userId, timestamp, baseRevision, modifier, modifierCharacters } of records) {
       if (revision < changes.length) continue;
       if (revision > changes.length) break;
-      changes.push(deepFreeze({ userId, timestamp, baseRevision, modifier }));
+      const change = deepFreeze({ userId, timestamp, baseRevision, modifier });
+      changes.push(change);
+      counted += countOf(change, modifierCharacters);
     }
     // The texts stay shared: each is its change's encoding, and the new changes extend the old ones.
-    if (changes.length > (cached?.changes.length ?? 0)) this.prefixes.set(key, { changes, texts: cached?.texts ?? [] });
+    if (changes.length > (cached?.changes.length ?? 0)) this.prefixes.set(key, { changes, texts: cached?.texts ?? [], counted });
   }
 }

@@ -43,13 +43,14 @@ export class History {
     const history = await this.collectionFor(collection, section);
     // What the event of an action's write carries stays out of history: readers of a document's changes never see it.
     const { actionDepth, actionChain, ...entry } = outboxEntry;
+    const stored = storeChange(entry);
     try {
-      await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...storeChange(entry) });
+      await history.insertOne({ id: `${entityId}:${entry.revision}`, entityId, ...stored });
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
       return;
     }
-    this.prefixes.extend(`${collection}/${entityId}`, [entry]);
+    this.prefixes.extend(`${collection}/${entityId}`, [{ ...entry, modifierCharacters: stored.modifierJson.length }]);
   }
 
   /**
@@ -102,10 +103,10 @@ export class History {
     this.prefixes.forget(`${collection}/${entityId}`);
   }
 
-  private async newerRecords(collection: string, entityId: string, after: number, through: number): Promise<OutboxEntry[]> {
+  private async newerRecords(collection: string, entityId: string, after: number, through: number): Promise<Array<OutboxEntry & { modifierCharacters: number }>> {
     const history = await this.collectionFor(collection);
     const stored = await history.find({ entityId, revision: { $gt: after, $lte: through } }, { sort: { revision: 1 } });
-    return stored.map(loadChange);
+    return stored.map((record) => ({ ...loadChange(record), modifierCharacters: record.modifierJson.length }));
   }
 
   /** The entity as it was at `revision`, replayed from its changes (used to explain a conflict). */
