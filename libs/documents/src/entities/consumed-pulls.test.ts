@@ -9,7 +9,7 @@ import { ConsumedPulls } from './consumed-pulls';
 import type { EntityScope, StoredEntity } from './entity';
 import { EntityWriter } from './entity-writer';
 import { History } from './history';
-import { OutboxDrainer } from './outbox';
+import { FULL_SWEEP_EVERY_MS, OutboxDrainer } from './outbox';
 import { UpdatedAtClock } from './updated-at-clock';
 
 const scope: EntityScope = { projectId: 'p1', typeId: 'tasks', collection: 'tenant-p1-tasks' };
@@ -82,6 +82,66 @@ describe('outbox pulls after the consumers (embedded store, in-process bus)', ()
     await expect.poll(running.outboxRevisions).toEqual([]);
     // Published once: a sweep while the consumer still works on them does not send them again.
     expect(await running.drainer.sweep(0)).toBe(0);
+  });
+
+  it('reads every collection only at the start and every FULL_SWEEP_EVERY_MS; between, a sweep visits only what this process left unpublished', async () => {
+    const { store, bus } = running;
+    let now = Date.now();
+    const logger = createLogger({ level: 'silent' });
+    const history = new History(store);
+    const drainer = new OutboxDrainer(store, bus, history, () => now, logger, new ConsumedPulls(store, logger));
+    const writer = new EntityWriter(store, history, drainer, new UpdatedAtClock(Date.now), undefined);
+    const received: string[] = [];
+    await bus.subscribe({ durable: 'audit-trail', filter: 'platform.docs.>', handler: async (message) => void received.push(message.msgId) });
+    for (let n = 0; n < 20; n += 1) await writer.create(scope, { title: `t${n}` }, { userId: 'u1', id: `e${n}` });
+    await expect.poll(() => received.length).toBe(20);
+    // Every read of a collection for entries: a scan of all its documents on the embedded store.
+    const scans: string[] = [];
+    const collection = store.collection.bind(store);
+    store.collection = ((name: string) => {
+      const found = collection(name);
+      return new Proxy(found, { get: (target, property, receiver) => (property === 'count' || property === 'find' ? (filter: Record<string, unknown>, ...rest: unknown[]) => (JSON.stringify(filter).includes('_outbox') && scans.push(name), (target[property] as (...args: unknown[]) => unknown).call(target, filter, ...rest)) : Reflect.get(target, property, receiver)) });
+    }) as typeof store.collection;
+
+    // The start's sweep reads the collection; the periodic ones after it do not.
+    expect(await drainer.sweep(0)).toBe(0);
+    expect(scans).toEqual([scope.collection, scope.collection]);
+    scans.length = 0;
+    for (let n = 0; n < 5; n += 1) expect(await drainer.sweep()).toBe(0);
+    expect(scans).toEqual([]);
+    // The bus refuses one write's event: the write stands, its entry stays for the sweeper, whose next round publishes it.
+    const publish = bus.publish.bind(bus);
+    bus.publish = async () => {
+      throw new Error('bus down');
+    };
+    await writer.patch(scope, 'e3', { $set: { title: 'refused' } }, { userId: 'u1', baseRevision: 0 });
+    bus.publish = publish;
+    expect(await drainer.sweep()).toBe(1);
+    await expect.poll(() => received).toContain(`${scope.collection}/e3/1`);
+    await expect.poll(async () => ((await store.collection<StoredEntity>(scope.collection).findById('e3'))?._outbox ?? []).length).toBe(0);
+    expect(await drainer.sweep()).toBe(0);
+    expect(scans).toEqual([]);
+
+    now += FULL_SWEEP_EVERY_MS;
+    expect(await drainer.sweep()).toBe(0);
+    expect(scans).toEqual([scope.collection, scope.collection]);
+  });
+
+  it('never starts a periodic sweep while the last one still runs', async () => {
+    let started = 0;
+    let release = () => undefined as void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    running.drainer.sweep = async () => {
+      started += 1;
+      await slow;
+      return 0;
+    };
+    running.drainer.startSweeping(10);
+    await pause(150);
+    expect(started).toBe(1);
+    release();
+    await expect.poll(() => started).toBeGreaterThan(1);
+    running.drainer.stopSweeping();
   });
 
   it('holds at most maxUnconsumed changes of an entity whose consumers lag, pulling the oldest with one warning', async () => {

@@ -38,12 +38,23 @@ export class ConsumedPulls {
   private readonly entities = new Map<string, EntityPulls>();
   private queued: QueuedPull[] = [];
   private flushing: Promise<void> | undefined;
+  private pullFailed: (collection: string, entityId: string) => void = () => undefined;
 
   constructor(
     private readonly store: DocumentStore,
     private readonly logger: Logger,
     private readonly maxUnconsumed = MAX_UNCONSUMED_PER_ENTITY,
   ) {}
+
+  /** Told of an entity whose entry could not be pulled: it stays in the outbox, no longer this process's (the sweeper's). */
+  onPullFailed(listener: (collection: string, entityId: string) => void): void {
+    this.pullFailed = listener;
+  }
+
+  /** Entities with changes this process published and has not pulled yet (their events wait for consumers, or their pulls land). */
+  get entitiesWaiting(): number {
+    return this.entities.size;
+  }
 
   /** Whether this process published the change and has not pulled it yet: a drain leaves it alone. */
   owns(collection: string, entityId: string, revision: number): boolean {
@@ -134,7 +145,10 @@ export class ConsumedPulls {
         this.store
           .collection(collection)
           .updateOne({ id: entityId }, { $pull: { _outbox: stored } })
-          .catch((error: unknown) => this.logger.warn({ err: error, collection, id: entityId }, 'outbox entry not removed yet; the sweeper publishes it again')),
+          .catch((error: unknown) => {
+            this.logger.warn({ err: error, collection, id: entityId }, 'outbox entry not removed yet; the sweeper publishes it again');
+            this.pullFailed(collection, entityId);
+          }),
       ),
     );
     for (const { collection, entityId, pulls, stored } of batch) {
