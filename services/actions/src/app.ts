@@ -2,10 +2,9 @@ import { ClusterSchedule, erasePurgedProjects, type ServiceContext, type Service
 import { createActionsDeps, type ActionsDeps } from './actions-deps';
 import { loadActionsConfig, type ActionsConfig } from './config';
 import { startDocumentEventConsumer } from './consumers/document-events';
-import { LegacyWriteDepths } from './consumers/legacy-write-depths';
 import { migratePlainPermissionNames } from './executor/permission-migration';
 import { RUN_RETENTION_SCHEDULE, RunRetentionJob } from './executor/run-retention';
-import { pruneLegacyWriteCauses } from './executor/write-causes';
+import { LegacyWriteDepths, pruneLegacyWriteCauses } from './executor/write-causes';
 import { registerActionRoutes } from './routes/actions';
 import { registerBlockRoutes } from './routes/blocks';
 import { registerRunRoutes } from './routes/runs';

@@ -3,7 +3,7 @@ import { documentEventSchema } from '@platform/contracts';
 import type { Logger, TraceContext } from '@platform/kit';
 import { actionEventsDeferred, traceLogFields } from '@platform/telemetry';
 import type { Executor } from '../executor/executor';
-import type { LegacyWriteDepths } from './legacy-write-depths';
+import type { LegacyWriteDepths } from '../executor/write-causes';
 import { ProjectShare } from './project-share';
 
 /** The executor's durable consumer; replicas of the actions service share its messages. */
@@ -24,7 +24,7 @@ class ProjectShareTaken extends Error {}
 export async function startDocumentEventConsumer(
   bus: EventBus,
   executor: Executor,
-  options: { concurrency: number; perProject: number; ackWaitMs: number; logger: Logger; legacyDepths?: LegacyWriteDepths },
+  options: { concurrency: number; perProject: number; ackWaitMs: number; logger: Logger; legacyDepths: LegacyWriteDepths },
 ): Promise<() => Promise<void>> {
   const share = new ProjectShare({ perProject: options.perProject });
   const subscriptions: Subscription[] = [];
@@ -52,7 +52,7 @@ export async function startDocumentEventConsumer(
           const heartbeat = setInterval(() => message.working(), Math.max(100, Math.floor(options.ackWaitMs / 3)));
           try {
             // An event of a write an earlier version made takes the depth that version recorded for it.
-            const event = options.legacyDepths ? await options.legacyDepths.complete(parsed.data) : parsed.data;
+            const event = await options.legacyDepths.complete(parsed.data);
             await executor.handle(event, message.traceContext as TraceContext | undefined);
           } finally {
             clearInterval(heartbeat);

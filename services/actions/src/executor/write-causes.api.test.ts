@@ -1,7 +1,7 @@
 import { storeOnDisk } from '@platform/gateway/testing';
 import type { DocumentStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEGACY_WRITE_CAUSES_COLLECTION } from '../executor/write-causes';
+import { LEGACY_WRITE_CAUSES_COLLECTION } from './write-causes';
 import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
 
 const MAX_DEPTH = 3;
@@ -19,7 +19,7 @@ describe('an action write an earlier version left in the outbox', () => {
   let platform: ActionsTestPlatform | undefined;
 
   beforeAll(async () => {
-    disk = await storeOnDisk('legacy-write-depths-');
+    disk = await storeOnDisk('write-causes-');
     store = disk.store;
   });
   afterAll(async () => {
