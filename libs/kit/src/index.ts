@@ -18,6 +18,7 @@ export { MAX_JSON_DEPTH } from './json-limits';
 export { HealthMonitor } from './health-monitor';
 export { ClusterSchedule, type ClusterScheduleOptions, type TickOutcome } from './cluster-schedule';
 export { EventOutbox, type OutboxMessage } from './event-outbox';
+export { runMigrationOnce, type MigrationName } from './migration-once';
 export { createLogger, type Logger } from './logger';
 export { erasePurgedProjects, type ErasedCounts } from './project-purge-consumer';
 export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from './principal-hooks';

@@ -1,14 +1,9 @@
-import type { Logger } from '@platform/kit';
-import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { runMigrationOnce, type Logger, type MigrationName } from '@platform/kit';
+import type { DocumentStore } from '@platform/storage';
 import type { TrailStore } from './trail-store';
 
-/** The audit service's record of finished migrations, like the data service's `data-migrations`. */
-const MIGRATIONS = 'audit-migrations';
-const MIGRATION_ID = 'retention-erasures-marked';
-
-interface MigrationRecord extends StoredDocument {
-  finishedAt: number;
-}
+/** Recorded in the audit service's finished migrations, like the data service's `data-migrations`. */
+const MIGRATION: MigrationName = { collection: 'audit-migrations', id: 'retention-erasures-marked' };
 
 /**
  * Once per store: the visitor records that retention erased before the trail marked erasures
@@ -19,15 +14,7 @@ interface MigrationRecord extends StoredDocument {
  * processes at once; a record of the finished run in `audit-migrations` spares later starts the scan.
  */
 export async function markEarlierErasures(deps: { store: DocumentStore; trail: TrailStore; clock: () => number; logger: Logger }): Promise<number> {
-  const done = deps.store.collection<MigrationRecord>(MIGRATIONS);
-  if (await done.findById(MIGRATION_ID)) return 0;
-  const marked = await deps.trail.markEarlierErasures();
-  try {
-    await done.insertOne({ id: MIGRATION_ID, finishedAt: deps.clock() });
-  } catch (error) {
-    // Another process finished it too.
-    if (!(error instanceof DuplicateKeyError)) throw error;
-  }
+  const marked = await runMigrationOnce(deps.store, MIGRATION, deps.clock, () => deps.trail.markEarlierErasures());
   if (marked) deps.logger.info({ marked }, 'visitor records erased by retention before this version: their trail items no longer carry their titles');
   return marked;
 }

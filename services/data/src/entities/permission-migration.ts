@@ -1,17 +1,12 @@
 import { rlsOperations } from '@platform/contracts';
-import { AppError } from '@platform/kit';
-import { DuplicateKeyError, type Filter, type StoredDocument } from '@platform/storage';
+import { AppError, runMigrationOnce, type MigrationName } from '@platform/kit';
+import type { Filter } from '@platform/storage';
 import { type DataDeps, accessFieldsOf, READ_PROJECTION, type EntityScope, type StoredEntity } from '@platform/documents';
 
-const MIGRATIONS = 'data-migrations';
-const MIGRATION_ID = 'scoped-permission-names';
+const MIGRATION: MigrationName = { collection: 'data-migrations', id: 'scoped-permission-names' };
 /** The author of the migration's changes in history and the audit trail. */
 export const MIGRATION_USER_ID = 'platform-migration';
 const ATTEMPTS = 3;
-
-interface MigrationRecord extends StoredDocument {
-  finishedAt: number;
-}
 
 /** The permission names of an entity's access fields that are plain (unscoped), by `$set` path. */
 function plainPermissionNames(entity: Record<string, unknown>, accessFields: readonly string[]): Record<string, string> {
@@ -39,16 +34,11 @@ function withPermissionFilter(accessFields: readonly string[]): Filter {
  * already scoped is not touched, one written meanwhile is read again.
  */
 export async function migratePlainPermissionNames(deps: Pick<DataDeps, 'store' | 'writer' | 'drainer' | 'clock' | 'logger'>): Promise<number> {
-  const done = deps.store.collection<MigrationRecord>(MIGRATIONS);
-  if (await done.findById(MIGRATION_ID)) return 0;
-  let migrated = 0;
-  for (const scope of await deps.drainer.registeredScopes()) migrated += await migrateCollection(deps, scope);
-  try {
-    await done.insertOne({ id: MIGRATION_ID, finishedAt: deps.clock() });
-  } catch (error) {
-    // Another process finished it too.
-    if (!(error instanceof DuplicateKeyError)) throw error;
-  }
+  const migrated = await runMigrationOnce(deps.store, MIGRATION, deps.clock, async () => {
+    let changed = 0;
+    for (const scope of await deps.drainer.registeredScopes()) changed += await migrateCollection(deps, scope);
+    return changed;
+  });
   if (migrated) deps.logger.info({ migrated }, 'plain permission names scoped to their projects');
   return migrated;
 }
