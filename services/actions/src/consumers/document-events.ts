@@ -17,8 +17,9 @@ class ProjectShareTaken extends Error {}
  * one slow webhook does not hold up every other event; a slow project's events take at most
  * `perProject` of them at once (ProjectShare), and a further one goes back to the bus (redelivered
  * 2 s later), so a project whose webhook hangs cannot hold up every other project's actions. A
- * handler that throws (store unreachable) leaves the message unacknowledged and it comes again;
- * the run records keep that from running anything twice. While an event is handled, the bus hears
+ * handler that throws (store unreachable, or one of the event's runs under way in another delivery:
+ * RunUnderWayElsewhere) leaves the message unacknowledged and it comes again 2 s later; the run
+ * records keep that from running anything twice. While an event is handled, the bus hears
  * every third of the ack wait that it still is (`working()`), so it is not delivered again meanwhile.
  */
 export async function startDocumentEventConsumer(

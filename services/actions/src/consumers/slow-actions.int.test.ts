@@ -126,6 +126,34 @@ function slowActionScenario(openBus: () => Promise<EventBus>): void {
       await copy.stop();
     }
   }, 30_000);
+
+  it("a delivery that finds its event's run under way elsewhere leaves its slot free: other events' actions run meanwhile", async () => {
+    const projectId = await platform.projectWithType('owner', 'orders');
+    const actions = await twoActions(projectId);
+    const other = await platform.projectWithType('owner', 'orders');
+    const onCreated = [{ id: 't', triggerName: 'documentCreated', configuration: { typeId: 'orders' } }];
+    const otherAction = await platform.createAction(other, owner, { title: 'Elsewhere', triggers: onCreated, blocks: [{ id: 'other', blockName: 'call-webhook', configuration: { url: `${hookBase}/other?project=${other}`, retries: 0 } }] });
+    const copies: unknown[] = [];
+    const copy = await bus.subscribe({ durable: `copy-${projectId}`, filter: `platform.docs.${projectId}.orders.>`, handler: async (message) => void copies.push(message.data) });
+    try {
+      expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner, body: { n: 3 } })).status).toBe(201);
+      await expect.poll(() => callsTo('hold', projectId).length, { timeout: 10_000, interval: 20 }).toBe(1);
+      await expect.poll(() => copies.length, { timeout: 10_000, interval: 20 }).toBe(1);
+      // The executor has two slots: the first delivery holds one; the copy must not hold the other while it waits.
+      await bus.publish(`platform.docs.${projectId}.orders.created`, copies[0], { msgId: `again-${projectId}` });
+      await pause(200);
+      expect((await platform.call('POST', `/api/projects/${other}/types/orders/data`, { token: owner, body: { n: 4 } })).status).toBe(201);
+
+      const [elsewhere] = await platform.runsOf(other, otherAction.id, owner, 1);
+      expect(elsewhere).toMatchObject({ status: 'succeeded' });
+      expect(callsTo('hold', projectId)).toHaveLength(1);
+      expect(callsTo('fast', projectId)).toEqual([]);
+      expect((await runs(projectId, actions.first.id)).items).toMatchObject([{ status: 'running' }]);
+      await releaseAndCheckOrder(projectId, actions);
+    } finally {
+      await copy.stop();
+    }
+  }, 30_000);
 }
 
 describe('slow actions of one event on the embedded bus', () => {

@@ -22,6 +22,9 @@ function distinctDocuments(documents: DocumentRef[]): DocumentRef[] {
   return [...new Map(documents.map((document) => [`${document.typeId}/${document.documentId}`, document])).values()];
 }
 
+/** Thrown to put an event back on the bus: one of its runs is under way in another delivery, whose end it must wait for. */
+export class RunUnderWayElsewhere extends Error {}
+
 /** What a run knows of why it runs: its trigger, and where its event stands in a chain of action writes. */
 interface RunTrigger {
   triggerName: TriggerName;
@@ -267,19 +270,19 @@ export class Executor {
 
   /**
    * A run exists already: done, still running elsewhere, or left behind by a stopped process. One
-   * still running with a live lease (another delivery of the same event is at it) is waited for, so
-   * this delivery never starts the event's later actions before it ends (oldest first, each
-   * awaited); one whose lease lapsed is marked interrupted.
+   * whose lease lapsed is marked interrupted and the event goes on to its next action. One still
+   * running with a live lease (another delivery of the same event is at it, or a crashed process's
+   * run whose lease has not lapsed yet) sends this delivery back to the bus (RunUnderWayElsewhere),
+   * so the event's later actions never start before it ends (oldest first, each awaited), and the
+   * slot is free meanwhile: after a crash, waiting here for the leases of every run the process left
+   * held every executor slot, and so every project's actions, for up to a lease.
    */
   private async settleExisting(id: string): Promise<void> {
-    const pollMs = Math.min(1_000, Math.max(50, Math.floor(this.leaseMs / 10)));
-    for (;;) {
-      const existing = await this.deps.runs.find(id);
-      if (existing?.status !== 'running') return;
-      const now = this.deps.services.clock();
-      const cutoff = now - this.leaseMs;
-      if ((existing.renewedAt ?? existing.startedAt) < cutoff && (await this.deps.runs.markInterrupted(id, cutoff, RUN_INTERRUPTED, now))) return;
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
+    const existing = await this.deps.runs.find(id);
+    if (existing?.status !== 'running') return;
+    const now = this.deps.services.clock();
+    const cutoff = now - this.leaseMs;
+    if ((existing.renewedAt ?? existing.startedAt) < cutoff && (await this.deps.runs.markInterrupted(id, cutoff, RUN_INTERRUPTED, now))) return;
+    throw new RunUnderWayElsewhere(`run ${id} is under way in another delivery`);
   }
 }
