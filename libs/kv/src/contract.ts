@@ -107,5 +107,58 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       ]);
       expect(await kv.scan(`${prefix}*`)).toEqual([{ key: `${prefix}*[x]?`, value: 'glob' }]);
     });
+
+    it('keeps a map of fields under one key, in field order, each field expiring on its own', async () => {
+      const key = `${space()}map`;
+      expect(await kv.fields(key)).toEqual([]);
+      expect(await kv.setField(key, 'b', '2', { ttlMs: 60_000 })).toBe(true);
+      expect(await kv.setField(key, 'a', '1|with a bar', { ttlMs: 60_000 })).toBe(true);
+      expect(await kv.setField(key, 'short', 's', { ttlMs: WINDOW_MS })).toBe(true);
+      expect(await kv.setField(key, 'b', 'two', { ttlMs: 60_000 })).toBe(true);
+      expect(await kv.fields(key)).toEqual([
+        { field: 'a', value: '1|with a bar' },
+        { field: 'b', value: 'two' },
+        { field: 'short', value: 's' },
+      ]);
+      expect(await kv.fields(`${key}-other`)).toEqual([]);
+      await pause(WINDOW_MS + 100);
+      expect(await kv.fields(key)).toEqual([
+        { field: 'a', value: '1|with a bar' },
+        { field: 'b', value: 'two' },
+      ]);
+      expect(await kv.deleteField(key, 'short')).toBe(false);
+      expect(await kv.deleteField(key, 'a')).toBe(true);
+      expect(await kv.deleteField(key, 'a')).toBe(false);
+      expect(await kv.fields(key)).toEqual([{ field: 'b', value: 'two' }]);
+    });
+
+    it('keeps a map as long as its longest-lived field, whichever was set last', async () => {
+      const key = `${space()}map`;
+      await kv.setField(key, 'long', 'kept', { ttlMs: 60_000 });
+      await kv.setField(key, 'short', 'gone', { ttlMs: WINDOW_MS });
+      await pause(WINDOW_MS + 100);
+      expect(await kv.fields(key)).toEqual([{ field: 'long', value: 'kept' }]);
+    });
+
+    it('sets a field only if present: a rewrite brings back no field deleted or expired before it', async () => {
+      const key = `${space()}map`;
+      expect(await kv.setField(key, 'f', 'rewritten', { ttlMs: 60_000, onlyIfPresent: true })).toBe(false);
+      expect(await kv.fields(key)).toEqual([]);
+      await kv.setField(key, 'f', 'first', { ttlMs: 60_000 });
+      expect(await kv.setField(key, 'f', 'second', { ttlMs: 60_000, onlyIfPresent: true })).toBe(true);
+      expect(await kv.fields(key)).toEqual([{ field: 'f', value: 'second' }]);
+      await kv.deleteField(key, 'f');
+      expect(await kv.setField(key, 'f', 'third', { ttlMs: 60_000, onlyIfPresent: true })).toBe(false);
+      await kv.setField(key, 'brief', 'x', { ttlMs: WINDOW_MS });
+      await pause(WINDOW_MS + 100);
+      expect(await kv.setField(key, 'brief', 'back', { ttlMs: 60_000, onlyIfPresent: true })).toBe(false);
+      expect(await kv.fields(key)).toEqual([]);
+    });
+
+    it('writes fields of one map from many callers at once without losing any', async () => {
+      const key = `${space()}map`;
+      await Promise.all(Array.from({ length: 20 }, (_, index) => kv.setField(key, `f${String(index).padStart(2, '0')}`, String(index), { ttlMs: 60_000 })));
+      expect((await kv.fields(key)).map(({ value }) => value)).toEqual(Array.from({ length: 20 }, (_, index) => String(index)));
+    });
   });
 }

@@ -65,6 +65,35 @@ describe('embedded KeyValue across a restart', () => {
     await third.close();
   });
 
+  it('keeps the fields of maps across a restart, without deleted or expired ones, and leaves those out of the rewritten log', async () => {
+    const first = await open();
+    await first.setField('sessions:u1', 'a', 'one', { ttlMs: 60_000 });
+    await first.setField('sessions:u1', 'b', 'two', { ttlMs: 60_000 });
+    await first.setField('sessions:u1', 'b', 'two again', { ttlMs: 60_000 });
+    await first.setField('sessions:u1', 'brief', 'x', { ttlMs: 1_000 });
+    await first.setField('sessions:u2', 'c', 'gone', { ttlMs: 60_000 });
+    await first.deleteField('sessions:u2', 'c');
+    await first.set('plain', 'kept');
+    await first.close();
+    expect(await logLines()).toHaveLength(7);
+
+    clock += 5_000;
+    const second = await open();
+    expect(await second.fields('sessions:u1')).toEqual([
+      { field: 'a', value: 'one' },
+      { field: 'b', value: 'two again' },
+    ]);
+    expect(await second.fields('sessions:u2')).toEqual([]);
+    expect((await logLines()).map((line) => JSON.parse(line))).toEqual([
+      { set: 'plain', value: 'kept' },
+      { setField: 'sessions:u1', field: 'a', value: 'one', expiresAt: 1_060_000 },
+      { setField: 'sessions:u1', field: 'b', value: 'two again', expiresAt: 1_060_000 },
+    ]);
+    clock += 60_000;
+    expect(await second.fields('sessions:u1')).toEqual([]);
+    await second.close();
+  });
+
   it('drops a torn last line left by a crash mid-write', async () => {
     const first = await open();
     await first.set('kept', 'yes');

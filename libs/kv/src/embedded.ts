@@ -2,10 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppendLog, lockDirectory, readLog } from '@platform/storage/log-files';
 import type { KeyValue, SetOptions } from './port';
+import { FieldMaps } from './field-maps';
 import { liveWithPrefix } from './live-with-prefix';
 
-/** One line of the log: a value with its absolute expiry (epoch ms), or a deletion. */
-type KeyValueLine = { set: string; value: string; expiresAt?: number } | { del: string };
+/** One line of the log: a value with its absolute expiry (epoch ms), or a deletion; of a key, or of a field of the map at a key. */
+type KeyValueLine =
+  | { set: string; value: string; expiresAt?: number }
+  | { del: string }
+  | { setField: string; field: string; value: string; expiresAt: number }
+  | { delField: string; field: string };
 
 interface Entry {
   value: string;
@@ -37,14 +42,19 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
   await mkdir(options.directory, { recursive: true });
   const unlock = await lockDirectory(options.directory);
   const entries = new Map<string, Entry>();
+  const maps = new FieldMaps(now);
   const isExpired = (entry: Entry) => entry.expiresAt !== undefined && entry.expiresAt <= now();
   const sweep = () => {
     for (const [key, entry] of entries) if (isExpired(entry)) entries.delete(key);
+    maps.sweep();
   };
   const snapshot = (): KeyValueLine[] => {
     sweep();
-    return [...entries].map(([key, entry]) => ({ set: key, value: entry.value, ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}) }));
+    const keys: KeyValueLine[] = [...entries].map(([key, entry]) => ({ set: key, value: entry.value, ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}) }));
+    const fields: KeyValueLine[] = [...maps.entries()].map(({ key, field, entry }) => ({ setField: key, field, value: entry.value, expiresAt: entry.expiresAt }));
+    return [...keys, ...fields];
   };
+  const liveCount = () => entries.size + maps.size;
 
   let log: AppendLog;
   try {
@@ -52,12 +62,14 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
     const { records, validBytes } = await readLog<KeyValueLine>(file);
     for (const record of records) {
       if ('del' in record) entries.delete(record.del);
+      else if ('setField' in record) maps.restore(record.setField, record.field, { value: record.value, expiresAt: record.expiresAt });
+      else if ('delField' in record) maps.delete(record.delField, record.field);
       else entries.set(record.set, { value: record.value, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}) });
     }
     sweep();
-    log = new AppendLog(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot: () => snapshot().map((line) => JSON.stringify(line)), liveCount: () => entries.size });
+    log = new AppendLog(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot: () => snapshot().map((line) => JSON.stringify(line)), liveCount });
     // Overwritten, deleted and expired keys leave the file at every start.
-    if (records.length > entries.size) await log.compact();
+    if (records.length > liveCount()) await log.compact();
   } catch (error) {
     await unlock();
     throw error;
@@ -104,6 +116,20 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
     async scan(prefix) {
       return liveWithPrefix(entries.keys(), prefix, live);
     },
+    async setField(key, field, value, fieldOptions) {
+      const entry = maps.set(key, field, value, fieldOptions);
+      if (!entry) return false;
+      await log.append({ setField: key, field, value, expiresAt: entry.expiresAt });
+      return true;
+    },
+    async fields(key) {
+      return maps.fields(key);
+    },
+    async deleteField(key, field) {
+      if (!maps.delete(key, field)) return false;
+      await log.append({ delField: key, field });
+      return true;
+    },
     async ping() {
       return true;
     },
@@ -111,6 +137,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
       clearInterval(sweeper);
       await log.close();
       entries.clear();
+      maps.clear();
       await unlock();
     },
   };

@@ -1,4 +1,5 @@
 import type { KeyValue, SetOptions } from './port';
+import { FieldMaps } from './field-maps';
 import { liveWithPrefix } from './live-with-prefix';
 
 /**
@@ -8,6 +9,7 @@ import { liveWithPrefix } from './live-with-prefix';
 export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyValue {
   const now = options.now ?? Date.now;
   const entries = new Map<string, { value: string; expiresAt?: number }>();
+  const maps = new FieldMaps(now);
   const live = (key: string) => {
     const entry = entries.get(key);
     if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
@@ -41,11 +43,21 @@ export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyV
     async scan(prefix) {
       return liveWithPrefix(entries.keys(), prefix, live);
     },
+    async setField(key, field, value, fieldOptions) {
+      return maps.set(key, field, value, fieldOptions) !== undefined;
+    },
+    async fields(key) {
+      return maps.fields(key);
+    },
+    async deleteField(key, field) {
+      return maps.delete(key, field);
+    },
     async ping() {
       return true;
     },
     async close() {
       entries.clear();
+      maps.clear();
     },
   };
 }

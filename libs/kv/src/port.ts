@@ -1,6 +1,6 @@
 /**
- * The KeyValue port: string keys to string values with an optional time to live, and a prefix
- * scan. Redis (ioredis), embedded (a log under a data directory) and memory adapters implement
+ * The KeyValue port: string keys to string values with an optional time to live, a prefix scan,
+ * and small maps of fields under one key (each field with a time to live of its own). Redis (ioredis), embedded (a log under a data directory) and memory adapters implement
  * it; `contract.ts` is the one suite for all three.
  */
 
@@ -23,6 +23,13 @@ export interface IncrementOptions {
   by?: number;
 }
 
+export interface FieldOptions {
+  /** The field expires after this many milliseconds; the map lives as long as its longest-lived field. */
+  ttlMs: number;
+  /** Only set when the field is live (a rewrite that must not bring back what was deleted meanwhile); `setField` then answers whether it did. */
+  onlyIfPresent?: boolean;
+}
+
 export interface KeyValue {
   readonly kind: 'redis' | 'embedded' | 'memory';
   get(key: string): Promise<string | null>;
@@ -36,8 +43,21 @@ export interface KeyValue {
   increment(key: string, options: IncrementOptions): Promise<number>;
   /** Answers true when a key was removed. */
   delete(key: string): Promise<boolean>;
-  /** Every live key starting with `prefix`, with its value, in key order. */
+  /**
+   * Every live key starting with `prefix`, with its value, in key order. It reads the whole key
+   * space (Redis SCAN), so it is for tools and start-up, never for a request: what a request lists
+   * (a user's sessions) belongs in a map of fields.
+   */
   scan(prefix: string): Promise<Array<{ key: string; value: string }>>;
+  /**
+   * Sets `field` of the map at `key` (a Redis hash; a map's key holds no plain value) to `value`;
+   * answers true when it was written (always, unless `onlyIfPresent` did not find the field live).
+   */
+  setField(key: string, field: string, value: string, options: FieldOptions): Promise<boolean>;
+  /** The live fields of the map at `key`, with their values, in field order; one read, however large the key space. */
+  fields(key: string): Promise<Array<{ field: string; value: string }>>;
+  /** Answers true when a live field was removed. */
+  deleteField(key: string, field: string): Promise<boolean>;
   /** Lightweight liveness probe for health checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -16,6 +16,38 @@ function escapeGlob(text: string): string {
 }
 
 /**
+ * Maps of fields are Redis hashes whose values carry their field's expiry (`<epoch ms>|<value>`),
+ * since Redis 7.0 expires only whole keys: the hash's own expiry follows its longest-lived field,
+ * and each script below treats an expired field as absent and removes it, atomically.
+ */
+const SET_FIELD = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+local live = current and tonumber(string.sub(current, 1, string.find(current, '|', 1, true) - 1)) > tonumber(ARGV[3])
+if ARGV[5] == '1' and not live then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`;
+const LIVE_FIELDS = `
+local found = {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local separator = string.find(all[i + 1], '|', 1, true)
+  if tonumber(string.sub(all[i + 1], 1, separator - 1)) > tonumber(ARGV[1]) then
+    table.insert(found, all[i])
+    table.insert(found, string.sub(all[i + 1], separator + 1))
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return found`;
+const DELETE_FIELD = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+if tonumber(string.sub(current, 1, string.find(current, '|', 1, true) - 1)) > tonumber(ARGV[2]) then return 1 end
+return 0`;
+
+/**
  * The Redis KeyValue on ioredis. Commands fail fast while Redis is unreachable (no offline
  * queue, one attempt) so callers can fall back or answer 503 instead of hanging; the client
  * keeps reconnecting in the background.
@@ -78,6 +110,21 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
         });
       }
       return found;
+    },
+    async setField(key, field, value, fieldOptions) {
+      const now = Date.now();
+      const ttlMs = Math.max(1, Math.round(fieldOptions.ttlMs));
+      const written = await client.eval(SET_FIELD, 1, prefix + key, field, `${now + ttlMs}|${value}`, now, ttlMs, fieldOptions.onlyIfPresent ? '1' : '0');
+      return written === 1;
+    },
+    async fields(key) {
+      const flat = (await client.eval(LIVE_FIELDS, 1, prefix + key, Date.now())) as string[];
+      const found: Array<{ field: string; value: string }> = [];
+      for (let index = 0; index < flat.length; index += 2) found.push({ field: flat[index]!, value: flat[index + 1]! });
+      return found.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+    },
+    async deleteField(key, field) {
+      return (await client.eval(DELETE_FIELD, 1, prefix + key, field, Date.now())) === 1;
     },
     async ping() {
       try {

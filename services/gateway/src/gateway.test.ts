@@ -30,6 +30,9 @@ function switchableKeyValue(inner: KeyValue) {
     increment: (key, options) => inner.increment(key, options),
     delete: (key) => inner.delete(key),
     scan: (prefix) => inner.scan(prefix),
+    setField: (key, field, value, options) => inner.setField(key, field, value, options),
+    fields: (key) => inner.fields(key),
+    deleteField: (key, field) => inner.deleteField(key, field),
     ping: async () => !state.down,
     close: () => inner.close(),
   };

@@ -1,6 +1,7 @@
 import { ClusterSchedule, ConfigError, type ServiceDefinition } from '@platform/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 import { identityDeps } from './identity-deps';
+import { moveLegacySessionIndex } from './auth/legacy-session-index';
 import { applyConfirmedEmailSetting } from './users/confirmed-email-setting';
 import { verificationMailed } from './users/email-verification';
 import { PROJECT_PURGE_SCHEDULE, ProjectPurgeJob } from './projects/project-purge';
@@ -70,6 +71,11 @@ export function createIdentityService(given?: IdentityConfig): ServiceDefinition
         deps.emailInvitations.ensureIndexes(),
         deps.outbox.ensureIndexes(),
       ]);
+      // Before the first sign-in: sessions an older version indexed are listed and ended like new ones.
+      await moveLegacySessionIndex(context.kv, context.clock).then(
+        (moved) => moved > 0 && context.logger.info({ sessions: moved }, 'session index of an earlier version moved to one map per user'),
+        (error: unknown) => context.logger.warn({ err: error }, 'the session index of an earlier version could not be moved (its sessions work, but are not listed or ended with the others); trying again at the next start'),
+      );
       // Membership and project changes an earlier run made but could not publish (the bus down, a stop between the two).
       deps.outbox.start();
       // Promotion tokens do not survive a restart of identity (spec: pending → gone).

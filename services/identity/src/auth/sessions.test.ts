@@ -3,6 +3,7 @@ import { hashToken } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { describe, expect, it } from 'vitest';
 import type { StoredUser } from '../users/user-record';
+import { moveLegacySessionIndex } from './legacy-session-index';
 import { MAX_SESSIONS_PER_USER, Sessions } from './sessions';
 
 const user = { id: 'user-1', platformOwner: false, displayName: 'Ada' } as StoredUser;
@@ -13,7 +14,9 @@ describe('Sessions', () => {
     const sessions = new Sessions(kv, () => 1_000);
     const tokenHash = hashToken('an old token');
     await kv.set(sessionKey(tokenHash), JSON.stringify({ id: 'old-session', userId: user.id, createdAt: 500, expiresAt: 9_000, platformOwner: false }));
+    // Indexed as versions before 2026-12-07 did, and moved at the start as theirs is.
     await kv.set(`user-session:${user.id}:${tokenHash}`, 'old-session');
+    expect(await moveLegacySessionIndex(kv, () => 1_000)).toBe(1);
     await sessions.create(user, { userAgent: 'curl/8.5.0', address: '203.0.113.7' });
 
     const listed = await sessions.list(user.id, 'session');
@@ -48,9 +51,52 @@ describe('Sessions', () => {
     expect(await sessions.list(user.id, 'token')).toHaveLength(1);
   });
 
+  it('scans no key space to sign in, list, amend, refresh or end sessions: one user\'s index is one map', async () => {
+    const inner = createMemoryKeyValue();
+    let scans = 0;
+    const kv: KeyValue = { ...inner, scan: (prefix) => ((scans += 1), inner.scan(prefix)) };
+    const sessions = new Sessions(kv, () => 1_000);
+    const opened = await sessions.create(user, {});
+    const other = await sessions.create({ ...user, id: 'user-2' }, {});
+    const token = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
+    expect((await sessions.list(user.id, 'session')).map(({ id }) => id)).toEqual([opened.session.id]);
+    expect(await sessions.kind(user.id, token.session.id)).toBe('token');
+    expect(await sessions.amendToken(user.id, token.session.id, async () => ({ name: 'renamed', grant: {} }))).toMatchObject({ name: 'renamed' });
+    await sessions.refresh({ ...user, displayName: 'Ada L.' });
+    await sessions.revoke(opened.token);
+    expect(await sessions.revokeAll(user.id)).toBe(1);
+    expect(await sessions.list(user.id, 'token')).toEqual([]);
+    expect((await sessions.list('user-2', 'session')).map(({ id }) => id)).toEqual([other.session.id]);
+    expect(scans).toBe(0);
+  });
+
+  it("moves an earlier version's session index once: live sessions keep their expiry, ended ones are dropped, a second start scans nothing", async () => {
+    let now = 1_000;
+    const inner = createMemoryKeyValue({ now: () => now });
+    let scans = 0;
+    const kv: KeyValue = { ...inner, scan: (prefix) => ((scans += 1), inner.scan(prefix)) };
+    const live = hashToken('live token');
+    const ended = hashToken('ended token');
+    await kv.set(sessionKey(live), JSON.stringify({ id: 'live', userId: 'user:with:colons', createdAt: 500, expiresAt: 61_000, platformOwner: false }), { ttlMs: 60_000 });
+    await kv.set(`user-session:user:with:colons:${live}`, JSON.stringify({ id: 'live', createdAt: 500 }), { ttlMs: 60_000 });
+    await kv.set(`user-session:${user.id}:${ended}`, JSON.stringify({ id: 'ended', createdAt: 500 }), { ttlMs: 60_000 });
+
+    expect(await moveLegacySessionIndex(kv, () => now)).toBe(1);
+    expect(await kv.scan('user-session:')).toEqual([]);
+    const sessions = new Sessions(kv, () => now);
+    expect((await sessions.list('user:with:colons', 'session')).map(({ id, expiresAt }) => ({ id, expiresAt }))).toEqual([{ id: 'live', expiresAt: 61_000 }]);
+    expect(await sessions.list(user.id, 'session')).toEqual([]);
+
+    scans = 0;
+    expect(await moveLegacySessionIndex(kv, () => now)).toBe(0);
+    expect(scans).toBe(0);
+    now += 60_001;
+    expect(await kv.fields('user-sessions:user:with:colons')).toEqual([]);
+  });
+
   it('leaves no session behind when the store fails while making room for it', async () => {
     const inner = createMemoryKeyValue();
-    const kv: KeyValue = { ...inner, scan: () => Promise.reject(new Error('connection refused')) };
+    const kv: KeyValue = { ...inner, fields: () => Promise.reject(new Error('connection refused')) };
     await expect(new Sessions(kv, () => 1_000).create(user, {})).rejects.toMatchObject({ statusCode: 503 });
     expect(await inner.scan('session:')).toEqual([]);
   });

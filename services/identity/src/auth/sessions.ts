@@ -18,10 +18,11 @@ export const MAX_SESSIONS_PER_USER = 100;
 
 /**
  * Index of a user's sessions, so changes to the user (promotion, name) reach every session and its
- * owner can list them. Its value is the session's id, kind and device; sessions opened before
- * devices were kept hold the bare id.
+ * owner can list them: a map of fields, one per session by its token's hash, so reading it costs
+ * one read however many keys the store holds. A field's value is the session's id, kind and
+ * device; sessions opened before devices were kept hold the bare id.
  */
-const userSessionKey = (userId: string, tokenHash = '') => `user-session:${userId}:${tokenHash}`;
+export const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 
 /**
  * A session opened by signing in, or a personal access token: a session its owner made for a
@@ -138,7 +139,7 @@ export class Sessions {
    * MAX_SESSIONS_PER_USER; answers the user's sessions and tokens as they were read, before.
    */
   private async makeRoomForOneMore(userId: string): Promise<SessionIndexEntry[]> {
-    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
+    const entries = await withSessionStore(async () => (await this.kv.fields(userSessionsKey(userId))).map(({ value }) => readIndexEntry(value)));
     const sessions = entries.filter((entry) => kindOf(entry) === 'session');
     if (sessions.length < MAX_SESSIONS_PER_USER) return entries;
     const oldest = new Set(sessions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0)).slice(MAX_SESSIONS_PER_USER - 1).map((entry) => entry.id));
@@ -157,7 +158,7 @@ export class Sessions {
     const session: SessionRecord = { id: randomUUID(), createdAt: now, expiresAt: now + lifetimeMs, ...sessionFields(user, this.requireConfirmedEmail), ...grant };
     await withSessionStore(async () => {
       const entry: SessionIndexEntry = { id: session.id, createdAt: now, ...index };
-      await this.kv.set(userSessionKey(user.id, tokenHash), JSON.stringify(entry), { ttlMs: lifetimeMs });
+      await this.kv.setField(userSessionsKey(user.id), tokenHash, JSON.stringify(entry), { ttlMs: lifetimeMs });
       await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: lifetimeMs });
     });
     return { token, session };
@@ -170,7 +171,7 @@ export class Sessions {
       const raw = await this.kv.get(sessionKey(tokenHash));
       await this.kv.delete(sessionKey(tokenHash));
       await this.kv.delete(sessionUsedKey(tokenHash));
-      if (raw) await this.kv.delete(userSessionKey((JSON.parse(raw) as SessionRecord).userId, tokenHash));
+      if (raw) await this.kv.deleteField(userSessionsKey((JSON.parse(raw) as SessionRecord).userId), tokenHash);
     });
     await this.announceEnded([tokenHash]);
   }
@@ -179,10 +180,9 @@ export class Sessions {
   async list(userId: string, kind: SessionKind): Promise<SessionSummary[]> {
     const summaries: SessionSummary[] = [];
     await withSessionStore(async () => {
-      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+      for (const { field: tokenHash, value } of await this.kv.fields(userSessionsKey(userId))) {
         const entry = readIndexEntry(value);
         if (kindOf(entry) !== kind) continue;
-        const tokenHash = key.slice(userSessionKey(userId).length);
         const [raw, usedAt] = await Promise.all([this.kv.get(sessionKey(tokenHash)), this.kv.get(sessionUsedKey(tokenHash))]);
         if (!raw) continue;
         summaries.push(summaryOf(entry, JSON.parse(raw) as SessionRecord, usedAt));
@@ -193,7 +193,7 @@ export class Sessions {
 
   /** Whether `sessionId` of `userId` is a session or a token; null when it is not live. */
   async kind(userId: string, sessionId: string): Promise<SessionKind | null> {
-    const entries = await withSessionStore(async () => (await this.kv.scan(userSessionKey(userId))).map(({ value }) => readIndexEntry(value)));
+    const entries = await withSessionStore(async () => (await this.kv.fields(userSessionsKey(userId))).map(({ value }) => readIndexEntry(value)));
     const entry = entries.find(({ id }) => id === sessionId);
     return entry ? kindOf(entry) : null;
   }
@@ -216,10 +216,9 @@ export class Sessions {
    */
   async amendToken(userId: string, tokenId: string, changeOf: (current: TokenState) => Promise<{ name: string; grant: TokenGrant }>): Promise<SessionSummary | null> {
     const amended = await withSessionStore(async () => {
-      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+      for (const { field: tokenHash, value } of await this.kv.fields(userSessionsKey(userId))) {
         const entry = readIndexEntry(value);
         if (entry.id !== tokenId || kindOf(entry) !== 'token') continue;
-        const tokenHash = key.slice(userSessionKey(userId).length);
         const raw = await this.kv.get(sessionKey(tokenHash));
         if (!raw) return null;
         const { readOnly, projectIds, ...stored } = JSON.parse(raw) as SessionRecord;
@@ -229,7 +228,7 @@ export class Sessions {
         if (ttlMs <= 0) return null;
         // Only over what is still there: a revocation since the read above wins.
         if (!(await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfPresent: true }))) return null;
-        await this.kv.set(key, JSON.stringify({ ...entry, name: change.name }), { ttlMs, onlyIfPresent: true });
+        await this.kv.setField(userSessionsKey(userId), tokenHash, JSON.stringify({ ...entry, name: change.name }), { ttlMs, onlyIfPresent: true });
         return { tokenHash, session, entry: { ...entry, name: change.name } };
       }
       return null;
@@ -256,12 +255,11 @@ export class Sessions {
   private async revokeWhere(userId: string, ends: (entry: SessionIndexEntry) => boolean): Promise<number> {
     const ended: string[] = [];
     await withSessionStore(async () => {
-      for (const { key, value } of await this.kv.scan(userSessionKey(userId))) {
+      for (const { field: tokenHash, value } of await this.kv.fields(userSessionsKey(userId))) {
         if (!ends(readIndexEntry(value))) continue;
-        const tokenHash = key.slice(userSessionKey(userId).length);
         await this.kv.delete(sessionKey(tokenHash));
         await this.kv.delete(sessionUsedKey(tokenHash));
-        await this.kv.delete(key);
+        await this.kv.deleteField(userSessionsKey(userId), tokenHash);
         ended.push(tokenHash);
       }
     });
@@ -283,8 +281,7 @@ export class Sessions {
   /** Rewrites the user's live sessions with its current standing, keeping each one's expiry. */
   async refresh(user: StoredUser): Promise<void> {
     const now = this.clock();
-    for (const { key } of await this.kv.scan(userSessionKey(user.id))) {
-      const tokenHash = key.slice(userSessionKey(user.id).length);
+    for (const { field: tokenHash } of await this.kv.fields(userSessionsKey(user.id))) {
       const raw = await this.kv.get(sessionKey(tokenHash));
       if (!raw) continue;
       const { emailUnconfirmed: _before, ...stored } = JSON.parse(raw) as SessionRecord;

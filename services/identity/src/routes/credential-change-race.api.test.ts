@@ -29,7 +29,7 @@ const sessionsOf = async (token: string, on = platform) => ((await on.call('GET'
 
 /** Signs in with `password` as `email`, its session's write held until `meanwhile` is done; answers the sign-in's answer. */
 async function signInAcross(userId: string, email: string, password: string, meanwhile: () => Promise<void>) {
-  const hold = store.holdNext('set', `user-session:${userId}:`);
+  const hold = store.holdNext('setField', `user-sessions:${userId}`);
   const signingIn = signIn(email, password);
   await hold.caught;
   try {
@@ -81,7 +81,7 @@ describe('a sign-in with the old password across a credential change', () => {
       expect((await platform.call('DELETE', '/api/me', { token, body: { password: OLD } })).status).toBe(200);
     });
     await expectNoSessionFrom(answer);
-    expect((await store.kv.scan(`user-session:${user.id}:`)).length).toBe(0);
+    expect((await store.kv.fields(`user-sessions:${user.id}`)).length).toBe(0);
   });
 
   it('a password reset also ends an access token a session of the old password was making meanwhile', async () => {
@@ -90,7 +90,7 @@ describe('a sign-in with the old password across a credential change', () => {
     await expect.poll(() => platform.mailsTo('race-token@example.org', 'Choose a new password').length).toBe(1);
     const resetToken = linkToken(platform.mailsTo('race-token@example.org', 'Choose a new password')[0]!);
     // The token's first write is held until the reset has ended the account's sessions and tokens.
-    const hold = store.holdNext('set', `user-session:${user.id}:`);
+    const hold = store.holdNext('setField', `user-sessions:${user.id}`);
     const making = platform.call('POST', '/api/me/tokens', { token, body: { name: 'kept by whoever signed in' } });
     await hold.caught;
     let resetSession = '';

@@ -36,7 +36,7 @@ describeWithBackend('mongo', 'a sign-in with the old password across a password 
 
   it('a sign-in whose session is written after the change is refused', async () => {
     const { token, user } = await platform.register('held@example.org', { password: OLD });
-    const hold = kv.holdNext('set', `user-session:${user.id}:`);
+    const hold = kv.holdNext('setField', `user-sessions:${user.id}`);
     const signingIn = signIn('held@example.org', OLD);
     await hold.caught;
     try {

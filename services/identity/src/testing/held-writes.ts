@@ -3,12 +3,12 @@ import type { KeyValue } from '@platform/kv';
 /**
  * The real key-value store, with one switch: `holdNext(operation, prefix)` holds the next such
  * write under `prefix` until released, which is where a slow store or a busy process puts the
- * race: a sign-in's first write of its session (the user's session index, after its password was
- * checked), a password change's sign-in count given back (after the current password was checked).
+ * race: a sign-in's first write of its session (`setField`: the user's session index, after its
+ * password was checked), a password change's sign-in count given back (after the current password was checked).
  */
 export function withHeldWrites(inner: KeyValue) {
-  let held: { operation: 'set' | 'increment'; prefix: string; caught: () => void; release: Promise<void> } | undefined;
-  async function pass(operation: 'set' | 'increment', key: string): Promise<void> {
+  let held: { operation: 'set' | 'setField' | 'increment'; prefix: string; caught: () => void; release: Promise<void> } | undefined;
+  async function pass(operation: 'set' | 'setField' | 'increment', key: string): Promise<void> {
     if (!held || held.operation !== operation || !key.startsWith(held.prefix)) return;
     const hold = held;
     held = undefined;
@@ -22,10 +22,13 @@ export function withHeldWrites(inner: KeyValue) {
     increment: async (key, options) => (await pass('increment', key), inner.increment(key, options)),
     delete: (key) => inner.delete(key),
     scan: (prefix) => inner.scan(prefix),
+    setField: async (key, field, value, options) => (await pass('setField', key), inner.setField(key, field, value, options)),
+    fields: (key) => inner.fields(key),
+    deleteField: (key, field) => inner.deleteField(key, field),
     ping: () => inner.ping(),
     close: () => inner.close(),
   };
-  function holdNext(operation: 'set' | 'increment', prefix: string): { caught: Promise<void>; release: () => void } {
+  function holdNext(operation: 'set' | 'setField' | 'increment', prefix: string): { caught: Promise<void>; release: () => void } {
     let caught!: () => void;
     let release!: () => void;
     const caughtPromise = new Promise<void>((resolve) => (caught = resolve));
