@@ -65,7 +65,7 @@ const seconds = Number(values.seconds);
 /**
  * `pnpm bench:compare <commit>`: the all-in-one PATCH load of data-documents against the bundle
  * of `<commit>` and the bundle of the working tree, side by side, in rounds of a few seconds that
- * alternate between the two, and the median of the per-round ratios. On a host whose speed drifts
+ * alternate between the two (each first in every other round), and the median of the per-round ratios. On a host whose speed drifts
  * (docs/quality.md, "Benchmarks") a change of a few percent shows only this way: both sides of a
  * pair run seconds apart. Each side is its own process on its own data directory; the
  * environment is the bench's (no OTEL_* variable: untraced).
@@ -84,8 +84,13 @@ try {
   const loads = await Promise.all(sides.map((side) => patchLoad(side.platform.url)));
   for (const load of loads) await runLoad({ ...load, durationSeconds: 1 });
   for (let round = 0; round < rounds; round += 1) {
-    for (const [index, side] of sides.entries()) {
+    // Each side goes first in every other round, so neither always follows the other.
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const index of order) {
+      const side = sides[index]!;
       const pid = side.platform.child.pid as number;
+      // The other side too: its consumers still working off its last round would share the CPU with this one's.
+      for (const other of sides) if (other !== side) await cpuWhenIdle(other.platform.child.pid as number);
       const before = await cpuWhenIdle(pid);
       const result = await runLoad({ ...loads[index]!, durationSeconds: seconds });
       const requests = result.requestsPerSecond * seconds;
