@@ -46,15 +46,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /**
- * Runs each target `rounds` times, interleaved (A B A B ...) so drift on a shared machine hits
- * both alike, after one short warm-up each; answers the median of every figure per target.
+ * Runs each target `rounds` times, interleaved so drift on a shared machine hits all alike, each
+ * round starting one target later (A B C, B C A, C A B, ...) so no target always follows the same
+ * one (and the work that one leaves behind), after one short warm-up each; answers the median of
+ * every figure per target.
  */
 export async function compareLoads(targets: Record<string, LoadOptions>, rounds = 3): Promise<Record<string, ComparedLoad>> {
   const names = Object.keys(targets);
   for (const name of names) await runLoad({ ...targets[name]!, durationSeconds: 1 });
   const runs: Record<string, LoadResult[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
-    for (const name of names) runs[name]!.push(await runLoad(targets[name]!));
+    for (let step = 0; step < names.length; step += 1) {
+      const name = names[(round + step) % names.length]!;
+      runs[name]!.push(await runLoad(targets[name]!));
+    }
   }
   return Object.fromEntries(
     names.map((name) => {
