@@ -1,3 +1,4 @@
+import { inTextOrder } from './live-with-prefix';
 import type { FieldOptions } from './port';
 
 /** A field's value with its absolute expiry (epoch ms). */
@@ -59,7 +60,7 @@ export class FieldMaps {
       const entry = this.live(key, field);
       if (entry) found.push({ field, value: entry.value });
     }
-    return found.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+    return found.sort((a, b) => inTextOrder(a.field, b.field));
   }
 
   /** Drops every expired field. */

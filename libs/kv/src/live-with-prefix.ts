@@ -8,5 +8,10 @@ export function liveWithPrefix(keys: Iterable<string>, prefix: string, live: (ke
     const entry = key.startsWith(prefix) ? live(key) : undefined;
     if (entry) found.push({ key, value: entry.value });
   }
-  return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return found.sort((a, b) => inTextOrder(a.key, b.key));
+}
+
+/** Orders keys and fields as Redis and JavaScript compare strings (by UTF-16 code units). */
+export function inTextOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { inTextOrder } from './live-with-prefix';
 import type { KeyValue, SetOptions } from './port';
 
 export interface RedisKeyValueOptions {
@@ -20,31 +21,32 @@ function escapeGlob(text: string): string {
  * since Redis 7.0 expires only whole keys: the hash's own expiry follows its longest-lived field,
  * and each script below treats an expired field as absent and removes it, atomically.
  */
-const SET_FIELD = `
+const EXPIRY_OF = `
+local function expiryOf(stored) return tonumber(string.sub(stored, 1, string.find(stored, '|', 1, true) - 1)) end`;
+const SET_FIELD = `${EXPIRY_OF}
 local current = redis.call('HGET', KEYS[1], ARGV[1])
-local live = current and tonumber(string.sub(current, 1, string.find(current, '|', 1, true) - 1)) > tonumber(ARGV[3])
+local live = current and expiryOf(current) > tonumber(ARGV[3])
 if ARGV[5] == '1' and not live then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1`;
-const LIVE_FIELDS = `
+const LIVE_FIELDS = `${EXPIRY_OF}
 local found = {}
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
-  local separator = string.find(all[i + 1], '|', 1, true)
-  if tonumber(string.sub(all[i + 1], 1, separator - 1)) > tonumber(ARGV[1]) then
+  if expiryOf(all[i + 1]) > tonumber(ARGV[1]) then
     table.insert(found, all[i])
-    table.insert(found, string.sub(all[i + 1], separator + 1))
+    table.insert(found, string.sub(all[i + 1], string.find(all[i + 1], '|', 1, true) + 1))
   else
     redis.call('HDEL', KEYS[1], all[i])
   end
 end
 return found`;
-const DELETE_FIELD = `
+const DELETE_FIELD = `${EXPIRY_OF}
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
-if tonumber(string.sub(current, 1, string.find(current, '|', 1, true) - 1)) > tonumber(ARGV[2]) then return 1 end
+if expiryOf(current) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
 /**
@@ -121,7 +123,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
       const flat = (await client.eval(LIVE_FIELDS, 1, prefix + key, Date.now())) as string[];
       const found: Array<{ field: string; value: string }> = [];
       for (let index = 0; index < flat.length; index += 2) found.push({ field: flat[index]!, value: flat[index + 1]! });
-      return found.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+      return found.sort((a, b) => inTextOrder(a.field, b.field));
     },
     async deleteField(key, field) {
       return (await client.eval(DELETE_FIELD, 1, prefix + key, field, Date.now())) === 1;

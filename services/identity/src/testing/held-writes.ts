@@ -6,9 +6,12 @@ import type { KeyValue } from '@platform/kv';
  * race: a sign-in's first write of its session (`setField`: the user's session index, after its
  * password was checked), a password change's sign-in count given back (after the current password was checked).
  */
+/** The writes a hold can catch. */
+type HeldOperation = 'set' | 'setField' | 'increment';
+
 export function withHeldWrites(inner: KeyValue) {
-  let held: { operation: 'set' | 'setField' | 'increment'; prefix: string; caught: () => void; release: Promise<void> } | undefined;
-  async function pass(operation: 'set' | 'setField' | 'increment', key: string): Promise<void> {
+  let held: { operation: HeldOperation; prefix: string; caught: () => void; release: Promise<void> } | undefined;
+  async function pass(operation: HeldOperation, key: string): Promise<void> {
     if (!held || held.operation !== operation || !key.startsWith(held.prefix)) return;
     const hold = held;
     held = undefined;
@@ -28,7 +31,7 @@ export function withHeldWrites(inner: KeyValue) {
     ping: () => inner.ping(),
     close: () => inner.close(),
   };
-  function holdNext(operation: 'set' | 'setField' | 'increment', prefix: string): { caught: Promise<void>; release: () => void } {
+  function holdNext(operation: HeldOperation, prefix: string): { caught: Promise<void>; release: () => void } {
     let caught!: () => void;
     let release!: () => void;
     const caughtPromise = new Promise<void>((resolve) => (caught = resolve));
