@@ -74,6 +74,23 @@ function slowActionScenario(openBus: () => Promise<EventBus>): void {
   const runs = async (projectId: string, actionId: string) => (await platform.call('GET', `/api/projects/${projectId}/actions/${actionId}/runs`, { token: owner })).body;
   const callsTo = (path: string, projectId: string) => calls.filter((call) => call.path === `/${path}?project=${projectId}`);
 
+  /**
+   * Creates an order, waits until its first action's call is held, and publishes its event again,
+   * as JetStream redelivers after a lost ack or a replica's crash: the same event, a new bus id.
+   */
+  async function orderDeliveredTwice(projectId: string, n: number): Promise<void> {
+    const copies: unknown[] = [];
+    const copy = await bus.subscribe({ durable: `copy-${projectId}`, filter: `platform.docs.${projectId}.orders.>`, handler: async (message) => void copies.push(message.data) });
+    try {
+      expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner, body: { n } })).status).toBe(201);
+      await expect.poll(() => callsTo('hold', projectId).length, { timeout: 10_000, interval: 20 }).toBe(1);
+      await expect.poll(() => copies.length, { timeout: 10_000, interval: 20 }).toBe(1);
+      await bus.publish(`platform.docs.${projectId}.orders.created`, copies[0], { msgId: `again-${projectId}` });
+    } finally {
+      await copy.stop();
+    }
+  }
+
   /** Releases the held call, then checks the first ran once and succeeded, and the second only after it. */
   async function releaseAndCheckOrder(projectId: string, actions: { first: { id: string }; second: { id: string } }) {
     const released = Date.now();
@@ -109,22 +126,12 @@ function slowActionScenario(openBus: () => Promise<EventBus>): void {
   it('the same event delivered again while its first action runs waits for it, and neither marks it interrupted nor runs the second early', async () => {
     const projectId = await platform.projectWithType('owner', 'orders');
     const actions = await twoActions(projectId);
-    const copies: unknown[] = [];
-    const copy = await bus.subscribe({ durable: `copy-${projectId}`, filter: `platform.docs.${projectId}.orders.>`, handler: async (message) => void copies.push(message.data) });
-    try {
-      expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner, body: { n: 2 } })).status).toBe(201);
-      await expect.poll(() => callsTo('hold', projectId).length, { timeout: 10_000, interval: 20 }).toBe(1);
-      await expect.poll(() => copies.length, { timeout: 10_000, interval: 20 }).toBe(1);
-      // As JetStream redelivers after a lost ack or a replica's crash: the same event again (a new bus id).
-      await bus.publish(`platform.docs.${projectId}.orders.created`, copies[0], { msgId: `again-${projectId}` });
+    await orderDeliveredTwice(projectId, 2);
 
-      await pause(HELD_MS);
-      expect(callsTo('fast', projectId)).toEqual([]);
-      expect((await runs(projectId, actions.first.id)).items).toMatchObject([{ status: 'running' }]);
-      await releaseAndCheckOrder(projectId, actions);
-    } finally {
-      await copy.stop();
-    }
+    await pause(HELD_MS);
+    expect(callsTo('fast', projectId)).toEqual([]);
+    expect((await runs(projectId, actions.first.id)).items).toMatchObject([{ status: 'running' }]);
+    await releaseAndCheckOrder(projectId, actions);
   }, 30_000);
 
   it("a delivery that finds its event's run under way elsewhere leaves its slot free: other events' actions run meanwhile", async () => {
@@ -133,26 +140,17 @@ function slowActionScenario(openBus: () => Promise<EventBus>): void {
     const other = await platform.projectWithType('owner', 'orders');
     const onCreated = [{ id: 't', triggerName: 'documentCreated', configuration: { typeId: 'orders' } }];
     const otherAction = await platform.createAction(other, owner, { title: 'Elsewhere', triggers: onCreated, blocks: [{ id: 'other', blockName: 'call-webhook', configuration: { url: `${hookBase}/other?project=${other}`, retries: 0 } }] });
-    const copies: unknown[] = [];
-    const copy = await bus.subscribe({ durable: `copy-${projectId}`, filter: `platform.docs.${projectId}.orders.>`, handler: async (message) => void copies.push(message.data) });
-    try {
-      expect((await platform.call('POST', `/api/projects/${projectId}/types/orders/data`, { token: owner, body: { n: 3 } })).status).toBe(201);
-      await expect.poll(() => callsTo('hold', projectId).length, { timeout: 10_000, interval: 20 }).toBe(1);
-      await expect.poll(() => copies.length, { timeout: 10_000, interval: 20 }).toBe(1);
-      // The executor has two slots: the first delivery holds one; the copy must not hold the other while it waits.
-      await bus.publish(`platform.docs.${projectId}.orders.created`, copies[0], { msgId: `again-${projectId}` });
-      await pause(200);
-      expect((await platform.call('POST', `/api/projects/${other}/types/orders/data`, { token: owner, body: { n: 4 } })).status).toBe(201);
+    // The executor has two slots: the first delivery holds one; the copy must not hold the other while it waits.
+    await orderDeliveredTwice(projectId, 3);
+    await pause(200);
+    expect((await platform.call('POST', `/api/projects/${other}/types/orders/data`, { token: owner, body: { n: 4 } })).status).toBe(201);
 
-      const [elsewhere] = await platform.runsOf(other, otherAction.id, owner, 1);
-      expect(elsewhere).toMatchObject({ status: 'succeeded' });
-      expect(callsTo('hold', projectId)).toHaveLength(1);
-      expect(callsTo('fast', projectId)).toEqual([]);
-      expect((await runs(projectId, actions.first.id)).items).toMatchObject([{ status: 'running' }]);
-      await releaseAndCheckOrder(projectId, actions);
-    } finally {
-      await copy.stop();
-    }
+    const [elsewhere] = await platform.runsOf(other, otherAction.id, owner, 1);
+    expect(elsewhere).toMatchObject({ status: 'succeeded' });
+    expect(callsTo('hold', projectId)).toHaveLength(1);
+    expect(callsTo('fast', projectId)).toEqual([]);
+    expect((await runs(projectId, actions.first.id)).items).toMatchObject([{ status: 'running' }]);
+    await releaseAndCheckOrder(projectId, actions);
   }, 30_000);
 }
 
