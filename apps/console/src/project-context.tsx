@@ -8,8 +8,8 @@ export type Project = paths['/api/projects/{projectId}']['get']['responses'][200
 interface ProjectState {
   value: Project | undefined;
   error: unknown;
-  /** Loads the project again (after a change of its name or settings), for every screen showing it. */
-  reload: () => void;
+  /** Loads the project again (after a change of its name or settings), for every screen showing it; answers once it is loaded. */
+  reload: () => Promise<void>;
 }
 
 const ProjectContext = createContext<ProjectState | undefined>(undefined);

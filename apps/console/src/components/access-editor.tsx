@@ -29,7 +29,7 @@ function refusedOperation(error: unknown): Operation | undefined {
  * allowed, written as one PATCH of `access` on the document's current revision. Changing access
  * needs the project's update permission; the server's refusal shows here.
  */
-export function AccessEditor(props: { projectId: string; typeId: string; id: string; access: unknown; revision: number; onSaved: () => void }) {
+export function AccessEditor(props: { projectId: string; typeId: string; id: string; access: unknown; revision: number; onSaved: () => Promise<void> }) {
   const current = (props.access ?? {}) as Access;
   const [open, setOpen] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
@@ -51,10 +51,10 @@ export function AccessEditor(props: { projectId: string; typeId: string; id: str
     try {
       const path = { projectId: props.projectId, typeId: props.typeId, id: props.id };
       await unwrap(api.PATCH('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path }, body: { modifier, baseRevision: props.revision } }));
+      await props.onSaved();
       setErrors(noErrors);
       setNotice('Access updated');
       setOpen(false);
-      props.onSaved();
     } catch (error) {
       const operation = refusedOperation(error);
       setErrors(operation ? { fields: { [operation]: (error as ApiError).message } } : formErrors(error, []));

@@ -80,6 +80,20 @@ describe('AI agents in the console', () => {
     await settings.getByRole('button', { name: 'Save agent' }).click();
     await poll(() => page.getByRole('form', { name: 'Agent' }).getByRole('status').textContent()).toBe('Saved.');
     expect((await platform.call('GET', `/api/projects/${projectId}/ai-agents/${agentId}`, { token: owner.token })).body).toMatchObject({ revision: 1, modelOptions: { model: 'fake-large', temperature: 0.3 } });
+    // Saved again at once while reading the agent is slow: "Saved." comes once the screen holds the saved revision, so the next save builds on it.
+    const agentUrl = `**/api/projects/*/ai-agents/${agentId}`;
+    await page.route(agentUrl, async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fallback();
+    });
+    for (const [revision, model] of [[2, 'fake-small'], [3, 'fake-large']] as const) {
+      await settings.getByLabel(/^Model/).fill(model);
+      await settings.getByRole('button', { name: 'Save agent' }).click();
+      await poll(() => settings.getByRole('status').textContent()).toBe('Saved.');
+      expect(await settings.getByRole('alert').count()).toBe(0);
+      expect((await platform.call('GET', `/api/projects/${projectId}/ai-agents/${agentId}`, { token: owner.token })).body).toMatchObject({ revision, modelOptions: { model } });
+    }
+    await page.unroute(agentUrl);
     await chat.getByRole('button', { name: 'New conversation' }).click();
     await chat.getByRole('textbox', { name: 'Message' }).fill('Hello');
     await chat.getByRole('button', { name: 'Send' }).click();

@@ -38,6 +38,11 @@ describe('applications, versions and domains in the console', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('table', { name: 'Applications' }).getByRole('link', { name: 'Shop' }).click();
     await page.waitForURL(/\/applications\/shop$/);
+    // Every read of the application is slow: "Saved." and "Published" must mean the screen shows them, and what is typed after them stays.
+    await page.route('**/api/projects/*/applications/shop', async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fallback();
+    });
 
     await page.getByLabel('Routes').fill(JSON.stringify(streamVideoPage('https://video.example.org/first')));
     await page.getByRole('button', { name: 'Save' }).click();

@@ -57,9 +57,10 @@ export default function ApplicationDetail({ projectId, appId }: { projectId: str
     }
     try {
       await unwrap(api.PATCH('/api/projects/{projectId}/applications/{id}', { params: { path: { projectId, id: appId } }, body: { baseRevision: current.revision, modifier: { $set: { ...checked.fields } } } }));
+      // The form is made again from the saved revision: what is typed after "Saved." stays.
+      await application.reload();
       setErrors(noErrors);
       setSaved('Saved.');
-      application.reload();
     } catch (error) {
       setErrors(applicationErrors(error));
     }
@@ -68,9 +69,8 @@ export default function ApplicationDetail({ projectId, appId }: { projectId: str
   const publish = async () => {
     try {
       const version = await unwrap(api.POST('/api/projects/{projectId}/applications/{appId}/publish', { params: { path: { projectId, appId } } }));
+      await Promise.all([versions.reload(), application.reload()]);
       setPublishing({ message: `Published version ${version.versionNumber}.` });
-      versions.reload();
-      application.reload();
     } catch (error) {
       setPublishing({ error: error instanceof Error ? error.message : String(error) });
     }

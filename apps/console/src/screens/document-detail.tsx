@@ -96,7 +96,9 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const loaded = useLoad(() => unwrap(api.GET('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path } })), `${projectId}/${typeId}/${id}`);
   const { reload } = loaded;
   // A new revision in the local copy (a pull, a push) means a new change in the history.
-  useEffect(() => reload(), [reload, live?.revision]);
+  useEffect(() => {
+    void reload();
+  }, [reload, live?.revision]);
   const { schema } = useTypeSchema(projectId, typeId);
   const revision = loaded.value?.revision ?? 0;
   // A link to one revision (`?revision=N`, from the audit trail) opens the history with it selected and in view.
@@ -143,10 +145,10 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
   const patch = async (modifier: Modifier, baseRevision: number) => {
     try {
       await unwrap(api.PATCH('/api/projects/{projectId}/types/{typeId}/data/{id}', { params: { path }, body: { modifier, baseRevision } }));
+      await client.pull(typeId);
+      await loaded.reload();
       setRestoreConflict(undefined);
       setNotice(`Restored revision ${at} as a new change`);
-      await client.pull(typeId);
-      loaded.reload();
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         const details = error.details as { fields?: FieldConflict[]; currentRevision?: number };
@@ -186,7 +188,7 @@ function Detail({ client, projectId, typeId, id }: { client: SyncClient; project
       {notice && <p role="status">{notice}</p>}
       <LoadError error={loaded.error} />
       <AccessSummary access={loaded.value.access} />
-      <AccessEditor projectId={projectId} typeId={typeId} id={id} access={loaded.value.access} revision={revision} onSaved={() => void client.pull(typeId).finally(reload)} />
+      <AccessEditor projectId={projectId} typeId={typeId} id={id} access={loaded.value.access} revision={revision} onSaved={() => client.pull(typeId).then(reload, reload)} />
 
       {conflict && conflict.reason === 'revision' && (
         <ConflictView

@@ -5,7 +5,7 @@ import { formErrors, noErrors, type FormErrors } from '../components/form-errors
 import { SubmitForm } from '../components/submit-form';
 
 /** Renames the project (`PATCH /api/projects/{projectId}`, the project's update permission); a refusal shows beside the name. */
-export function ProjectNameForm({ projectId, name, onRenamed }: { projectId: string; name: string; onRenamed: () => void }) {
+export function ProjectNameForm({ projectId, name, onRenamed }: { projectId: string; name: string; onRenamed: () => Promise<void> }) {
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [status, setStatus] = useState<string>();
 
@@ -14,9 +14,9 @@ export function ProjectNameForm({ projectId, name, onRenamed }: { projectId: str
     setStatus(undefined);
     try {
       const renamed = await unwrap(api.PATCH('/api/projects/{projectId}', { params: { path: { projectId } }, body: { name: String(new FormData(event.currentTarget).get('name')) } }));
+      await onRenamed();
       setErrors(noErrors);
       setStatus(`Renamed to ${renamed.name}`);
-      onRenamed();
     } catch (error) {
       setErrors(formErrors(error, ['name']));
     }

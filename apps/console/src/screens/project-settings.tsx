@@ -25,12 +25,14 @@ export function ProjectSettings({ projectId }: { projectId: string }) {
     setNotice(undefined);
     try {
       await unwrap(api.PATCH('/api/projects/{projectId}/ai-settings', { params: { path: { projectId } }, body: { aiEnabled } }));
+      await project.reload();
       setNotice(aiEnabled ? 'AI features are on' : 'AI features are off');
     } catch (failure) {
       setError(failure);
+      // The switch shows the stored value again.
+      await project.reload();
     } finally {
       setSaving(false);
-      project.reload();
     }
   };
 

@@ -12,7 +12,7 @@ const loadTenants = async () => (await unwrap(api.GET('/api/tenants'))).items;
  * Which tenant the project belongs to, and `Move` to another of the user's tenants
  * (`POST /api/projects/{projectId}/move`: the project's owner or its tenant's admins). A refusal shows beside it.
  */
-export function ProjectTenantForm({ projectId, tenantId, onMoved }: { projectId: string; tenantId: string | undefined; onMoved: () => void }) {
+export function ProjectTenantForm({ projectId, tenantId, onMoved }: { projectId: string; tenantId: string | undefined; onMoved: () => Promise<void> }) {
   const tenants = useLoad(loadTenants, 'tenants');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [status, setStatus] = useState<string>();
@@ -24,9 +24,9 @@ export function ProjectTenantForm({ projectId, tenantId, onMoved }: { projectId:
     const target = String(new FormData(event.currentTarget).get('tenantId'));
     try {
       await unwrap(api.POST('/api/projects/{projectId}/move', { params: { path: { projectId } }, body: { tenantId: target } }));
+      await onMoved();
       setErrors(noErrors);
       setStatus(`Moved to ${tenants.value?.find((tenant) => tenant.id === target)?.name ?? target}`);
-      onMoved();
     } catch (error) {
       setErrors(formErrors(error, ['tenantId']));
     }

@@ -121,9 +121,9 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
     event.preventDefault();
     try {
       const renamed = await unwrap(api.PATCH('/api/tenants/{tenantId}', { params: { path }, body: { name: String(new FormData(event.currentTarget).get('name')) } }));
+      await tenant.reload();
       setRenameErrors(noErrors);
       setNotice(`Renamed to ${renamed.name}`);
-      tenant.reload();
     } catch (error) {
       setRenameErrors(formErrors(error, ['name']));
     }

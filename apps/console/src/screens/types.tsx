@@ -114,9 +114,11 @@ export function Types({ projectId }: { projectId: string }) {
           projectId={projectId}
           type={editedType}
           onDone={(done) => {
-            setEditing(undefined);
-            setStatus(done);
-            all.reload();
+            // Closed once the list holds the saved revision: Edit opened again starts from it.
+            void (done ? all.reload() : Promise.resolve()).then(() => {
+              setEditing(undefined);
+              setStatus(done);
+            });
           }}
         />
       )}

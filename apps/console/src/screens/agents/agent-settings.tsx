@@ -18,7 +18,7 @@ function modelOptionsOf(form: FormData): Agent['modelOptions'] {
  * *Agent*: its name, instructions, model and temperature, saved with the revision they were read
  * at (PATCH with `baseRevision`), so a change someone made meanwhile is not overwritten silently.
  */
-export function AgentSettings({ projectId, agent, onSaved }: { projectId: string; agent: Agent; onSaved: () => void }) {
+export function AgentSettings({ projectId, agent, onSaved }: { projectId: string; agent: Agent; onSaved: () => Promise<void> }) {
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [status, setStatus] = useState<string>();
   const save = async (event: FormEvent<HTMLFormElement>) => {
@@ -28,9 +28,10 @@ export function AgentSettings({ projectId, agent, onSaved }: { projectId: string
     try {
       const $set = { name: String(form.get('name')).trim(), instructions: String(form.get('instructions')), modelOptions: modelOptionsOf(form) };
       await unwrap(api.PATCH('/api/projects/{projectId}/ai-agents/{id}', { params: { path: { projectId, id: agent.id } }, body: { baseRevision: agent.revision, modifier: { $set } } }));
+      // The next save's base revision is the one just saved.
+      await onSaved();
       setErrors(noErrors);
       setStatus('Saved.');
-      onSaved();
     } catch (error) {
       setErrors(formErrors(error, FIELDS));
     }
