@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { NATS_NAMESPACE_PATTERN } from '@platform/bus';
 import { REDIS_KEY_PREFIX_PATTERN } from '@platform/kv';
 import { serviceNames, type ServiceName } from '@platform/contracts';
-import { commaList, ConfigError, httpTimeoutsEnvSchema, parseEnv, trustProxySetting } from '@platform/kit';
+import { commaList, ConfigError, httpTimeoutsEnvSchema, mailFromProblem, parseEnv, trustProxySetting } from '@platform/kit';
 import { tracingEnvSchema } from '@platform/telemetry';
 import { z } from 'zod';
 
@@ -74,7 +74,14 @@ export const platformEnvSchema = z.object({
   GUIDES_DIR: z.string().default(fileURLToPath(new URL('../../docs', import.meta.url))),
   /** nodemailer's connection URL; another scheme made nodemailer throw a TypeError at start-up, not a named error. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@host:465' }).optional(),
-  MAIL_FROM: z.string().default('Platform <no-reply@localhost>'),
+  /** The sender of every mail: one mailbox, checked at start-up rather than refused by the SMTP server at the first mail. */
+  MAIL_FROM: z
+    .string()
+    .default('Platform <no-reply@localhost>')
+    .superRefine((from, context) => {
+      const problem = mailFromProblem(from);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   IDENTITY_URL: url.optional(),
   DATA_URL: url.optional(),
   AUDIT_URL: url.optional(),

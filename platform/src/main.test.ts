@@ -44,6 +44,12 @@ describe('process entry', () => {
     expect(result.stderr).toBe('start-up failed: Invalid configuration:\n  - SMTP_URL: must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@host:465\n');
   }, 60_000);
 
+  it('names a MAIL_FROM that is not one address at start-up, before any mail is refused', () => {
+    const result = runEntry({ MAIL_FROM: 'Acme, no-reply', DATA_DIR: dataDir, PORT: '0' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('start-up failed: Invalid configuration:\n  - MAIL_FROM: must be one address, e.g. "Acme <no-reply@acme.example>" or no-reply@acme.example\n');
+  }, 60_000);
+
   it('names a busy port and the variable to change, in one line without a stack', async () => {
     const holder: Server = createServer();
     await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
