@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeChatCompletions, type FakeChatCompletions } from '../../../../services/data/src/ai/testing/fake-chat-completions';
-import { poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
+import { poll, register, screenshot, screenshotFailures, slowReads, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let fake: FakeChatCompletions;
 let platform: ConsolePlatform;
@@ -82,10 +82,7 @@ describe('AI agents in the console', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/ai-agents/${agentId}`, { token: owner.token })).body).toMatchObject({ revision: 1, modelOptions: { model: 'fake-large', temperature: 0.3 } });
     // Saved again at once while reading the agent is slow: "Saved." comes once the screen holds the saved revision, so the next save builds on it.
     const agentUrl = `**/api/projects/*/ai-agents/${agentId}`;
-    await page.route(agentUrl, async (route) => {
-      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await route.fallback();
-    });
+    await slowReads(page, agentUrl);
     for (const [revision, model] of [[2, 'fake-small'], [3, 'fake-large']] as const) {
       await settings.getByLabel(/^Model/).fill(model);
       await settings.getByRole('button', { name: 'Save agent' }).click();

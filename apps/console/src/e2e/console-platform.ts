@@ -145,6 +145,17 @@ async function startAllInOne(browser: Browser, env: Record<string, string>): Pro
   };
 }
 
+/**
+ * Holds every GET of `url` (a Playwright glob) a second before it goes on: a slow server, for a
+ * screen that must not say "Saved." before it has read the change back. Undone by `page.unroute(url)`.
+ */
+export async function slowReads(page: Page, url: string): Promise<void> {
+  await page.route(url, async (route) => {
+    if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.fallback();
+  });
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENS_DIR}/${name}.png`, fullPage: true });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_ID, poll, register, screenshot, screenshotFailures, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
+import { RUN_ID, poll, register, screenshot, screenshotFailures, slowReads, startConsolePlatform, type Account, type ConsolePlatform } from './console-platform';
 
 let platform: ConsolePlatform;
 
@@ -39,10 +39,7 @@ describe('applications, versions and domains in the console', () => {
     await page.getByRole('table', { name: 'Applications' }).getByRole('link', { name: 'Shop' }).click();
     await page.waitForURL(/\/applications\/shop$/);
     // Every read of the application is slow: "Saved." and "Published" must mean the screen shows them, and what is typed after them stays.
-    await page.route('**/api/projects/*/applications/shop', async (route) => {
-      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await route.fallback();
-    });
+    await slowReads(page, '**/api/projects/*/applications/shop');
 
     await page.getByLabel('Routes').fill(JSON.stringify(streamVideoPage('https://video.example.org/first')));
     await page.getByRole('button', { name: 'Save' }).click();
