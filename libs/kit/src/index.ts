@@ -24,7 +24,7 @@ export { erasePurgedProjects, type ErasedCounts } from './project-purge-consumer
 export { decoratePrincipal, requireUser, trustSignedPrincipal, userGuard } from './principal-hooks';
 export { acceptedSecrets, macMatches, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal, type VerifyingSecrets } from './principal-signature';
 export type { Clock, ServiceContext, ServiceDefinition } from './service';
-export { rlsAllows, rlsFilter, type ProjectCaller } from './rls';
+export { rlsAllows, rlsFilter, standingDigest, type ProjectCaller } from './rls';
 export { findLiveProject, ProjectAccess, projectNotFound, type ProjectContext, type ProjectRecord } from './project-access';
 export { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
 export { createLogMailer, createSmtpMailer, type Mailer, type MailMessage } from './mailer';

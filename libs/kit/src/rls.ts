@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Access, RlsOperation } from '@platform/contracts';
 
 /** What RLS needs to know about the caller within one project. */
@@ -37,4 +38,18 @@ export function rlsFilter(operation: RlsOperation, caller: ProjectCaller): Recor
       { [`${field}.userIds`]: caller.userId },
     ],
   };
+}
+
+/**
+ * A digest of what, besides an entity's own rules, decides which entities the caller may read: its
+ * permissions and whether it passes every rule. Pulls carry it (`standing`): when it differs from
+ * the last pull's, entities behind the client's cursor may have become readable without being
+ * written, so the client pulls from the start. A type's read rule needs no place here: a type the
+ * caller may not read answers 404, and a client that met it pulls from the start anyway.
+ */
+export function standingDigest(caller: ProjectCaller): string {
+  return createHash('sha256')
+    .update(JSON.stringify([caller.superuser, [...caller.permissions].sort()]))
+    .digest('base64url')
+    .slice(0, 16);
 }

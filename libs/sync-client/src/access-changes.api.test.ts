@@ -73,4 +73,61 @@ describe('access widened', () => {
     expect(reader.collection(notes).get(open)).toMatchObject({ title: 'edited here' });
     expect(reader.collection(notes).state(open)).toBe('localChanges');
   });
+
+  it('a client without realtime sees a grant at its next poll, and a permission taken away drops what it hid at once', async () => {
+    const notes = await freshType();
+    const open = await ownerCreates(notes, { title: 'open' });
+    const secret = await ownerCreates(notes, { title: 'secret', access: { read: { permission: scopePermission(project.projectId, 'secret') } } });
+    const userId = `poller${project.typeCount}`;
+    await addMember(userId);
+    // Polling only, and no periodic access check within the test: the pulls' standing is what tells.
+    const reader = client({ collections: [notes], token: await project.platform.signIn(userId), realtime: false, pollIntervalMs: 100, accessCheckMs: 3_600_000 });
+    const lost: string[] = [];
+    reader.on('change', (change) => change.reason === 'accessLost' && lost.push(...change.removed.map((document) => document.id)));
+    await reader.start();
+    const later = await ownerCreates(notes, { title: 'later' });
+    await expect.poll(() => reader.collection(notes).list().map((document) => document.id).sort(), { timeout: 3_000 }).toEqual([open, later].sort());
+
+    await setPermissions(userId, ['secret']);
+    await expect.poll(() => reader.collection(notes).list().map((document) => document.id).sort(), { timeout: 3_000 }).toEqual([open, later, secret].sort());
+
+    await setPermissions(userId, []);
+    await expect.poll(() => lost, { timeout: 3_000 }).toEqual([secret]);
+    expect(reader.collection(notes).list().map((document) => document.id).sort()).toEqual([open, later].sort());
+  });
+
+  it("another member's new permissions send every client access-changed, and only that member's clients pull from the start", async () => {
+    const notes = await freshType();
+    const secret = await ownerCreates(notes, { title: 'secret', access: { read: { permission: scopePermission(project.projectId, 'secret') } } });
+    const [grantee, bystander] = [`grantee${project.typeCount}`, `bystander${project.typeCount}`];
+    await addMember(grantee);
+    await addMember(bystander);
+    const fromStart: Record<string, number> = { [grantee]: 0, [bystander]: 0 };
+    const checks: Record<string, number> = { [grantee]: 0, [bystander]: 0 };
+    const counting = (userId: string): typeof globalThis.fetch => (input, init) => {
+      if (String(input).includes('updatedAt=0&')) fromStart[userId]! += 1;
+      if (String(input).endsWith('/readable')) checks[userId]! += 1;
+      return globalThis.fetch(input, init);
+    };
+    const open = async (userId: string) => {
+      const opened = client({ collections: [{ typeId: notes, realtime: true }], token: await project.platform.signIn(userId), realtime: true, realtimeDebounceMs: 50, fetch: counting(userId) });
+      await opened.start();
+      await expect.poll(() => opened.realtimeStatus).toBe('live');
+      // Past the first pull: its cursor is no longer 0.
+      await ownerCreates(notes, { title: `seen by ${userId}` });
+      await expect.poll(() => opened.collection(notes).list().length, { timeout: 3_000 }).toBeGreaterThan(0);
+      return opened;
+    };
+    const [granted, unchanged] = [await open(grantee), await open(bystander)];
+    const before = { fromStart: { ...fromStart }, checks: checks[bystander]! };
+
+    await setPermissions(grantee, ['secret']);
+    await expect.poll(() => granted.collection(notes).get(secret)?.id, { timeout: 3_000 }).toBe(secret);
+    expect(fromStart[grantee]).toBe(before.fromStart[grantee]! + 1);
+    // The bystander's client got the same event and checked what it holds, but its standing did not move: it pulled on from its cursor.
+    await expect.poll(() => checks[bystander], { timeout: 3_000 }).toBeGreaterThan(before.checks);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fromStart[bystander]).toBe(before.fromStart[bystander]);
+    expect(unchanged.collection(notes).get(secret)).toBeUndefined();
+  });
 });

@@ -175,6 +175,12 @@ interface Collection {
   cursor: number;
   /** Bumped when the cursor starts over: a pull that began before does not move it on. */
   cursorEpoch: number;
+  /**
+   * The caller's standing (pulls carry its digest) the cursor was reached under; when a pull
+   * meets another, entities behind the cursor may have become readable, so it starts over.
+   * Undefined until a server that sends it answered a pull.
+   */
+  standing: string | undefined;
   changesAvailable: boolean;
   pullTimer: unknown;
   pulling: Promise<PullResult> | undefined;
@@ -250,6 +256,7 @@ export class SyncClient {
         records: new Map(),
         cursor: 0,
         cursorEpoch: 0,
+        standing: undefined,
         changesAvailable: false,
         pullTimer: undefined,
         pulling: undefined,
@@ -296,6 +303,7 @@ export class SyncClient {
   private async loadMeta(collection: Collection): Promise<void> {
     const { typeId } = collection.options;
     collection.cursor = (await this.store.get<number>(META, `cursor:${typeId}`)) ?? 0;
+    collection.standing = await this.store.get<string>(META, `standing:${typeId}`);
     collection.syncType = (await this.store.get<SyncType>(META, `syncType:${typeId}`)) ?? collection.syncType;
   }
 
@@ -719,12 +727,15 @@ export class SyncClient {
 
   /**
    * `access-changed`: check the collection it names; a type record's access (`typeId: 'types'`) may
-   * concern any collection, so check them all. An event that names no entity's collection (the
-   * caller's membership, permissions or roles changed, or a type's access) may also have widened
-   * access: documents become readable whose `updatedAt` lies behind the cursor, so after the check
-   * every collection is pulled again from the start (pages as usual; local changes stay pending, as
-   * under any pull). One naming a collection is sent only to members who lost read access to an
-   * entity of it (those who gain it get the entity's own notification), so it pulls nothing.
+   * concern any collection, so check them all. An event that names no entity's collection (some
+   * member's membership, permissions or roles changed, or a type's access) may also have widened
+   * access: documents become readable whose `updatedAt` lies behind the cursor. After the check
+   * every collection pulls: a collection whose pulls carry the caller's standing starts over only
+   * when its standing moved (`pullOnce`: the event reaches every member of the project, most of
+   * them unchanged); one without (an older server) and any after a type's access changed pull from
+   * the start (pages as usual; local changes stay pending, as under any pull). One naming a
+   * collection is sent only to members who lost read access to an entity of it (those who gain it
+   * get the entity's own notification), so it pulls nothing.
    */
   private onAccessChanged(typeId: string | undefined): void {
     if (!this.running || this.unauthorized) return;
@@ -734,9 +745,10 @@ export class SyncClient {
       if (!this.running) return;
       const checked = this.checkAccess(scope);
       if (scope !== undefined) return void checked.catch((error: unknown) => this.backgroundFailure(error));
+      const standingKnown = [...this.collections.values()].every((collection) => collection.syncType !== 'remote' || collection.standing !== undefined);
       void checked
         .catch((error: unknown) => this.backgroundFailure(error))
-        .then(() => this.pullAll({ fromStart: true }))
+        .then(() => this.pullAll({ fromStart: typeId === TYPES || !standingKnown }))
         .catch((error: unknown) => this.backgroundFailure(error));
     }, this.options.realtimeDebounceMs ?? 1_000);
   }
@@ -1343,10 +1355,13 @@ export class SyncClient {
     // page made a first pull wait for all their store writes at the end.
     const saves: Array<Promise<void>> = [];
     let retryAfterMs: number | undefined;
+    // The standing the first page was read under: the one the new cursor is reached under (a change
+    // during the pull shows as a change at the next one).
+    let standing: string | undefined;
     try {
       do {
         const query = `updatedAt=${since}&limit=${this.options.pageSize ?? 1000}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
-        const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string; retryAfterMs?: number } & ErrorBody>('GET', `${path}?${query}`);
+        const answer = await this.http.request<{ items: Array<Record<string, unknown>>; cursor?: string; retryAfterMs?: number; standing?: string } & ErrorBody>('GET', `${path}?${query}`);
         if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
         if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
           await this.loseProject();
@@ -1365,6 +1380,7 @@ export class SyncClient {
           if (classification) result[classification].push(document);
         }
         saves.push(Promise.all(pageRecords.map((record) => this.save(typeId, record))).then(() => undefined));
+        standing ??= typeof answer.body.standing === 'string' ? answer.body.standing : undefined;
         page = answer.body.cursor;
         retryAfterMs = answer.body.retryAfterMs;
       } while (page);
@@ -1374,10 +1390,21 @@ export class SyncClient {
       await Promise.allSettled(saves);
     }
     await Promise.all(saves);
+    // The caller's standing moved since the cursor was reached (a permission given or taken, a role):
+    // entities behind the cursor may have become readable without being written.
+    const standingMoved = since > 0 && standing !== undefined && collection.standing !== undefined && standing !== collection.standing;
     // Started over meanwhile (access widened, or the type's access lost): the next pull asks from the start.
     if (collection.cursorEpoch === epoch) {
-      collection.cursor = largest;
-      await this.store.put(META, `cursor:${typeId}`, largest);
+      if (standingMoved) await this.restartCursor(collection);
+      else {
+        collection.cursor = largest;
+        await this.store.put(META, `cursor:${typeId}`, largest);
+      }
+      // After the cursor: a stop between the two leaves the older standing, and the next pull starts over.
+      if (standing !== undefined && standing !== collection.standing) {
+        collection.standing = standing;
+        await this.store.put(META, `standing:${typeId}`, standing);
+      }
     }
     if (collection.changesAvailable) {
       collection.changesAvailable = false;
@@ -1386,7 +1413,11 @@ export class SyncClient {
     for (const record of touched.values()) this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
     if (result.added.length + result.modified.length + result.removed.length > 0) this.events.emit('change', result);
     if (typeof retryAfterMs === 'number') this.changesSettling(collection, retryAfterMs);
-    return result;
+    if (!standingMoved) return result;
+    // Access may have narrowed too: the copies held are asked about, then everything is pulled again.
+    await this.checkAccess(typeId).catch((error: unknown) => this.backgroundFailure(error));
+    const again = await this.pullOnce(collection);
+    return { ...again, added: [...result.added, ...again.added], modified: [...result.modified, ...again.modified], removed: [...result.removed, ...again.removed] };
   }
 
   /**

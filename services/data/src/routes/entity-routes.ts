@@ -1,5 +1,5 @@
 import type { Access } from '@platform/contracts';
-import { AppError, numberText, requestTraceContext, requireUser, type ProjectCaller } from '@platform/kit';
+import { AppError, numberText, requestTraceContext, requireUser, standingDigest, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -66,7 +66,12 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const items = includeChanges
         ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : deps.reader.withChanges(resolved.scope, item))))
         : page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : publicView(item)));
-      return { items, ...(page.cursor ? { cursor: page.cursor } : {}), ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}) } as z.infer<typeof pageSchema>;
+      return {
+        items,
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+        ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
+        ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
+      } as z.infer<typeof pageSchema>;
     },
   );
 

@@ -96,6 +96,12 @@ export const pageSchema = z.object({
     .describe(
       'Pulls only (with updatedAt), on the last page: changes newer than this pull could read exist (written within the last moment, still settling); pull again from the largest updatedAt seen after this many milliseconds to get them',
     ),
+  standing: z
+    .string()
+    .optional()
+    .describe(
+      "Pulls only (with updatedAt): a digest of the caller's standing in the project (its permissions, owner or tenant admin). When it differs from the previous pull's, access may have widened: entities whose updatedAt lies behind the cursor may now be readable, so pull again from updatedAt=0 (and ask .../readable about the copies held: access may have narrowed too)",
+    ),
 });
 
 /** One path a conflicting modifier touches: the value at the client's base, on the server now, and what the client wanted. */
