@@ -727,13 +727,13 @@ export class SyncClient {
 
   /**
    * `access-changed`: check the collection it names; a type record's access (`typeId: 'types'`) may
-   * concern any collection, so check them all. An event that names no entity's collection (some
-   * member's membership, permissions or roles changed, or a type's access) may also have widened
-   * access: documents become readable whose `updatedAt` lies behind the cursor. After the check
-   * every collection pulls: a collection whose pulls carry the caller's standing starts over only
-   * when its standing moved (`pullOnce`: the event reaches every member of the project, most of
-   * them unchanged); one without (an older server) and any after a type's access changed pull from
-   * the start (pages as usual; local changes stay pending, as under any pull). One naming a
+   * concern any collection, so check them all. An event that names no entity's collection (the
+   * caller's standing moved, or a type's access changed) may also have widened access: documents
+   * become readable whose `updatedAt` lies behind the cursor. After the check every collection
+   * pulls: one whose pulls carry the caller's standing starts over when it meets the new one
+   * (`pullOnce`; an older gateway sent the event for any member's change, and the pull tells whether
+   * this caller's moved); one without (an older server) and any after a type's access changed pull
+   * from the start (pages as usual; local changes stay pending, as under any pull). One naming a
    * collection is sent only to members who lost read access to an entity of it (those who gain it
    * get the entity's own notification), so it pulls nothing.
    */

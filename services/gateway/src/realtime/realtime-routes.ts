@@ -1,5 +1,5 @@
 import type { EventBus } from '@platform/bus';
-import { acceptedSecrets, requireUser, type Logger, type ProjectAccess } from '@platform/kit';
+import { acceptedSecrets, requireUser, standingDigest, type Logger, type ProjectAccess } from '@platform/kit';
 import { realtimeStreams } from '@platform/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -106,7 +106,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         ? await tokenCaller(token, { loader: options.sessions, secrets: acceptedSecrets(options.principalSecret, options.principalSecretFallback), now: options.clock() })
         : sessionCaller(request);
       const { projectId } = request.params;
-      await projects.require(projectId, principal);
+      const { caller } = await projects.require(projectId, principal);
 
       // Counted before anything is written or subscribed: past a cap the answer is an ordinary 429.
       const release = limits.admit(principal.userId, request.ip);
@@ -155,6 +155,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
         remove = hub.add({
           projectId,
           principal,
+          standing: standingDigest(caller),
           send: (notification: SyncNotification) => write(sseFrame('sync', notification, `${notification.typeId}/${notification.entityId}/${notification.revision}`)),
           sendAccessChanged: (change: AccessChangedNotification) => write(sseFrame('access-changed', change)),
           close: () => end(),

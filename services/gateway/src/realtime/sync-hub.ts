@@ -1,12 +1,18 @@
 import type { EventBus, Subscription } from '@platform/bus';
 import type { Principal } from '@platform/contracts';
-import { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, rlsAllows, type Logger, type ProjectAccess } from '@platform/kit';
+import { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, rlsAllows, standingDigest, type Logger, type ProjectAccess } from '@platform/kit';
 import { SYNC_BROADCAST_FILTER, type AccessChangedNotification, type RoutedSyncNotification, type SyncNotification } from './sync-notification';
 
 /** One open subscription of `project:{projectId}:sync` on this replica. */
 export interface SyncSubscriber {
   projectId: string;
   principal: Principal;
+  /**
+   * The digest of the member's standing its client was last told of (at open, then with each
+   * project-level `access-changed`): a notice that leaves it as it was changes nothing the member
+   * may read, so the stream is not told.
+   */
+  standing: string;
   send(notification: SyncNotification): void;
   sendAccessChanged(change: AccessChangedNotification): void;
   /** Ends the subscription (the caller is no longer a member of the project). */
@@ -101,19 +107,28 @@ export class SyncHub {
     );
   }
 
-  /** Members' standing may have changed: removed members are cut off, the others told to check what they may read. */
+  /**
+   * Members' standing may have changed: removed members are cut off, those whose standing moved
+   * told to check what they may read. A notice reaches every replica for any member's change; the
+   * members it left as they were hear nothing (their clients would check every copy they hold).
+   */
   private async accessChanged(projectIds: string[]): Promise<void> {
     await Promise.all(
       projectIds.map(async (projectId) => {
         // This process may not have forgotten its cached standing yet (the same notice).
         this.options.projects.forget(projectId);
-        const standings = new Map<string, Promise<unknown>>();
+        const standings = new Map<string, Promise<string | null>>();
         await Promise.all(
           [...(this.byProject.get(projectId) ?? [])].map(async (subscriber) => {
             const key = standingKey(subscriber.principal);
-            if (!standings.has(key)) standings.set(key, this.options.projects.require(projectId, subscriber.principal).catch(() => null));
+            if (!standings.has(key)) {
+              const looked = this.options.projects.require(projectId, subscriber.principal).then(({ caller }) => standingDigest(caller));
+              standings.set(key, looked.catch(() => null));
+            }
             const standing = await standings.get(key);
             if (!standing) return subscriber.close();
+            if (standing === subscriber.standing) return;
+            subscriber.standing = standing;
             subscriber.sendAccessChanged({ projectId });
           }),
         );
