@@ -1,6 +1,7 @@
 import addressparser from 'nodemailer/lib/addressparser';
 
 const MAILBOX = /^[^\s@<>",;:]+@[^\s@<>",;:]+$/;
+const NOT_ONE_ADDRESS = 'must be one address, e.g. "Acme <no-reply@acme.example>" or no-reply@acme.example';
 
 /**
  * Why `from` cannot be the sender of the platform's mails (one mailbox: `Name <address>` or
@@ -13,9 +14,9 @@ export function mailFromProblem(from: string): string | undefined {
   const parsed = addressparser(from);
   // One mailbox, not a group (`Team: a@b;`).
   const mailbox = parsed.length === 1 && parsed[0] && !('group' in parsed[0]) ? (parsed[0] as addressparser.Address) : undefined;
-  if (!mailbox || !MAILBOX.test(mailbox.address)) return 'must be one address, e.g. "Acme <no-reply@acme.example>" or no-reply@acme.example';
+  if (!mailbox || !MAILBOX.test(mailbox.address)) return NOT_ONE_ADDRESS;
   const trimmed = from.trim();
   // addressparser reads `x <a b@c>` as b@c: the address must be exactly what was written.
-  if (trimmed !== mailbox.address && !trimmed.endsWith(`<${mailbox.address}>`)) return 'must be one address, e.g. "Acme <no-reply@acme.example>" or no-reply@acme.example';
+  if (trimmed !== mailbox.address && !trimmed.endsWith(`<${mailbox.address}>`)) return NOT_ONE_ADDRESS;
   return undefined;
 }
