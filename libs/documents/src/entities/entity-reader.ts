@@ -1,6 +1,7 @@
 import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
+import { itemsWithinChangeBudget } from '../domain/change-budget';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
@@ -38,6 +39,14 @@ export function decodeCursor(value: string): PullCursor | null {
     // fall through
   }
   return null;
+}
+
+/** What pulls and lists take: a page's size, where it continues, and for pages sent with their histories, how many changes they may carry. */
+interface PageOptions {
+  limit: number;
+  cursor?: PullCursor;
+  /** Set when the page is answered with its entities' changes: the page ends sooner, between two milliseconds, rather than pass it. */
+  changeBudget?: number;
 }
 
 /** The order pulls and lists page in; indexed so a page reads only its own entities. */
@@ -104,14 +113,14 @@ export class EntityReader {
    * Entities changed after `since` (deleted ones included, so clients can classify removals), in
    * (updatedAt, id) order, up to the clock's stable bound, pages of `limit` or more that end on a millisecond.
    */
-  async pull(scope: EntityScope, caller: ProjectCaller, options: { since: number; limit: number; cursor?: PullCursor }): Promise<PullPage> {
+  async pull(scope: EntityScope, caller: ProjectCaller, options: PageOptions & { since: number }): Promise<PullPage> {
     const until = options.cursor?.until ?? this.timestamps.stableUntil();
     // A continued pull reads up to the `until` its first page already raised the mark to.
     if (!options.cursor) await this.watermarks?.raise(scope.collection, until);
     const after: Filter = options.cursor
       ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
       : { updatedAt: { $gt: options.since } };
-    const page = await this.page(scope, caller, { $and: [after, { updatedAt: { $lte: until } }] }, options.limit, until);
+    const page = await this.page(scope, caller, { $and: [after, { updatedAt: { $lte: until } }] }, options, until);
     if (page.cursor || !(await this.newerThan(scope, caller, Math.max(until, options.since)))) return page;
     return { ...page, retryAfterMs: this.timestamps.settleMs + RETRY_MARGIN_MS };
   }
@@ -130,12 +139,12 @@ export class EntityReader {
   }
 
   /** The live (not deleted) entities, in (updatedAt, id) order, `limit` per page. */
-  async list(scope: EntityScope, caller: ProjectCaller, options: { limit: number; cursor?: PullCursor }): Promise<PullPage> {
+  async list(scope: EntityScope, caller: ProjectCaller, options: PageOptions): Promise<PullPage> {
     const until = options.cursor?.until ?? Number.MAX_SAFE_INTEGER;
     const after: Filter = options.cursor
       ? { $or: [{ updatedAt: { $gt: options.cursor.updatedAt } }, { updatedAt: options.cursor.updatedAt, id: { $gt: options.cursor.id } }] }
       : {};
-    return this.page(scope, caller, { $and: [after, { deletedAt: { $exists: false } }] }, options.limit, until);
+    return this.page(scope, caller, { $and: [after, { deletedAt: { $exists: false } }] }, options, until);
   }
 
   /**
@@ -145,7 +154,17 @@ export class EntityReader {
    * nothing; the cursor continues at the same place. The overrun is bounded by how many writes
    * one millisecond holds, and read with its own query, never with the whole collection.
    */
-  private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
+  private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, options: PageOptions, until: number): Promise<PullPage> {
+    const page = await this.fullPage(scope, caller, filter, options.limit, until);
+    if (options.changeBudget === undefined) return page;
+    const kept = itemsWithinChangeBudget(page.items, options.changeBudget);
+    if (kept === page.items.length) return page;
+    const last = page.items[kept - 1] as StoredEntity;
+    return { items: page.items.slice(0, kept), cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+  }
+
+  /** page() before any change budget: `limit` entities, or more to finish the last millisecond. */
+  private async fullPage(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
     const readable = rlsFilter('read', caller);
     const query = Object.keys(readable).length ? { $and: [filter, readable] } : filter;
     const collection = this.store.collection<StoredEntity>(scope.collection);

@@ -3,7 +3,7 @@ import { AppError, numberText, requestTraceContext, requireUser, standingDigest,
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
+import { CHANGES_PER_PAGE, decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
 import { dataError } from '../errors';
 import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
@@ -43,7 +43,9 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
           updatedAt: numberText(z.coerce.number().int().min(0))
             .optional()
             .describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones. Pulling again from the largest updatedAt seen misses nothing'),
-          includeChanges: booleanQuery.optional(),
+          includeChanges: booleanQuery
+            .optional()
+            .describe(`true, false, 1 or 0. Each live entity with its change history; a page then ends sooner, between two milliseconds, to carry at most ${CHANGES_PER_PAGE.toLocaleString('en')} changes (its first millisecond always whole), and its cursor continues it`),
           limit: numberText(z.coerce.number().int().min(1).max(5000).default(1000)).describe('Items per page; a page runs over it to finish its last millisecond'),
           cursor: z.string().max(500).optional().describe('From the previous page, to continue it (optional: updatedAt alone is as safe)'),
         }),
@@ -58,10 +60,11 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { updatedAt, includeChanges, limit } = request.query;
       const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
       if (cursor === null) throw new AppError(400, 'DATA_INVALID_CURSOR', 'Invalid cursor: pass back the cursor of the previous page unchanged');
+      const pageOptions = { limit, cursor, ...(includeChanges ? { changeBudget: CHANGES_PER_PAGE } : {}) };
       const page =
         updatedAt === undefined
-          ? await deps.reader.list(resolved.scope, caller, { limit, cursor })
-          : await deps.reader.pull(resolved.scope, caller, { since: updatedAt, limit, cursor });
+          ? await deps.reader.list(resolved.scope, caller, pageOptions)
+          : await deps.reader.pull(resolved.scope, caller, { ...pageOptions, since: updatedAt });
       // Tombstones carry what a client needs to drop its copy, not the deleted content again.
       const items = includeChanges
         ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : deps.reader.withChanges(resolved.scope, item))))
