@@ -49,13 +49,15 @@ describe('invitation by email in a real browser', { timeout: 90_000 }, () => {
     // The invitee is not signed in in this browser: the link asks to sign in first, then shows the invitation.
     const inviteePage = await platform.openPage();
     await inviteePage.goto(link!);
+    await poll(() => inviteePage.getByRole('note').textContent()).toContain('Sign in, or create an account, to see the invitation');
+    await screenshot(inviteePage, 'invitations-02a-sign-in-first');
     await inviteePage.getByLabel('Email').fill(invitee.email);
     await inviteePage.getByLabel('Password').fill(PASSWORD);
     await inviteePage.getByRole('button', { name: 'Sign in' }).click();
     const invitation = inviteePage.getByRole('region', { name: 'Invitation' });
     await poll(() => invitation.textContent()).toContain('Olga invited you to the project Lighthouse survey');
     expect(new URL(inviteePage.url()).pathname).toBe(new URL(link!).pathname);
-    await screenshot(inviteePage, 'invitations-02-link');
+    await screenshot(inviteePage, 'invitations-02b-link');
     await invitation.getByRole('button', { name: 'Accept' }).click();
     await inviteePage.waitForURL(new RegExp(`/console/projects/${projectId}$`));
     await poll(() => inviteePage.getByRole('navigation').textContent()).toContain('Members');
@@ -87,6 +89,7 @@ describe('invitation by email in a real browser', { timeout: 90_000 }, () => {
     const page = await platform.openPage();
     await page.goto(link);
     await page.getByRole('link', { name: 'Create one' }).click();
+    await poll(() => page.getByRole('note').textContent()).toContain('You were invited to a project');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Display name').fill('Newcomer');

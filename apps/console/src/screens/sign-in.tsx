@@ -1,4 +1,5 @@
 import { Field } from '../components/field';
+import { InvitationNotice } from '../components/invitation-notice';
 import { keepingReturnPath, Link } from '../router';
 import { useSession } from '../session';
 import { useAccountForm } from '../components/use-account-form';
@@ -12,6 +13,7 @@ export function SignIn() {
   return (
     <main className="narrow">
       <h1>Sign in</h1>
+      <InvitationNotice />
       {new URLSearchParams(window.location.search).get('account') === 'deleted' && <p role="status">Your account is deleted.</p>}
       <form onSubmit={submit}>
         <Field label="Email" name="email" type="email" autoComplete="username" required error={errors.fields.email} />

@@ -1,4 +1,5 @@
 import { Field } from '../components/field';
+import { InvitationNotice } from '../components/invitation-notice';
 import { keepingReturnPath, Link } from '../router';
 import { useSession } from '../session';
 import { useAccountForm } from '../components/use-account-form';
@@ -10,6 +11,7 @@ export function SignUp() {
   return (
     <main className="narrow">
       <h1>Create an account</h1>
+      <InvitationNotice />
       <form onSubmit={submit} noValidate>
         <Field label="Email" name="email" type="email" autoComplete="username" error={errors.fields.email} />
         <Field label="Password" name="password" type="password" autoComplete="new-password" error={errors.fields.password} />
