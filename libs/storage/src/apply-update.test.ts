@@ -1,6 +1,6 @@
 import { update } from 'mingo/updater';
 import { describe, expect, it } from 'vitest';
-import { applyUpdate } from './apply-update';
+import { applyUpdate, replayUpdates } from './apply-update';
 import type { UpdateModifier } from './port';
 
 /** What the query engine alone makes of it: the meaning the direct path must keep. */
@@ -119,5 +119,42 @@ describe('applyUpdate', () => {
     expect(() => applyUpdate({ id: 'p' }, { $set: { '__proto__.polluted': true } })).toThrow();
     applyUpdate({ id: 'p' }, { $set: { 'constructor.prototype.polluted': true } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('replayUpdates', () => {
+  /** A history as a store holds one: only the modifiers that applied, in order, from an empty document. */
+  function randomHistory(length: number): { history: UpdateModifier[]; expected: Record<string, unknown> } {
+    const history: UpdateModifier[] = [];
+    let expected: Record<string, unknown> = {};
+    while (history.length < length) {
+      const modifier = modifiers[Math.floor(Math.random() * modifiers.length)] as UpdateModifier;
+      try {
+        expected = applyUpdate(expected, modifier);
+        history.push(modifier);
+      } catch {
+        // Refused at its time: never in a history.
+      }
+    }
+    return { history, expected };
+  }
+
+  it('makes what applying each change to a copy makes, on random histories', () => {
+    for (let round = 0; round < 300; round += 1) {
+      const { history, expected } = randomHistory(12);
+      expect(replayUpdates(history), JSON.stringify(history)).toEqual(expected);
+    }
+  });
+
+  it('applies a modifier once when only part of it could be applied directly', () => {
+    // `$inc` is direct, `tags.0` (an array element) is the engine's: the whole modifier goes to the engine, once.
+    expect(replayUpdates([{ $set: { count: 1, tags: ['x'] } }, { $inc: { count: 1 }, $set: { 'tags.0': 'z' } }])).toEqual({ count: 2, tags: ['z'] });
+  });
+
+  it('leaves the modifiers as they were, also when the engine put their values into the document', () => {
+    const history: UpdateModifier[] = [{ $max: { obj: { inner: { a: 1 } } } }, { $set: { 'obj.inner.b': 2 } }, { $push: { 'obj.list': 1 } }];
+    const before = JSON.stringify(history);
+    expect(replayUpdates(history)).toEqual({ obj: { inner: { a: 1, b: 2 }, list: [1] } });
+    expect(JSON.stringify(history)).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 export * from './port';
 export { assertSupportedModifier, modifiedPaths, pathsOverlap, SUPPORTED_OPERATORS } from './modifier';
-export { applyUpdate } from './apply-update';
+export { applyUpdate, replayUpdates } from './apply-update';
 export { dropCounted } from './drop-counted';
 export { wrappedAtomically, wrappedCollections } from './wrapped-store';
 export { guardedUpdate, type GuardedUpdateRequest, type GuardedUpdateResult } from './guarded-update';

@@ -1,6 +1,6 @@
 import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
-import { applyUpdate, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
+import { replayUpdates, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
 import { itemsWithinChangeBudget } from '../domain/change-budget';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
@@ -104,9 +104,7 @@ export class EntityReader {
    * as the history shows them (server-owned fields such as `revision` are not among them).
    */
   async stateAt(scope: EntityScope, entity: StoredEntity, revision: number): Promise<Record<string, unknown>> {
-    let state: Record<string, unknown> = {};
-    for (const change of await this.history.changes(scope.collection, { ...entity, revision })) state = applyUpdate(state, change.modifier as UpdateModifier);
-    return state;
+    return replayUpdates((await this.history.changes(scope.collection, { ...entity, revision })).map((change) => change.modifier as UpdateModifier));
   }
 
   /**

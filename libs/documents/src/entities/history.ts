@@ -1,4 +1,4 @@
-import { applyUpdate, DuplicateKeyError, type DocumentStore, type StoreSection, type StoredDocument } from '@platform/storage';
+import { DuplicateKeyError, replayUpdates, type DocumentStore, type StoreSection, type StoredDocument, type UpdateModifier } from '@platform/storage';
 import type { EventSource } from '@platform/contracts';
 import { DEFAULT_HISTORY_CACHE_CHANGES } from '../config';
 import { historyCollection } from '../domain/collections';
@@ -113,9 +113,7 @@ export class History {
   async stateAt(collection: string, entityId: string, revision: number): Promise<Record<string, unknown>> {
     const history = await this.collectionFor(collection);
     const records = await history.find({ entityId, revision: { $lte: revision } }, { sort: { revision: 1 } });
-    let state: Record<string, unknown> = {};
-    for (const record of records.map(loadChange)) state = applyUpdate(state, record.modifier as never);
-    return { ...state, revision };
+    return { ...replayUpdates(records.map((record) => loadChange(record).modifier as UpdateModifier)), revision };
   }
 }
 

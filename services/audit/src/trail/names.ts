@@ -1,5 +1,5 @@
 import { AGENTS_TYPE_ID, typesCollection, type History, type StoredEntity } from '@platform/documents';
-import { applyUpdate, type DocumentStore } from '@platform/storage';
+import { replayUpdates, type DocumentStore } from '@platform/storage';
 
 /** Identity's users collection (see services/identity/src/users/user-record.ts). */
 export const USERS_COLLECTION = 'users';
@@ -48,11 +48,9 @@ export class Names {
     const type = await this.store.collection<StoredEntity>(collection).findById(typeId, { projection: { schema: 0 } });
     if (!type) return typeId;
     if (type.updatedAt <= timestamp) return nameOf(type) ?? typeId;
-    let state: Record<string, unknown> | undefined;
-    for (const change of await this.history.changes(collection, type)) {
-      if (change.timestamp > timestamp) break;
-      state = applyUpdate(state ?? {}, change.modifier);
-    }
-    return nameOf(state ?? type) ?? typeId;
+    const changes = await this.history.changes(collection, type);
+    const until = changes.findIndex((change) => change.timestamp > timestamp);
+    const known = until === -1 ? changes : changes.slice(0, until);
+    return nameOf(known.length ? replayUpdates(known.map((change) => change.modifier)) : type) ?? typeId;
   }
 }
