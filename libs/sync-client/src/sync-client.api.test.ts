@@ -490,6 +490,44 @@ describe('push batches and the body limit', () => {
     for (const id of ids) if (id !== tooLarge) expect(notes.state(id)).toBe('synced');
     expect(bulkSizes[0]).toBe(13);
   });
+
+  it('conflicts a bulk answer carried without details (its budget spent on large documents) are sent again alone and stored whole', async () => {
+    const typeId = await freshType();
+    const path = `/api/projects/${projectId}/types/${typeId}/data`;
+    // Twelve documents of about 800 kB: a bulk answer carries about 8 MiB of conflict details.
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const id = `large-${index}`;
+      expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
+      for (let revision = 0; revision < 3; revision += 1) {
+        const grown = await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
+        expect(grown.status).toBe(200);
+      }
+      ids.push(id);
+    }
+    const bulkSizes: number[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (String(input).endsWith('/bulk')) bulkSizes.push((JSON.parse(init?.body as string) as { operations: unknown[] }).operations.length);
+      return globalThis.fetch(input, init);
+    };
+    const alice = client(tokens.alice, [typeId], { fetch });
+    await alice.sync();
+    const notes = alice.collection(typeId);
+    for (const id of ids) {
+      expect((await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { title: 'theirs' } }, baseRevision: 3 } })).status).toBe(200);
+      await notes.update(id, { title: 'mine' });
+    }
+    await alice.push();
+    expect(bulkSizes[0]).toBe(12);
+    expect(bulkSizes.length).toBeGreaterThan(1);
+    expect(bulkSizes.slice(1).every((size) => size === 1)).toBe(true);
+    const conflicts = notes.conflicts();
+    expect(conflicts.map(({ id }) => id).sort()).toEqual([...ids].sort());
+    for (const { conflict } of conflicts) {
+      expect(conflict).toMatchObject({ reason: 'revision', baseRevision: 3, currentRevision: 4, current: expect.objectContaining({ title: 'theirs' }) });
+      expect(conflict.fields).toEqual([expect.objectContaining({ path: 'title', theirs: 'theirs', mine: 'mine' })]);
+    }
+  });
 });
 
 describe('convergence', () => {

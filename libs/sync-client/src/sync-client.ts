@@ -191,7 +191,14 @@ const entitiesStore = (typeId: string) => `entities:${typeId}`;
 const entityKey = (typeId: string, id: string) => `${typeId}/${id}`;
 
 interface ErrorBody extends RefusalBody {
-  details?: RefusalBody['details'] & { baseRevision?: number; currentRevision?: number; current?: Record<string, unknown>; fields?: FieldConflict[] };
+  details?: RefusalBody['details'] & {
+    baseRevision?: number;
+    currentRevision?: number;
+    current?: Record<string, unknown>;
+    fields?: FieldConflict[];
+    /** A bulk answer's conflict past the server's budget of details: send the write again alone. */
+    detailsOmitted?: boolean;
+  };
 }
 
 /**
@@ -1146,17 +1153,26 @@ export class SyncClient {
    * for the whole request or for some of its items. A batch of several writes the server refuses
    * as a whole, too large (413) or malformed (400: a key its JSON parser refuses, say), is split in
    * halves and each pushed on its own: only one write alone answered so is that write's refusal,
-   * the others are not held back by it.
+   * the others are not held back by it. A revision conflict answered without its details (the
+   * server bounds an answer's conflict details) is sent again alone, where it gets them.
    */
   private async pushBatch(collection: Collection, batch: QueuedWrite[]): Promise<void> {
-    if (!(await this.sendBatch(collection, batch))) return;
-    const half = Math.ceil(batch.length / 2);
-    await this.pushBatch(collection, batch.slice(0, half));
-    await this.pushBatch(collection, batch.slice(half));
+    const outcome = await this.sendBatch(collection, batch);
+    if (outcome === 'split') {
+      const half = Math.ceil(batch.length / 2);
+      await this.pushBatch(collection, batch.slice(0, half));
+      await this.pushBatch(collection, batch.slice(half));
+      return;
+    }
+    for (const write of outcome) await this.pushBatch(collection, [write]);
   }
 
-  /** Sends one batch and applies its answers; true when the server refused the request of several writes as a whole (413, 400), nothing applied. */
-  private async sendBatch(collection: Collection, batch: QueuedWrite[]): Promise<boolean> {
+  /**
+   * Sends one batch and applies its answers. `split` when the server refused the request of
+   * several writes as a whole (413, 400), nothing applied; otherwise the writes whose conflict
+   * came without details, not applied either.
+   */
+  private async sendBatch(collection: Collection, batch: QueuedWrite[]): Promise<'split' | QueuedWrite[]> {
     const { typeId } = collection.options;
     const keys = batch.map(({ record }) => entityKey(typeId, record.id));
     for (const key of keys) this.inFlight.add(key);
@@ -1169,13 +1185,14 @@ export class SyncClient {
       }
       if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
       // One write may be the cause (its size, a key the body parser refuses): halves find it.
-      if ((answer.status === 413 || answer.status === 400) && batch.length > 1) return true;
+      if ((answer.status === 413 || answer.status === 400) && batch.length > 1) return 'split';
       // A refusal of the whole request (the type is gone, say) is every item's answer.
-      const results = answer.status === 200 ? answer.body.results : batch.map(() => answer);
-      const outcomes = await Promise.allSettled(batch.map((write, index) => this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>)));
+      const results = (answer.status === 200 ? answer.body.results : batch.map(() => answer)) as Array<HttpAnswer<ErrorBody>>;
+      const again = batch.filter((_, index) => results[index]?.body?.details?.detailsOmitted === true);
+      const outcomes = await Promise.allSettled(batch.map((write, index) => (again.includes(write) ? undefined : this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>))));
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
-      return false;
+      return again;
     } finally {
       for (const key of keys) {
         this.inFlight.delete(key);

@@ -4,6 +4,7 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 import { BULK_MAX_OPERATIONS } from './bulk';
+import { BULK_CONFLICT_DETAILS_BUDGET } from './bulk-conflict-budget';
 
 let platform: TestGateway;
 let projectId: string;
@@ -151,6 +152,38 @@ describe('POST .../data/bulk', () => {
       expect(refused.body.error).toContain(field);
     }
     expect(await stored(typeId)).toEqual([]);
+  });
+
+  it('bounds the conflict details of one answer: past the budget a conflict says its details were omitted, and sent alone it gets them', async () => {
+    const typeId = await createType();
+    // About 800 kB: a write's modifier takes at most 256 kB, so the text comes in four parts.
+    const large = await create(typeId, { title: 'large', part0: 'x'.repeat(200_000) });
+    for (let revision = 0; revision < 3; revision += 1) {
+      const grown = await platform.call('PATCH', `${dataPath(typeId)}/${large}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
+      expect(grown.status).toBe(200);
+    }
+    expect((await platform.call('PATCH', `${dataPath(typeId)}/${large}`, { token: tokens.owner, body: { modifier: { $set: { title: 'theirs' } }, baseRevision: 3 } })).status).toBe(200);
+    const stalePatch = { op: 'patch', id: large, modifier: { $set: { title: 'mine' } }, baseRevision: 3 };
+    const answer = await bulk(typeId, { operations: Array.from({ length: 20 }, () => stalePatch) });
+    expect(answer.status).toBe(200);
+    const results = answer.body.results as Array<{ status: number; body: { code: string; details: Record<string, unknown> } }>;
+    expect(results.every((result) => result.status === 409 && result.body.code === 'DATA_REVISION_CONFLICT')).toBe(true);
+    const whole = results.filter((result) => result.body.details.current !== undefined);
+    const omitted = results.filter((result) => result.body.details.detailsOmitted === true);
+    expect(whole.length).toBeGreaterThan(0);
+    expect(omitted.length).toBeGreaterThan(0);
+    expect(whole.length + omitted.length).toBe(20);
+    // One entity's operations run in order, so the whole ones come first.
+    expect(results.slice(0, whole.length)).toEqual(whole);
+    for (const { body } of omitted) expect(body.details).toEqual({ baseRevision: 3, currentRevision: 4, detailsOmitted: true });
+    const oneConflict = JSON.stringify(whole[0]?.body.details).length;
+    expect(oneConflict).toBeGreaterThan(700_000);
+    expect(JSON.stringify(answer.body).length).toBeLessThan(BULK_CONFLICT_DETAILS_BUDGET + oneConflict + 20 * 500);
+
+    const alone = await bulk(typeId, { operations: [stalePatch] });
+    expect(alone.body.results[0].body.details).toEqual(whole[0]?.body.details);
+    const after = await platform.call('GET', `${dataPath(typeId)}/${large}`, { token: tokens.owner });
+    expect(after.body).toMatchObject({ revision: 4, title: 'theirs' });
   });
 
   it('is in the OpenAPI document', async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ID_PATTERN, typeIdSchema, publicView, patchEntity, type DataDeps, documentsKind } from '@platform/documents';
+import { BULK_CONFLICT_DETAILS_BUDGET, conflictDetailsWithin } from './bulk-conflict-budget';
 import { createEntity, entityIdSchema, removeEntity, type EntityWriteContext } from './entity-writes';
 
 /** Operations per request: a client with more queued writes sends several requests. */
@@ -25,7 +26,11 @@ const bodySchema = z.object({
 
 const resultSchema = z.object({
   status: z.number().int().describe('What the single route would answer: 201 created, 200 patched or deleted, else its error status (400, 403, 404, 409, 500)'),
-  body: z.record(z.string(), z.unknown()).describe('The document (without changes), or the error body `{ error, code, details? }` the single route would answer'),
+  body: z
+    .record(z.string(), z.unknown())
+    .describe(
+      `The document (without changes), or the error body \`{ error, code, details? }\` the single route would answer. Revision conflicts carry their details up to about ${BULK_CONFLICT_DETAILS_BUDGET / 1024 / 1024} MiB of them an answer (the first always); later ones answer \`details: { baseRevision, currentRevision, detailsOmitted: true }\`: send that operation again, alone or first, to get them`,
+    ),
 });
 
 const responseSchema = z.object({ results: z.array(resultSchema).describe('One per operation, in order') });
@@ -62,6 +67,7 @@ function entityOf(operation: Operation): string | undefined {
  */
 async function applyAll(writer: EntityWriteContext, operations: Operation[], log: FastifyBaseLogger): Promise<Result[]> {
   const results: Result[] = [];
+  const withinBudget = conflictDetailsWithin(BULK_CONFLICT_DETAILS_BUDGET);
   const previousOf = new Map<string, Promise<unknown>>();
   let running = 0;
   const slots: Array<() => void> = [];
@@ -70,7 +76,7 @@ async function applyAll(writer: EntityWriteContext, operations: Operation[], log
     if (running >= BULK_CONCURRENCY) await new Promise<void>((resolve) => slots.push(resolve));
     running += 1;
     try {
-      results[index] = await apply(writer, operation).catch((error: unknown) => failure(error, log));
+      results[index] = withinBudget(await apply(writer, operation).catch((error: unknown) => failure(error, log)));
     } finally {
       running -= 1;
       slots.shift()?.();
