@@ -4,6 +4,7 @@ import { errorCatalogue } from '@platform/kit';
 export const visitorsError = errorCatalogue({
   VISITORS_INVALID_COLLECTION: [400, 'collectionName is not a visitor or visitor-event type of this project'],
   VISITORS_INVALID_DATA: [400, 'Invalid data'],
+  VISITORS_VALIDATION_TOO_SLOW: [422, 'Validating the record against its type schema took longer than the server allows'],
   VISITORS_INVALID_DELETION_PERIOD: [400, 'deletionPeriod is not one of the check-in widget\'s deletion periods'],
   VISITORS_NOT_FOUND: [404, 'Visitor not found'],
   VISITORS_KIOSK_NOT_FOUND: [404, 'No application of this project with a CheckIn widget that names a visitor type'],

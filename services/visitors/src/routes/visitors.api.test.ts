@@ -317,6 +317,23 @@ describe('the data service\'s document limits hold for visitors and their events
   });
 });
 
+describe('schema validation has the data service\'s time budget', () => {
+  it('a record whose validation takes longer than the budget is refused with 422 naming the field, and nothing is stored', async () => {
+    // Each entry differs from the others only at its first element, which a deep comparison reaches
+    // last; every element of the list is the last entry: valid, after 249 long comparisons each.
+    const entry = (first: number) => [first, ...Array.from({ length: 249 }, () => 1)];
+    const { projectId, visitors } = await env.seedCheckIn({
+      visitorSchema: { type: 'object', properties: { name: { type: 'string' }, list: { type: 'array', items: { enum: Array.from({ length: 250 }, (_, index) => entry(index + 2)) } } } },
+    });
+    const slow = await call('POST', `/api/projects/${projectId}/visitors`, { token: env.ownerToken, body: { collectionName: visitors, data: { name: 'Ada', list: Array.from({ length: 400 }, () => entry(251)) } } });
+    expect(slow.status, JSON.stringify(slow.body).slice(0, 300)).toBe(422);
+    expect(slow.body).toMatchObject({ code: 'VISITORS_VALIDATION_TOO_SLOW', details: { field: expect.stringMatching(/^data\.list/), budgetMs: 50, code: 'DATA_VALIDATION_TOO_SLOW' } });
+    expect((await call('GET', `/api/projects/${projectId}/types/guests/data`, { token: env.ownerToken })).body.items).toEqual([]);
+    const quick = await call('POST', `/api/projects/${projectId}/visitors`, { token: env.ownerToken, body: { collectionName: visitors, data: { name: 'Ada', list: [entry(2)] } } });
+    expect(quick.status).toBe(201);
+  });
+});
+
 describe('localOnly types take no writes, as on the data routes', () => {
   it('check-in, change, delete and events answer 409 DATA_LOCAL_ONLY_TYPE and write nothing; a secret holder still reads', async () => {
     const { projectId, visitors, visitorEvents } = await env.seedCheckIn();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, type DocumentLimits, type StoredEntity } from '@platform/documents';
+import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, ValidationBudgetExceededError, type DataLimits, type DocumentLimits, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -52,12 +52,26 @@ function assertStorable(limits: DocumentLimits, stored: Record<string, unknown>,
 }
 
 /**
+ * The type schema's problems with a record, within the data service's time budget and limit on
+ * pattern work: past them the write is refused (422) rather than waited for, as a document's is.
+ */
+function schemaProblems(limits: DataLimits, schema: unknown, record: Record<string, unknown>): Array<{ field: string; message: string }> {
+  try {
+    return validateDocument(schema, record, { budgetMs: limits.validationBudgetMs, patternWorkLimit: limits.patternWorkLimit }).map((problem) => ({ ...problem, field: `data.${problem.field}` }));
+  } catch (error) {
+    if (!(error instanceof ValidationBudgetExceededError)) throw error;
+    const field = `data.${error.field}`;
+    throw visitorsError('VISITORS_VALIDATION_TOO_SLOW', { message: `Invalid ${field}: ${error.message}`, details: { field, budgetMs: error.budgetMs, code: 'DATA_VALIDATION_TOO_SLOW' } });
+  }
+}
+
+/**
  * The client's fields after the server-owned ones are dropped, checked by the data service's own
  * rules (no system, internal or access fields, safe keys), its limits on the record as it would be
  * stored (`existing` fields, then these, then the server's `serverFields`), and the type's schema.
  */
 function clientFields(
-  limits: DocumentLimits,
+  limits: DataLimits,
   input: Record<string, unknown>,
   owned: readonly string[],
   type: TypeRecord,
@@ -69,7 +83,7 @@ function clientFields(
   if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: keyProblems.map((problem) => ({ field: problem.path, message: problem.message })) } });
   // Before the schema: validating a 50,000-element array only to refuse it would be wasted work.
   assertStorable(limits, { ...existing, ...fields, ...serverFields }, [...Object.keys(fields), ...Object.keys(serverFields)]);
-  const problems = validateDocument(type.schema, { ...existing, ...fields }).map((problem) => ({ ...problem, field: `data.${problem.field}` }));
+  const problems = schemaProblems(limits, type.schema, { ...existing, ...fields });
   const invalid = problems[0];
   if (invalid) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${invalid.field}: ${invalid.message}`, details: { problems } });
   return fields;
