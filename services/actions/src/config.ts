@@ -17,6 +17,12 @@ export const actionsEnvSchema = z.object({
   ACTIONS_WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Action writes that trigger actions that write...: the chain stops at this depth. */
   ACTIONS_MAX_DEPTH: z.coerce.number().int().min(1).max(20).default(3),
+  /**
+   * Live actions one project may hold. Every document event of the project reads each candidate
+   * action's triggers, and the list answers all of them at once: without a bound, a member's
+   * thousands of actions slowed every write of the project and every list.
+   */
+  ACTIONS_MAX_PER_PROJECT: z.coerce.number().int().min(1).max(100_000).default(500),
   /** The writes all the runs of one chain (started by one person's write) may attempt together. */
   ACTIONS_MAX_CHAIN_WRITES: z.coerce.number().int().min(1).max(100_000).default(100),
   /**
@@ -59,6 +65,8 @@ export interface ActionsConfig {
   /** The wait before a webhook's second attempt (ms); each later one waits four times longer. */
   webhookRetryDelayMs: number;
   maxDepth: number;
+  /** Live actions one project may hold (ACTIONS_MAX_PER_PROJECT); a create past it is refused. */
+  maxPerProject: number;
   /** The writes one chain of actions may attempt, across its runs (ACTIONS_MAX_CHAIN_WRITES). */
   maxChainWrites: number;
   executorConcurrency: number;
@@ -87,6 +95,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     webhookTimeoutMs: parsed.ACTIONS_WEBHOOK_TIMEOUT_MS,
     webhookRetryDelayMs: parsed.ACTIONS_WEBHOOK_RETRY_DELAY_MS,
     maxDepth: parsed.ACTIONS_MAX_DEPTH,
+    maxPerProject: parsed.ACTIONS_MAX_PER_PROJECT,
     maxChainWrites: parsed.ACTIONS_MAX_CHAIN_WRITES,
     executorConcurrency: parsed.ACTIONS_EXECUTOR_CONCURRENCY,
     projectConcurrency,

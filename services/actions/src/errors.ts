@@ -8,6 +8,7 @@ export const actionsError = errorCatalogue({
   ACTIONS_NOT_OWNER: [403, 'Only the action\'s owner (who saved it last) may run it by hand: save it to make it yours, then run it'],
   ACTIONS_DOCUMENT_NOT_FOUND: [404, 'Document not found'],
   ACTIONS_CONFLICT: [409, 'The action changed while it was being saved; reload it and retry'],
+  ACTIONS_TOO_MANY: [409, 'The project holds as many actions as it may (ACTIONS_MAX_PER_PROJECT)'],
   ACTIONS_DUPLICATE_ID: [400, 'Two triggers or two blocks share an id'],
   ACTIONS_UNKNOWN_BLOCK: [400, 'A block names no registered block'],
   ACTIONS_INVALID_CONFIGURATION: [400, "A block's configuration does not match its block"],

@@ -33,6 +33,19 @@ describeWithBackend('mongo', 'actions on MongoDB', ({ url }) => {
     const blocks = [{ id: 'b1', blockName: 'update-database', configuration: { modifier: { $unset: { status: '' } } } }];
     const replaced = await actions.replace(action, { blocks }, [], 2);
     expect(replaced).toMatchObject({ blocks, revision: 1, updatedAt: 2 });
-    expect((await actions.triggeredBy('p1', 'documentCreated')).map((found) => found.blocks)).toEqual([blocks]);
+    const [head] = await actions.triggeredBy('p1', 'documentCreated');
+    expect(head).toMatchObject({ id: 'a1', revision: 1, triggers: action.triggers });
+    expect(head).not.toHaveProperty('blocks');
+    expect(head).not.toHaveProperty('blocksJson');
+    expect((await actions.whole(head!))?.blocks).toEqual(blocks);
+
+    // Kept parsed for its revision; a new revision is read again, a deleted action is none.
+    const newer = [{ id: 'b1', blockName: 'update-database', configuration: { modifier: { $set: { status: 'later' } } } }];
+    const second = await actions.replace(replaced!, { blocks: newer }, [], 3);
+    const [newHead] = await actions.triggeredBy('p1', 'documentCreated');
+    expect((await actions.whole(newHead!))?.blocks).toEqual(newer);
+    expect((await actions.whole(head!))?.blocks).toEqual(newer);
+    await actions.replace(second!, { deletedAt: 4 }, [], 4);
+    expect(await actions.whole({ ...newHead!, revision: 3 })).toBeNull();
   });
 });

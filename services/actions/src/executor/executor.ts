@@ -74,7 +74,10 @@ export class Executor {
     // A write made by an action carries its depth and chain to its event; a person's write starts a chain.
     const depth = event.actionDepth ?? 0;
     const chain = event.actionChain ?? eventId;
-    for (const action of matching) await this.runOnce(action, event, { eventId, triggerName, depth, chain }, traceContext);
+    for (const head of matching) {
+      const action = await this.deps.actions.whole(head);
+      if (action) await this.runOnce(action, event, { eventId, triggerName, depth, chain }, traceContext);
+    }
   }
 
   private async runOnce(action: StoredAction, event: DocumentEvent, trigger: RunTrigger & { eventId: string }, traceContext: TraceContext | undefined): Promise<void> {

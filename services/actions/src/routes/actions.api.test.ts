@@ -263,3 +263,36 @@ describe('an action access rule with a misspelt key', () => {
     expect((await platform.call('GET', `/api/projects/${projectId}/actions`, { token: token.owner })).body.items).toEqual([]);
   });
 });
+
+describe('a project holds a bounded number of actions', () => {
+  let bounded: ActionsTestPlatform;
+  beforeAll(async () => {
+    bounded = await startActionsPlatform({ maxPerProject: 3 });
+  });
+  afterAll(async () => {
+    await bounded?.close();
+  });
+
+  it('refuses a create past ACTIONS_MAX_PER_PROJECT with 409 and stores nothing; a deleted action frees its place; other projects are not counted', async () => {
+    const owner = await bounded.signIn('owner');
+    const projectId = await bounded.seedProject({ ownerId: 'owner' });
+    const other = await bounded.seedProject({ ownerId: 'owner' });
+    const create = (project: string) => bounded.call('POST', `/api/projects/${project}/actions`, { token: owner, body: mailAction });
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const created = await create(projectId);
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    const refused = await create(projectId);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'ACTIONS_TOO_MANY', details: { limit: 3 } });
+    expect(refused.body.error).toContain('at most 3 actions');
+    const listed = async () => (await bounded.call('GET', `/api/projects/${projectId}/actions`, { token: owner })).body.items.map((action: { id: string }) => action.id);
+    expect(await listed()).toEqual(ids);
+    expect((await create(other)).status).toBe(201);
+
+    expect((await bounded.call('DELETE', `/api/projects/${projectId}/actions/${ids[0]}`, { token: owner })).status).toBe(200);
+    expect((await create(projectId)).status).toBe(201);
+  });
+});

@@ -99,6 +99,10 @@ export function registerActionRoutes(app: FastifyInstance, deps: ActionsDeps): v
       if (request.body.access !== undefined && !rlsAllows(project.access, 'update', caller)) {
         throw actionsError('ACTIONS_FORBIDDEN', { message: 'Setting access needs the update permission on the project' });
       }
+      // A bound, not a count kept exact under concurrent creates: a few at once may pass it by as many.
+      if ((await deps.actions.liveCount(request.params.projectId)) >= deps.config.maxPerProject) {
+        throw actionsError('ACTIONS_TOO_MANY', { message: `A project holds at most ${deps.config.maxPerProject} actions; delete one first`, details: { limit: deps.config.maxPerProject } });
+      }
       const now = deps.clock();
       const action: StoredAction = { id: randomUUID(), projectId: request.params.projectId, ...fieldsOf(request.params.projectId, request.body), ownerId: caller.userId, revision: 0, createdAt: now, updatedAt: now };
       await deps.actions.insert(action);
