@@ -101,6 +101,9 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
       let deletedCount = 0;
       let modifiedCount = 0;
       let lastId = '';
+      // Pages in id order from an index: without one, the embedded store scanned the whole
+      // collection for every page (MongoDB's own `_id` index serves it already).
+      await collection.ensureIndex({ keys: { id: 1 } });
       for (;;) {
         const page = await collection.find({ $and: [filter, { id: { $gt: lastId } }] }, { sort: { id: 1 }, limit: PAGE, projection: READ_PROJECTION });
         for (const entity of page) {
