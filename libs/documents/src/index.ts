@@ -3,7 +3,7 @@ export * from './config';
 export * from './data-deps';
 export * from './domain/access-rules';
 export * from './domain/agent-record';
-export * from './domain/change-budget';
+export * from './domain/page-budget';
 export * from './domain/check-in-bindings';
 export * from './domain/collections';
 export * from './domain/conflict';

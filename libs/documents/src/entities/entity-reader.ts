@@ -1,7 +1,7 @@
 import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
 import { replayUpdates, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
-import { itemsWithinChangeBudget } from '../domain/change-budget';
+import { itemsWithinBudgets, type PageBudget } from '../domain/page-budget';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
@@ -41,12 +41,12 @@ export function decodeCursor(value: string): PullCursor | null {
   return null;
 }
 
-/** What pulls and lists take: a page's size, where it continues, and for pages sent with their histories, how many changes they may carry. */
+/** What pulls and lists take: a page's size, where it continues, and what else bounds it. */
 interface PageOptions {
   limit: number;
   cursor?: PullCursor;
-  /** Set when the page is answered with its entities' changes: the page ends sooner, between two milliseconds, rather than pass it. */
-  changeBudget?: number;
+  /** What the page's answer may spend (its characters, its changes): the page ends sooner, between two milliseconds, rather than pass one. */
+  budgets?: ReadonlyArray<PageBudget<StoredEntity>>;
 }
 
 /** The order pulls and lists page in; indexed so a page reads only its own entities. */
@@ -154,14 +154,14 @@ export class EntityReader {
    */
   private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, options: PageOptions, until: number): Promise<PullPage> {
     const page = await this.fullPage(scope, caller, filter, options.limit, until);
-    if (options.changeBudget === undefined) return page;
-    const kept = itemsWithinChangeBudget(page.items, options.changeBudget);
+    if (!options.budgets?.length) return page;
+    const kept = itemsWithinBudgets(page.items, options.budgets);
     if (kept === page.items.length) return page;
     const last = page.items[kept - 1] as StoredEntity;
     return { items: page.items.slice(0, kept), cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
   }
 
-  /** page() before any change budget: `limit` entities, or more to finish the last millisecond. */
+  /** page() before its budgets: `limit` entities, or more to finish the last millisecond. */
   private async fullPage(scope: EntityScope, caller: ProjectCaller, filter: Filter, limit: number, until: number): Promise<PullPage> {
     const readable = rlsFilter('read', caller);
     const query = Object.keys(readable).length ? { $and: [filter, readable] } : filter;

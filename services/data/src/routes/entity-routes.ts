@@ -3,8 +3,9 @@ import { AppError, numberText, requestTraceContext, requireUser, standingDigest,
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CHANGES_PER_PAGE, decodeCursor, publicView, tombstoneView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
+import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
+import { pageJson, PageTexts } from './page-text';
 import { dataError } from '../errors';
 import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
@@ -46,35 +47,37 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
           includeChanges: booleanQuery
             .optional()
             .describe(`true, false, 1 or 0. Each live entity with its change history; a page then ends sooner, between two milliseconds, to carry at most ${CHANGES_PER_PAGE.toLocaleString('en')} changes (its first millisecond always whole), and its cursor continues it`),
-          limit: numberText(z.coerce.number().int().min(1).max(5000).default(1000)).describe('Items per page; a page runs over it to finish its last millisecond'),
+          limit: numberText(z.coerce.number().int().min(1).max(5000).default(1000)).describe(
+            `Items per page; a page runs over it to finish its last millisecond, and ends sooner (between two milliseconds, with a cursor) once its entities pass ${PAGE_CHARACTERS / 1024 / 1024} MiB of JSON`,
+          ),
           cursor: z.string().max(500).optional().describe('From the previous page, to continue it (optional: updatedAt alone is as safe)'),
         }),
         response: { 200: pageSchema },
       },
-      // A page is built from publicView items; re-encoding up to 5,000 of them through zod cost
-      // more than reading them from the store, so the schema documents the page and is not re-run.
-      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (request) => {
+    async (request, reply) => {
       const { caller, resolved } = await open(request, request.params as z.infer<z.ZodObject<P>>);
       const { updatedAt, includeChanges, limit } = request.query;
       const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
       if (cursor === null) throw new AppError(400, 'DATA_INVALID_CURSOR', 'Invalid cursor: pass back the cursor of the previous page unchanged');
-      const pageOptions = { limit, cursor, ...(includeChanges ? { changeBudget: CHANGES_PER_PAGE } : {}) };
+      const texts = new PageTexts();
+      const pageOptions = { limit, cursor, budgets: includeChanges ? [texts.budget, changeBudget] : [texts.budget] };
       const page =
         updatedAt === undefined
           ? await deps.reader.list(resolved.scope, caller, pageOptions)
           : await deps.reader.pull(resolved.scope, caller, { ...pageOptions, since: updatedAt });
-      // Tombstones carry what a client needs to drop its copy, not the deleted content again.
       const items = includeChanges
-        ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : deps.reader.withChanges(resolved.scope, item))))
-        : page.items.map((item) => (item.deletedAt !== undefined ? tombstoneView(item) : publicView(item)));
-      return {
-        items,
-        ...(page.cursor ? { cursor: page.cursor } : {}),
-        ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
-        ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
-      } as z.infer<typeof pageSchema>;
+        ? await Promise.all(page.items.map(async (item) => (item.deletedAt !== undefined ? texts.of(item) : JSON.stringify(await deps.reader.withChanges(resolved.scope, item)))))
+        : page.items.map((item) => texts.of(item));
+      // The page's schema documents the answer; its text is built from the items' own (PageTexts).
+      return sendJsonText(
+        reply,
+        pageJson(items, {
+          ...(page.cursor ? { cursor: page.cursor } : {}),
+          ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
+          ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
+        }),
+      );
     },
   );
 
