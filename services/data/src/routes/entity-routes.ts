@@ -3,9 +3,9 @@ import { AppError, numberText, requestTraceContext, requireUser, standingDigest,
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type ResolvedKind } from '@platform/documents';
+import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type PageBudget, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
-import { pageJson, PageTexts } from './page-text';
+import { characterBudget, jsonWithin, pageView } from './page-text';
 import { dataError } from '../errors';
 import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
@@ -60,24 +60,28 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { updatedAt, includeChanges, limit } = request.query;
       const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
       if (cursor === null) throw new AppError(400, 'DATA_INVALID_CURSOR', 'Invalid cursor: pass back the cursor of the previous page unchanged');
-      const texts = new PageTexts();
-      const pageOptions = { limit, cursor, budgets: includeChanges ? [texts.budget, changeBudget] : [texts.budget] };
-      const page =
-        updatedAt === undefined
-          ? await deps.reader.list(resolved.scope, caller, pageOptions)
-          : await deps.reader.pull(resolved.scope, caller, { ...pageOptions, since: updatedAt });
-      const items = includeChanges
-        ? await Promise.all(page.items.map(async (item) => (item.deletedAt !== undefined ? texts.of(item) : JSON.stringify(await deps.reader.withChanges(resolved.scope, item)))))
-        : page.items.map((item) => texts.of(item));
-      // The page's schema documents the answer; its text is built from the items' own (PageTexts).
-      return sendJsonText(
-        reply,
-        pageJson(items, {
+      const answerWithin = async (budgets: Array<PageBudget<StoredEntity>>) => {
+        const page =
+          updatedAt === undefined
+            ? await deps.reader.list(resolved.scope, caller, { limit, cursor, budgets })
+            : await deps.reader.pull(resolved.scope, caller, { limit, cursor, budgets, since: updatedAt });
+        const items = includeChanges
+          ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? pageView(item) : deps.reader.withChanges(resolved.scope, item))))
+          : page.items.map(pageView);
+        return {
+          items,
           ...(page.cursor ? { cursor: page.cursor } : {}),
           ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
           ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
-        }),
-      );
+        };
+      };
+      // The page's schema documents the answer; it is sent as text, not re-encoded through zod
+      // (for up to 5,000 entities that cost more than reading them from the store).
+      const changes = includeChanges ? [changeBudget] : [];
+      const text = jsonWithin(await answerWithin(changes), PAGE_CHARACTERS);
+      if (text !== undefined) return sendJsonText(reply, text);
+      // Large documents: read again, the page ending where its entities' text passes the budget.
+      return sendJsonText(reply, JSON.stringify(await answerWithin([characterBudget, ...changes])));
     },
   );
 

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { pageJson } from './page-text';
+import { jsonWithin } from './page-text';
 
-describe('pageJson', () => {
-  it.each([
-    [[], {}],
-    [['{"id":"a"}'], {}],
-    [['{"id":"a"}', '{"id":"b","n":1}'], { cursor: 'c', retryAfterMs: 5 }],
-    [[], { standing: 's' }],
-  ])('%j with %j is the JSON of the page', (items, rest) => {
-    const text = pageJson(items, rest);
-    expect(JSON.parse(text)).toEqual({ items: items.map((item) => JSON.parse(item)), ...rest });
-    expect(text).toBe(JSON.stringify({ items: items.map((item) => JSON.parse(item)), ...rest }));
+describe('jsonWithin', () => {
+  it('answers the JSON text within the limit, nothing past it', () => {
+    expect(jsonWithin({ items: [1, 2] }, 100)).toBe('{"items":[1,2]}');
+    expect(jsonWithin({ items: [1, 2] }, 15)).toBe('{"items":[1,2]}');
+    expect(jsonWithin({ items: [1, 2] }, 14)).toBeUndefined();
+  });
+
+  it('answers nothing for a value too long for one string, and throws what else JSON refuses', () => {
+    const long = 'x'.repeat(300 * 1024 * 1024);
+    expect(jsonWithin([long, long], Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    expect(() => jsonWithin({ n: 1n }, 100)).toThrow(TypeError);
   });
 });
