@@ -1188,11 +1188,11 @@ export class SyncClient {
       if ((answer.status === 413 || answer.status === 400) && batch.length > 1) return 'split';
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = (answer.status === 200 ? answer.body.results : batch.map(() => answer)) as Array<HttpAnswer<ErrorBody>>;
-      const again = batch.filter((_, index) => results[index]?.body?.details?.detailsOmitted === true);
-      const outcomes = await Promise.allSettled(batch.map((write, index) => (again.includes(write) ? undefined : this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>))));
+      const omitted = results.map((result) => result?.body?.details?.detailsOmitted === true);
+      const outcomes = await Promise.allSettled(batch.map((write, index) => (omitted[index] ? undefined : this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>))));
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
-      return again;
+      return batch.filter((_, index) => omitted[index]);
     } finally {
       for (const key of keys) {
         this.inFlight.delete(key);
