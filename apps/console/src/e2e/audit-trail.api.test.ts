@@ -155,8 +155,8 @@ describe('the audit trail screen in a real browser', () => {
     expect(await current.innerText()).toContain('Bob');
     expect(await page.getByRole('heading', { name: 'State at revision 1' }).count()).toBe(1);
     expect(await page.getByRole('region', { name: 'State at revision' }).innerText()).toContain('"title": "Write the report"');
-    // The diff shows what that change did.
-    expect(await page.getByRole('table', { name: 'Differences' }).locator('tbody tr').allInnerTexts()).toEqual(['title\t"Write report"\t"Write the report"']);
+    // The diff shows what that change did (it reads the revision before as well: waited for).
+    await poll(() => page.getByRole('table', { name: 'Differences' }).locator('tbody tr').allInnerTexts()).toEqual(['title\t"Write report"\t"Write the report"']);
     // Revision 1 is the second oldest of 27: the list scrolled to it.
     const inView = await current.evaluate((item) => {
       const list = item.closest('ol')!.getBoundingClientRect();
