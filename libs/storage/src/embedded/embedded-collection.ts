@@ -7,7 +7,8 @@ import type { CollectionRecord, CollectionWriter } from './store-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
-import { Matches, QUERY_OPTIONS } from './matches';
+import { Matches } from './matches';
+import { QUERY_OPTIONS } from './query-engine';
 import { sortDocuments, valueAt } from './sort-documents';
 import { projectTopLevel } from './top-level-projection';
 

@@ -1,9 +1,6 @@
-import { Query } from 'mingo';
 import type { Filter, StoredDocument } from '../port';
+import { engineTest, type DocumentTest } from './query-engine';
 import { simpleFilter } from './simple-filter';
-
-/** The query engine's options for stored documents, whose key is `id`. */
-export const QUERY_OPTIONS = { idKey: 'id' } as const;
 
 /**
  * Collects the documents a read offers that pass its filter, up to a limit. The filter is
@@ -27,12 +24,8 @@ export class Matches<T extends StoredDocument> {
   }
 }
 
-interface DocumentTest {
-  test(document: Record<string, unknown>): boolean;
-}
-
 /** The filter's test; null when every document passes. */
 function compile(filter: Filter): DocumentTest | null {
   if (Object.keys(filter).length === 0) return null;
-  return simpleFilter(filter) ?? new Query(filter, QUERY_OPTIONS);
+  return simpleFilter(filter) ?? engineTest(filter);
 }
