@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { prepareImageDirectory } from '../../tools/bundle-smoke/image-directory';
 import { pairedRatio, runLoad } from './load';
+import { imageOfWorkingTree } from './image-build';
 import { repositoryRoot, startPlatformProcess, type PlatformProcess } from './processes';
 import { median } from './stats';
 import { patchLoad } from './suites/data-documents';
@@ -39,8 +39,7 @@ async function bundleOf(commit: string | undefined, scratch: string): Promise<st
     // The console is not needed to serve the API: no postinstall build.
     await run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts', '--reporter=silent'], { cwd: tree, timeout: 300_000 });
   }
-  await run(process.execPath, ['scripts/bundle.mjs'], { cwd: tree, timeout: 300_000 });
-  return prepareImageDirectory(join(tree, 'dist'), join(tree, 'apps/console/dist'), join(tree, 'docs'));
+  return imageOfWorkingTree(tree);
 }
 
 interface Side {

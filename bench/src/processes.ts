@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@platform/testkit/servers';
+import { bundleLikeImage, imageOfWorkingTree, runsImageBuild } from './image-build';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,10 +16,26 @@ const runPrincipalSecret = randomBytes(32).toString('hex');
 export interface PlatformCommand {
   args: string[];
   cwd: string;
+  /** What the build needs set besides each process's own settings (the image's ENV lines). */
+  environment?: Record<string, string>;
 }
 
 /** The sources through tsx, as `pnpm start` runs them. */
 const SOURCE_COMMAND: PlatformCommand = { args: ['--import', 'tsx', 'platform/src/main.ts'], cwd: repositoryRoot };
+
+let imageDirectory: Promise<string> | undefined;
+
+/**
+ * How this run starts a platform process: the sources through tsx, or with `BENCH_BUILD=image`
+ * the working tree's bundle as the image's CMD runs it (bundled once a run).
+ */
+export async function platformCommand(): Promise<PlatformCommand> {
+  if (!runsImageBuild()) return SOURCE_COMMAND;
+  imageDirectory ??= imageOfWorkingTree(repositoryRoot);
+  const directory = await imageDirectory;
+  // As the Dockerfile's ENV lines set them.
+  return { args: ['dist/platform.mjs'], cwd: directory, environment: { NODE_ENV: 'production', CONSOLE_DIR: join(directory, 'console'), GUIDES_DIR: join(directory, 'docs') } };
+}
 
 export interface PlatformProcess {
   url: string;
@@ -30,12 +47,22 @@ export interface PlatformProcess {
  * Starts `platform/src/main.ts` (or `command`, such as a bundle) as its own process, so the load
  * generator and the server do not share an event loop; resolves once /api/health answers.
  */
-export async function startPlatformProcess(environment: Record<string, string>, command: PlatformCommand = SOURCE_COMMAND): Promise<PlatformProcess> {
+export async function startPlatformProcess(environment: Record<string, string>, given?: PlatformCommand): Promise<PlatformProcess> {
+  const command = given ?? (await platformCommand());
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-data-'));
   const child = spawn(process.execPath, command.args, {
     cwd: command.cwd,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PRINCIPAL_SECRET: runPrincipalSecret, ...environment },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      PRINCIPAL_SECRET: runPrincipalSecret,
+      ...command.environment,
+      ...environment,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -76,10 +103,13 @@ export type ReferenceProxy = 'fastify-http-proxy' | 'node-undici-proxy';
 /** A reference proxy in its own process in front of `upstream`; resolves once its proxied health route answers. */
 export async function startReferenceProxy(kind: ReferenceProxy, upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  // Under the platform's V8 settings, so the comparison is of the code alone.
-  const child = spawn(process.execPath, [...PLATFORM_V8_FLAGS, '--import', 'tsx', `bench/src/reference-proxies/${kind}.ts`], {
+  const image = runsImageBuild();
+  const entry = `bench/src/reference-proxies/${kind}.ts`;
+  const program = image ? [await bundleLikeImage(join(repositoryRoot, entry))] : ['--import', 'tsx', entry];
+  // Under the platform's V8 settings (and the image's NODE_ENV with its build), so the comparison is of the code alone.
+  const child = spawn(process.execPath, [...PLATFORM_V8_FLAGS, ...program], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', UPSTREAM: upstream, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', UPSTREAM: upstream, PORT: String(port), ...(image ? { NODE_ENV: 'production' } : {}) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startLocalTopology } from '@platform/platform';
 import { startBackendServers, type BackendServers } from '@platform/testkit/servers';
 import { benchMongoStorage, describeMongoStandIn } from './mongo-stand-in';
-import { startPlatformProcess, type PlatformProcess } from './processes';
+import { platformCommand, startPlatformProcess, type PlatformProcess } from './processes';
 import { noteMongoStandIn } from './run-conditions';
 
 type BackendUrls = BackendServers['urls'];
@@ -52,7 +52,9 @@ export async function withBackends<T>(run: (urls: BackendUrls) => Promise<T>): P
 export function withMicroservices<T>(environment: Record<string, string>, run: (shape: Microservices) => Promise<T>, replicas?: Record<string, number>): Promise<T> {
   return withBackends(async (backendUrls) => {
     const database = `bench_${randomBytes(4).toString('hex')}`;
-    const topology = await startLocalTopology({ backendUrls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: database, ...environment }, replicas });
+    const { args, cwd, environment: buildEnvironment } = await platformCommand();
+    const command = { executable: process.execPath, args, cwd };
+    const topology = await startLocalTopology({ backendUrls, extraEnvironment: { ...buildEnvironment, LOG_LEVEL: 'warn', MONGO_DATABASE: database, ...environment }, replicas, command });
     try {
       return await run({ gatewayUrl: topology.gatewayUrl, serviceUrls: topology.serviceUrls, instanceUrls: topology.instanceUrls, backendUrls, database });
     } finally {

@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type Format, type ValidateFunction } from 'a
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { DataLimits } from '../config';
 import { deepFreeze } from './deep-freeze';
 import { currentTypeSchema } from './legacy-type-schema';
 import { DEFAULT_PATTERN_WORK_LIMIT, meteredPattern, withPatternWork } from './pattern-work';
@@ -131,6 +132,11 @@ function validatorFor(stored: unknown): { schema: TypeSchema; entry: Compiled } 
   }
   const schema = currentTypeSchema(stored);
   return schema && { schema, entry: compiled(schema) };
+}
+
+/** What a service's limits allow one document's validation: its time budget and its pattern work. */
+export function validationOptions(limits: Pick<DataLimits, 'validationBudgetMs' | 'patternWorkLimit'>): ValidationOptions {
+  return { budgetMs: limits.validationBudgetMs, patternWorkLimit: limits.patternWorkLimit };
 }
 
 /**

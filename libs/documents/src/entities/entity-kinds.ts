@@ -7,7 +7,7 @@ import { mayManageType, defaultAccessPaths } from '../domain/type-access';
 import { applicationRecordSchema, typeIdSchema, typeRecordSchema } from '../domain/type-record';
 import { SERVER_SET_DOCUMENT_FIELDS } from '../domain/reserved-fields';
 import { isLegacyTypeSchema, jsonSchemaFromLegacy } from '../domain/legacy-type-schema';
-import { validateDocument } from '../domain/schema-validator';
+import { validateDocument, validationOptions } from '../domain/schema-validator';
 import { ValidationBudgetExceededError } from '../domain/validation-budget';
 import type { SchemaProblem } from '../domain/type-schema';
 import { TYPE_SCHEMA_FIELD } from '../domain/type-schema-storage';
@@ -25,13 +25,13 @@ function zodProblems(result: { success: boolean; error?: z.ZodError }): Array<{ 
   return result.success ? [] : (result.error?.issues ?? []).map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message }));
 }
 
-/** Schema validation with a time budget (past it the write is refused, 422, rather than waited for) and the limit on pattern work. */
-function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, { validationBudgetMs: budgetMs, patternWorkLimit }: DataLimits): SchemaProblem[] {
+/** Schema validation with a time budget (past it the write is refused, 422 DATA_VALIDATION_TOO_SLOW, rather than waited for) and the limit on pattern work. */
+export function validateWithinBudget(schema: unknown, fields: Record<string, unknown>, limits: DataLimits): SchemaProblem[] {
   try {
-    return validateDocument(schema, fields, { budgetMs, patternWorkLimit });
+    return validateDocument(schema, fields, validationOptions(limits));
   } catch (error) {
     if (!(error instanceof ValidationBudgetExceededError)) throw error;
-    throw documentError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
+    throw documentError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs: error.budgetMs } });
   }
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { numberText, requestTraceContext } from '@platform/kit';
-import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, ValidationBudgetExceededError, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateDocument, type DataDeps, type SchemaProblem } from '@platform/documents';
+import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateWithinBudget, type DataDeps, type SchemaProblem } from '@platform/documents';
 import { dataError } from '../errors';
 import { ESTIMATE_NODE_BUDGET, generateSamples, SampleDataInvalidError, SampleDataTooLargeError, SampleSchemaTooComplexError } from '../domain/sample-data';
 import { checkedTypeSchema } from './checked-type-schema';
@@ -41,15 +41,9 @@ function refuseReservedFields(samples: Array<Record<string, unknown>>): void {
 
 /** A sample checked as POST .../data checks a document (the type's stored schema, its validator, the validation time and pattern work limits), after the reserved-field check. */
 function sampleValidator(deps: DataDeps, stored: unknown): (sample: Record<string, unknown>) => SchemaProblem[] {
-  const { validationBudgetMs: budgetMs, patternWorkLimit } = deps.limits;
   return (sample) => {
     refuseReservedFields([sample]);
-    try {
-      return validateDocument(stored, sample, { budgetMs, patternWorkLimit });
-    } catch (error) {
-      if (!(error instanceof ValidationBudgetExceededError)) throw error;
-      throw dataError('DATA_VALIDATION_TOO_SLOW', { message: `Invalid ${error.field}: ${error.message}`, details: { field: error.field, budgetMs } });
-    }
+    return validateWithinBudget(stored, sample, deps.limits);
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, ValidationBudgetExceededError, type DataLimits, type DocumentLimits, type StoredEntity } from '@platform/documents';
+import { checkNewFields, documentError, ID_PATTERN, limitProblem, publicView, validateDocument, validationOptions, ValidationBudgetExceededError, type DataLimits, type DocumentLimits, type StoredEntity } from '@platform/documents';
 import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -57,7 +57,7 @@ function assertStorable(limits: DocumentLimits, stored: Record<string, unknown>,
  */
 function schemaProblems(limits: DataLimits, schema: unknown, record: Record<string, unknown>): Array<{ field: string; message: string }> {
   try {
-    return validateDocument(schema, record, { budgetMs: limits.validationBudgetMs, patternWorkLimit: limits.patternWorkLimit }).map((problem) => ({ ...problem, field: `data.${problem.field}` }));
+    return validateDocument(schema, record, validationOptions(limits)).map((problem) => ({ ...problem, field: `data.${problem.field}` }));
   } catch (error) {
     if (!(error instanceof ValidationBudgetExceededError)) throw error;
     const field = `data.${error.field}`;
