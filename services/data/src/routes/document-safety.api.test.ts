@@ -127,6 +127,25 @@ describe('type schema patterns', () => {
   });
 });
 
+describe('schema validation time budget', () => {
+  it('refuses a document whose validation takes longer than the budget with 422 naming the field, stores nothing, and takes a quick one', async () => {
+    // Each entry differs from the others only at its first element, which a deep comparison reaches
+    // last; every element of the list is the last entry: valid, after 249 long comparisons each.
+    const entry = (first: number) => [first, ...Array.from({ length: 249 }, () => 1)];
+    const typeId = await createType({ name: 'Slow to check', schema: { type: 'object', properties: { list: { type: 'array', items: { enum: Array.from({ length: 250 }, (_, index) => entry(index + 2)) } } } } });
+    const slowList = Array.from({ length: 400 }, () => entry(251));
+    const slow = await platform.call('POST', dataPath(typeId), { token, body: { list: slowList } });
+    expect(slow.status, JSON.stringify(slow.body).slice(0, 300)).toBe(422);
+    expect(slow.body).toMatchObject({ code: 'DATA_VALIDATION_TOO_SLOW', details: { field: expect.stringMatching(/^list\.\d+$/), budgetMs: 50 } });
+    expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
+    const quick = await createDocument(typeId, { list: [entry(2)] });
+    const patched = await platform.call('PATCH', `${dataPath(typeId)}/${quick.id}`, { token, body: { modifier: { $set: { list: slowList } }, baseRevision: 0 } });
+    expect(patched.status).toBe(422);
+    expect(patched.body.code).toBe('DATA_VALIDATION_TOO_SLOW');
+    expect((await platform.call('GET', `${dataPath(typeId)}/${quick.id}`, { token })).body).toMatchObject({ revision: 0, list: [entry(2)] });
+  });
+});
+
 describe('bounded documents', () => {
   it('refuses an array index beyond the limit at once, naming the field, and writes nothing', async () => {
     const typeId = await createType({ name: 'Tagged' });
