@@ -10,6 +10,7 @@ import {
   type TenantMember,
 } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
+import { LRUCache } from 'lru-cache';
 import { AppError } from './errors';
 import type { ProjectCaller } from './rls';
 import { TypeReadAccess } from './type-read-access';
@@ -61,7 +62,7 @@ export interface ProjectContext {
  * forgotten answers what it read but does not cache it, so no stale answer outlives the change.
  */
 export class ProjectAccess {
-  private readonly cache = new Map<string, { value: ProjectContext | null; at: number }>();
+  private readonly cache = new LRUCache<string, { value: ProjectContext | null; at: number }>({ max: 10_000 });
   /** Bumped by every forget of a project; a lookup caches only if its project's stayed the same. */
   private readonly generations = new Map<string, number>();
   /** Bumped by forgetAll. */
@@ -89,7 +90,8 @@ export class ProjectAccess {
     this.types.forget(projectId);
     if (this.generations.size >= 10_000) return this.forgetAll();
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-    for (const key of this.cache.keys()) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
+    // The keys first: the cache's iteration does not follow deletes made inside it.
+    for (const key of [...this.cache.keys()]) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
   }
 
   /** Forgets every cached answer (a tenant's admins changed, or notices may have been missed). */
@@ -112,7 +114,6 @@ export class ProjectAccess {
     const value = await this.load(projectId, principal.userId, principal.platformOwner);
     if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return value;
     this.cache.set(key, { value, at: now });
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
     return value;
   }
 

@@ -1,5 +1,6 @@
 import { typesCollection, type Access } from '@platform/contracts';
 import type { DocumentStore } from '@platform/storage';
+import { LRUCache } from 'lru-cache';
 import { rlsAllows, type ProjectCaller } from './rls';
 
 interface ProjectTypeRules {
@@ -24,7 +25,7 @@ interface ProjectTypeRules {
  * reading while its project was forgotten answers what it read but does not cache it.
  */
 export class TypeReadAccess {
-  private readonly cache = new Map<string, ProjectTypeRules>();
+  private readonly cache = new LRUCache<string, ProjectTypeRules>({ max: 10_000 });
   private readonly generations = new Map<string, number>();
   private epoch = 0;
 
@@ -85,7 +86,6 @@ export class TypeReadAccess {
     };
     if (epoch !== this.epoch || generation !== (this.generations.get(projectId) ?? 0)) return rules;
     this.cache.set(projectId, rules);
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
     return rules;
   }
 }

@@ -1,6 +1,7 @@
 import { rlsOperations } from '@platform/contracts';
 import { rlsFilter, type ProjectCaller } from '@platform/kit';
 import type { Collection, DocumentStore, StoredDocument } from '@platform/storage';
+import { LRUCache } from 'lru-cache';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
 
 export const ACTIONS_COLLECTION = 'actions';
@@ -41,7 +42,7 @@ export class ActionRepository {
   // collection each time built a new instrumented wrapper (2% of a PATCH in the all-in-one).
   private readonly collection: Collection<StoredRecord>;
   /** Actions read whole, least recently used first: an event's matching actions are parsed once per revision, not once per event. */
-  private readonly parsed = new Map<string, StoredAction>();
+  private readonly parsed = new LRUCache<string, StoredAction>({ max: PARSED_ACTIONS_KEPT });
 
   constructor(store: DocumentStore) {
     this.collection = store.collection<StoredRecord>(ACTIONS_COLLECTION);
@@ -114,16 +115,10 @@ export class ActionRepository {
    */
   async whole(head: ActionHead): Promise<StoredAction | null> {
     const kept = this.parsed.get(head.id);
-    if (kept !== undefined && kept.revision === head.revision) {
-      this.parsed.delete(head.id);
-      this.parsed.set(head.id, kept);
-      return kept;
-    }
+    if (kept !== undefined && kept.revision === head.revision) return kept;
     const action = fromRecord(await this.collection.findById(head.id));
     if (!action || action.projectId !== head.projectId || action.deletedAt !== undefined) return null;
-    this.parsed.delete(head.id);
     this.parsed.set(head.id, action);
-    if (this.parsed.size > PARSED_ACTIONS_KEPT) this.parsed.delete(this.parsed.keys().next().value as string);
     return action;
   }
 }

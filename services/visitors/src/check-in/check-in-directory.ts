@@ -1,5 +1,6 @@
 import { applicationsCollection, type StoredEntity } from '@platform/documents';
 import type { DocumentStore } from '@platform/storage';
+import { LRUCache } from 'lru-cache';
 import { checkInConfigurationSchema, findWidgets, type DeletionPeriod } from '@platform/widgets';
 
 /** What the project's CheckIn widgets say about one visitor type. */
@@ -24,7 +25,7 @@ export interface ProjectCheckIns {
  */
 export class CheckInDirectory {
   /** `missReloaded`: this entry was read again because a request asked for what the one before lacked. */
-  private readonly cache = new Map<string, { value: ProjectCheckIns; at: number; missReloaded: boolean }>();
+  private readonly cache = new LRUCache<string, { value: ProjectCheckIns; at: number; missReloaded: boolean }>({ max: 1_000 });
   /** The load under way per project: concurrent callers share it rather than each walking the applications. */
   private readonly loading = new Map<string, Promise<ProjectCheckIns>>();
 
@@ -57,9 +58,7 @@ export class CheckInDirectory {
     const at = this.clock();
     const loaded = this.load(projectId)
       .then((value) => {
-        this.cache.delete(projectId);
         this.cache.set(projectId, { value, at, missReloaded: missed });
-        if (this.cache.size > 1_000) this.cache.delete(this.cache.keys().next().value as string);
         return value;
       })
       .finally(() => this.loading.delete(projectId));
