@@ -21,7 +21,28 @@ export interface PagedEntity {
 /** What a page may spend, and what each entity costs of it. */
 export interface PageBudget<T extends PagedEntity = PagedEntity> {
   limit: number;
+  /**
+   * Reads what `cost` needs, for the page's items in order, before any cost is asked; it may stop
+   * once the items read pass the limit beyond the first millisecond (see readUntilSpent), since
+   * the page is cut before the rest.
+   */
+  prepare?(items: readonly T[]): Promise<void>;
   cost(entity: T): number;
+}
+
+/**
+ * Calls `read` on `items` in page order until their costs pass `limit` at an item of a later
+ * millisecond than the first: itemsWithinBudgets asks no cost past that item. Answers how many
+ * were read.
+ */
+export async function readUntilSpent<T extends PagedEntity>(items: readonly T[], limit: number, read: (item: T) => Promise<number>): Promise<number> {
+  let spent = 0;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index] as T;
+    spent += await read(item);
+    if (spent > limit && item.updatedAt !== (items[0] as T).updatedAt) return index + 1;
+  }
+  return items.length;
 }
 
 /** A page's changes: an entity's revisions 0 to `revision`; a tombstone carries none. */

@@ -155,6 +155,7 @@ export class EntityReader {
   private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, options: PageOptions, until: number): Promise<PullPage> {
     const page = await this.fullPage(scope, caller, filter, options.limit, until);
     if (!options.budgets?.length) return page;
+    for (const budget of options.budgets) await budget.prepare?.(page.items);
     const kept = itemsWithinBudgets(page.items, options.budgets);
     if (kept === page.items.length) return page;
     const last = page.items[kept - 1] as StoredEntity;

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type PageBudget, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
-import { characterBudget, jsonWithin, pageView } from './page-text';
+import { characterBudget, characterBudgetWithChanges, jsonWithin, pageView } from './page-text';
 import { dataError } from '../errors';
 import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
@@ -80,8 +80,9 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const changes = includeChanges ? [changeBudget] : [];
       const text = jsonWithin(await answerWithin(changes), PAGE_CHARACTERS);
       if (text !== undefined) return sendJsonText(reply, text);
-      // Large documents: read again, the page ending where its entities' text passes the budget.
-      return sendJsonText(reply, JSON.stringify(await answerWithin([characterBudget, ...changes])));
+      // Large documents or histories: read again, the page ending where its entities' text (with their changes) passes the budget.
+      const characters = includeChanges ? characterBudgetWithChanges(deps.reader, resolved.scope) : characterBudget;
+      return sendJsonText(reply, JSON.stringify(await answerWithin([characters, ...changes])));
     },
   );
 

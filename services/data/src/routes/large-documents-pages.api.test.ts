@@ -67,3 +67,45 @@ describe('a page of large documents ends at its character budget', () => {
     expect(second.body.items[0].id).toBe(ids[first.body.items.length]);
   });
 });
+
+describe('a page with includeChanges counts its changes in the character budget', () => {
+  /** Forty documents of 200 kB, each then changed twice by as much: 8 MB of documents, over 30 MB with their changes. */
+  const CHANGED = 40;
+  const piece = (letter: string) => letter.repeat(200_000);
+  let historyPath: string;
+  const historyIds: string[] = [];
+
+  beforeAll(async () => {
+    const projectId = await platform.seedProject({ ownerId: 'reader' });
+    expect((await platform.call('POST', `/api/projects/${projectId}/types`, { token, body: { id: 'drafts', name: 'Drafts' } })).status).toBe(201);
+    historyPath = `/api/projects/${projectId}/types/drafts/data`;
+    for (let index = 0; index < CHANGED; index += 1) {
+      const id = `draft-${String(index).padStart(2, '0')}`;
+      expect((await platform.call('POST', historyPath, { token, body: { id, text: piece('a') } })).status).toBe(201);
+      for (const [baseRevision, letter] of [[0, 'b'], [1, 'c']] as const) {
+        expect((await platform.call('PATCH', `${historyPath}/${id}`, { token, body: { baseRevision, modifier: { $set: { text: piece(letter) } } } })).status).toBe(200);
+      }
+      historyIds.push(id);
+    }
+  }, 120_000);
+
+  it('ends a pull page once its entities with their changes pass the budget; the cursor brings every entity with its whole history', async () => {
+    const first = await platform.call('GET', `${historyPath}?updatedAt=0&includeChanges=true`, { token });
+    expect(first.status).toBe(200);
+    expect(first.body.items.length).toBeGreaterThan(0);
+    expect(first.body.items.length).toBeLessThan(CHANGED);
+    expect(JSON.stringify(first.body.items).length).toBeLessThanOrEqual(PAGE_CHARACTERS);
+    expect(first.body.cursor).toEqual(expect.any(String));
+
+    const seen: Array<{ id: string; text: string; changes: unknown[] }> = [...first.body.items];
+    let cursor = first.body.cursor as string | undefined;
+    while (cursor) {
+      const next = await platform.call('GET', `${historyPath}?updatedAt=0&includeChanges=true&cursor=${cursor}`, { token });
+      expect(JSON.stringify(next.body.items).length).toBeLessThanOrEqual(PAGE_CHARACTERS);
+      seen.push(...next.body.items);
+      cursor = next.body.cursor;
+    }
+    expect(seen.map((item) => item.id)).toEqual(historyIds);
+    expect(seen.every((item) => item.text === piece('c') && item.changes.length === 3)).toBe(true);
+  });
+});
