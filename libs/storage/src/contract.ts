@@ -98,6 +98,26 @@ export function runDocumentStoreContract(adapter: string, open: () => Promise<{ 
       expect(await items.count()).toBe(4);
     });
 
+    it('stops a bounded find after the document that passes its bytes, reading at least one, and says so', async () => {
+      const items = fresh();
+      // Ten documents of about 10 kB, in id order.
+      const text = 'x'.repeat(10_000);
+      await items.insertMany(Array.from({ length: 10 }, (_, index) => ({ id: `d${index}`, name: text, n: index })));
+      const page = { sort: { id: 1 as const } };
+      const cut = await items.findWithin({}, page, 25_000);
+      expect(cut.documents.map((document) => document.id)).toEqual(['d0', 'd1', 'd2']);
+      expect(cut.documents[2]).toEqual({ id: 'd2', name: text, n: 2 });
+      expect(cut.stoppedByBytes).toBe(true);
+      expect((await items.findWithin({}, page, 1)).documents.map((document) => document.id)).toEqual(['d0']);
+      const whole = await items.findWithin({ n: { $gte: 5 } }, { ...page, projection: { n: 1 } }, 1_000_000);
+      expect(whole).toEqual({ documents: [5, 6, 7, 8, 9].map((n) => ({ id: `d${n}`, n })), stoppedByBytes: false });
+      const limited = await items.findWithin({}, { ...page, skip: 2, limit: 3 }, 1_000_000);
+      expect(limited).toEqual({ documents: expect.any(Array), stoppedByBytes: false });
+      expect(limited.documents.map((document) => document.id)).toEqual(['d2', 'd3', 'd4']);
+      // The bound passed at the last match it could read: nothing stopped it.
+      expect((await items.findWithin({ n: { $gte: 8 } }, page, 15_000)).stoppedByBytes).toBe(false);
+    });
+
     it('projects by inclusion and exclusion, always keeping id', async () => {
       const items = fresh();
       await items.insertOne({ id: 'a', name: 'x', n: 1, nested: { secret: true } });

@@ -32,6 +32,12 @@ export interface StoredDocument {
   [field: string]: unknown;
 }
 
+/** What `findWithin` read: the documents in order, and whether the byte bound stopped it before `limit` or the last match. */
+export interface BoundedFind<T> {
+  documents: T[];
+  stoppedByBytes: boolean;
+}
+
 export interface Collection<T extends StoredDocument = StoredDocument> {
   readonly name: string;
   /** Inserts one document. Throws `DuplicateKeyError` when its id or a unique index clashes. */
@@ -41,6 +47,12 @@ export interface Collection<T extends StoredDocument = StoredDocument> {
   findById(id: string, options?: { projection?: Projection }): Promise<T | null>;
   findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /**
+   * `find`, stopping after the document that brings what it read past `maxBytes` (the documents as
+   * stored: JSON characters on the embedded store, BSON bytes on MongoDB); at least one is read. It
+   * bounds what a read of large documents holds, where `limit` alone would hold `limit` of them.
+   */
+  findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>>;
   count(filter?: Filter): Promise<number>;
   /**
    * Atomically applies `modifier` to the first document matching `filter` and returns it as it is

@@ -1,5 +1,5 @@
 import { SpanKind, trace, type SpanOptions } from '@opentelemetry/api';
-import { wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
+import { wrappedAtomically, wrappedCollections, type BoundedFind, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
 import { storeOperationDuration } from './metrics';
 import { inChildSpan, inRecordedTrace, type TraceContext } from './trace-context';
 
@@ -76,6 +76,10 @@ class InstrumentedCollection<T extends StoredDocument> implements Collection<T> 
 
   find(filter: Filter, options?: FindOptions): Promise<T[]> {
     return measured('find', () => this.inner.find(filter, options));
+  }
+
+  findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    return measured('find', () => this.inner.findWithin(filter, options, maxBytes));
   }
 
   count(filter?: Filter): Promise<number> {

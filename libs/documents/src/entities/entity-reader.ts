@@ -1,7 +1,7 @@
 import type { EventSource } from '@platform/contracts';
 import { rlsAllows, rlsFilter, type ProjectCaller } from '@platform/kit';
-import { replayUpdates, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
-import { itemsWithinBudgets, type PageBudget } from '../domain/page-budget';
+import { replayUpdates, type Collection, type DocumentStore, type Filter, type UpdateModifier } from '@platform/storage';
+import { itemsWithinBudgets, PAGE_READ_BYTES, type PageBudget } from '../domain/page-budget';
 import { documentError } from '../errors';
 import { READ_PROJECTION, type EntityScope, type StoredEntity } from './entity';
 import type { History } from './history';
@@ -9,7 +9,7 @@ import type { PullWatermarks } from './pull-watermarks';
 import type { UpdatedAtClock } from './updated-at-clock';
 
 export interface PullPage {
-  /** At least `limit` when more follow, and then all of the last millisecond's entities (see page). */
+  /** At least `limit` when more follow (fewer where the read's bytes or the page's budgets end it sooner), and then all of the last millisecond's entities (see page). */
   items: StoredEntity[];
   /** Present when more items follow: pass it back as `cursor` for the next page (an optimisation: pulling from the largest `updatedAt` is as safe). */
   cursor?: string;
@@ -63,6 +63,8 @@ export class EntityReader {
     private readonly timestamps: UpdatedAtClock,
     /** Only with a store shared by several processes. */
     private readonly watermarks?: PullWatermarks,
+    /** What one page's read may hold of its documents as stored (PAGE_READ_BYTES). */
+    private readonly readBytes = PAGE_READ_BYTES,
   ) {}
 
   /** One entity the caller may read (deleted ones too), or 404. */
@@ -171,12 +173,33 @@ export class EntityReader {
       await collection.ensureIndex({ keys: PAGE_ORDER });
       this.indexed.add(scope.collection);
     }
-    const items = await collection.find(query, { sort: PAGE_ORDER, limit: limit + 1, projection: READ_PROJECTION });
+    const read = await collection.findWithin(query, { sort: PAGE_ORDER, limit: limit + 1, projection: READ_PROJECTION }, this.readBytes);
+    const items = read.documents;
+    if (read.stoppedByBytes) return this.endedByBytes(collection, query, items, until);
     if (items.length <= limit) return { items };
     const page = items.slice(0, limit);
     const last = page[page.length - 1] as StoredEntity;
     const next = items[limit] as StoredEntity;
     if (next.updatedAt !== last.updatedAt) return { items: page, cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+    return this.finishedMillisecond(collection, query, page, until);
+  }
+
+  /**
+   * A page whose read stopped at its bytes: it ends before the millisecond the read stopped in,
+   * whose other entities may not have been read; when that is its first millisecond, the page
+   * holds that millisecond whole (a page never ends inside one).
+   */
+  private async endedByBytes(collection: Collection<StoredEntity>, query: Filter, items: StoredEntity[], until: number): Promise<PullPage> {
+    const stoppedIn = (items[items.length - 1] as StoredEntity).updatedAt;
+    const whole = items.filter((item) => item.updatedAt !== stoppedIn);
+    if (whole.length === 0) return this.finishedMillisecond(collection, query, items, until);
+    const last = whole[whole.length - 1] as StoredEntity;
+    return { items: whole, cursor: encodeCursor({ updatedAt: last.updatedAt, id: last.id, until }) };
+  }
+
+  /** `page` with the rest of its last millisecond's entities, and a cursor when more follow. */
+  private async finishedMillisecond(collection: Collection<StoredEntity>, query: Filter, page: StoredEntity[], until: number): Promise<PullPage> {
+    const last = page[page.length - 1] as StoredEntity;
     const rest = await collection.find({ $and: [query, { updatedAt: last.updatedAt, id: { $gt: last.id } }] }, { sort: PAGE_ORDER, projection: READ_PROJECTION });
     const finished = [...page, ...rest];
     const end = finished[finished.length - 1] as StoredEntity;

@@ -1,4 +1,4 @@
-import { wrappedAtomically, wrappedCollections, type Collection, type DocumentStore, type FindOptions, type Filter, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
+import { wrappedAtomically, wrappedCollections, type BoundedFind, type Collection, type DocumentStore, type FindOptions, type Filter, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '@platform/storage';
 import { isTypesCollection } from '../domain/collections';
 import { loadedTypeFields, storedTypeFields, storedTypeModifier } from '../domain/type-schema-storage';
 
@@ -36,6 +36,11 @@ class TypeSchemaCollection<T extends StoredDocument> implements Collection<T> {
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
     return (await this.inner.find(filter, options)).map((document) => loadedTypeFields(document));
+  }
+
+  async findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    const found = await this.inner.findWithin(filter, options, maxBytes);
+    return { ...found, documents: found.documents.map((document) => loadedTypeFields(document)) };
   }
 
   count(filter?: Filter): Promise<number> {

@@ -2,7 +2,7 @@ import { Query } from 'mingo';
 import { applyUpdate } from '../apply-update';
 import { copyJson } from '../copy-json';
 import { assertSupportedModifier } from '../modifier';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import { DuplicateKeyError, type BoundedFind, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionRecord, CollectionWriter } from './store-log';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
@@ -54,6 +54,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   /** Built the first time a query plan picks the index, then kept up to date. */
   private readonly ordered = new Map<IndexSpec, OrderedIndex<T>>();
   private readonly serialized = new WeakMap<T, string>();
+  /** The JSON length of a document read from the log, once measured: its text is not kept (memory), only this. */
+  private readonly measured = new WeakMap<T, number>();
   private writer: CollectionWriter | undefined;
 
   constructor(readonly name: string) {}
@@ -144,13 +146,39 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.selected(filter, options).map((document) => this.present(document, options.projection));
+  }
+
+  async findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    const selected = this.selected(filter, options);
+    const documents: T[] = [];
+    let bytes = 0;
+    for (const document of selected) {
+      documents.push(this.present(document, options.projection));
+      bytes += this.storedLength(document);
+      if (bytes > maxBytes) return { documents, stoppedByBytes: documents.length < selected.length };
+    }
+    return { documents, stoppedByBytes: false };
+  }
+
+  /** A stored document's JSON length: of the text written on insert or update, or measured once. */
+  private storedLength(document: T): number {
+    const length = this.serialized.get(document)?.length ?? this.measured.get(document);
+    if (length !== undefined) return length;
+    const counted = JSON.stringify(document).length;
+    this.measured.set(document, counted);
+    return counted;
+  }
+
+  /** The stored documents a find answers, in order, before projection. */
+  private selected(filter: Filter, options: FindOptions): T[] {
     const start = options.skip ?? 0;
     const end = options.limit ? start + options.limit : undefined;
     const plan = this.plan(filter, options.sort);
     // In index order a page is the first `end` matches: nothing after them is read.
     let matches = this.matching(filter, plan, plan?.sorted ? end : undefined);
     if (options.sort && !plan?.sorted) matches = sortDocuments(matches, options.sort, end);
-    return matches.slice(start, end).map((document) => this.present(document, options.projection));
+    return matches.slice(start, end);
   }
 
   async count(filter: Filter = {}): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Collection, Filter, FindOptions, IndexSpec, Projection, StoreSection, StoredDocument, UpdateModifier } from '../port';
+import type { BoundedFind, Collection, Filter, FindOptions, IndexSpec, Projection, StoreSection, StoredDocument, UpdateModifier } from '../port';
 import type { LogSection, StoreLog } from './store-log';
 
 /**
@@ -35,6 +35,10 @@ class SectionCollection<T extends StoredDocument> implements Collection<T> {
 
   find(filter: Filter, options?: FindOptions): Promise<T[]> {
     return this.inner.find(filter, options);
+  }
+
+  findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    return this.inner.findWithin(filter, options, maxBytes);
   }
 
   count(filter?: Filter): Promise<number> {

@@ -1,4 +1,5 @@
 import {
+  BSON,
   MongoClient,
   MongoNetworkError,
   MongoNotConnectedError,
@@ -7,9 +8,10 @@ import {
   MongoTopologyClosedError,
   type Collection as DriverCollection,
   type Document,
+  type FindCursor,
 } from 'mongodb';
 import { assertSupportedModifier } from '../modifier';
-import { DuplicateKeyError, StoreUnavailableError, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import { DuplicateKeyError, StoreUnavailableError, type BoundedFind, type Collection, type DocumentStore, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import { fromMongoDocument, toMongoDocument, toMongoFilter, toMongoKeys, toMongoProjection, toMongoSort } from './id-mapping';
 
 export interface MongoStoreOptions {
@@ -85,17 +87,42 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    let cursor = this.driver.find(toMongoFilter(filter));
-    if (options.projection && Object.keys(options.projection).length > 0) cursor = cursor.project(toMongoProjection(options.projection));
-    if (options.sort) cursor = cursor.sort(toMongoSort(options.sort));
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit) cursor = cursor.limit(options.limit);
     try {
-      const documents = await cursor.toArray();
+      const documents = await this.cursor(filter, options).toArray();
       return documents.map((document) => fromMongoDocument<T>(document));
     } catch (error) {
       return rethrow(this.name, error);
     }
+  }
+
+  async findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    // Raw BSON: a document's size is its buffer's length, known before it is decoded (as the driver would, with its defaults).
+    const cursor = this.cursor(filter, options, { raw: true });
+    const documents: T[] = [];
+    let bytes = 0;
+    try {
+      for (let raw = await cursor.next(); raw !== null; raw = await cursor.next()) {
+        const buffer = raw as unknown as Uint8Array;
+        documents.push(fromMongoDocument<T>(BSON.deserialize(buffer)));
+        bytes += buffer.byteLength;
+        // More may follow while the batch holds some or the server keeps the cursor open (an empty last batch reads as more: the caller asks once again).
+        if (bytes > maxBytes) return { documents, stoppedByBytes: cursor.bufferedCount() > 0 || !cursor.closed };
+      }
+      return { documents, stoppedByBytes: false };
+    } catch (error) {
+      return rethrow(this.name, error);
+    } finally {
+      await cursor.close();
+    }
+  }
+
+  private cursor(filter: Filter, options: FindOptions, driverOptions?: { raw: true }): FindCursor<Document> {
+    let cursor = this.driver.find(toMongoFilter(filter), driverOptions);
+    if (options.projection && Object.keys(options.projection).length > 0) cursor = cursor.project(toMongoProjection(options.projection));
+    if (options.sort) cursor = cursor.sort(toMongoSort(options.sort));
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor;
   }
 
   async count(filter: Filter = {}): Promise<number> {
