@@ -3,11 +3,13 @@ import { AppError, requestTraceContext, requireUser, rlsAllows, rlsFilter } from
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN, typeIdSchema, READ_PROJECTION, type StoredEntity, TypeDirectory, type DataDeps } from '@platform/documents';
+import { ID_PATTERN, typeIdSchema, type StoredEntity, TypeDirectory, type DataDeps } from '@platform/documents';
 import { dataError } from '../errors';
 import { batchModifierFor, batchRlsRequestSchema, batchTargetFilter } from '../domain/batch-rls';
 
 const PAGE = 500;
+/** What the batch reads of each entity: its access decides, its revision guards the write (a page of 500 whole documents of 1 MiB held 500 MB). */
+const BATCH_FIELDS = { id: 1, revision: 1, access: 1, deletedAt: 1 } as const;
 /** How often one entity is read again and retried when writes of others keep changing it under the batch. */
 const ATTEMPTS = 5;
 /** How many matching entities a dry run shows, so a person sees what the batch would touch. */
@@ -68,7 +70,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
       if (dryRun) {
         const matchingCount = await collection.count(filter);
         // Only entities the caller may read: the update permission on the project does not reveal the others.
-        const found = await collection.find({ $and: [filter, rlsFilter('read', caller)] }, { sort: { id: 1 }, limit: SAMPLE_SIZE, projection: READ_PROJECTION });
+        const found = await collection.find({ $and: [filter, rlsFilter('read', caller)] }, { sort: { id: 1 }, limit: SAMPLE_SIZE, projection: BATCH_FIELDS });
         const sample = found.map((entity) => ({ id: entity.id, ...(entity.access ? { access: entity.access } : {}), ...(entity.deletedAt !== undefined ? { deletedAt: entity.deletedAt } : {}) }));
         if (!body.includeDeleted) return { matchingCount, action: body.action, operations, dryRun, sample };
         return { matchingCount, action: body.action, operations, dryRun, sample, deletedCount: await collection.count({ $and: [filter, { deletedAt: { $exists: true } }] }) };
@@ -92,7 +94,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
             if (!(error instanceof AppError) || error.code !== 'DATA_REVISION_CONFLICT') throw error;
             if (attempt === ATTEMPTS) throw dataError('DATA_REVISION_CONFLICT', { message: 'An entity kept changing while the batch ran; run it again (the entities it changed stay changed)' });
           }
-          entity = await collection.findOne({ $and: [filter, { id: entity.id }] }, { projection: READ_PROJECTION });
+          entity = await collection.findOne({ $and: [filter, { id: entity.id }] }, { projection: BATCH_FIELDS });
         }
         return false;
       };
@@ -105,7 +107,7 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
       // collection for every page (MongoDB's own `_id` index serves it already).
       await collection.ensureIndex({ keys: { id: 1 } });
       for (;;) {
-        const page = await collection.find({ $and: [filter, { id: { $gt: lastId } }] }, { sort: { id: 1 }, limit: PAGE, projection: READ_PROJECTION });
+        const page = await collection.find({ $and: [filter, { id: { $gt: lastId } }] }, { sort: { id: 1 }, limit: PAGE, projection: BATCH_FIELDS });
         for (const entity of page) {
           matchingCount += 1;
           if (entity.deletedAt !== undefined) deletedCount += 1;
