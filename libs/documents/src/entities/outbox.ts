@@ -7,6 +7,7 @@ import { DuplicateKeyError, type DocumentStore, type StoredDocument } from '@pla
 import type { ConsumedPulls } from './consumed-pulls';
 import { loadChange, publicView, type EntityScope, type OutboxEntry, type StoredChange, type StoredEntity } from './entity';
 import type { History } from './history';
+import { PAGE_READ_BYTES } from '../domain/page-budget';
 
 const REGISTRY = 'outbox-collections';
 
@@ -270,15 +271,16 @@ export class OutboxDrainer {
       backlog += await collection.count(HOLDS_OUTBOX_ENTRIES);
       const pending = { ...HOLDS_OUTBOX_ENTRIES, updatedAt: { $lt: this.clock() - graceMs } };
       if (!this.consumedPulls) {
-        for (const entity of await collection.find(pending, { limit: SWEEP_PAGE })) if (await this.drain(scope, entity)) drained += 1;
+        for (const entity of (await collection.findWithin(pending, { limit: SWEEP_PAGE }, PAGE_READ_BYTES)).documents) if (await this.drain(scope, entity)) drained += 1;
         continue;
       }
       // Page on: entries waiting for their consumers fill pages, and a start after a crash finds
       // every unconsumed change of the last moments to publish again.
       for (let after: string | undefined; ; ) {
-        const page = await collection.find(after === undefined ? pending : { ...pending, id: { $gt: after } }, { limit: SWEEP_PAGE, sort: { id: 1 } });
+        // Whole documents (an event carries its entity): a page stops at PAGE_READ_BYTES of them.
+        const { documents: page, stoppedByBytes } = await collection.findWithin(after === undefined ? pending : { ...pending, id: { $gt: after } }, { limit: SWEEP_PAGE, sort: { id: 1 } }, PAGE_READ_BYTES);
         for (const entity of page) if (this.ownEntries(scope, entity, undefined).length > 0 && (await this.drain(scope, entity))) drained += 1;
-        if (page.length < SWEEP_PAGE) break;
+        if (!stoppedByBytes && page.length < SWEEP_PAGE) break;
         after = (page[page.length - 1] as StoredEntity).id;
       }
     }
