@@ -100,7 +100,7 @@ describe('outbox pulls after the consumers (embedded store, in-process bus)', ()
     const collection = store.collection.bind(store);
     store.collection = ((name: string) => {
       const found = collection(name);
-      return new Proxy(found, { get: (target, property, receiver) => (property === 'count' || property === 'find' ? (filter: Record<string, unknown>, ...rest: unknown[]) => (JSON.stringify(filter).includes('_outbox') && scans.push(name), (target[property] as (...args: unknown[]) => unknown).call(target, filter, ...rest)) : Reflect.get(target, property, receiver)) });
+      return new Proxy(found, { get: (target, property, receiver) => (property === 'count' || property === 'find' || property === 'findWithin' ? (filter: Record<string, unknown>, ...rest: unknown[]) => (JSON.stringify(filter).includes('_outbox') && scans.push(name), (target[property] as (...args: unknown[]) => unknown).call(target, filter, ...rest)) : Reflect.get(target, property, receiver)) });
     }) as typeof store.collection;
 
     // The start's sweep reads the collection; the periodic ones after it do not.
