@@ -90,7 +90,7 @@ export class ProjectAccess {
     this.types.forget(projectId);
     if (this.generations.size >= 10_000) return this.forgetAll();
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-    // The keys first: the cache's iteration does not follow deletes made inside it.
+    // The keys first: lru-cache does not promise that an iteration survives deletes made inside it.
     for (const key of [...this.cache.keys()]) if (key.startsWith(`${projectId}\u0000`)) this.cache.delete(key);
   }
 

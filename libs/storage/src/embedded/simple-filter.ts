@@ -138,30 +138,22 @@ class FieldCheck implements Check {
   }
 }
 
-/** Every check holds: false as soon as one fails, whatever the undecided ones would say. */
-class AllOf implements Check {
-  constructor(private readonly checks: readonly Check[]) {}
+/**
+ * All of the checks (`decidedBy` false: one that fails decides) or any of them (`decidedBy` true:
+ * one that holds decides). A deciding verdict wins whatever the undecided ones would say; without
+ * one, an undecided check leaves the whole undecided.
+ */
+class Junction implements Check {
+  constructor(
+    private readonly checks: readonly Check[],
+    private readonly decidedBy: boolean,
+  ) {}
 
   verdict(document: Record<string, unknown>): Verdict {
-    let verdict: Verdict = true;
+    let verdict: Verdict = !this.decidedBy;
     for (const check of this.checks) {
       const one = check.verdict(document);
-      if (one === false) return false;
-      if (one === UNDECIDED) verdict = UNDECIDED;
-    }
-    return verdict;
-  }
-}
-
-/** Some check holds: true as soon as one does. */
-class AnyOf implements Check {
-  constructor(private readonly checks: readonly Check[]) {}
-
-  verdict(document: Record<string, unknown>): Verdict {
-    let verdict: Verdict = false;
-    for (const check of this.checks) {
-      const one = check.verdict(document);
-      if (one === true) return true;
+      if (one === this.decidedBy) return one;
       if (one === UNDECIDED) verdict = UNDECIDED;
     }
     return verdict;
@@ -192,7 +184,7 @@ function filterCheck(filter: unknown): Check | undefined {
       const clauses = clauseChecks(spec);
       if (!clauses) return undefined;
       if (field === '$and') checks.push(...clauses);
-      else checks.push(clauses.length === 1 ? clauses[0]! : new AnyOf(clauses));
+      else checks.push(clauses.length === 1 ? clauses[0]! : new Junction(clauses, true));
       continue;
     }
     const read = fieldReader(field);
@@ -200,7 +192,7 @@ function filterCheck(filter: unknown): Check | undefined {
     if (!read || !condition) return undefined;
     checks.push(new FieldCheck(read, condition));
   }
-  return checks.length === 1 ? checks[0] : new AllOf(checks);
+  return checks.length === 1 ? checks[0] : new Junction(checks, false);
 }
 
 /**
