@@ -3,6 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+import { imageBuildSettings } from './image-build-settings.mjs';
 
 /**
  * Packages esbuild cannot put in the bundle stay imports, and dist/package.json names them at the
@@ -23,15 +24,8 @@ await build({
   entryPoints: { platform: 'platform/src/main.ts', 'promote-owner': 'services/identity/src/cli/promote-owner.ts', 'two-factor-off': 'services/identity/src/cli/two-factor-off.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  sourcemap: true,
+  ...imageBuildSettings,
   external: externalPackages.map(({ name }) => name),
-  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  logLevel: 'warning',
 });
 
 const dependencies = {};

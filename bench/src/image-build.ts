@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { imageBuildSettings } from '../../scripts/image-build-settings.mjs';
 import { prepareImageDirectory } from '../../tools/bundle-smoke/image-directory';
 
 const run = promisify(execFile);
@@ -26,20 +27,11 @@ export async function imageOfWorkingTree(root: string): Promise<string> {
 }
 
 /**
- * `entry` bundled as the platform is (esbuild, one ESM file with its packages inside), so a
- * comparison with the image's build sets like against like; answers the bundle's path.
+ * `entry` bundled as the platform is (the image's esbuild settings: one ESM file with its packages
+ * inside), so a comparison with the image's build sets like against like; answers the bundle's path.
  */
 export async function bundleLikeImage(entry: string): Promise<string> {
   const outfile = join(await mkdtemp(join(tmpdir(), 'bench-bundle-')), 'main.mjs');
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await build({ ...imageBuildSettings, entryPoints: [entry], outfile });
   return outfile;
 }
