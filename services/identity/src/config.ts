@@ -1,11 +1,18 @@
 import { parseEnv } from '@platform/kit';
 import { z } from 'zod';
+import type { ThrottleLimits } from './auth/login-throttle';
 
 export const identityEnvSchema = z.object({
   /** Registrations allowed from one client address per window (attempts, whatever their outcome). */
   IDENTITY_REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(20),
   /** The length of the registration window, in minutes. */
   IDENTITY_REGISTRATION_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** Failed sign-ins (and password or second-factor checks) one account may have per window before 429. */
+  IDENTITY_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  /** Failed sign-ins one client address may have per window before 429. */
+  IDENTITY_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** The length of the sign-in failure window, in minutes. */
+  IDENTITY_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   /** Invitation mails (new and renewed email invitations) one project, and one inviter, may send per hour. */
   IDENTITY_INVITATION_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** How many days a deleted project can be restored by its owners before it is purged. */
@@ -18,6 +25,8 @@ export const identityEnvSchema = z.object({
 
 export interface IdentityConfig {
   registrationLimit: { perIp: number; windowMs: number };
+  /** Failed sign-ins allowed per account and per client address in a fixed window. */
+  loginLimits: ThrottleLimits;
   invitationMailLimit: { perHour: number };
   /** How long a deleted project stays restorable, in ms. */
   projectRestorePeriodMs: number;
@@ -32,6 +41,7 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): Identi
   const parsed = parseEnv(identityEnvSchema, env);
   return {
     registrationLimit: { perIp: parsed.IDENTITY_REGISTRATIONS_PER_IP, windowMs: parsed.IDENTITY_REGISTRATION_WINDOW_MINUTES * 60_000 },
+    loginLimits: { perAccount: parsed.IDENTITY_LOGIN_FAILURES_PER_ACCOUNT, perIp: parsed.IDENTITY_LOGIN_FAILURES_PER_IP, windowMs: parsed.IDENTITY_LOGIN_WINDOW_MINUTES * 60_000 },
     invitationMailLimit: { perHour: parsed.IDENTITY_INVITATION_MAILS_PER_HOUR },
     projectRestorePeriodMs: parsed.IDENTITY_PROJECT_RESTORE_DAYS * 24 * 60 * 60 * 1000,
     projectPurgeCheckMs: parsed.IDENTITY_PROJECT_PURGE_CHECK_MS,

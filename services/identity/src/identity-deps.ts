@@ -79,7 +79,7 @@ export function identityDeps(context: ServiceContext, config: IdentityConfig): I
     accessChanges: context.accessChanges,
     outbox: new EventOutbox({ store, bus: context.bus, clock, logger: context.logger }, IDENTITY_OUTBOX_COLLECTION),
     sessions: new Sessions(kv, clock, { bus: context.bus, requireConfirmedEmail: config.requireConfirmedEmail }),
-    throttle: new LoginThrottle(kv),
+    throttle: new LoginThrottle(kv, config.loginLimits),
     registrations: new RegistrationThrottle(kv, config.registrationLimit),
     resetTokens: new MailedLinkTokens(kv, PASSWORD_RESET_LINKS),
     emailChangeTokens: new MailedLinkTokens(kv, EMAIL_CHANGE_LINKS),

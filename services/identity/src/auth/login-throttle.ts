@@ -13,8 +13,6 @@ export interface ThrottleLimits {
   windowMs: number;
 }
 
-export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perAccount: 5, perIp: 20, windowMs: 15 * 60 * 1000 };
-
 /**
  * Limits sign-in attempts per account and per IP in fixed windows. Every attempt is counted before
  * its password is checked; once either count passes its limit, sign-in answers 429 with
@@ -27,7 +25,7 @@ export class LoginThrottle {
 
   constructor(
     kv: KeyValue,
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS,
+    private readonly limits: ThrottleLimits,
   ) {
     this.window = new FixedWindowLimit(kv, limits.windowMs);
   }

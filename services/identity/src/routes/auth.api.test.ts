@@ -180,6 +180,26 @@ describe('sign-in throttling under parallel attempts', () => {
     }
     now += 15 * 60 * 1000;
   });
+
+  it('takes its limits and window from the environment', async () => {
+    expect(loadIdentityConfig({}).loginLimits).toEqual({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 });
+    const loginLimits = loadIdentityConfig({ IDENTITY_LOGIN_FAILURES_PER_ACCOUNT: '2', IDENTITY_LOGIN_FAILURES_PER_IP: '50', IDENTITY_LOGIN_WINDOW_MINUTES: '3' }).loginLimits;
+    expect(loginLimits).toEqual({ perAccount: 2, perIp: 50, windowMs: 3 * 60_000 });
+    expect(() => loadIdentityConfig({ IDENTITY_LOGIN_FAILURES_PER_ACCOUNT: '0' })).toThrow(/IDENTITY_LOGIN_FAILURES_PER_ACCOUNT/);
+    const limited = await startIdentityPlatform({ clock: () => now, config: { loginLimits } });
+    try {
+      await limited.register('configured@example.org', { password: 'configured pw' });
+      const signIn = (password: string) => limited.call('POST', '/api/auth/login', { body: { email: 'configured@example.org', password } });
+      expect((await signIn('guess one')).status).toBe(401);
+      expect((await signIn('guess two')).status).toBe(401);
+      const locked = await signIn('configured pw');
+      expect([locked.status, locked.body.code, locked.headers.get('retry-after')]).toEqual([429, 'IDENTITY_TOO_MANY_ATTEMPTS', '180']);
+      now += 3 * 60_000;
+      expect((await signIn('configured pw')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('registration throttling', () => {

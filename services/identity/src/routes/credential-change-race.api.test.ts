@@ -1,7 +1,7 @@
 import { createMemoryKeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withHeldWrites } from '../testing/held-writes';
-import { linkToken, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { linkToken, RACE_LOGIN_LIMITS, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 /**
  * A sign-in that checked the old password while the password changes (or the account goes) must
@@ -111,7 +111,7 @@ describe('a sign-in with the old password across a credential change', () => {
   it('no held write: eight sign-ins 15 ms apart while the password changes leave no session the old password opened', async () => {
     // The report's reproduction as it came, on the unaltered embedded store; its own platform, each
     // round from its own client address, so the per-address count of failed sign-ins never limits it.
-    const plain = await startIdentityPlatform({ trustProxy: 1 });
+    const plain = await startIdentityPlatform({ trustProxy: 1, config: { loginLimits: RACE_LOGIN_LIMITS } });
     try {
       for (let round = 0; round < 6; round += 1) {
         const email = `race-round-${round}@example.org`;

@@ -4,7 +4,7 @@ import { createMongoStore, type DocumentStore } from '@platform/storage';
 import { describeWithBackend } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withHeldWrites } from '../testing/held-writes';
-import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
+import { RACE_LOGIN_LIMITS, startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 
 /**
  * The sign-in race of credential-change-race.api.test.ts with the users in MongoDB (the store the
@@ -12,6 +12,7 @@ import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/ide
  * password change has answered.
  */
 const OLD = 'old password one';
+
 const NEW = 'new password two';
 
 describeWithBackend('mongo', 'a sign-in with the old password across a password change (MongoDB)', ({ url }) => {
@@ -22,7 +23,7 @@ describeWithBackend('mongo', 'a sign-in with the old password across a password 
   beforeAll(async () => {
     store = await createMongoStore({ url, database: `identity_credentials_${randomUUID().slice(0, 8)}` });
     // Each round signs in from its own client address, so the per-address count of failures never limits it.
-    platform = await startIdentityPlatform({ store, kv: kv.kv, trustProxy: 1 });
+    platform = await startIdentityPlatform({ store, kv: kv.kv, trustProxy: 1, config: { loginLimits: RACE_LOGIN_LIMITS } });
   });
   afterAll(async () => {
     await platform?.close();
