@@ -29,11 +29,12 @@ export interface PagedEntity {
 export interface PageBudget<T extends PagedEntity = PagedEntity> {
   limit: number;
   /**
-   * Reads what `cost` needs, for the page's items in order, before any cost is asked; it may stop
-   * once the items read pass the limit beyond the first millisecond (see readUntilSpent), since
-   * the page is cut before the rest.
+   * Reads what `cost` needs, for the page's items in order, before any cost is asked: only the
+   * items the budgets without `prepare` keep, and it may stop once the items read pass the limit
+   * beyond the first millisecond (see readUntilSpent), since the page is cut before the rest.
    */
   prepare?(items: readonly T[]): Promise<void>;
+  /** What `entity` spends; for an item `prepare` did not read (one the page cuts anyway), anything. */
   cost(entity: T): number;
 }
 

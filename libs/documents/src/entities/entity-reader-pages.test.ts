@@ -5,6 +5,7 @@ import type { ProjectCaller } from '@platform/kit';
 import { createEmbeddedStore, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EntityScope, StoredEntity } from './entity';
+import type { PageBudget } from '../domain/page-budget';
 import { decodeCursor, EntityReader, type PullPage } from './entity-reader';
 import { History } from './history';
 import { UpdatedAtClock } from './updated-at-clock';
@@ -80,6 +81,20 @@ describe('a page read stops at its bytes', () => {
     const shared = pages.find((page) => page.items.some((item) => item.updatedAt === 2_000)) as PullPage;
     expect(shared.items.filter((item) => item.updatedAt === 2_000).map((item) => item.id)).toEqual(['d10', 'd11', 'd12', 'd13']);
     expect(pages.flatMap((page) => page.items.map((item) => item.id))).toEqual(documents().map((document) => document.id));
+  });
+
+  it('asks a budget that reads (prepare) only for the items the budgets that do not read keep', async () => {
+    const entities = new EntityReader(store, new History(store), new UpdatedAtClock(() => 10_000, 0));
+    const prepared: string[][] = [];
+    const reading: PageBudget<StoredEntity> = { limit: Number.MAX_SAFE_INTEGER, prepare: async (items) => void prepared.push(items.map((item) => item.id)), cost: () => 1 };
+    // Three per page by count, the millisecond of d10 to d13 whole.
+    const counting: PageBudget<StoredEntity> = { limit: 3, cost: () => 1 };
+    const first = await entities.list(scope, owner, { limit: 1_000, budgets: [reading, counting] });
+    expect(first.items.map((item) => item.id)).toEqual(['d00', 'd01', 'd02']);
+    expect(prepared).toEqual([['d00', 'd01', 'd02']]);
+    const shared = await entities.list(scope, owner, { limit: 1_000, budgets: [reading, counting], cursor: { updatedAt: 1_009, id: 'd09', until: Number.MAX_SAFE_INTEGER } });
+    expect(shared.items.map((item) => item.id)).toEqual(['d10', 'd11', 'd12', 'd13']);
+    expect(prepared[1]).toEqual(['d10', 'd11', 'd12', 'd13']);
   });
 
   it('reads a page of small documents in one read, as before', async () => {

@@ -157,7 +157,10 @@ export class EntityReader {
   private async page(scope: EntityScope, caller: ProjectCaller, filter: Filter, options: PageOptions, until: number): Promise<PullPage> {
     const page = await this.fullPage(scope, caller, filter, options.limit, until);
     if (!options.budgets?.length) return page;
-    for (const budget of options.budgets) await budget.prepare?.(page.items);
+    // Budgets that need no reading cut first, so those that do read nothing the page will not keep.
+    const costed = options.budgets.filter((budget) => budget.prepare === undefined);
+    const candidates = costed.length ? page.items.slice(0, itemsWithinBudgets(page.items, costed)) : page.items;
+    for (const budget of options.budgets) await budget.prepare?.(candidates);
     const kept = itemsWithinBudgets(page.items, options.budgets);
     if (kept === page.items.length) return page;
     const last = page.items[kept - 1] as StoredEntity;

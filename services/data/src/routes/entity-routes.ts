@@ -3,9 +3,9 @@ import { AppError, numberText, requestTraceContext, requireUser, standingDigest,
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type PageBudget, type ResolvedKind, type StoredEntity } from '@platform/documents';
+import { CHANGES_PER_PAGE, changeBudget, decodeCursor, PAGE_CHARACTERS, publicView, patchEntity, type DataDeps, type EntityKind, type PageBudget, type PullPage, type ResolvedKind, type StoredEntity } from '@platform/documents';
 import { createEntity, entityIdSchema, removeEntity } from './entity-writes';
-import { characterBudget, characterBudgetWithChanges, jsonWithin, pageView } from './page-text';
+import { characterBudget, itemTextsWithChanges, jsonWithin, pageAnswerText, pageView } from './page-text';
 import { dataError } from '../errors';
 import { booleanQuery, CHANGES_PAGE_DEFAULT, CHANGES_PAGE_MAX, changesPageSchema, createBodySchema, revisionStateSchema, entitySchema, modifierInputSchema, pageSchema, patchConflictSchema } from './entity-schemas';
 
@@ -46,7 +46,7 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
             .describe('0 returns all; otherwise entities modified after this time, deleted ones included as tombstones. Pulling again from the largest updatedAt seen misses nothing'),
           includeChanges: booleanQuery
             .optional()
-            .describe(`true, false, 1 or 0. Each live entity with its change history; a page then ends sooner, between two milliseconds, to carry at most ${CHANGES_PER_PAGE.toLocaleString('en')} changes (its first millisecond always whole), and its cursor continues it`),
+            .describe(`true, false, 1 or 0. Each live entity with its change history; a page then ends sooner, between two milliseconds, to carry at most ${CHANGES_PER_PAGE.toLocaleString('en')} changes and ${PAGE_CHARACTERS / 1024 / 1024} MiB of entities with their changes (its first millisecond always whole), and its cursor continues it`),
           limit: numberText(z.coerce.number().int().min(1).max(5000).default(1000)).describe(
             `Items per page; a page runs over it to finish its last millisecond, and ends sooner (between two milliseconds, with a cursor) once its entities pass ${PAGE_CHARACTERS / 1024 / 1024} MiB of JSON`,
           ),
@@ -60,29 +60,26 @@ export function registerEntityRoutes<P extends z.ZodRawShape>(app: FastifyInstan
       const { updatedAt, includeChanges, limit } = request.query;
       const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
       if (cursor === null) throw new AppError(400, 'DATA_INVALID_CURSOR', 'Invalid cursor: pass back the cursor of the previous page unchanged');
-      const answerWithin = async (budgets: Array<PageBudget<StoredEntity>>) => {
-        const page =
-          updatedAt === undefined
-            ? await deps.reader.list(resolved.scope, caller, { limit, cursor, budgets })
-            : await deps.reader.pull(resolved.scope, caller, { limit, cursor, budgets, since: updatedAt });
-        const items = includeChanges
-          ? await Promise.all(page.items.map((item) => (item.deletedAt !== undefined ? pageView(item) : deps.reader.withChanges(resolved.scope, item))))
-          : page.items.map(pageView);
-        return {
-          items,
-          ...(page.cursor ? { cursor: page.cursor } : {}),
-          ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
-          ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
-        };
-      };
+      const read = (budgets: Array<PageBudget<StoredEntity>>) =>
+        updatedAt === undefined ? deps.reader.list(resolved.scope, caller, { limit, cursor, budgets }) : deps.reader.pull(resolved.scope, caller, { limit, cursor, budgets, since: updatedAt });
+      const fieldsOf = (page: PullPage) => ({
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+        ...(page.retryAfterMs !== undefined ? { retryAfterMs: page.retryAfterMs } : {}),
+        ...(updatedAt !== undefined ? { standing: standingDigest(caller) } : {}),
+      });
       // The page's schema documents the answer; it is sent as text, not re-encoded through zod
       // (for up to 5,000 entities that cost more than reading them from the store).
-      const changes = includeChanges ? [changeBudget] : [];
-      const text = jsonWithin(await answerWithin(changes), PAGE_CHARACTERS);
+      if (includeChanges) {
+        const texts = itemTextsWithChanges(deps.reader, resolved.scope);
+        const page = await read([changeBudget, texts.budget]);
+        return sendJsonText(reply, pageAnswerText(page.items.map(texts.of), fieldsOf(page)));
+      }
+      const page = await read([]);
+      const text = jsonWithin({ items: page.items.map(pageView), ...fieldsOf(page) }, PAGE_CHARACTERS);
       if (text !== undefined) return sendJsonText(reply, text);
-      // Large documents or histories: read again, the page ending where its entities' text (with their changes) passes the budget.
-      const characters = includeChanges ? characterBudgetWithChanges(deps.reader, resolved.scope) : characterBudget;
-      return sendJsonText(reply, JSON.stringify(await answerWithin([characters, ...changes])));
+      // Large documents: read again, the page ending where its entities' text passes the budget.
+      const cut = await read([characterBudget]);
+      return sendJsonText(reply, JSON.stringify({ items: cut.items.map(pageView), ...fieldsOf(cut) }));
     },
   );
 

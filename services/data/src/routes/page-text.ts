@@ -8,25 +8,44 @@ export function pageView(entity: StoredEntity): object {
 /** A page's budget of characters (PAGE_CHARACTERS), measured on each entity's answer text. */
 export const characterBudget: PageBudget<StoredEntity> = { limit: PAGE_CHARACTERS, cost: (entity) => JSON.stringify(pageView(entity)).length };
 
+/** A page's items as their answer texts: what a page with `includeChanges` is built from. */
+export interface PageItemTexts {
+  /** The character budget (PAGE_CHARACTERS), measured on the texts it reads. */
+  budget: PageBudget<StoredEntity>;
+  /** The text of an item the page kept. */
+  of(entity: StoredEntity): string;
+}
+
 /**
- * The same budget for a page with `includeChanges`, measured on each live entity's text with its
- * changes (from the history, as the answer reads them), so a page passes it by its changes too.
- * Only the entities up to the cut are read.
+ * Each live entity's text with its changes (EntityReader.withChangesJson, from the history's
+ * cached text where it has it), each tombstone's text, read once, in page order, only up to the
+ * cut: the page is measured by its changes too and answered from the same texts.
  */
-export function characterBudgetWithChanges(reader: EntityReader, scope: EntityScope): PageBudget<StoredEntity> {
-  const lengths = new Map<StoredEntity, number>();
-  const answerLength = async (entity: StoredEntity) => (entity.deletedAt !== undefined ? JSON.stringify(pageView(entity)) : await reader.withChangesJson(scope, entity)).length;
-  return {
-    limit: PAGE_CHARACTERS,
-    async prepare(items) {
-      await readUntilSpent(items, PAGE_CHARACTERS, async (entity) => {
-        const length = await answerLength(entity);
-        lengths.set(entity, length);
-        return length;
-      });
-    },
-    cost: (entity) => lengths.get(entity) ?? 0,
+export function itemTextsWithChanges(reader: EntityReader, scope: EntityScope): PageItemTexts {
+  const texts = new Map<StoredEntity, string>();
+  const read = async (entity: StoredEntity) => {
+    const text = entity.deletedAt !== undefined ? JSON.stringify(pageView(entity)) : await reader.withChangesJson(scope, entity);
+    texts.set(entity, text);
+    return text.length;
   };
+  return {
+    budget: {
+      limit: PAGE_CHARACTERS,
+      prepare: async (items) => void (await readUntilSpent(items, PAGE_CHARACTERS, read)),
+      cost: (entity) => texts.get(entity)?.length ?? 0,
+    },
+    of(entity) {
+      const text = texts.get(entity);
+      if (text === undefined) throw new Error(`the page kept ${entity.id}, whose text its budget did not read`);
+      return text;
+    },
+  };
+}
+
+/** A page's answer as text from its items' texts and its other fields (cursor, retryAfterMs, standing). */
+export function pageAnswerText(itemTexts: readonly string[], fields: Record<string, unknown>): string {
+  const rest = JSON.stringify(fields);
+  return `{"items":[${itemTexts.join(',')}]${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
 }
 
 /**
