@@ -219,11 +219,15 @@ describe('the console in a real browser', () => {
     await openType(page);
     const grid = page.getByRole('table', { name: 'Documents of notes' });
     const badge = page.getByRole('status', { name: 'Pending changes' });
-    const realtime = page.locator('.toolbar .realtime');
+    const realtime = page.locator('.heading-with-status .realtime');
     await expect.poll(() => realtime.textContent()).toBe('live');
+    const showDeleted = page.getByLabel('Show deleted');
+    const whileLive = await showDeleted.boundingBox();
     await context.setOffline(true);
     // The browser says it has no network (navigator.onLine): the client reports offline, not live.
     await expect.poll(() => realtime.textContent()).toBe('offline');
+    // The status's word changed; the toolbar stays where it was.
+    expect(await showDeleted.boundingBox()).toEqual(whileLive);
     for (const title of ['Offline one', 'مرحبا بالعالم 👋🏽']) {
       await page.getByRole('button', { name: 'New document' }).click();
       await page.getByLabel('title', { exact: true }).fill(title);

@@ -145,7 +145,10 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
       <p className="crumbs">
         <Link to={projectPath(projectId)}>Types</Link> / {typeId}
       </p>
-      <h1>Documents of {typeId}</h1>
+      <div className="heading-with-status">
+        <h1>Documents of {typeId}</h1>
+        <span className={`realtime realtime-${realtime}`} title="Whether changes from others appear as they happen">{realtime}</span>
+      </div>
       <div className="toolbar">
         <button type="button" onClick={() => setCreating(true)}>New document</button>
         <button type="button" onClick={() => setAddingSamples(true)}>Add sample documents</button>
@@ -153,7 +156,6 @@ function Documents({ client, projectId, typeId }: { client: SyncClient; projectI
         <span className="badge" role="status" aria-label="Pending changes">
           {pending} pending
         </span>
-        <span className={`realtime realtime-${realtime}`}>{realtime}</span>
         {conflicts.length > 0 && <Link to={documentPath(projectId, typeId, conflicts[0]!.id)}>{conflicts.length} in conflict</Link>}
         <label>
           <input type="checkbox" checked={showDeleted} onChange={(event) => setShowDeleted(event.target.checked)} /> Show deleted
