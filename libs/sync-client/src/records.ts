@@ -198,12 +198,16 @@ export function rebaseOnServer(record: EntityRecord, current: SyncDocument): voi
   if (record.newer && record.newer.revision <= current.revision) record.newer = undefined;
 }
 
-/** Remembers the fields an insert sends (see `EntityRecord.sentInserts`; the last few distinct ones). */
-export function rememberSentInsert(record: EntityRecord): void {
+/**
+ * Remembers the fields an insert sends (see `EntityRecord.sentInserts`; the last few distinct ones);
+ * answers whether they were new, so the record needs saving before the insert leaves.
+ */
+export function rememberSentInsert(record: EntityRecord): boolean {
   const sent = record.local ?? {};
   const earlier = record.sentInserts ?? [];
-  if (earlier.some((fields) => deepEqual(fields, sent))) return;
+  if (earlier.some((fields) => deepEqual(fields, sent))) return false;
   record.sentInserts = [...earlier, sent].slice(-SENT_INSERTS_KEPT);
+  return true;
 }
 
 const SENT_INSERTS_KEPT = 8;

@@ -922,6 +922,7 @@ export class SyncClient {
 
   /** @internal */
   async removeEntity(typeId: string, id: string): Promise<void> {
+    if (this.options.tabs && !this.leadsTabs()) await this.readLeadersRecord(typeId, id);
     const record = await this.visibleRecord(typeId, id);
     const collection = this.require(typeId);
     const removed: LocalChange = { typeId, added: [], modified: [], removed: [visibleDocument(record) as LocalDocument], reason: 'write', source: 'local' };
@@ -953,6 +954,18 @@ export class SyncClient {
     if (collection.syncType === 'localOnly') record.localOnly = true;
     await this.changed(typeId, record, this.undoing(record, before));
     this.events.emit('change', removed);
+  }
+
+  /**
+   * A following tab reads the record as the leader last stored it before deciding how to remove it:
+   * the leader may have sent its insert (and saved that it did), and that tab's announcement may
+   * not have arrived yet. A follower keeps nothing unsaved, so the stored record is its latest.
+   */
+  private async readLeadersRecord(typeId: string, id: string): Promise<void> {
+    await this.open();
+    const current = this.require(typeId).records.get(id);
+    const stored = await this.store.get<EntityRecord>(entitiesStore(typeId), id);
+    if (current && stored) replaceContents(current, stored);
   }
 
   /** Puts a record back as it was before a local write whose save failed, unless something changed it since. */
@@ -1177,7 +1190,10 @@ export class SyncClient {
     const keys = batch.map(({ record }) => entityKey(typeId, record.id));
     for (const key of keys) this.inFlight.add(key);
     try {
-      for (const write of batch) if (write.operation === 'insert') rememberSentInsert(write.record);
+      // Saved before the request leaves: after a restart, or in another tab, a delete of the entity
+      // must still know that its insert may have landed, and push a DELETE.
+      const remembered = batch.filter((write) => write.operation === 'insert' && rememberSentInsert(write.record));
+      await Promise.all(remembered.map(({ record }) => this.save(typeId, record)));
       const answer = await this.http.request<{ results: Array<HttpAnswer<ErrorBody>> } & ErrorBody>('POST', `${this.dataPath(typeId)}/bulk`, { operations: batch.map(bulkOperation) });
       if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {
         await this.loseProject();
@@ -1206,10 +1222,12 @@ export class SyncClient {
   }
 
   /** One write's answer, as its single route gives it: accepted, retried later, merged, or a conflict. */
-  private async applyPushAnswer(collection: Collection, { record, operation, seq }: QueuedWrite, answer: HttpAnswer<ErrorBody>): Promise<void> {
+  private async applyPushAnswer(collection: Collection, write: QueuedWrite, answer: HttpAnswer<ErrorBody>): Promise<void> {
+    const { record, operation, seq } = write;
     const { typeId } = collection.options;
     const entityPath = `${this.dataPath(typeId)}/${encodeURIComponent(record.id)}`;
     const code = answer.body?.code;
+    if (this.options.tabs && !(await this.tookOtherTabsWrites(collection, write, answer))) return;
     if (answer.status === 200 || answer.status === 201) {
       afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
     } else if (isTransientStatus(answer.status)) {
@@ -1250,6 +1268,49 @@ export class SyncClient {
     }
     await this.save(typeId, record);
     this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+  }
+
+  /**
+   * Tabs: another tab may have written the record while its write was on the way, and its
+   * announcement may not have arrived yet. The stored record is the latest word: a newer one is
+   * taken in place (the answer then keeps its changes queued, as for a write made here), so saving
+   * the answer cannot overwrite it. A record another tab removed (it deleted a document whose
+   * insert it could not know had been sent) is not brought back: when the insert landed, the
+   * record stays as a delete to push; otherwise nothing is left to do. False when the answer is done with.
+   */
+  private async tookOtherTabsWrites(collection: Collection, { record, operation, seq }: QueuedWrite, answer: HttpAnswer<ErrorBody>): Promise<boolean> {
+    const { typeId } = collection.options;
+    const stored = await this.store.get<EntityRecord>(entitiesStore(typeId), record.id);
+    const shownBefore = collection.records.get(record.id) === record ? visibleDocument(record) : undefined;
+    if (stored) {
+      if (stored.seq === record.seq) return true;
+      replaceContents(record, stored);
+      this.reportTabWrite(typeId, shownBefore, visibleDocument(record));
+      return true;
+    }
+    if (operation !== 'insert' || (answer.status !== 200 && answer.status !== 201)) {
+      if (collection.records.get(record.id) === record) collection.records.delete(record.id);
+      this.reportTabWrite(typeId, shownBefore, undefined);
+      return false;
+    }
+    afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
+    record.deleted = true;
+    record.seq += 1;
+    collection.records.set(record.id, record);
+    await this.save(typeId, record);
+    this.pushAgain = true;
+    this.events.emit('state', { typeId, id: record.id, state: stateOf(record) });
+    this.reportTabWrite(typeId, shownBefore, undefined);
+    return false;
+  }
+
+  /** A document another tab changed, as this tab's views must show it (the tab's announcement, read early). */
+  private reportTabWrite(typeId: string, before: LocalDocument | undefined, after: LocalDocument | undefined): void {
+    if (!before && !after) return;
+    const change: TabChange = { typeId, added: [], modified: [], removed: [], reason: 'tab', source: 'tab' };
+    if (!after) change.removed.push(before as LocalDocument);
+    else (before ? change.modified : change.added).push(after);
+    this.events.emit('change', change);
   }
 
   /**

@@ -12,6 +12,31 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
+/** A fetch whose first push is answered by the server but held from its caller until `release()`. */
+function heldFirstPush(): { fetch: typeof fetch; answered: Promise<void>; release: () => void } {
+  let answered!: () => void;
+  let release!: () => void;
+  const answeredNow = new Promise<void>((resolve) => (answered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  return {
+    answered: answeredNow,
+    release,
+    fetch: async (input, init) => {
+      if (held || !String(input).endsWith('/bulk')) return fetch(input, init);
+      held = true;
+      const answer = await fetch(input, init);
+      answered();
+      await released;
+      return answer;
+    },
+  };
+}
+
+async function serverDocument(typeId: string, id: string): Promise<{ status: number; body: { deletedAt?: number } }> {
+  return project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}/data/${id}`, { token: project.owner });
+}
+
 async function serverTitles(typeId: string): Promise<string[]> {
   const response = await project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}/data?updatedAt=0`, { token: project.owner });
   return response.body.items.map((item: { title: string }) => item.title).sort();
@@ -24,7 +49,7 @@ interface Tab {
 }
 
 /** One browser tab: its own store on the browser's one database, and the browser's locks. */
-async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, database: string): Promise<Tab> {
+async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, database: string, send: typeof fetch = fetch): Promise<Tab> {
   const requests: string[] = [];
   const changes: ChangeEvent[] = [];
   const client = new SyncClient({
@@ -40,7 +65,7 @@ async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, d
     tabs: new TabCoordinator(`platform-sync:${database}`, { locks }),
     fetch: (input, init) => {
       requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-      return fetch(input, init);
+      return send(input, init);
     },
   });
   client.on('change', (change) => changes.push(change));
@@ -48,11 +73,11 @@ async function openTab(typeId: string, indexedDB: IDBFactory, locks: TabLocks, d
   return { client, requests, changes };
 }
 
-async function twoTabs(): Promise<{ typeId: string; leader: Tab; follower: Tab; locks: TabLocks; indexedDB: IDBFactory }> {
+async function twoTabs(leaderFetch?: typeof fetch): Promise<{ typeId: string; leader: Tab; follower: Tab; locks: TabLocks; indexedDB: IDBFactory }> {
   const typeId = await freshType();
   const indexedDB = new IDBFactory();
   const locks = sharedTabLocks();
-  const leader = await openTab(typeId, indexedDB, locks, 'console');
+  const leader = await openTab(typeId, indexedDB, locks, 'console', leaderFetch);
   const follower = await openTab(typeId, indexedDB, locks, 'console');
   await leader.client.start();
   await follower.client.start();
@@ -92,5 +117,36 @@ describe('tabs sharing one IndexedDB store', () => {
     await expect.poll(() => serverTitles(typeId), { timeout: 5_000 }).toEqual(['pulled by the new leader', 'pushed by the new leader', 'queued while following']);
     await expect.poll(() => follower.client.collection(typeId).get(created.body.id), { timeout: 5_000 }).toMatchObject({ title: 'pulled by the new leader' });
     expect(follower.requests.length).toBeGreaterThan(0);
+  });
+
+  it("deletes on the server a document the follower removes while the leader's insert of it is on the way, and neither tab brings it back", async () => {
+    const push = heldFirstPush();
+    const { typeId, leader, follower } = await twoTabs(push.fetch);
+    const written = await follower.client.collection(typeId).insert({ title: 'removed in flight' });
+    await push.answered;
+    await follower.client.collection(typeId).remove(written.id);
+    push.release();
+    await expect.poll(async () => (await serverDocument(typeId, written.id)).body.deletedAt, { timeout: 5_000 }).toEqual(expect.any(Number));
+    await leader.client.sync();
+    for (const tab of [leader, follower]) {
+      await expect.poll(() => tab.client.collection(typeId).get(written.id), { timeout: 5_000 }).toBeUndefined();
+      expect(tab.client.collection(typeId).pendingCount()).toBe(0);
+    }
+  });
+
+  it("pushes a delete for a document another tab removed from the store while its insert was on the way, that tab's word not yet arrived", async () => {
+    const push = heldFirstPush();
+    const { typeId, leader, indexedDB } = await twoTabs(push.fetch);
+    const written = await leader.client.collection(typeId).insert({ title: 'removed behind its back' });
+    await push.answered;
+    // What a tab's delete leaves in the shared database, before its announcement reaches the leader.
+    const otherTab = await IndexedDBStore.open('console', { indexedDB, IDBKeyRange });
+    await otherTab.delete(`entities:${typeId}`, written.id);
+    await otherTab.close();
+    push.release();
+    await expect.poll(async () => (await serverDocument(typeId, written.id)).body.deletedAt, { timeout: 5_000 }).toEqual(expect.any(Number));
+    await expect.poll(() => leader.client.collection(typeId).pendingCount(), { timeout: 5_000 }).toBe(0);
+    expect(leader.client.collection(typeId).get(written.id)).toBeUndefined();
+    expect(leader.changes).toContainEqual(expect.objectContaining({ typeId, source: 'tab', removed: [expect.objectContaining({ id: written.id })] }));
   });
 });

@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileStore } from './file-store';
 import { MemoryStore, SyncError } from './index';
 import { sdkTestProject } from './test-support/sdk-test-project';
 import { comparable } from './testing';
@@ -171,6 +175,35 @@ describe('a delete after an insert whose answer was lost', () => {
     // Its id is a deleted entity's: not reused.
     await expect(collection.insert({ id: draft.id, title: 'again' })).rejects.toThrow('was deleted');
     expect(await serverDocuments(notes)).toEqual([]);
+  });
+
+  it('is sent after a restart too: the client saved that the insert left before sending it', async () => {
+    const notes = await freshType();
+    const directory = await mkdtemp(join(tmpdir(), 'sync-sent-insert-'));
+    try {
+      const loseAnswer: typeof globalThis.fetch = async (input, init) => {
+        if (!String(input).endsWith('/bulk')) return globalThis.fetch(input, init);
+        await (await globalThis.fetch(input, init)).text();
+        throw new TypeError('fetch failed (answer lost)');
+      };
+      const before = client({ collections: [notes], token: project.owner, fetch: loseAnswer, store: await FileStore.open(directory) });
+      const draft = await before.collection(notes).insert({ title: 'landed, answer lost' });
+      await expect(before.push()).rejects.toThrow();
+      await before.close();
+      expect((await project.platform.call('GET', `${dataPath(notes)}/${draft.id}`, { token: project.owner })).status).toBe(200);
+
+      const after = client({ collections: [notes], token: project.owner, store: await FileStore.open(directory) });
+      const collection = after.collection(notes);
+      await after.open();
+      await collection.remove(draft.id);
+      expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'localChanges', 1]);
+      await after.sync();
+      expect([collection.get(draft.id), collection.state(draft.id), collection.pendingCount()]).toEqual([undefined, 'synced', 0]);
+      expect(await serverDocuments(notes)).toEqual([]);
+      await after.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('an insert that never reached the server: the delete answered 404 is done, and the record is dropped', async () => {
