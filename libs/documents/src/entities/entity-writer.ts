@@ -182,9 +182,12 @@ export class EntityWriter {
     }
   }
 
-  /** Soft delete: `deletedAt`, a revision and a change, like any other write. */
-  async remove(scope: EntityScope, entity: StoredEntity, userId: string, traceContext?: TraceContext): Promise<StoredEntity> {
-    return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision, traceContext });
+  /**
+   * Soft delete: `deletedAt`, a revision and a change, like any other write; 409 when `entity` is no
+   * longer the stored revision (its details only for a `reader` who may still read it).
+   */
+  async remove(scope: EntityScope, entity: StoredEntity, userId: string, options: { traceContext?: TraceContext; reader?: ProjectCaller } = {}): Promise<StoredEntity> {
+    return this.patch(scope, entity.id, { $set: { deletedAt: this.timestamps.now() } }, { userId, baseRevision: entity.revision, ...options });
   }
 
   /**

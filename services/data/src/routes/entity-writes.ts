@@ -45,12 +45,29 @@ export async function createEntity({ deps, resolved, caller, projectAccess, trac
   return deps.writer.create(resolved.scope, resolved.prepare?.(fields) ?? fields, { userId: caller.userId, id: id as string | undefined, defaultAccess: resolved.defaultAccess, traceContext, reader: caller });
 }
 
-/** Every soft delete of an entity (`DELETE .../data/{id}`, one delete of a bulk request). */
+/** How often a delete reads its entity again when a write landed between its read and its own write. */
+const DELETE_ATTEMPTS = 5;
+
+/**
+ * Every soft delete of an entity (`DELETE .../data/{id}`, one delete of a bulk request). A delete
+ * takes no base revision: a write that lands between its read and its own is no conflict of the
+ * caller's, so the entity is read again and the checks decided again on what it now is (a write
+ * that took the caller's read access makes it a 404, their delete access a 403). Until 2026-12-07
+ * such a delete answered the guarded write's 409, whose details held the entity as that write left
+ * it, to a caller who might no longer read it.
+ */
 export async function removeEntity({ deps, resolved, caller, traceContext }: EntityWriteContext, id: string): Promise<StoredEntity> {
   if (resolved.refuseWrites) throw resolved.refuseWrites;
-  const entity = await deps.reader.readable(resolved.scope, id, caller);
-  if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
-  const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
-  if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
-  return deps.writer.remove(resolved.scope, entity, caller.userId, traceContext);
+  for (let attempt = 1; ; attempt += 1) {
+    const entity = await deps.reader.readable(resolved.scope, id, caller);
+    if (entity.deletedAt !== undefined) throw dataError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is already deleted' });
+    const mayDelete = resolved.mayDelete ? resolved.mayDelete(entity) : rlsAllows(entity.access, 'delete', caller);
+    if (!mayDelete) throw dataError('DATA_FORBIDDEN', { message: 'You may not delete this entity' });
+    try {
+      return await deps.writer.remove(resolved.scope, entity, caller.userId, { traceContext, reader: caller });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'DATA_REVISION_CONFLICT')) throw error;
+      if (attempt === DELETE_ATTEMPTS) throw dataError('DATA_REVISION_CONFLICT', { message: 'The entity kept changing while it was being deleted; delete it again' });
+    }
+  }
 }
