@@ -38,6 +38,8 @@ export interface ResolvedKind {
   prepare?(fields: Record<string, unknown>): Record<string, unknown>;
   /** Throws 403 when a patch's modifier touches fields this caller may not change here (beyond the general modifier rules). */
   checkModifier?(modifier: unknown): void;
+  /** Whether the caller may update this entity; the entity's own `update` rule when absent. */
+  mayUpdate?(entity: StoredEntity): boolean;
   /** Whether the caller may delete this entity; the entity's own `delete` rule when absent. */
   mayDelete?(entity: StoredEntity): boolean;
   /** Throws when a client-chosen id may not be used (the insert still refuses any duplicate). */

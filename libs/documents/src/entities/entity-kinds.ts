@@ -92,6 +92,7 @@ export const typesKind: EntityKind<{ projectId: typeof projectId }> = {
           throw documentError('DATA_FORBIDDEN', { message: `Invalid ${touched[0]}: changing a type's defaultAccess needs the update permission on the project`, details: { paths: touched } });
         }
       },
+      mayUpdate: (type) => mayManageType('update', { caller, projectAccess, typeAccess: type.access }),
       mayDelete: (type) => mayManageType('delete', { caller, projectAccess, typeAccess: type.access }),
       checkNewId: async (id) => {
         const existing = await deps.types.find(params.projectId, id);

@@ -86,7 +86,8 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const entity = await deps.reader.readable(resolved.scope, request.id, caller);
   // A deleted entity keeps its content: its access may still change, so it can be restricted.
   if (entity.deletedAt !== undefined && !changesOnlyAccess(request.modifier)) throw documentError('DATA_ENTITY_NOT_FOUND', { message: 'Entity is deleted' });
-  if (!rlsAllows(entity.access, 'update', caller)) throw documentError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
+  const mayUpdate = resolved.mayUpdate ? resolved.mayUpdate(entity) : rlsAllows(entity.access, 'update', caller);
+  if (!mayUpdate) throw documentError('DATA_FORBIDDEN', { message: 'You may not update this entity' });
   const problems = checkClientModifier(request.modifier, {
     allowAccess: rlsAllows(request.projectAccess, 'update', caller),
     serverOwned: resolved.serverOwnedFields,

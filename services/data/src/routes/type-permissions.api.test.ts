@@ -94,6 +94,17 @@ describe('creating and changing types (finding 1)', () => {
     expect(opened.body.error).toContain('access');
     expect((await as('owner', 'GET', '/types/shared')).body).toMatchObject({ revision: 1, name: 'Shared notes', defaultAccess: { read: { userIds: ['owner'] } } });
   });
+
+  it("lets a holder of the project update permission change a type whose own update rule names others, its access too", async () => {
+    await ownerCreates('/types', { id: 'delegated', name: 'Delegated', access: { update: { permission: `${projectId}::editors` } } });
+    const renamed = await as('admin', 'PATCH', '/types/delegated', { modifier: { $set: { name: 'Taken back' } }, baseRevision: 0 });
+    expect([renamed.status, renamed.body.name]).toEqual([200, 'Taken back']);
+    const reopened = await as('admin', 'PATCH', '/types/delegated', { modifier: { $unset: { access: '' } }, baseRevision: 1 });
+    expect([reopened.status, reopened.body.access]).toEqual([200, undefined]);
+    // Without the rule, only the project's updaters change it.
+    expect((await as('editor', 'PATCH', '/types/delegated', { modifier: { $set: { name: 'Mine now' } }, baseRevision: 2 })).status).toBe(403);
+    expect((await as('owner', 'GET', '/types/delegated')).body).toMatchObject({ revision: 2, name: 'Taken back' });
+  });
 });
 
 describe('deleting and restoring types (finding 2)', () => {
