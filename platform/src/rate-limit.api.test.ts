@@ -179,4 +179,30 @@ describe('the sync client waits out Retry-After', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('polls no sooner than a refused pull’s Retry-After, however short its interval', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, { email: `poller-${Date.now()}@example.org`, password: 'patient poller password' });
+    const token = registered.body.token as string;
+    const project = (await call('POST', `/api/projects`, token, { name: 'polled' })).body.id as string;
+    expect((await call('POST', `/api/projects/${project}/types`, token, { id: 'notes', name: 'Notes' })).status).toBe(201);
+
+    const pulls: number[] = [];
+    const counted: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (String(input).includes('/types/notes/data?')) pulls.push(answer.status);
+      return answer;
+    };
+    // A poll every 50 ms would send some sixty pulls in one window of the limit.
+    const client = new SyncClient({ baseUrl: platform().url, projectId: project, token, collections: [{ typeId: 'notes' }], realtime: false, pollIntervalMs: 50, fetch: counted });
+    try {
+      await client.start().catch(() => undefined);
+      await expect.poll(() => pulls.filter((status) => status === 429).length, { timeout: WINDOW * 2 }).toBeGreaterThan(0);
+      const refusedAt = pulls.length;
+      await new Promise((resolve) => setTimeout(resolve, WINDOW));
+      // After the first refusal, the next poll waits for the window's end: one more pull at most in that time, not dozens.
+      expect(pulls.length - refusedAt).toBeLessThanOrEqual(2);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -24,5 +24,6 @@ export type {
   SyncNotification,
   SyncState,
   SyncType,
+  SyncTypeChange,
   TabChange,
 } from './types.js';

@@ -34,6 +34,12 @@ export interface RealtimeLinkOptions {
  */
 export class RealtimeLink {
   private stopped = true;
+  /**
+   * Bumped by every start and stop: a connection attempt still waiting for its token or stream
+   * when the link was stopped (and maybe started again) sees it and gives up, so one link never
+   * holds two streams.
+   */
+  private generation = 0;
   private abort: AbortController | undefined;
   private retry: unknown;
   private watchdog: unknown;
@@ -46,11 +52,13 @@ export class RealtimeLink {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.generation += 1;
     void this.connect();
   }
 
   stop(): void {
     this.stopped = true;
+    this.generation += 1;
     this.abort?.abort();
     this.unwatch();
     if (this.retry !== undefined) this.options.timers.clearTimeout(this.retry);
@@ -75,15 +83,21 @@ export class RealtimeLink {
     }, ms);
   }
 
+  /** Whether an attempt of `generation` is still the link's: not stopped since it began. */
+  private current(generation: number): boolean {
+    return !this.stopped && this.generation === generation;
+  }
+
   private async connect(): Promise<void> {
     if (this.stopped) return;
+    const generation = this.generation;
     this.options.onStatus('connecting');
     const { http } = this.options;
     // The server's own `Retry-After` on a busy answer: the reconnection waits at least that long.
     let serverAskedMs: number | undefined;
     try {
       const answer = await http.request<{ token: string; streamPath: string }>('GET', '/api/realtime/token');
-      if (this.stopped) return;
+      if (!this.current(generation)) return;
       if (answer.status === 503) {
         this.options.onStatus('polling');
         return this.schedule(this.options.recheckDisabledMs);
@@ -97,19 +111,20 @@ export class RealtimeLink {
         headers: await http.headers({ accept: 'text/event-stream' }),
         signal: abort.signal,
       });
+      if (!this.current(generation)) return abort.abort();
       if (response.status === 404) this.options.onProjectMissing();
       if (isTransientStatus(response.status)) serverAskedMs = retryAfterDelay(response.headers.get('retry-after'), Date.now());
       if (response.status !== 200 || !response.body) throw new Error(`realtime stream: HTTP ${response.status}`);
       await this.read(response.body, abort);
     } catch (error) {
-      if (error instanceof UnauthorizedError && !this.stopped) {
+      if (error instanceof UnauthorizedError && this.current(generation)) {
         this.stop();
         return this.options.onUnauthorized(error.code);
       }
       // Unreachable, refused or cut off: poll meanwhile and reconnect with backoff.
     }
+    if (!this.current(generation)) return;
     this.unwatch();
-    if (this.stopped) return;
     this.options.onStatus('polling');
     this.schedule(this.options.backoff.next(serverAskedMs));
   }
@@ -132,6 +147,10 @@ export class RealtimeLink {
   }
 
   private async read(body: ReadableStream<Uint8Array>, abort: AbortController): Promise<void> {
+    const { timers, backoff } = this.options;
+    // When the stream said `ready`; its backoff starts over once it has stayed up a keep-alive
+    // interval: a stream cut right after `ready` every time reconnects ever more slowly, not twice a second.
+    let liveAt: number | undefined;
     const parser = createParser({
       onEvent: (event) => {
         if (event.event === 'ready') {
@@ -140,7 +159,7 @@ export class RealtimeLink {
             this.stallMs = 2 * keepAliveMs;
             this.watch(abort);
           }
-          this.options.backoff.reset();
+          liveAt = timers.now();
           this.options.onStatus('live');
         } else if (event.event === 'sync') {
           this.options.onNotification(JSON.parse(event.data) as SyncNotification);
@@ -156,6 +175,10 @@ export class RealtimeLink {
       if (done) return;
       this.watch(abort);
       parser.feed(decoder.decode(value, { stream: true }));
+      if (liveAt !== undefined && timers.now() - liveAt >= this.stallMs / 2) {
+        backoff.reset();
+        liveAt = undefined;
+      }
     }
   }
 }

@@ -189,4 +189,36 @@ describe('notifications', () => {
     const remote = await write(first, tokens.bob, typeId, { title: 'polled' });
     await expect.poll(() => alice.collection(typeId).get(remote.id), { timeout: 2_000, interval: 20 }).toMatchObject({ title: 'polled' });
   });
+
+  it('holds one stream after a stop and start while its token was on the way, and none once closed', async () => {
+    const typeId = await freshType();
+    let tokenAsked!: () => void;
+    let release!: () => void;
+    const firstTokenAsked = new Promise<void>((resolve) => (tokenAsked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    const streamSignals: AbortSignal[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      const url = String(input);
+      if (url.endsWith('/api/realtime/token') && !held) {
+        held = true;
+        tokenAsked();
+        await released;
+      }
+      if (url.includes('?token=') && init?.signal) streamSignals.push(init.signal);
+      return fetch(input, init);
+    };
+    const alice = client(second, tokens.alice, [{ typeId, realtime: true }], { fetch: watched });
+    await alice.start();
+    await firstTokenAsked;
+    await alice.stop();
+    await alice.start();
+    release();
+    await expect.poll(() => alice.realtimeStatus, { timeout: 5_000 }).toBe('live');
+    // The attempt of before the stop gave up on its token: one stream, not two.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(streamSignals).toHaveLength(1);
+    await alice.close();
+    expect(streamSignals.every((signal) => signal.aborted)).toBe(true);
+  });
 });

@@ -5,7 +5,7 @@ import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store';
-import { MemoryStore, SyncClient, type CollectionOptions, type SyncClientOptions } from './index';
+import { MemoryStore, SyncClient, type ChangeEvent, type CollectionOptions, type SyncClientOptions, type SyncState } from './index';
 import { comparable, flakyNetwork as networkTo, quietClients, runRandomizedSession } from './testing';
 
 let platform: TestGateway;
@@ -599,8 +599,16 @@ describe('localOnly types', () => {
     const type = (await platform.call('GET', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner })).body;
     const switched = await platform.call('PATCH', `/api/projects/${projectId}/types/${typeId}`, { token: tokens.owner, body: { modifier: { $set: { syncType: 'remote' } }, baseRevision: type.revision } });
     expect(switched.status).toBe(200);
+    // Views hear of the dropped draft: a `change` and the entity's state.
+    const changes: ChangeEvent[] = [];
+    const states: Array<{ id: string; state: SyncState }> = [];
+    alice.on('change', (change) => changes.push(change));
+    alice.on('state', ({ id, state }) => states.push({ id, state }));
     await alice.refreshSyncTypes();
     expect(notes.get(draft.id)).toBeUndefined();
+    expect(changes).toEqual([{ typeId, added: [], modified: [], removed: [expect.objectContaining({ id: draft.id, title: 'still local' })], reason: 'syncType', source: 'local' }]);
+    expect(states).toEqual([{ id: draft.id, state: 'synced' }]);
+    expect(notes.pendingCount()).toBe(0);
     await alice.sync();
     expect(await serverDocuments(typeId)).toEqual([]);
 
@@ -654,5 +662,38 @@ describe('pull', () => {
     expect(steps.filter((step) => step === 'put record')).toHaveLength(300);
     expect(steps.slice(-2)).toEqual([`put cursor:${typeId}`, `put standing:${typeId}`]);
     expect(await store.get('meta', `cursor:${typeId}`)).toBe(Math.max(...pulled.added.map((document) => document.updatedAt)));
+  });
+
+  it('called while a pull runs, answers a pull that starts after that one: a change written meanwhile is not missed', async () => {
+    const typeId = await freshType();
+    let answered!: () => void;
+    let release!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let pages = 0;
+    const fetchHeld: typeof fetch = async (input, init) => {
+      if (!String(input).includes(`/types/${typeId}/data?`)) return fetch(input, init);
+      pages += 1;
+      if (pages > 1) return fetch(input, init);
+      const answer = await fetch(input, init);
+      answered();
+      await released;
+      return answer;
+    };
+    const reader = client(tokens.owner, [typeId], { fetch: fetchHeld });
+    const first = reader.pull(typeId);
+    await firstAnswered;
+    // Written after the running pull read its page: a notification of it would ask for a pull now.
+    const written = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'written meanwhile' } });
+    expect(written.status).toBe(201);
+    const second = reader.pull(typeId);
+    const third = reader.pull(typeId);
+    release();
+    expect((await first).added).toEqual([]);
+    expect((await second).added).toEqual([expect.objectContaining({ id: written.body.id, title: 'written meanwhile' })]);
+    // Both calls made meanwhile share that one pull.
+    expect(await third).toEqual(await second);
+    expect(pages).toBe(2);
+    expect(reader.collection(typeId).get(written.body.id)).toMatchObject({ title: 'written meanwhile' });
   });
 });

@@ -30,7 +30,7 @@ import {
   type LocalDocument,
 } from './records.js';
 import { Backoff, holdProcess, systemTimers, type BackoffOptions, type Timers } from './timers.js';
-import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType, TabChange } from './types.js';
+import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType, SyncTypeChange, TabChange } from './types.js';
 
 export interface CollectionOptions {
   typeId: string;
@@ -184,6 +184,8 @@ interface Collection {
   changesAvailable: boolean;
   pullTimer: unknown;
   pulling: Promise<PullResult> | undefined;
+  /** The pull that follows the one under way, for every call made while it ran (see pull). */
+  nextPull: Promise<PullResult> | undefined;
 }
 
 const META = 'meta';
@@ -267,6 +269,7 @@ export class SyncClient {
         changesAvailable: false,
         pullTimer: undefined,
         pulling: undefined,
+        nextPull: undefined,
       });
     }
     if (options.realtime !== false) {
@@ -843,8 +846,10 @@ export class SyncClient {
     collection.syncType = syncType;
     await this.store.put(META, `syncType:${typeId}`, syncType);
     if (syncType === 'localOnly') return;
+    const change: SyncTypeChange = { typeId, added: [], modified: [], removed: [], reason: 'syncType', source: 'local' };
     for (const record of [...collection.records.values()]) {
       if (!record.localOnly) continue;
+      const shownBefore = visibleDocument(record);
       record.localOnly = undefined;
       if (record.server) {
         discardLocalChanges(record);
@@ -853,7 +858,12 @@ export class SyncClient {
         collection.records.delete(record.id);
         await this.store.delete(entitiesStore(typeId), record.id);
       }
+      this.events.emit('state', { typeId, id: record.id, state: collection.records.has(record.id) ? stateOf(record) : 'synced' });
+      const shown = collection.records.has(record.id) ? visibleDocument(record) : undefined;
+      if (shown) (shownBefore ? change.modified : change.added).push(shown);
+      else if (shownBefore) change.removed.push(shownBefore);
     }
+    if (change.added.length + change.modified.length + change.removed.length > 0) this.events.emit('change', change);
     if (this.running) this.schedulePush();
   }
 
@@ -1400,14 +1410,22 @@ export class SyncClient {
   /**
    * Pulls every change after the largest `updatedAt` seen, following the server's pages, and
    * classifies what it applied as added, modified or removed. A localOnly collection pulls nothing.
-   * Rejects at once with OfflineError while the browser says it has no network.
+   * Rejects at once with OfflineError while the browser says it has no network. Called while a pull
+   * runs, it answers the pull that follows that one: the pull under way may have read its pages
+   * (or fixed their range) before the change the call is about, such as a realtime notification's.
+   * Every call made while one pull runs shares the one that follows it.
    */
   pull(typeId: string): Promise<PullResult> {
     const collection = this.require(typeId);
     const offline = this.offlineRefusal();
     if (offline) return Promise.reject(offline);
-    if (collection.pulling) return joinUnderWay(collection.pulling, () => collection.pulling ?? this.startPull(collection));
-    return this.startPull(collection);
+    if (!collection.pulling) return this.startPull(collection);
+    const after = (): Promise<PullResult> => {
+      collection.nextPull = undefined;
+      return collection.pulling ?? this.startPull(collection);
+    };
+    collection.nextPull ??= collection.pulling.then(after, after);
+    return collection.nextPull;
   }
 
   private startPull(collection: Collection): Promise<PullResult> {
@@ -1565,8 +1583,13 @@ export class SyncClient {
       if (this.timers.now() - this.lastTypeRefresh >= this.heartbeatMs) await this.refreshSyncTypes().catch(() => undefined);
       // A push still under way (or stuck until its timeout) does not hold back the next pulls.
       this.schedulePush();
-      await this.pullAll().catch((error: unknown) => this.backgroundFailure(error));
-      if (this.running && !this.unauthorized && this.pollTimer === undefined) this.pollEvery(this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs);
+      // A busy server's `Retry-After` holds the next poll back, when it asks for longer than the interval.
+      let serverAskedMs = 0;
+      await this.pullAll().catch((error: unknown) => {
+        if (error instanceof TransientError) serverAskedMs = error.retryAfterMs ?? 0;
+        this.backgroundFailure(error);
+      });
+      if (this.running && !this.unauthorized && this.pollTimer === undefined) this.pollEvery(Math.max(serverAskedMs, this.status === 'live' ? this.heartbeatMs : this.pollIntervalMs));
     }, ms);
   }
 

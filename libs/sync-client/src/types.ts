@@ -128,8 +128,25 @@ export interface TabChange {
   source: 'tab';
 }
 
-/** What the `change` event carries: changes from the server, a local write, or another tab's change. */
-export type ChangeEvent = PullResult | LocalChange | TabChange;
+/**
+ * The type turned `remote` again (`setSyncType`, or the server's type record read on a heartbeat):
+ * what was written here while it was `localOnly` is dropped, as the spec says, and the documents
+ * show the server's version again, or go (those that never reached the server).
+ */
+export interface SyncTypeChange {
+  typeId: string;
+  /** Deleted here while `localOnly`, shown again: the server's version. */
+  added: Array<{ id: string } & Record<string, unknown>>;
+  /** As this client now shows them: the server's version. */
+  modified: Array<{ id: string } & Record<string, unknown>>;
+  /** As this client showed them before: created here while `localOnly`, never on the server. */
+  removed: Array<{ id: string } & Record<string, unknown>>;
+  reason: 'syncType';
+  source: 'local';
+}
+
+/** What the `change` event carries: changes from the server, a local write, another tab's change, or local changes dropped when a type turned `remote`. */
+export type ChangeEvent = PullResult | LocalChange | TabChange | SyncTypeChange;
 
 /**
  * Where the realtime link stands: `live` (notifications), `polling` (503 or link down), `offline`
