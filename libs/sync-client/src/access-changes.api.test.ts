@@ -1,5 +1,6 @@
 import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission } from '@platform/contracts';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from './index';
 import { sdkTestProject } from './test-support/sdk-test-project';
 
 /** What the copy holds after the caller's access changes: checks of several collections, and access widened by a grant. */
@@ -43,6 +44,44 @@ describe('access checks of several collections', () => {
     expect((await revoke(typeB, b)).status).toBe(200);
     await expect.poll(() => [...lost].sort(), { timeout: 3_000 }).toEqual([a, b].sort());
     expect([reader.collection(typeA).get(a), reader.collection(typeB).get(b)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('access lost while a write is on the way', () => {
+  it('the record the check dropped stays gone: the write’s answer does not bring it back into the store', async () => {
+    const notes = await freshType();
+    const note = await ownerCreates(notes, { title: 'shared for now' });
+    const userId = `writer${project.typeCount}`;
+    await addMember(userId);
+    let answered!: () => void;
+    let release!: () => void;
+    const pushAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (!String(input).endsWith('/bulk')) return globalThis.fetch(input, init);
+      const answer = await globalThis.fetch(input, init);
+      answered();
+      await released;
+      return answer;
+    };
+    const store = new MemoryStore();
+    const writer = client({ collections: [notes], token: await project.platform.signIn(userId), store, fetch });
+    const collection = writer.collection(notes);
+    await collection.pull();
+    await collection.update(note, { title: 'edited before the revocation' });
+    const pushed = writer.push();
+    try {
+      await pushAnswered;
+      // The edit landed (revision 1); then the owner takes the writer's read access.
+      const revoked = await project.platform.call('PATCH', `${dataPath(notes)}/${note}`, { token: project.owner, body: { baseRevision: 1, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
+      expect(revoked.status).toBe(200);
+      await writer.checkAccess(notes);
+      expect(collection.get(note)).toBeUndefined();
+    } finally {
+      release();
+    }
+    await pushed;
+    expect([collection.get(note), collection.pendingCount(), await store.get(`entities:${notes}`, note)]).toEqual([undefined, 0, undefined]);
   });
 });
 

@@ -1238,6 +1238,9 @@ export class SyncClient {
     const entityPath = `${this.dataPath(typeId)}/${encodeURIComponent(record.id)}`;
     const code = answer.body?.code;
     if (this.options.tabs && !(await this.tookOtherTabsWrites(collection, write, answer))) return;
+    // Dropped from the copy while the write was on the way (its access lost, the project's copy
+    // purged): the answer is moot, and saving it would bring the record back into the store.
+    if (collection.records.get(record.id) !== record) return;
     if (answer.status === 200 || answer.status === 201) {
       afterPush(record, serverDocument(answer.body as Record<string, unknown>), seq);
     } else if (isTransientStatus(answer.status)) {
