@@ -95,6 +95,25 @@ describe('sample data validity', () => {
     expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
   });
 
+  it('refuses a schema whose documents would carry field names POST .../data refuses, and stores nothing', async () => {
+    // A whole-document `const` or `enum` spells the document's own field names.
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['dotted-const', { type: 'object', const: { 'a.b': 1 } }, 'a.b'],
+      ['underscore-enum', { type: 'object', enum: [{ _internal: true }] }, '_internal'],
+    ];
+    for (const [id, schema, name] of cases) {
+      const typeId = await createType(id, schema);
+      const document = (schema.const ?? (schema.enum as unknown[])[0]) as Record<string, unknown>;
+      expect((await platform.call('POST', dataPath(typeId), { token, body: document })).status, 'POST .../data refuses the same document').toBe(400);
+      for (const method of ['GET', 'POST'] as const) {
+        const response = await platform.call(method, samplePath(typeId), { token, ...(method === 'POST' ? { body: { count: 2, seed: 1 } } : {}) });
+        expect([method, response.status, response.body.code]).toEqual([method, 400, 'DATA_TYPE_SCHEMA_INVALID']);
+        expect(response.body.error).toContain(name);
+      }
+      expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
+    }
+  });
+
   it('stores only documents the schema accepts, and a stored sample can be patched', async () => {
     const schema = {
       type: 'object',

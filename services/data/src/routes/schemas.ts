@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { numberText, requestTraceContext } from '@platform/kit';
-import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateWithinBudget, type DataDeps, type SchemaProblem } from '@platform/documents';
+import { ID_PATTERN, RESERVED_SCHEMA_FIELD_NAMES, checkNewFields, currentTypeSchema, typeIdSchema, TypeDirectory, publicView, validateWithinBudget, type DataDeps, type SchemaProblem } from '@platform/documents';
 import { dataError } from '../errors';
 import { ESTIMATE_NODE_BUDGET, generateSamples, SampleDataInvalidError, SampleDataTooLargeError, SampleSchemaTooComplexError } from '../domain/sample-data';
 import { checkedTypeSchema } from './checked-type-schema';
@@ -39,10 +39,22 @@ function refuseReservedFields(samples: Array<Record<string, unknown>>): void {
   throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid schema: its documents would carry ${reserved}, which is reserved for the server and row-level security`, details: { field: 'schema' } });
 }
 
-/** A sample checked as POST .../data checks a document (the type's stored schema, its validator, the validation time and pattern work limits), after the reserved-field check. */
+/**
+ * Refuses a sample whose field names POST .../data would refuse (a dotted name, a `$` or `_` one,
+ * by the same check): a whole-document `const` or `enum` spells any names, and a stored sample
+ * would hold fields no client could write, which its history would not replay as stored.
+ */
+function refuseUnwritableNames(sample: Record<string, unknown>): void {
+  const [problem] = checkNewFields(sample, 'document', { allowAccess: true });
+  if (problem === undefined) return;
+  throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid schema: its documents would carry ${problem.path}, which POST .../data refuses (${problem.message})`, details: { field: 'schema', path: problem.path } });
+}
+
+/** A sample checked as POST .../data checks a document (the type's stored schema, its validator, the validation time and pattern work limits), after the reserved-field and field-name checks. */
 function sampleValidator(deps: DataDeps, stored: unknown): (sample: Record<string, unknown>) => SchemaProblem[] {
   return (sample) => {
     refuseReservedFields([sample]);
+    refuseUnwritableNames(sample);
     return validateWithinBudget(stored, sample, deps.limits);
   };
 }
