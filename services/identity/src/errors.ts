@@ -17,6 +17,7 @@ export const identityError = errorCatalogue({
   IDENTITY_TOO_MANY_PASSWORD_RESETS: [429, 'Too many password reset requests from this address; try again later'],
   IDENTITY_PASSWORD_RESET_UNAVAILABLE: [501, "Password reset by mail is not set up on this platform (its operator sets SMTP_URL); a platform owner can help"],
   IDENTITY_EMAIL_CHANGE_UNAVAILABLE: [501, "Changing the email is not set up on this platform: it mails a link to the new address (its operator sets SMTP_URL)"],
+  IDENTITY_EMAIL_INVITATION_UNAVAILABLE: [501, 'Inviting by email is not set up on this platform: it mails a link (its operator sets SMTP_URL); invite an existing account by its userId instead'],
   IDENTITY_EMAIL_VERIFICATION_UNAVAILABLE: [501, 'Confirming the email is not set up on this platform: it mails a link (its operator sets SMTP_URL)'],
   IDENTITY_EMAIL_UNCHANGED: [400, 'This is already your email'],
   IDENTITY_TOO_MANY_EMAIL_CHANGES: [429, 'Too many email changes asked for; try again later'],

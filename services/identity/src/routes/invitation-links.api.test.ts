@@ -302,6 +302,24 @@ describe('invitation mail failure', () => {
   });
 });
 
+describe('invitations by email where mail goes to the log in production', () => {
+  it('answers 501 and stores and logs no link: whoever reads the log could accept it', async () => {
+    const production = await startIdentityPlatform({ dev: false });
+    try {
+      const owner = await production.register(`log-owner-${++counter}@example.org`);
+      const projectId = (await production.call('POST', '/api/projects', { token: owner.token, body: { name: 'Logged mail' } })).body.id;
+      const invited = `logged-${counter}@example.org`;
+      const refused = await production.call('POST', `/api/projects/${projectId}/members`, { token: owner.token, body: { email: invited, permissions: ['editors'] } });
+      expect(refused.status).toBe(501);
+      expect(refused.body).toEqual({ error: expect.stringContaining('SMTP_URL'), code: 'IDENTITY_EMAIL_INVITATION_UNAVAILABLE' });
+      expect(mailsTo(invited, production)).toEqual([]);
+      expect((await production.call('GET', `/api/projects/${projectId}/invitations`, { token: owner.token })).body.items).toEqual([]);
+    } finally {
+      await production.close();
+    }
+  });
+});
+
 describe('invitation mail limit configuration', () => {
   it('is 20 mails an hour per project and per inviter by default, set by IDENTITY_INVITATION_MAILS_PER_HOUR', () => {
     expect(loadIdentityConfig({}).invitationMailLimit).toEqual({ perHour: 20 });

@@ -105,6 +105,8 @@ export function registerProjectRoutes(app: FastifyInstance, deps: IdentityDeps):
       if (foreign) throw identityError('IDENTITY_INVALID_PERMISSION', { message: `Invalid permission ${foreign}: scoped to another project` });
       const scoped = [...new Set(permissions.map((permission) => scopePermission(project.id, permission)))];
       if (email !== undefined) {
+        // Outside development without SMTP, mails go to the log: whoever reads it could accept the link and join with these permissions.
+        if (deps.mailer.kind === 'log' && !deps.dev) throw identityError('IDENTITY_EMAIL_INVITATION_UNAVAILABLE');
         // Counted before anything is stored or sent, so a refused invitation changes nothing.
         await deps.invitationMails.takeMail(project.id, caller.userId);
         // Mailed before it is stored: a mail that fails leaves no new invitation and the earlier link working.
