@@ -53,6 +53,15 @@ export class MailedLinkTokens {
     return token;
   }
 
+  /** Retires the user's pending link of this kind, if any: the credentials it was sent under changed. */
+  async retire(userId: string): Promise<void> {
+    await withSessionStore(async () => {
+      const pending = await this.kv.get(this.userKey(userId));
+      if (pending) await this.kv.delete(pending);
+      await this.kv.delete(this.userKey(userId));
+    });
+  }
+
   /** The token's value without using it up (a reset checks the second factor first); null when unknown or expired. */
   async peek(token: string): Promise<string | null> {
     if (!TOKEN_PATTERN.test(token)) return null;

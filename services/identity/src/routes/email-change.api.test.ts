@@ -43,6 +43,37 @@ describe('changing the email', () => {
     expect((await platform.call('POST', '/api/auth/register', { body: { email: 'old-address@example.org', password: PASSWORD } })).status).toBe(201);
   });
 
+  it('a link asked with the old password stops working once the password changes or is reset', async () => {
+    const { token } = await platform.register('retired-by-change@example.org');
+    await askToChange(token, { email: 'asked-before-change@example.org', password: PASSWORD });
+    const askedBeforeChange = mailedToken('asked-before-change@example.org');
+    expect((await platform.call('PUT', '/api/me/password', { token, body: { currentPassword: PASSWORD, newPassword: 'a changed password' } })).status).toBe(200);
+    expect((await confirm(askedBeforeChange)).body).toMatchObject({ code: 'IDENTITY_EMAIL_CHANGE_LINK_INVALID' });
+    expect((await platform.call('GET', '/api/me', { token })).body.email).toBe('retired-by-change@example.org');
+
+    const other = await platform.register('retired-by-reset@example.org');
+    await askToChange(other.token, { email: 'asked-before-reset@example.org', password: PASSWORD });
+    const askedBeforeReset = mailedToken('asked-before-reset@example.org');
+    expect((await platform.call('POST', '/api/auth/password-reset', { body: { email: 'retired-by-reset@example.org' } })).status).toBe(202);
+    await expect.poll(() => mails('retired-by-reset@example.org', 'Choose a new password').length).toBe(1);
+    const reset = linkToken(mails('retired-by-reset@example.org', 'Choose a new password')[0]!);
+    expect((await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: reset, password: 'the owner took it back' } })).status).toBe(200);
+    expect((await confirm(askedBeforeReset)).body).toMatchObject({ code: 'IDENTITY_EMAIL_CHANGE_LINK_INVALID' });
+    expect((await platform.call('POST', '/api/auth/login', { body: { email: 'retired-by-reset@example.org', password: 'the owner took it back' } })).status).toBe(200);
+  });
+
+  it('retires a reset link mailed to the old address once the new one is confirmed', async () => {
+    const { token } = await platform.register('moving-on@example.org');
+    expect((await platform.call('POST', '/api/auth/password-reset', { body: { email: 'moving-on@example.org' } })).status).toBe(202);
+    await expect.poll(() => mails('moving-on@example.org', 'Choose a new password').length).toBe(1);
+    const oldMailboxReset = linkToken(mails('moving-on@example.org', 'Choose a new password')[0]!);
+    await askToChange(token, { email: 'moved-to@example.org', password: PASSWORD });
+    expect((await confirm(mailedToken('moved-to@example.org'))).status).toBe(200);
+    const refused = await platform.call('POST', '/api/auth/password-reset/confirm', { body: { token: oldMailboxReset, password: 'from the old mailbox' } });
+    expect(refused.body).toMatchObject({ code: 'IDENTITY_RESET_LINK_INVALID' });
+    expect((await signIn('moved-to@example.org')).status).toBe(200);
+  });
+
   it('a link works once, and only the newest of a user’s links works', async () => {
     const { token } = await platform.register('twice@example.org');
     await askToChange(token, { email: 'first-choice@example.org', password: PASSWORD });

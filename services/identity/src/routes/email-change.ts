@@ -84,6 +84,8 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
       }
       // The new address is confirmed by the link: sessions limited by an unconfirmed one are no more.
       if (changed) await deps.sessions.refresh(changed);
+      // A reset link mailed to the old address no longer reaches the account's owner.
+      await deps.resetTokens.retire(change.userId);
       request.log.info({ userId: change.userId }, 'email changed');
       await mailEmailChanged(deps, { to: before.email, displayName: before.displayName, email: change.email }, requestTraceContext(request)).catch((error: unknown) =>
         request.log.warn({ err: error }, 'the notice to the old address could not be sent'),

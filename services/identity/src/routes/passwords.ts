@@ -62,6 +62,8 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       // After the new generation: a sign-in that checked the old password and wrote its session later ends it itself (openCheckedSession).
       // Access tokens stay: a routine change does not break the programs that use them (a reset ends them).
       const endedSessions = await deps.sessions.revokeAll(userId, { keep: sessionId, keepTokens: true });
+      // Links mailed under the old password stop working: an email change someone asked with it, a reset link in the mailbox.
+      await retireMailedLinks(deps, userId);
       noticeAccountChange(deps, user, 'password-changed', requestTraceContext(request));
       return { endedSessions };
     },
@@ -120,6 +122,8 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       const user = (await deps.users.markEmailVerified(found.id, found.email)) ?? found;
       // After the new generation: a sign-in that checked the old password and wrote its session later ends it itself (openCheckedSession).
       await deps.sessions.revokeAll(user.id);
+      // An email change asked with the old password (by whoever knew it) stops working with it.
+      await retireMailedLinks(deps, user.id);
       // The mail proved the account's owner: sign-in failures counted against it are forgiven.
       await deps.throttle.clearAccount(user.email);
       // This session too ends if the credentials changed again meanwhile (another reset, the account deleted).
@@ -130,6 +134,11 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps)
       return { user: toCurrentUser(user, deps.requireConfirmedEmail), token, expiresAt: session.expiresAt };
     },
   );
+}
+
+/** The account's pending reset and email-change links: its password changed, so what was asked under the old one no longer holds. */
+async function retireMailedLinks(deps: IdentityDeps, userId: string): Promise<void> {
+  await Promise.all([deps.resetTokens.retire(userId), deps.emailChangeTokens.retire(userId)]);
 }
 
 async function sendResetMail(deps: IdentityDeps, email: string, log: FastifyBaseLogger, traceContext: TraceContext | undefined): Promise<void> {
