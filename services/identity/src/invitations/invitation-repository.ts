@@ -87,6 +87,11 @@ export class InvitationRepository {
     return this.invitations.find({ userId, ...this.live() }, { sort: { createdAt: -1, id: 1 } });
   }
 
+  /** The user's pending invitation, or null (unknown, answered, withdrawn or lapsed). */
+  async pendingById(userId: string, invitationId: string): Promise<Invitation | null> {
+    return this.invitations.findOne({ id: invitationId, userId, ...this.live() });
+  }
+
   /** Removes a pending invitation to the target; answers whether there was one. */
   async cancel(target: Target, invitationId: string): Promise<boolean> {
     return (await this.invitations.deleteMany({ id: invitationId, ...this.targetFilter(target) })) > 0;

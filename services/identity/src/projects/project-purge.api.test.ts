@@ -58,5 +58,15 @@ describe('the project purge job', () => {
     expect(await job().run()).toEqual({ purged: 1 });
     await expect.poll(() => announced.map((purge) => purge.projectId)).toEqual([first, second]);
     expect((await platform.call('POST', `/api/projects/${first}/restore`, { token: owner.token })).body.code).toBe('IDENTITY_PROJECT_RESTORE_EXPIRED');
+
+    // The operator then lengthens the restore period: a purged project's data is gone, so it stays purged.
+    const longer = await startIdentityPlatform({ clock: () => now, store: platform.context.store, kv: platform.context.kv, config: { projectRestorePeriodMs: 60 * DAY, projectPurgeCheckMs: 2_000_000_000 } });
+    try {
+      const refused = await longer.call('POST', `/api/projects/${first}/restore`, { token: owner.token });
+      expect([refused.status, refused.body.code]).toEqual([409, 'IDENTITY_PROJECT_RESTORE_EXPIRED']);
+      expect((await longer.call('GET', `/api/projects/${first}`, { token: owner.token })).status).toBe(404);
+    } finally {
+      await longer.close();
+    }
   });
 });

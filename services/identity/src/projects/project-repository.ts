@@ -82,9 +82,9 @@ export class ProjectRepository {
     return this.projects.updateOne({ id: projectId, deletedAt: { $exists: false } }, { $set: { deletedAt: now, updatedAt: now }, $inc: { revision: 1 } });
   }
 
-  /** Clears the project's deletion; null when it is gone or not deleted. */
+  /** Clears the project's deletion; null when it is gone, not deleted, or purged. */
   restore(projectId: string): Promise<ProjectRecord | null> {
-    return this.projects.updateOne({ id: projectId, deletedAt: { $exists: true } }, { $unset: { deletedAt: '' }, $set: { updatedAt: this.clock() }, $inc: { revision: 1 } });
+    return this.projects.updateOne({ id: projectId, deletedAt: { $exists: true }, purgedAt: { $exists: false } }, { $unset: { deletedAt: '' }, $set: { updatedAt: this.clock() }, $inc: { revision: 1 } });
   }
 
   /** Deleted projects deleted at or before `cutoff` and not purged yet, oldest first. */

@@ -47,8 +47,9 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
     },
     async (request) => {
       const { userId } = requireUser(request);
+      // One to a deleted (restorable) project stays as it is, for a restore to bring back.
       const pending = await deps.emailInvitations.findByToken(request.params.token);
-      if (!pending) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      if (!pending || !(await deps.projects.find(pending.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       if (await deps.projects.findMember(pending.projectId, userId)) throw identityError('IDENTITY_ALREADY_MEMBER');
       const invitation = await deps.emailInvitations.take(request.params.token);
       if (!invitation) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
@@ -60,6 +61,8 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
     '/api/invitations/:token/decline',
     { preHandler: userGuard, schema: { tags, summary: 'Decline an invitation link; the link stops working', description: notFound, params: invitationTokenParams, response: { 204: z.undefined().describe('Declined') } } },
     async (request, reply) => {
+      const pending = await deps.emailInvitations.findByToken(request.params.token);
+      if (!pending || !(await deps.projects.find(pending.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       if (!(await deps.emailInvitations.take(request.params.token))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       return reply.code(204).send();
     },

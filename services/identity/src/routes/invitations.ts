@@ -23,6 +23,15 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: IdentityDep
     return target?.name ?? null;
   }
 
+  /**
+   * 404 for an invitation the caller cannot answer, before it is taken: one to a project that is
+   * deleted (restorable) stays, unlisted, so a restore brings it back as it was.
+   */
+  async function requireAnswerable(userId: string, invitationId: string): Promise<void> {
+    const pending = await deps.invitations.pendingById(userId, invitationId);
+    if (!pending || (await nameOf(pending)) === null) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+  }
+
   routes.get(
     '/api/me/invitations',
     { preHandler: userGuard, schema: { tags, summary: "The caller's pending invitations to projects and tenants, newest first", response: { 200: z.object({ items: z.array(receivedInvitationSchema) }) } } },
@@ -47,6 +56,7 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: IdentityDep
     },
     async (request) => {
       const { userId } = requireUser(request);
+      await requireAnswerable(userId, request.params.invitationId);
       const invitation = await deps.invitations.take(userId, request.params.invitationId);
       if (!invitation) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       return joinByInvitation(deps, invitation, userId);
@@ -57,7 +67,9 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: IdentityDep
     '/api/me/invitations/:invitationId/decline',
     { preHandler: userGuard, schema: { tags, summary: 'Decline an invitation', params: invitationIdParams, response: { 204: z.undefined().describe('Declined') } } },
     async (request, reply) => {
-      if (!(await deps.invitations.take(requireUser(request).userId, request.params.invitationId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      const { userId } = requireUser(request);
+      await requireAnswerable(userId, request.params.invitationId);
+      if (!(await deps.invitations.take(userId, request.params.invitationId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       return reply.code(204).send();
     },
   );

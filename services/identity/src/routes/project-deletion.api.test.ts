@@ -56,9 +56,18 @@ describe('project deletion in identity', () => {
   it("hides a deleted project's invitations and refuses to accept them until it is restored", async () => {
     const project = await ok('POST', '/api/projects', owner, { name: 'Inviting' }, 201);
     const invitation = await ok('POST', `/api/projects/${project.id}/members`, owner, { userId: invitee.user.id }, 202);
+    const mailed = `mailed-${project.id}@example.org`;
+    await ok('POST', `/api/projects/${project.id}/members`, owner, { email: mailed }, 202);
+    const link = /\/console\/invitations\/([A-Za-z0-9_-]+)/.exec(platform.mailsTo(mailed).at(-1)!.text)![1]!;
     await ok('DELETE', `/api/projects/${project.id}`, owner);
     expect((await ok('GET', '/api/me/invitations', invitee)).items.map((i: any) => i.id)).not.toContain(invitation.id);
+    // Answering meanwhile is refused and uses nothing up: the restore brings both back as they were.
+    for (const path of [`/api/me/invitations/${invitation.id}/accept`, `/api/me/invitations/${invitation.id}/decline`, `/api/invitations/${link}/accept`, `/api/invitations/${link}/decline`]) {
+      expect((await ok('POST', path, invitee, undefined, 404)).code).toBe('IDENTITY_INVITATION_NOT_FOUND');
+    }
     await ok('POST', `/api/projects/${project.id}/restore`, owner);
+    expect((await ok('GET', `/api/projects/${project.id}/invitations`, owner)).items.map((i: any) => i.email ?? i.userId).sort()).toEqual([invitee.user.id, mailed].sort());
+    expect((await ok('GET', `/api/invitations/${link}`, invitee)).projectName).toBe('Inviting');
     expect((await ok('GET', '/api/me/invitations', invitee)).items.map((i: any) => i.id)).toContain(invitation.id);
     expect((await ok('POST', `/api/me/invitations/${invitation.id}/accept`, invitee)).projectId).toBe(project.id);
   });

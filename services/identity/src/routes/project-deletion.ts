@@ -93,7 +93,8 @@ export function registerProjectDeletionRoutes(app: FastifyInstance, deps: Identi
       const caller = project && (await deps.access.standingIn(project, principal));
       // Anyone who could not delete it learns nothing about it, as for any project of others.
       if (!project || !caller || !rlsAllows(project.access, 'delete', caller)) throw projectNotFound();
-      if (restorable(project).restorableUntil <= deps.clock()) throw identityError('IDENTITY_PROJECT_RESTORE_EXPIRED');
+      // A purged project's data is erased: it stays purged even if the restore period grew since.
+      if (project.purgedAt !== undefined || restorable(project).restorableUntil <= deps.clock()) throw identityError('IDENTITY_PROJECT_RESTORE_EXPIRED');
       const restored = await deps.projects.restore(project.id);
       if (!restored) throw projectNotFound();
       await deps.accessChanges.announce({ projectId: project.id });
