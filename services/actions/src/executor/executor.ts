@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { documentEventId, type Access, type DocumentEvent } from '@platform/contracts';
 import { RESERVED_TYPE_IDS } from '@platform/documents';
-import { AppError, rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
+import { rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import { actionBlockRuns, actionRuns, inChildSpan, traceLogFields, type TraceContext } from '@platform/telemetry';
 import type { BlockDefinition, BlockServices } from '../blocks/block';
 import { BlockError } from '../blocks/block';
@@ -11,6 +11,7 @@ import { topologicalOrder } from '../domain/graph';
 import { valueFits } from '../domain/sockets';
 import { RUN_INTERRUPTED, runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
+import { ownerStanding } from './owner-standing';
 import { manualRunId, RUN_LEASE_MS, runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
 
 const tracer = trace.getTracer('actions');
@@ -260,15 +261,9 @@ export class Executor {
     return results;
   }
 
-  /** The owner's standing in the project, or null when they are no longer a member. */
-  private async ownerOf(action: StoredAction): Promise<ProjectCaller | null> {
-    try {
-      const { caller } = await this.deps.projects.require(action.projectId, { kind: 'user', userId: action.ownerId, sessionId: 'actions-executor', platformOwner: false });
-      return caller;
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode === 404) return null;
-      throw error;
-    }
+  /** The owner's standing in the project as a member (ownerStanding), or null when they are no longer one. */
+  private ownerOf(action: StoredAction): Promise<ProjectCaller | null> {
+    return ownerStanding(this.deps.projects, action.projectId, action.ownerId);
   }
 
   /**

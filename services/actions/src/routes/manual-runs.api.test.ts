@@ -107,6 +107,21 @@ describe('POST .../actions/{actionId}/runs: a run by hand', () => {
 });
 
 describe('GET .../actions/{actionId}/runs/{runId}: one run', () => {
+  it("acts as its owner the member: a document only the owner's platform-owner standing could read is not found, and nothing runs", async () => {
+    const root = await platform.signIn('root', { platformOwner: true });
+    const projectId = await platform.projectWithType('owner', 'tickets', [{ userId: 'root' }]);
+    const action = await platform.createAction(projectId, root, mailOnDelete('platform-owner@example.org'));
+    const open = await createDocument(projectId, 'tickets', { title: 'Open' });
+    const hidden = await createDocument(projectId, 'tickets', { title: 'Owner only', access: { read: { userIds: ['owner'] } } });
+    // The platform owner reads it through the API: that standing is theirs, not their action's.
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/tickets/data/${hidden.id}`, { token: root })).status).toBe(200);
+    const refused = await platform.call('POST', runsPath(projectId, action.id), { token: root, body: { typeId: 'tickets', documentId: hidden.id } });
+    expect(refused).toMatchObject({ status: 404, body: { code: 'ACTIONS_DOCUMENT_NOT_FOUND' } });
+    expect((await platform.call('POST', runsPath(projectId, action.id), { token: root, body: { typeId: 'tickets', documentId: open.id } })).status).toBe(202);
+    await platform.runsOf(projectId, action.id, root, 1);
+    expect(platform.mailsTo('platform-owner@example.org').map((mail) => mail.subject)).toEqual(['Ticket: Open (r0, documentCreated)']);
+  });
+
   it('answers the run by hand as it goes, then with its blocks, as the list shows it', async () => {
     const projectId = await platform.projectWithType('owner', 'tickets');
     const action = await platform.createAction(projectId, owner, mailOnDelete('one-run@example.org'));

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ActionsDeps } from '../actions-deps';
 import { actionsError } from '../errors';
 import { latestChangeEvent } from '../executor/latest-change-event';
+import { ownerStanding } from '../executor/owner-standing';
 import { RUN_STATUSES } from '../executor/run-store';
 import { readerFields } from '../executor/run-visibility';
 import { actionParams, manualRunBodySchema, runSchema } from './schemas';
@@ -90,7 +91,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: ActionsDeps): void
       if (!action || !rlsAllows(action.access, 'read', caller)) throw actionsError('ACTIONS_NOT_FOUND');
       // The run acts with its owner's rights: nobody else may choose when and on what.
       if (action.ownerId !== caller.userId) throw actionsError('ACTIONS_NOT_OWNER');
-      const latest = await latestChangeEvent(deps.data, projectId, request.body.typeId, request.body.documentId, caller);
+      // A document the owner may read as a member, as for a triggered run: a platform owner's standing does not count.
+      const owner = await ownerStanding(deps.projects, projectId, caller.userId);
+      const latest = owner && (await latestChangeEvent(deps.data, projectId, request.body.typeId, request.body.documentId, owner));
       if (!latest) throw actionsError('ACTIONS_DOCUMENT_NOT_FOUND', { details: { field: 'documentId' } });
       // As it starts: no block has run, so nothing in it is the caller's to be kept from.
       const started = await deps.executor.startManualRun(action, latest.event, latest.eventId, caller.userId, requestTraceContext(request));
