@@ -112,6 +112,9 @@ describe('sample data validity', () => {
       }
       expect((await platform.call('GET', dataPath(typeId), { token })).body.items).toEqual([]);
     }
+    // A type without a schema makes empty documents, which have no names to refuse.
+    const open = await createType('no-schema', { type: 'object' });
+    expect((await platform.call('POST', samplePath(open), { token, body: { count: 3, seed: 1 } })).status).toBe(201);
   });
 
   it('stores only documents the schema accepts, and a stored sample can be patched', async () => {

@@ -45,6 +45,8 @@ function refuseReservedFields(samples: Array<Record<string, unknown>>): void {
  * would hold fields no client could write, which its history would not replay as stored.
  */
 function refuseUnwritableNames(sample: Record<string, unknown>): void {
+  // As POST .../data: an empty document has no names to check.
+  if (Object.keys(sample).length === 0) return;
   const [problem] = checkNewFields(sample, 'document', { allowAccess: true });
   if (problem === undefined) return;
   throw dataError('DATA_TYPE_SCHEMA_INVALID', { message: `Invalid schema: its documents would carry ${problem.path}, which POST .../data refuses (${problem.message})`, details: { field: 'schema', path: problem.path } });
