@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbeddedStore, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../testing/visitors-test-platform';
 
@@ -394,6 +398,85 @@ describe('an event and its visitor\'s update land together or not at all', () =>
     expect(stored.map((event) => event.id).sort()).toEqual([...created].sort());
     const visitor = (await call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body;
     if (created.length) expect(visitor.latestEventType).toMatch(/^check(In|Out)$/);
+  });
+});
+
+/**
+ * A platform of its own whose store runs `meanwhile` (set by `afterNextVisitorRead`) right after
+ * the next read of a visitor by id, before that read answers: another request lands between a
+ * request's read of the visitor and its write.
+ */
+async function withReadsInterleaved(test: (own: CheckInPlatform, afterNextVisitorRead: (meanwhile: () => Promise<void>) => void, store: DocumentStore) => Promise<void>): Promise<void> {
+  const directory = await mkdtemp(join(tmpdir(), 'visitor-races-'));
+  const store = await createEmbeddedStore({ dataDir: directory });
+  let afterNextRead: (() => Promise<void>) | undefined;
+  const intercepted = Object.create(store) as DocumentStore;
+  intercepted.collection = wrappedCollections(store, (collection: Collection<StoredDocument>) =>
+    Object.assign(Object.create(collection) as Collection<StoredDocument>, {
+      findById: async (...args: Parameters<Collection<StoredDocument>['findById']>) => {
+        const found = await collection.findById(...args);
+        const meanwhile = afterNextRead;
+        if (meanwhile && collection.name.endsWith('-guests')) {
+          afterNextRead = undefined;
+          await meanwhile();
+        }
+        return found;
+      },
+    }),
+  );
+  const own = await startCheckInPlatform(testConfig(), { store: intercepted });
+  try {
+    await test(own, (meanwhile) => (afterNextRead = meanwhile), store);
+  } finally {
+    await own.platform.close();
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+describe('a PATCH of a visitor with another request between its read and its write', () => {
+  it('moves the erasure date the retention job reads only with the visitor: a PATCH refused at its write moves neither', async () => {
+    await withReadsInterleaved(async (own, afterNextVisitorRead, store) => {
+      const periods = [
+        { duration: DAY, label: { en: '1 day' } },
+        { duration: 7 * DAY, label: { en: '1 week' }, isDefault: true },
+      ];
+      const { projectId, visitors } = await own.seedCheckIn({ deletionPeriods: periods });
+      const { id, secret } = (await own.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Ada' } } })).body as { id: string; secret: string };
+      const big = 'x'.repeat(250_000);
+      const path = `/api/projects/${projectId}/visitors/${id}`;
+      const ledgerEntry = () => store.collection('visitor-retention').findOne({ kind: 'visitor', entityId: id });
+      const before = await ledgerEntry();
+      expect(before).toMatchObject({ deleteOnPreference: 7 * DAY });
+      // The owner fills the visitor up while the kiosk's PATCH, checked on the smaller visitor, is on its way to its write.
+      afterNextVisitorRead(async () => {
+        // One field a write: a modifier takes at most 256 kB.
+        for (let field = 0; field < 4; field += 1) {
+          const filled = await own.platform.call('PATCH', `/api/projects/${projectId}/types/guests/data/${id}`, { token: own.ownerToken, body: { baseRevision: field, modifier: { $set: { [`f${field}`]: big } } } });
+          expect(filled.status).toBe(200);
+        }
+      });
+      own.time.now += DAY;
+      const refused = await own.platform.call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { g: big }, deletionPeriod: DAY } });
+      expect([refused.status, refused.body.code]).toEqual([400, 'VISITORS_INVALID_DATA']);
+      const visitor = (await own.platform.call('GET', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).body;
+      expect(visitor).toMatchObject({ deleteOnPreference: 7 * DAY, deleteOn: before?.deleteOn });
+      expect(await ledgerEntry()).toMatchObject({ deleteOn: before?.deleteOn, deleteOnPreference: 7 * DAY });
+    });
+  });
+
+  it('of a visitor deleted meanwhile is not found, and changes nothing', async () => {
+    await withReadsInterleaved(async (own, afterNextVisitorRead) => {
+      const { projectId, visitors } = await own.seedCheckIn();
+      const { id, secret } = (await own.platform.call('POST', `/api/projects/${projectId}/visitors`, { body: { collectionName: visitors, data: { name: 'Ada' } } })).body as { id: string; secret: string };
+      const path = `/api/projects/${projectId}/visitors/${id}`;
+      afterNextVisitorRead(async () => {
+        expect((await own.platform.call('DELETE', `${path}?collectionName=${visitors}`, { headers: secretHeader(secret) })).status).toBe(200);
+      });
+      const late = await own.platform.call('PATCH', path, { headers: secretHeader(secret), body: { collectionName: visitors, data: { note: 'late' } } });
+      expect([late.status, late.body.code]).toEqual([404, 'VISITORS_NOT_FOUND']);
+      const stored = (await own.platform.call('GET', `/api/projects/${projectId}/types/guests/data/${id}`, { token: own.ownerToken })).body;
+      expect([stored.revision, stored.note, stored.deletedAt]).toEqual([1, undefined, expect.any(Number)]);
+    });
   });
 });
 

@@ -217,11 +217,28 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const period = request.body.deletionPeriod === undefined ? undefined : periodFor(target.periods, request.body.deletionPeriod);
       const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
       const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { existing: ownFields(visitor), serverFields: retention });
-      const rescheduled = retention !== undefined && (await deps.ledger.reschedule(target.scope, visitor.id, retention));
-      if (!Object.keys(fields).length && !rescheduled) return visitorView(who, visitor);
-      const set = { ...fields, ...(rescheduled ? retention : {}) };
-      // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
-      const updated = await deps.records.update(target.scope, visitor.id, userId, (current) => storableSet(deps.data.limits, current, set), { traceContext: requestTraceContext(request) });
+      // Only a visitor the service manages has an erasure date to move (one in its retention ledger).
+      const managed = retention !== undefined && (await deps.ledger.preferenceOf(target.scope, visitor.id)) !== undefined;
+      if (!Object.keys(fields).length && !managed) return visitorView(who, visitor);
+      const set = { ...fields, ...(managed ? retention : {}) };
+      const updated = await deps.records.update(
+        target.scope,
+        visitor.id,
+        userId,
+        (current) => {
+          // Deleted since it was read: as for a visitor deleted before.
+          if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+          // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
+          return storableSet(deps.data.limits, current, set);
+        },
+        {
+          // The ledger's date moves with the visitor's, in its write: a PATCH that fails moves neither.
+          preceding: async (section) => {
+            if (managed) await deps.ledger.reschedule(target.scope, visitor.id, retention, section);
+          },
+          traceContext: requestTraceContext(request),
+        },
+      );
       return visitorView(who, updated);
     },
   );

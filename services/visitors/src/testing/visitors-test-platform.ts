@@ -3,6 +3,7 @@ import type { DocumentEvent } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import type { TrustProxy } from '@platform/kit';
+import type { DocumentStore } from '@platform/storage';
 import { expect } from 'vitest';
 import { createVisitorsService } from '../app';
 import type { VisitorsConfig } from '../config';
@@ -30,7 +31,7 @@ export interface CheckInPlatform {
 }
 
 /** The gateway with the data and visitors services on an injected clock that tests move. */
-export async function startCheckInPlatform(config: VisitorsConfig = testConfig(), options: { trustProxy?: TrustProxy } = {}): Promise<CheckInPlatform> {
+export async function startCheckInPlatform(config: VisitorsConfig = testConfig(), options: { trustProxy?: TrustProxy; store?: DocumentStore } = {}): Promise<CheckInPlatform> {
   const time = { now: Date.UTC(2024, 4, 1, 12, 0, 0) };
   const platform = await startTestGateway({ services: [dataService, createVisitorsService(config)], clock: () => time.now, ...options });
   const events: Array<BusMessage<DocumentEvent>> = [];
