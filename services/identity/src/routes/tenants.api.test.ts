@@ -163,6 +163,17 @@ describe('member removal', () => {
     expect((await platform.call('GET', `/api/tenants/${tenant.id}`, { token: member.token })).status).toBe(404);
   });
 
+  it("an admin removed loses every project of the tenant at once, those it reached only as an admin too", async () => {
+    const { admin, member, tenant, memberProject } = await organization();
+    const second = await account('Sue');
+    await platform.addTenantMember(tenant.id, admin.token, second, 'admin');
+    // Read once as a tenant admin, not a project member: the standing is cached.
+    expect((await ok('GET', `/api/projects/${memberProject.id}`, second)).id).toBe(memberProject.id);
+    await ok('DELETE', `/api/tenants/${tenant.id}/members/${second.user.id}`, admin, undefined, 204);
+    expect((await platform.call('GET', `/api/projects/${memberProject.id}`, { token: second.token })).status).toBe(404);
+    expect((await ok('GET', `/api/projects/${memberProject.id}`, member)).id).toBe(memberProject.id);
+  });
+
   it('lets a member leave on its own', async () => {
     const { admin, member, tenant } = await organization();
     await ok('DELETE', `/api/tenants/${tenant.id}/members/${member.user.id}`, member, undefined, 204);

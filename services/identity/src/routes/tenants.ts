@@ -209,7 +209,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: IdentityDeps): 
         throw identityError('IDENTITY_LAST_TENANT_ADMIN');
       }
       const { ended, handedOver, promoted } = await deps.tenants.removeMember(tenantId, userId, successor);
-      await announceProjects(ended.map((membership) => membership.projectId));
+      // An admin reached every project of the tenant, member of it or not: each one's standing changed.
+      const reached = removed.role === 'admin' ? (await deps.tenants.projectsOf(tenantId)).map((project) => project.id) : [];
+      await announceProjects([...new Set([...ended.map((membership) => membership.projectId), ...reached])]);
       await deps.outbox.publish([
         ...handedOver.flatMap((project) => projectChangeMessages('ownerChanged', { after: project }, caller.userId, deps.clock(), userId)),
         // The successor's own membership of a project it now owns: the owner role replaced its permissions.
