@@ -40,3 +40,5 @@ export async function temporaryMongoStore(url: string, prefix: string): Promise<
     },
   };
 }
+
+export { interleavedReads, type InterleavedReads } from './interleaved-reads';

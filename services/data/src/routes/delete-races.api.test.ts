@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
-import { createEmbeddedStore, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { interleavedReads, temporaryEmbeddedStore, type InterleavedReads, type TemporaryStore } from '@platform/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 
@@ -11,33 +8,18 @@ import { dataService } from '../app';
  * write is decided on again, as the entity now is. Until 2026-12-07 it answered 409 with the
  * entity as that write left it, to a caller the write may have shut out.
  */
-let directory: string;
-let store: DocumentStore;
+let temporary: TemporaryStore;
 let platform: TestGateway;
 let owner: string;
 let member: string;
 let path: string;
-/** Runs once, right after the next read of a document by id, before that read answers. */
-let afterNextRead: (() => Promise<void>) | undefined;
+let afterNextRead: InterleavedReads['afterNextRead'];
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'delete-races-'));
-  store = await createEmbeddedStore({ dataDir: directory });
-  const intercepted = Object.create(store) as DocumentStore;
-  intercepted.collection = wrappedCollections(store, (collection: Collection<StoredDocument>) =>
-    Object.assign(Object.create(collection) as Collection<StoredDocument>, {
-      findById: async (...args: Parameters<Collection<StoredDocument>['findById']>) => {
-        const found = await collection.findById(...args);
-        const meanwhile = afterNextRead;
-        if (meanwhile && found?.id.startsWith('race-')) {
-          afterNextRead = undefined;
-          await meanwhile();
-        }
-        return found;
-      },
-    }),
-  );
-  platform = await startTestGateway({ services: [dataService], store: intercepted });
+  temporary = await temporaryEmbeddedStore('delete-races');
+  const interleaved = interleavedReads(temporary.store, (_collection, id) => id.startsWith('race-'));
+  afterNextRead = interleaved.afterNextRead;
+  platform = await startTestGateway({ services: [dataService], store: interleaved.store });
   owner = await platform.signIn('owner');
   member = await platform.signIn('member');
   const projectId = await platform.seedProject({ ownerId: 'owner', members: [{ userId: 'member' }] });
@@ -47,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close();
-  await rm(directory, { recursive: true, force: true });
+  await temporary?.dispose();
 });
 
 async function openTask(id: string): Promise<void> {
@@ -56,9 +38,9 @@ async function openTask(id: string): Promise<void> {
 
 /** The owner's write, made while the member's delete has read the entity and not yet written. */
 function whileDeleting(modifier: Record<string, unknown>, id: string): void {
-  afterNextRead = async () => {
+  afterNextRead(async () => {
     expect((await platform.call('PATCH', `${path}/${id}`, { token: owner, body: { baseRevision: 0, modifier } })).status).toBe(200);
-  };
+  });
 }
 
 const SHUT_OUT = { $set: { secret: 'written meanwhile', access: { read: { userIds: ['owner'] }, delete: { userIds: ['owner'] } } } };

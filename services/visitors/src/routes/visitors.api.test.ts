@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEmbeddedStore, wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
+import type { DocumentStore } from '@platform/storage';
+import { interleavedReads, temporaryEmbeddedStore, type InterleavedReads } from '@platform/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, startCheckInPlatform, testConfig, type CheckInPlatform } from '../testing/visitors-test-platform';
 
@@ -406,30 +404,15 @@ describe('an event and its visitor\'s update land together or not at all', () =>
  * the next read of a visitor by id, before that read answers: another request lands between a
  * request's read of the visitor and its write.
  */
-async function withReadsInterleaved(test: (own: CheckInPlatform, afterNextVisitorRead: (meanwhile: () => Promise<void>) => void, store: DocumentStore) => Promise<void>): Promise<void> {
-  const directory = await mkdtemp(join(tmpdir(), 'visitor-races-'));
-  const store = await createEmbeddedStore({ dataDir: directory });
-  let afterNextRead: (() => Promise<void>) | undefined;
-  const intercepted = Object.create(store) as DocumentStore;
-  intercepted.collection = wrappedCollections(store, (collection: Collection<StoredDocument>) =>
-    Object.assign(Object.create(collection) as Collection<StoredDocument>, {
-      findById: async (...args: Parameters<Collection<StoredDocument>['findById']>) => {
-        const found = await collection.findById(...args);
-        const meanwhile = afterNextRead;
-        if (meanwhile && collection.name.endsWith('-guests')) {
-          afterNextRead = undefined;
-          await meanwhile();
-        }
-        return found;
-      },
-    }),
-  );
-  const own = await startCheckInPlatform(testConfig(), { store: intercepted });
+async function withReadsInterleaved(test: (own: CheckInPlatform, afterNextVisitorRead: InterleavedReads['afterNextRead'], store: DocumentStore) => Promise<void>): Promise<void> {
+  const temporary = await temporaryEmbeddedStore('visitor-races');
+  const interleaved = interleavedReads(temporary.store, (collection) => collection.endsWith('-guests'));
+  const own = await startCheckInPlatform(testConfig(), { store: interleaved.store });
   try {
-    await test(own, (meanwhile) => (afterNextRead = meanwhile), store);
+    await test(own, interleaved.afterNextRead, temporary.store);
   } finally {
     await own.platform.close();
-    await rm(directory, { recursive: true, force: true });
+    await temporary.dispose();
   }
 }
 
