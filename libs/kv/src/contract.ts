@@ -92,6 +92,18 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       expect(await kv.get(key)).toBeNull();
     });
 
+    it('gives a count back only to a live counter: an ended window is not reopened below zero', async () => {
+      const key = `${space()}late-refund`;
+      expect(await kv.increment(key, { ttlMs: 60_000, by: -1, onlyIfPresent: true })).toBe(0);
+      expect(await kv.get(key)).toBeNull();
+      expect(await kv.increment(key, { ttlMs: WINDOW_MS, by: 2 })).toBe(2);
+      expect(await kv.increment(key, { ttlMs: 60_000, by: -1, onlyIfPresent: true })).toBe(1);
+      await pause(WINDOW_MS + 100);
+      expect(await kv.increment(key, { ttlMs: 60_000, by: -1, onlyIfPresent: true })).toBe(0);
+      expect(await kv.get(key)).toBeNull();
+      expect(await kv.increment(key, { ttlMs: 60_000 })).toBe(1);
+    });
+
     it('scans a prefix literally, in key order, skipping expired keys', async () => {
       const prefix = space();
       await kv.set(`${prefix}b`, '2');

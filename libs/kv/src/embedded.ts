@@ -103,6 +103,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
     },
     async increment(key, incrementOptions) {
       const entry = live(key);
+      if (!entry && incrementOptions.onlyIfPresent) return 0;
       const value = (entry ? Number(entry.value) || 0 : 0) + (incrementOptions.by ?? 1);
       await write(key, { value: String(value), expiresAt: entry?.expiresAt ?? now() + incrementOptions.ttlMs });
       return value;

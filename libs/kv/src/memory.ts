@@ -31,6 +31,7 @@ export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyV
     },
     async increment(key, incrementOptions) {
       const entry = live(key);
+      if (!entry && incrementOptions.onlyIfPresent) return 0;
       const value = (entry ? Number(entry.value) || 0 : 0) + (incrementOptions.by ?? 1);
       entries.set(key, { value: String(value), expiresAt: entry?.expiresAt ?? now() + incrementOptions.ttlMs });
       return value;

@@ -21,6 +21,12 @@ export interface IncrementOptions {
   ttlMs: number;
   /** The step, an integer; 1 when absent. */
   by?: number;
+  /**
+   * Only count on a live counter, never create one: a count given back after its window ended
+   * must not open the next window at -1 (one more attempt for whoever waits it out). Answers 0
+   * when there was none.
+   */
+  onlyIfPresent?: boolean;
 }
 
 export interface FieldOptions {

@@ -49,6 +49,10 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 if expiryOf(current) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
+const INCREMENT_IF_PRESENT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('INCRBY', KEYS[1], ARGV[1])`;
+
 /**
  * The Redis KeyValue on ioredis. Commands fail fast while Redis is unreachable (no offline
  * queue, one attempt) so callers can fall back or answer 503 instead of hanging; the client
@@ -79,6 +83,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
       return answer === 'OK';
     },
     async increment(key, incrementOptions) {
+      if (incrementOptions.onlyIfPresent) return Number(await client.eval(INCREMENT_IF_PRESENT, 1, prefix + key, incrementOptions.by ?? 1));
       // SET NX PX creates the window with its expiry; INCRBY keeps the expiry of an existing key.
       const results = await client
         .multi()

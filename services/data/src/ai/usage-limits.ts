@@ -57,7 +57,7 @@ export class AiUsageLimits {
 
   /** A refused call is not a call: the counts say how many the provider was asked. */
   private async giveBack(key: string): Promise<void> {
-    await this.kv.increment(key, { ttlMs: HOUR_MS, by: -1 });
+    await this.kv.increment(key, { ttlMs: HOUR_MS, by: -1, onlyIfPresent: true });
   }
 
   /** This hour's calls against both budgets: how many times the provider was asked. */

@@ -23,4 +23,15 @@ describe('FixedWindowLimit', () => {
     expect(await limit.take([{ key: 'account', limit: 1 }, { key: 'ip', limit: 1 }])).toBe(true);
     expect(limit.retryAfterSeconds).toBe(60);
   });
+
+  it('gives nothing back to a window that has ended: the next window allows no extra attempt', async () => {
+    let now = 0;
+    const limit = new FixedWindowLimit(createMemoryKeyValue({ now: () => now }), 60_000);
+    expect(await limit.take([{ key: 'ip', limit: 2 }])).toBe(true);
+    // The attempt's password check outlived its window; only then is its attempt given back.
+    now = 60_000;
+    await limit.giveBack('ip');
+    const next = [await limit.take([{ key: 'ip', limit: 2 }]), await limit.take([{ key: 'ip', limit: 2 }]), await limit.take([{ key: 'ip', limit: 2 }])];
+    expect(next).toEqual([true, true, false]);
+  });
 });

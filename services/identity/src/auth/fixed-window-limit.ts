@@ -26,7 +26,7 @@ export class FixedWindowLimit {
 
   /** Gives one counted attempt back (it turned out not to count, e.g. a correct password). */
   async giveBack(key: string): Promise<void> {
-    await withSessionStore(() => this.kv.increment(key, { ttlMs: this.windowMs, by: -1 }));
+    await withSessionStore(() => this.kv.increment(key, { ttlMs: this.windowMs, by: -1, onlyIfPresent: true }));
   }
 
   async clear(key: string): Promise<void> {
