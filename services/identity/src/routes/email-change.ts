@@ -72,7 +72,7 @@ export function registerEmailChangeRoutes(app: FastifyInstance, deps: IdentityDe
       },
     },
     async (request) => {
-      const value = await deps.emailChangeTokens.consume(request.body.token, (stored) => (JSON.parse(stored) as EmailChange).userId);
+      const value = await deps.emailChangeTokens.consume(request.body.token);
       const change = value ? (JSON.parse(value) as EmailChange) : null;
       const before = change && (await deps.users.findById(change.userId));
       if (!change || !before) throw identityError('IDENTITY_EMAIL_CHANGE_LINK_INVALID', { details: { field: 'token' } });

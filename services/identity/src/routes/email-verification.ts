@@ -54,7 +54,7 @@ export function registerEmailVerificationRoutes(app: FastifyInstance, deps: Iden
       },
     },
     async (request) => {
-      const value = await deps.verificationTokens.consume(request.body.token, (stored) => (JSON.parse(stored) as EmailVerification).userId);
+      const value = await deps.verificationTokens.consume(request.body.token);
       const claim = value ? (JSON.parse(value) as EmailVerification) : null;
       const user = claim && (await deps.users.findById(claim.userId));
       if (!claim || !user || user.email !== claim.email) throw identityError('IDENTITY_VERIFICATION_LINK_INVALID', { details: { field: 'token' } });
