@@ -1,4 +1,6 @@
+import { createMemoryKeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withHeldWrites } from '../testing/held-writes';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
 import { MAX_ACCESS_TOKENS } from './access-tokens';
 
@@ -106,5 +108,28 @@ describe('personal access tokens (/api/me/tokens)', () => {
     const first = (await listTokens(session)).body.tokens.at(-1);
     expect((await revokeToken(session, first.id)).status).toBe(204);
     expect((await makeToken(session, { name: 'one too many' })).status).toBe(201);
+  });
+
+  it(`holds the limit of ${MAX_ACCESS_TOKENS} against a token whose write lands after another's check`, async () => {
+    const kv = withHeldWrites(createMemoryKeyValue());
+    const held = await startIdentityPlatform({ kv: kv.kv });
+    try {
+      const make = (token: string, name: string) => held.call('POST', '/api/me/tokens', { token, body: { name } });
+      const { token: session, user } = await held.register('racer@example.org');
+      for (let made = 1; made < MAX_ACCESS_TOKENS; made += 1) expect((await make(session, `token ${made}`)).status).toBe(201);
+      // The last free place is checked by two requests; the first one's token is written only after the second's.
+      const hold = kv.holdNext('setField', `user-sessions:${user.id}`);
+      const slow = make(session, 'slow');
+      await hold.caught;
+      const quick = await make(session, 'quick');
+      hold.release();
+      expect(quick.status).toBe(201);
+      expect((await slow).body.code).toBe('IDENTITY_TOO_MANY_TOKENS');
+      const live = (await held.call('GET', '/api/me/tokens', { token: session })).body.tokens as Array<{ name: string }>;
+      expect(live).toHaveLength(MAX_ACCESS_TOKENS);
+      expect(live.map((token) => token.name)).not.toContain('slow');
+    } finally {
+      await held.close();
+    }
   });
 });

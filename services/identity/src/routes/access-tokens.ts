@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestDevice } from '../auth/session-device';
-import type { SessionSummary, TokenGrant } from '../auth/sessions';
+import type { TokenGrant } from '../auth/sessions';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { noticeAccountChange } from '../users/security-notices';
@@ -106,6 +106,12 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
       if ((await deps.sessions.kind(userId, sessionId)) !== 'session') {
         await deps.sessions.revokeById(userId, session.id, 'token');
         throw new AppError(401, 'UNAUTHENTICATED', 'Your session ended while the token was being made; sign in again');
+      }
+      // Counted again once written: of tokens made at once, each that sees more than the limit gives
+      // way (the one written last sees every other), so the limit holds without a lock.
+      if ((await deps.sessions.list(userId, 'token')).length > MAX_ACCESS_TOKENS) {
+        await deps.sessions.revokeById(userId, session.id, 'token');
+        throw identityError('IDENTITY_TOO_MANY_TOKENS');
       }
       noticeAccountChange(deps, user, { accessTokenMade: name }, requestTraceContext(request));
       return reply.code(201).send({ id: session.id, name, access, ...(projects ? { projects } : {}), createdAt: session.createdAt, expiresAt: session.expiresAt, token });
