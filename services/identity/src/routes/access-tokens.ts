@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestDevice } from '../auth/session-device';
-import type { TokenGrant } from '../auth/sessions';
+import type { SessionSummary, TokenGrant } from '../auth/sessions';
 import { identityError } from '../errors';
 import type { IdentityDeps } from '../identity-deps';
 import { noticeAccountChange } from '../users/security-notices';
