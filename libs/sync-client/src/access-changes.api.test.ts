@@ -2,6 +2,7 @@ import { PROJECT_MEMBERS_COLLECTION, projectMemberId, scopePermission } from '@p
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './index';
 import { sdkTestProject } from './test-support/sdk-test-project';
+import { heldFetch } from './testing';
 
 /** What the copy holds after the caller's access changes: checks of several collections, and access widened by a grant. */
 const project = sdkTestProject({ typePrefix: 'a', realtime: true, members: [] });
@@ -53,32 +54,22 @@ describe('access lost while a write is on the way', () => {
     const note = await ownerCreates(notes, { title: 'shared for now' });
     const userId = `writer${project.typeCount}`;
     await addMember(userId);
-    let answered!: () => void;
-    let release!: () => void;
-    const pushAnswered = new Promise<void>((resolve) => (answered = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      if (!String(input).endsWith('/bulk')) return globalThis.fetch(input, init);
-      const answer = await globalThis.fetch(input, init);
-      answered();
-      await released;
-      return answer;
-    };
+    const push = heldFetch((url) => url.endsWith('/bulk'), { hold: 'answer' });
     const store = new MemoryStore();
-    const writer = client({ collections: [notes], token: await project.platform.signIn(userId), store, fetch });
+    const writer = client({ collections: [notes], token: await project.platform.signIn(userId), store, fetch: push.fetch });
     const collection = writer.collection(notes);
     await collection.pull();
     await collection.update(note, { title: 'edited before the revocation' });
     const pushed = writer.push();
     try {
-      await pushAnswered;
+      await push.held;
       // The edit landed (revision 1); then the owner takes the writer's read access.
       const revoked = await project.platform.call('PATCH', `${dataPath(notes)}/${note}`, { token: project.owner, body: { baseRevision: 1, modifier: { $set: { access: { read: { userIds: ['owner'] } } } } } });
       expect(revoked.status).toBe(200);
       await writer.checkAccess(notes);
       expect(collection.get(note)).toBeUndefined();
     } finally {
-      release();
+      push.release();
     }
     await pushed;
     expect([collection.get(note), collection.pendingCount(), await store.get(`entities:${notes}`, note)]).toEqual([undefined, 0, undefined]);

@@ -3,6 +3,7 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { createParser } from 'eventsource-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncClient, type CollectionOptions, type SyncClientOptions, type SyncNotification } from './index';
+import { heldFetch } from './testing';
 
 /** Two realtime replicas sharing store, bus and sessions (as behind a load balancer), and one with realtime disabled. */
 let first: TestGateway;
@@ -192,28 +193,18 @@ describe('notifications', () => {
 
   it('holds one stream after a stop and start while its token was on the way, and none once closed', async () => {
     const typeId = await freshType();
-    let tokenAsked!: () => void;
-    let release!: () => void;
-    const firstTokenAsked = new Promise<void>((resolve) => (tokenAsked = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held = false;
+    const token = heldFetch((url) => url.endsWith('/api/realtime/token'), { hold: 'request', fetch });
     const streamSignals: AbortSignal[] = [];
     const watched: typeof fetch = async (input, init) => {
-      const url = String(input);
-      if (url.endsWith('/api/realtime/token') && !held) {
-        held = true;
-        tokenAsked();
-        await released;
-      }
-      if (url.includes('?token=') && init?.signal) streamSignals.push(init.signal);
-      return fetch(input, init);
+      if (String(input).includes('?token=') && init?.signal) streamSignals.push(init.signal);
+      return token.fetch(input, init);
     };
     const alice = client(second, tokens.alice, [{ typeId, realtime: true }], { fetch: watched });
     await alice.start();
-    await firstTokenAsked;
+    await token.held;
     await alice.stop();
     await alice.start();
-    release();
+    token.release();
     await expect.poll(() => alice.realtimeStatus, { timeout: 5_000 }).toBe('live');
     // The attempt of before the stop gave up on its token: one stream, not two.
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -6,7 +6,7 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store';
 import { MemoryStore, SyncClient, type ChangeEvent, type CollectionOptions, type SyncClientOptions, type SyncState } from './index';
-import { comparable, flakyNetwork as networkTo, quietClients, runRandomizedSession } from './testing';
+import { comparable, flakyNetwork as networkTo, heldFetch, quietClients, runRandomizedSession } from './testing';
 
 let platform: TestGateway;
 let projectId: string;
@@ -666,29 +666,19 @@ describe('pull', () => {
 
   it('called while a pull runs, answers a pull that starts after that one: a change written meanwhile is not missed', async () => {
     const typeId = await freshType();
-    let answered!: () => void;
-    let release!: () => void;
-    const firstAnswered = new Promise<void>((resolve) => (answered = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const isPage = (url: string) => url.includes(`/types/${typeId}/data?`);
     let pages = 0;
-    const fetchHeld: typeof fetch = async (input, init) => {
-      if (!String(input).includes(`/types/${typeId}/data?`)) return fetch(input, init);
-      pages += 1;
-      if (pages > 1) return fetch(input, init);
-      const answer = await fetch(input, init);
-      answered();
-      await released;
-      return answer;
-    };
-    const reader = client(tokens.owner, [typeId], { fetch: fetchHeld });
+    const counted: typeof fetch = (input, init) => ((pages += isPage(String(input)) ? 1 : 0), fetch(input, init));
+    const page = heldFetch(isPage, { hold: 'answer', fetch: counted });
+    const reader = client(tokens.owner, [typeId], { fetch: page.fetch });
     const first = reader.pull(typeId);
-    await firstAnswered;
+    await page.held;
     // Written after the running pull read its page: a notification of it would ask for a pull now.
     const written = await platform.call('POST', `/api/projects/${projectId}/types/${typeId}/data`, { token: tokens.owner, body: { title: 'written meanwhile' } });
     expect(written.status).toBe(201);
     const second = reader.pull(typeId);
     const third = reader.pull(typeId);
-    release();
+    page.release();
     expect((await first).added).toEqual([]);
     expect((await second).added).toEqual([expect.objectContaining({ id: written.body.id, title: 'written meanwhile' })]);
     // Both calls made meanwhile share that one pull.

@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexedDBStore, SyncClient, TabCoordinator, type ChangeEvent, type TabLocks } from './index';
 import { sdkTestProject } from './test-support/sdk-test-project';
-import { sharedTabLocks } from './testing';
+import { heldFetch, sharedTabLocks } from './testing';
 
 const project = sdkTestProject({ typePrefix: 'tabs' });
 const { freshType } = project;
@@ -11,27 +11,6 @@ const clients: SyncClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
-
-/** A fetch whose first push is answered by the server but held from its caller until `release()`. */
-function heldFirstPush(): { fetch: typeof fetch; answered: Promise<void>; release: () => void } {
-  let answered!: () => void;
-  let release!: () => void;
-  const answeredNow = new Promise<void>((resolve) => (answered = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = false;
-  return {
-    answered: answeredNow,
-    release,
-    fetch: async (input, init) => {
-      if (held || !String(input).endsWith('/bulk')) return fetch(input, init);
-      held = true;
-      const answer = await fetch(input, init);
-      answered();
-      await released;
-      return answer;
-    },
-  };
-}
 
 async function serverDocument(typeId: string, id: string): Promise<{ status: number; body: { deletedAt?: number } }> {
   return project.platform.call('GET', `/api/projects/${project.projectId}/types/${typeId}/data/${id}`, { token: project.owner });
@@ -120,10 +99,10 @@ describe('tabs sharing one IndexedDB store', () => {
   });
 
   it("deletes on the server a document the follower removes while the leader's insert of it is on the way, and neither tab brings it back", async () => {
-    const push = heldFirstPush();
+    const push = heldFetch((url) => url.endsWith('/bulk'), { hold: 'answer', fetch });
     const { typeId, leader, follower } = await twoTabs(push.fetch);
     const written = await follower.client.collection(typeId).insert({ title: 'removed in flight' });
-    await push.answered;
+    await push.held;
     await follower.client.collection(typeId).remove(written.id);
     push.release();
     await expect.poll(async () => (await serverDocument(typeId, written.id)).body.deletedAt, { timeout: 5_000 }).toEqual(expect.any(Number));
@@ -135,10 +114,10 @@ describe('tabs sharing one IndexedDB store', () => {
   });
 
   it("pushes a delete for a document another tab removed from the store while its insert was on the way, that tab's word not yet arrived", async () => {
-    const push = heldFirstPush();
+    const push = heldFetch((url) => url.endsWith('/bulk'), { hold: 'answer', fetch });
     const { typeId, leader, indexedDB } = await twoTabs(push.fetch);
     const written = await leader.client.collection(typeId).insert({ title: 'removed behind its back' });
-    await push.answered;
+    await push.held;
     // What a tab's delete leaves in the shared database, before its announcement reaches the leader.
     const otherTab = await IndexedDBStore.open('console', { indexedDB, IDBKeyRange });
     await otherTab.delete(`entities:${typeId}`, written.id);
