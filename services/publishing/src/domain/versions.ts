@@ -1,6 +1,8 @@
 /**
  * An ApplicationVersion as stored in `tenant-{projectId}-applications.versions`. `_attempt` marks
  * which publish inserted it, so a publish that loses after inserting removes only its own row.
+ * `_settled` marks the row of a number the application took, once the publish whose patch landed
+ * made it its own snapshot (VersionStore.settle): no other publish replaces or removes it.
  */
 export interface StoredVersion {
   id: string;
@@ -12,6 +14,7 @@ export interface StoredVersion {
   serverConfiguration: Record<string, unknown>;
   createdAt: number;
   _attempt: string;
+  _settled?: true;
   [field: string]: unknown;
 }
 

@@ -1,12 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { dataService } from '@platform/data';
+import { dataDeps, type DataDeps } from '@platform/documents';
 import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import type { DocumentStore } from '@platform/storage';
 import { temporaryMongoStore, type TemporaryStore } from '@platform/storage/testing';
 import { describeWithBackend } from '@platform/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publishingService } from '../app';
-import { versionsCollection } from '../stores/versions';
+import { Publisher } from '../publish/publisher';
+import { ApplicationReader } from '../stores/applications';
+import { ABANDONED_AFTER_MS, VersionStore, versionsCollection } from '../stores/versions';
+import { gate } from '../testing/gate';
+
+type ApplicationWriter = Pick<DataDeps['writer'], 'patch'>;
+
+/** `writer` with `between` run after the patch's preceding writes (the version claim), before the patch itself. */
+function pausedAfterClaim(writer: ApplicationWriter, between: () => Promise<void>): ApplicationWriter {
+  return {
+    patch: (scope, id, modifier, options) =>
+      writer.patch(scope, id, modifier, {
+        ...options,
+        preceding: async (section) => {
+          await options.preceding?.(section);
+          await between();
+        },
+      }),
+  };
+}
 
 /**
  * Two replicas of data and publishing on one MongoDB: concurrent publishes through both still
@@ -45,6 +65,37 @@ describeWithBackend('mongo', 'publishing with two replicas on MongoDB', ({ url }
     expect(await store.collection(versionsCollection(projectId)).count({ applicationId: appId })).toBe(won.length);
     const listed = await replicas[1]!.call('GET', `/api/projects/${projectId}/applications/${appId}/versions`, { token: tokens[1] });
     expect(listed.body.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([...won].reverse());
+  });
+
+  it('a publish that stalls past ABANDONED_AFTER_MS between its claim and its patch keeps the version its patch took, though a later publish replaced its row meanwhile', async () => {
+    const projectId = projects[1]!;
+    const created = await replicas[0]!.call('POST', `/api/projects/${projectId}/applications`, { token: tokens[0], body: { title: { en: 'Shop' }, serverConfiguration: { k: 1 } } });
+    const appId = created.body.id as string;
+    const aClaimed = gate();
+    const aMayPatch = gate();
+    const aPatched = gate();
+    const { writer: writerA } = dataDeps(replicas[0]!.context);
+    const { writer: writerB } = dataDeps(replicas[1]!.context);
+    const stalling = pausedAfterClaim({ patch: (...args) => writerA.patch(...args).finally(aPatched.open) }, async () => {
+      aClaimed.open();
+      await aMayPatch.opened;
+    });
+    // B, a minute later, replaces A's row as abandoned, then lets A's patch land before its own.
+    const yielding = pausedAfterClaim(writerB, async () => {
+      aMayPatch.open();
+      await aPatched.opened;
+    });
+    const publisher = (writer: ApplicationWriter, clock: () => number) => new Publisher(new ApplicationReader(store), new VersionStore(store), writer, clock, () => {});
+    const caller = (userId: string) => ({ userId, superuser: true, permissions: new Set<string>() });
+
+    const publishedByA = publisher(stalling, Date.now).publish(projectId, appId, caller('alice'));
+    await aClaimed.opened;
+    await expect(publisher(yielding, () => Date.now() + ABANDONED_AFTER_MS + 1_000).publish(projectId, appId, caller('bob'))).rejects.toMatchObject({ statusCode: 409, code: 'PUBLISHING_CONCURRENT_PUBLISH' });
+    const version = await publishedByA;
+
+    expect(await new VersionStore(store).find(projectId, `${appId}:1`)).toEqual({ ...version, _settled: true });
+    const listed = await replicas[1]!.call('GET', `/api/projects/${projectId}/applications/${appId}/versions`, { token: tokens[1] });
+    expect(listed.body).toEqual([{ id: `${appId}:1`, applicationId: appId, versionNumber: 1, publishedBy: 'alice', title: { en: 'Shop' }, createdAt: version.createdAt }]);
   });
 
   it('the same hostname registered concurrently by four projects through both replicas: one wins, the rest 409', async () => {

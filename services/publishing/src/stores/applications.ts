@@ -23,7 +23,12 @@ export class ApplicationReader {
 
   /** The application unless it is missing or soft-deleted. */
   async live(projectId: string, applicationId: string): Promise<StoredApplication | null> {
-    const application = await this.store.collection<StoredApplication>(applicationsCollection(projectId)).findById(applicationId, { projection: { _outbox: 0 } });
+    const application = await this.stored(projectId, applicationId);
     return application && application.deletedAt === undefined ? application : null;
+  }
+
+  /** The application as stored, soft-deleted or not. */
+  async stored(projectId: string, applicationId: string): Promise<StoredApplication | null> {
+    return this.store.collection<StoredApplication>(applicationsCollection(projectId)).findById(applicationId, { projection: { _outbox: 0 } });
   }
 }

@@ -18,9 +18,13 @@ export function versionsCollection(projectId: string): string {
  */
 export const ABANDONED_AFTER_MS = 60_000;
 
+/** How often `settle` writes its snapshot at most: each retry means a claim inserted the row meanwhile. */
+const SETTLE_WRITES = 3;
+
 /**
- * Insert-only storage of ApplicationVersions; rows are removed only by the publish that inserted
- * them, and all of a project's when the project is purged.
+ * Storage of ApplicationVersions. A row is written by the publish that claims its number; until it
+ * is settled, that publish may remove it (its patch lost) and a later one may replace it (it was
+ * abandoned). Settled rows only go, with all of a project's, when the project is purged.
  */
 export class VersionStore {
   private readonly indexed = new Set<string>();
@@ -58,20 +62,46 @@ export class VersionStore {
 
   /**
    * Inserts the version, or replaces a row of the same number that a crashed publish abandoned
-   * (older than ABANDONED_AFTER_MS and still not taken by the application). False when a live
-   * publish holds the number. Its writes go through `section` (an atomic section's store) when given.
+   * (older than ABANDONED_AFTER_MS, still not taken by the application, not settled). False when a
+   * live publish holds the number. Its writes go through `section` (an atomic section's store) when given.
    */
   async claim(projectId: string, version: StoredVersion, stillUntaken: () => Promise<boolean>, section?: StoreSection): Promise<boolean> {
     if (await this.insert(projectId, version, section)) return true;
     const existing = await this.find(projectId, version.id);
-    if (!existing || existing.createdAt > version.createdAt - ABANDONED_AFTER_MS || !(await stillUntaken())) return false;
-    await this.withdraw(projectId, existing, section);
-    return this.insert(projectId, version, section);
+    if (!existing || existing._settled || existing.createdAt > version.createdAt - ABANDONED_AFTER_MS || !(await stillUntaken())) return false;
+    // One write conditional on the row read: it is never missing meanwhile, and if the application
+    // took the number since stillUntaken and its publish settled the row, the row stays.
+    const { id, ...fields } = version;
+    const replaced = await (await this.versions(projectId, section)).updateOne({ id, _attempt: existing._attempt, _settled: { $exists: false } }, { $set: fields });
+    return replaced !== null;
   }
 
   /** Removes a row only if it is still the one this attempt inserted. */
   async withdraw(projectId: string, version: StoredVersion, section?: StoreSection): Promise<void> {
     await (await this.versions(projectId, section)).deleteMany({ id: version.id, _attempt: version._attempt });
+  }
+
+  /**
+   * Called once the application took the version's number (this publish's patch landed): makes the
+   * row this publish's snapshot, settled. On MongoDB the claim went before the patch, not with it,
+   * so meanwhile a publish that judged the row abandoned may have replaced it (and removed its own
+   * after losing): the snapshot is written back over whatever holds the id, since the application
+   * names this one (its publishedAt is the snapshot's createdAt).
+   */
+  async settle(projectId: string, version: StoredVersion): Promise<void> {
+    const versions = await this.versions(projectId);
+    // The common case: the row is still this publish's own.
+    if (await versions.updateOne({ id: version.id, _attempt: version._attempt }, { $set: { _settled: true } })) return;
+    const { id, ...fields } = version;
+    for (let write = 1; ; write += 1) {
+      try {
+        await versions.updateOne({ id }, { $set: { ...fields, _settled: true } }, { upsert: true });
+        return;
+      } catch (error) {
+        // A claim inserted the row between the upsert's miss and its insert: the next write updates it.
+        if (!(error instanceof DuplicateKeyError) || write === SETTLE_WRITES) throw error;
+      }
+    }
   }
 
   async find(projectId: string, id: string): Promise<StoredVersion | null> {
