@@ -44,6 +44,17 @@ describe('EventOutbox', () => {
     expect(await waiting()).toBe(0);
   });
 
+  it('drops the waiting messages of a purged project, and only those', async () => {
+    busDown = true;
+    await outbox.publish([{ subject: 'things.1', msgId: 'p-1', data: { projectId: 'purged' } }, { subject: 'things.2', msgId: 'k-1', data: { projectId: 'kept' } }, { subject: 'things.3', msgId: 'p-2', data: { projectId: 'purged' } }]);
+    expect(await outbox.eraseProject('purged')).toBe(2);
+    busDown = false;
+    now += 10_000;
+    expect(await outbox.sweep()).toBe(1);
+    await vi.waitFor(() => expect(received).toEqual([{ subject: 'things.2', data: { projectId: 'kept' } }]));
+    expect(await outbox.eraseProject('purged')).toBe(0);
+  });
+
   it('keeps what the bus refused, and the sweep publishes it once it is older than its request', async () => {
     busDown = true;
     await outbox.publish([message(1), message(2)]);

@@ -70,6 +70,14 @@ export class EventOutbox {
     return due.length;
   }
 
+  /**
+   * Drops the waiting messages of a purged project (`data.projectId`): published after its erasure,
+   * they would put its changes back where the erasure removed them (the audit trail). Answers how many.
+   */
+  async eraseProject(projectId: string): Promise<number> {
+    return this.waiting.deleteMany({ 'data.projectId': projectId });
+  }
+
   start(everyMs = SWEEP_EVERY_MS): void {
     this.timer = setInterval(() => {
       this.sweep().catch((error: unknown) => this.deps.logger.warn({ err: error, outbox: this.collection }, 'outbox sweep failed; trying again'));

@@ -48,7 +48,7 @@ export function createActionsService(overrides: Partial<ActionsConfig> = {}): Se
         logger: context.logger,
         legacyDepths: await LegacyWriteDepths.open(context.store),
       });
-      const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId) }), context.logger);
+      const purges = await erasePurgedProjects(context.bus, 'actions', async (projectId) => ({ runs: await deps.runs.eraseProject(projectId), actions: await deps.actions.eraseProject(projectId), waitingEvents: await deps.actionChanges.eraseProject(projectId) }), context.logger);
       const retention = new RunRetentionJob({ runs: deps.runs, clock: deps.clock, logger: context.logger, retentionMs: deps.config.runRetentionMs, leaseMs: deps.config.runLeaseMs });
       const retentionSchedule = new ClusterSchedule(retention, context.kv, deps.clock, context.logger, RUN_RETENTION_SCHEDULE);
       retentionSchedule.start(deps.config.runRetentionCheckMs);

@@ -1,5 +1,7 @@
 import { PROJECT_MEMBERS_COLLECTION, PROJECT_PURGE_FILTER, PROJECTS_COLLECTION, type ProjectPurge } from '@platform/contracts';
+import { EventOutbox } from '@platform/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY_OUTBOX_COLLECTION } from '../identity-deps';
 import { EmailInvitationRepository } from '../invitations/email-invitation-repository';
 import { InvitationRepository } from '../invitations/invitation-repository';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
@@ -27,7 +29,8 @@ function job(): ProjectPurgeJob {
   const { store, bus, logger } = platform.context;
   const clock = () => now;
   const repositories = { projects: new ProjectRepository(store, clock), invitations: new InvitationRepository(store, clock), emailInvitations: new EmailInvitationRepository(store, clock) };
-  return new ProjectPurgeJob({ ...repositories, bus, clock, logger, projectRestorePeriodMs: DAY });
+  const outbox = new EventOutbox({ store, bus, clock, logger }, IDENTITY_OUTBOX_COLLECTION);
+  return new ProjectPurgeJob({ ...repositories, outbox, bus, clock, logger, projectRestorePeriodMs: DAY });
 }
 
 async function deletedProject(name: string): Promise<string> {
@@ -68,5 +71,16 @@ describe('the project purge job', () => {
     } finally {
       await longer.close();
     }
+  });
+
+  it("drops identity's events about the project still waiting in its outbox (the bus was down): sent later, they would refill its erased trail", async () => {
+    const purged = await deletedProject('Gone while the bus was down');
+    const kept = (await platform.call('POST', '/api/projects', { token: owner.token, body: { name: 'Still here' } })).body.id as string;
+    const waiting = platform.context.store.collection(IDENTITY_OUTBOX_COLLECTION);
+    const message = (projectId: string) => ({ id: `waiting-${projectId}`, subject: `platform.projects.${projectId}.settings`, msgId: `waiting-${projectId}`, data: { projectId }, writtenAt: now });
+    await waiting.insertMany([message(purged), message(kept)]);
+    now += DAY;
+    expect(await job().run()).toEqual({ purged: 1 });
+    expect((await waiting.find({ 'data.projectId': { $in: [purged, kept] } })).map((entry) => entry.data)).toEqual([{ projectId: kept }]);
   });
 });

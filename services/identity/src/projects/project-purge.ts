@@ -1,6 +1,6 @@
 import type { EventBus } from '@platform/bus';
 import { projectPurgeMessageId, projectPurgeSubject, type ProjectPurge } from '@platform/contracts';
-import type { Clock, Logger } from '@platform/kit';
+import type { Clock, EventOutbox, Logger } from '@platform/kit';
 import type { EmailInvitationRepository } from '../invitations/email-invitation-repository';
 import type { InvitationRepository } from '../invitations/invitation-repository';
 import type { ProjectRepository } from './project-repository';
@@ -18,7 +18,7 @@ export interface PurgeResult {
 /**
  * Purges deleted projects whose restore period has ended: tells every service to erase its share
  * (`platform.projects.<id>.purge`, see ProjectPurge), then erases identity's own (invitations,
- * memberships) and marks the project purged. The message goes first and the mark last, so a run
+ * its events about the project still waiting in the outbox, memberships) and marks the project purged. The message goes first and the mark last, so a run
  * cut short anywhere announces the project again next time; every erasure is idempotent.
  */
 export class ProjectPurgeJob {
@@ -30,17 +30,23 @@ export class ProjectPurgeJob {
       projects: ProjectRepository;
       invitations: InvitationRepository;
       emailInvitations: EmailInvitationRepository;
+      outbox: EventOutbox;
       projectRestorePeriodMs: number;
     },
   ) {}
 
   async run(): Promise<PurgeResult> {
-    const { bus, clock, logger, projects, invitations, emailInvitations, projectRestorePeriodMs } = this.deps;
+    const { bus, clock, logger, projects, invitations, emailInvitations, outbox, projectRestorePeriodMs } = this.deps;
     const due = await projects.dueForPurge(clock() - projectRestorePeriodMs, PURGE_BATCH);
     for (const project of due) {
       const purge: ProjectPurge = { projectId: project.id, deletedAt: project.deletedAt! };
       await bus.publish(projectPurgeSubject(project.id), purge, { msgId: projectPurgeMessageId(project.id) });
-      const erased = { invitations: await invitations.eraseProject(project.id), invitationLinks: await emailInvitations.eraseProject(project.id), memberships: await projects.markPurged(project.id) };
+      const erased = {
+        invitations: await invitations.eraseProject(project.id),
+        invitationLinks: await emailInvitations.eraseProject(project.id),
+        waitingEvents: await outbox.eraseProject(project.id),
+        memberships: await projects.markPurged(project.id),
+      };
       logger.info({ projectId: project.id, erased }, 'identity: purged project erased');
     }
     return { purged: due.length };
