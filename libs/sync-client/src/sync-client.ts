@@ -9,6 +9,7 @@ import { bulkOperation, PUSH_BATCH_MAX, pushBatches, type QueuedWrite } from './
 import { readableIds } from './readable-ids.js';
 import { refusalOf, type RefusalBody } from './refusals.js';
 import { RealtimeLink } from './realtime-link.js';
+import { TabChangeBuilder } from './tab-change.js';
 import type { TabCoordinator, TabRole, TabStoreChange } from './tab-coordinator.js';
 import {
   afterPush,
@@ -30,7 +31,7 @@ import {
   type LocalDocument,
 } from './records.js';
 import { Backoff, holdProcess, systemTimers, type BackoffOptions, type Timers } from './timers.js';
-import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType, SyncTypeChange, TabChange } from './types.js';
+import type { EntityRecord, FieldChoice, FieldConflict, LocalChange, PullResult, RealtimeStatus, SyncConflict, SyncDocument, SyncNotification, SyncState, SyncType, SyncTypeChange } from './types.js';
 
 export interface CollectionOptions {
   typeId: string;
@@ -447,7 +448,7 @@ export class SyncClient {
     const collection = [...this.collections.values()].find((candidate) => entitiesStore(candidate.options.typeId) === storeName);
     if (!collection || this.closed) return;
     const { typeId } = collection.options;
-    const change: TabChange = { typeId, added: [], modified: [], removed: [], reason: 'tab', source: 'tab' };
+    const change = new TabChangeBuilder(typeId);
     let queued = false;
     for (const id of key !== undefined ? [key] : [...collection.records.keys()]) {
       const before = collection.records.get(id);
@@ -456,15 +457,13 @@ export class SyncClient {
       if (!stored) collection.records.delete(id);
       else if (before) replaceContents(before, stored);
       else collection.records.set(id, stored);
-      const shown = stored && visibleDocument(stored);
-      if (shown) (shownBefore ? change.modified : change.added).push(shown);
-      else if (shownBefore) change.removed.push(shownBefore);
+      change.add(shownBefore, stored && visibleDocument(stored));
       if (stored) {
         this.events.emit('state', { typeId, id, state: stateOf(stored) });
         queued ||= pendingOperation(stored) !== undefined;
       }
     }
-    if (change.added.length + change.modified.length + change.removed.length > 0) this.events.emit('change', change);
+    if (!change.isEmpty) this.events.emit('change', change.change);
     if (queued && this.running) this.schedulePush();
   }
 
@@ -1319,11 +1318,9 @@ export class SyncClient {
 
   /** A document another tab changed, as this tab's views must show it (the tab's announcement, read early). */
   private reportTabWrite(typeId: string, before: LocalDocument | undefined, after: LocalDocument | undefined): void {
-    if (!before && !after) return;
-    const change: TabChange = { typeId, added: [], modified: [], removed: [], reason: 'tab', source: 'tab' };
-    if (!after) change.removed.push(before as LocalDocument);
-    else (before ? change.modified : change.added).push(after);
-    this.events.emit('change', change);
+    const change = new TabChangeBuilder(typeId);
+    change.add(before, after);
+    if (!change.isEmpty) this.events.emit('change', change.change);
   }
 
   /**
