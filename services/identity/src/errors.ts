@@ -52,6 +52,7 @@ export const identityError = errorCatalogue({
   IDENTITY_PROJECT_RESTORE_EXPIRED: [409, 'This project was deleted too long ago to be restored'],
   IDENTITY_ACCOUNT_STILL_NEEDED: [409, 'This account cannot be deleted yet: see `details.blockers`'],
   IDENTITY_LAST_PLATFORM_OWNER: [409, 'The platform keeps at least one owner: make someone else owner first'],
+  IDENTITY_PLATFORM_OWNER_CHANGING: [409, "Another change of this user's platform ownership is under way: try again in a moment"],
   IDENTITY_PLATFORM_OWNER_ONLY: [403, 'Only platform owners may do this'],
   IDENTITY_BACKUP_UNSUPPORTED: [409, 'This store is not backed up by the platform: back up MongoDB with its own tools (mongodump)'],
 });

@@ -40,6 +40,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
 
   const userIdParams = z.object({ userId: z.string().min(1).max(100) });
 
+  /** The user after its guarded demotion: of owners demoting each other (or deleting their accounts) at once, one stays owner. */
+  async function demotedOwner(userId: string) {
+    const demoted = await deps.users.demotePlatformOwner(userId);
+    if (demoted === 'gone') throw identityError('IDENTITY_USER_NOT_FOUND');
+    if (demoted === 'last-owner') throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
+    if (demoted === 'busy') throw identityError('IDENTITY_PLATFORM_OWNER_CHANGING');
+    return demoted.user;
+  }
+
   routes.patch(
     '/api/admin/users/:userId',
     {
@@ -48,7 +57,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
         tags,
         summary: 'Make a user platform owner or not, or mark their email confirmed or not (platform owners)',
         description:
-          "Takes effect on the user's live sessions at once. `emailVerified: true` is for someone whose mail does not arrive and who proved the address another way (where IDENTITY_REQUIRE_CONFIRMED_EMAIL limits unconfirmed accounts, the limit goes); `false` asks for the link again. A body naming neither is 400 `IDENTITY_NOTHING_TO_CHANGE`; 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner.",
+          "Takes effect on the user's live sessions at once. `emailVerified: true` is for someone whose mail does not arrive and who proved the address another way (where IDENTITY_REQUIRE_CONFIRMED_EMAIL limits unconfirmed accounts, the limit goes); `false` asks for the link again. A body naming neither is 400 `IDENTITY_NOTHING_TO_CHANGE`; 409 `IDENTITY_LAST_PLATFORM_OWNER` for the platform's last owner, also against concurrent demotions and account deletions of the other owners (one owner always stays; both requests may be refused); 409 `IDENTITY_PLATFORM_OWNER_CHANGING` while another demotion of the user does not finish. A refused demotion changes nothing.",
         params: userIdParams,
         body: z.object({ platformOwner: z.boolean().optional(), emailVerified: z.boolean().optional() }).strict(),
         response: { 200: currentUserSchema },
@@ -59,9 +68,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: IdentityDeps): v
       const { platformOwner, emailVerified } = request.body;
       // Checked here rather than in the schema, so that only a platform owner learns what the body lacks.
       if (platformOwner === undefined && emailVerified === undefined) throw identityError('IDENTITY_NOTHING_TO_CHANGE');
-      const user = await deps.users.require(userId);
-      if (user.platformOwner && platformOwner === false && (await deps.users.countPlatformOwners()) <= 1) throw identityError('IDENTITY_LAST_PLATFORM_OWNER');
-      const set = { ...(platformOwner !== undefined ? { platformOwner } : {}), ...(emailVerified === true && user.emailVerifiedAt === undefined ? { emailVerifiedAt: deps.clock() } : {}) };
+      const user = platformOwner === false ? await demotedOwner(userId) : await deps.users.require(userId);
+      const set = { ...(platformOwner === true ? { platformOwner } : {}), ...(emailVerified === true && user.emailVerifiedAt === undefined ? { emailVerifiedAt: deps.clock() } : {}) };
       const modifier = { ...(Object.keys(set).length > 0 ? { $set: set } : {}), ...(emailVerified === false ? { $unset: { emailVerifiedAt: '' } } : {}) };
       const updated = Object.keys(modifier).length > 0 ? await deps.users.update(userId, modifier) : user;
       if (!updated) throw identityError('IDENTITY_USER_NOT_FOUND');

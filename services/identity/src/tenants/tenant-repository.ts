@@ -14,6 +14,7 @@ import {
 import type { Clock, ProjectRecord } from '@platform/kit';
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@platform/storage';
 import { identityError } from '../errors';
+import { DEMOTION_WAIT_MS, GuardedDemotion } from '../guarded-demotion';
 
 export interface TenantRecord {
   id: string;
@@ -26,15 +27,6 @@ export interface TenantRecord {
 }
 
 type Stored<T> = T & { [field: string]: unknown };
-
-/** A demotion's mark older than this is a process stopped halfway: it counts for nothing. */
-const DEMOTION_LEASE_MS = 10_000;
-/** How long a role change waits for another request's demotion of the same member before answering `busy`. */
-const DEMOTION_WAIT_MS = 3_000;
-
-function pause(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-}
 
 /** A membership without the mark a demotion under way keeps on it. */
 function memberRecord({ id, tenantId, userId, role, createdAt }: Stored<TenantMember>): TenantMember {
@@ -151,76 +143,46 @@ export class TenantRepository {
    * read (a compare-and-set), and a miss reads again and decides again, so concurrent requests never
    * overwrite each other and the answer is the membership as stored. `gone`: not a member (any
    * more); `last-admin`: it is the tenant's last admin; `busy`: another request's demotion of it
-   * did not finish within `DEMOTION_WAIT_MS`.
-   *
-   * Demoting an admin never shows it as a member before the demotion is certain: its membership is
-   * first marked (`demoting`, the role still admin), then the tenant's admins without a mark are
-   * counted, and only when one is left does the mark become the role `member`; else the mark is
-   * taken back. Of two admins demoting each other at once, each sees the other's mark or finished
-   * demotion, so one admin always stays; when both find only marks they step back and try again
-   * after a random pause, and one goes through. A change of a marked member waits for the mark to
-   * go. A mark older than `DEMOTION_LEASE_MS` (a process stopped halfway) counts for nothing and
-   * can no longer be completed.
+   * did not finish within `DEMOTION_WAIT_MS`. A demotion is guarded (see `demoteAdmin`); a change
+   * of a member whose demotion is under way waits for it.
    */
   async changeRole(tenantId: string, userId: string, role: TenantRole): Promise<{ member: TenantMember } | 'gone' | 'last-admin' | 'busy'> {
+    if (role === 'member') {
+      const demoted = await this.demoteAdmin(tenantId, userId);
+      return typeof demoted === 'string' ? demoted : { member: demoted.member };
+    }
     const id = tenantMemberId(tenantId, userId);
+    const demotion = this.adminDemotion(tenantId);
     const deadline = Date.now() + DEMOTION_WAIT_MS;
     for (;;) {
-      const current = await this.members.findById(id);
+      const current = await demotion.settled(id, deadline);
+      if (current === 'busy') return 'busy';
       if (!current) return 'gone';
-      if (this.freshMark(current)) {
-        if (Date.now() > deadline) return 'busy';
-        await pause();
-        continue;
-      }
-      if (current.role === role) return { member: memberRecord(current) };
-      if (role === 'admin') {
-        const promoted = await this.members.updateOne({ id, role: current.role }, { $set: { role: 'admin' } });
-        if (promoted) return { member: memberRecord(promoted) };
-        continue;
-      }
-      const outcome = await this.demote(tenantId, id);
-      if (outcome === 'last-admin') return 'last-admin';
-      if (outcome === 'crossed') {
-        if (Date.now() > deadline) return 'busy';
-        await pause();
-      } else if (outcome !== 'missed') return { member: outcome };
+      if (current.role === 'admin') return { member: memberRecord(current) };
+      const promoted = await this.members.updateOne({ id, role: current.role }, { $set: { role: 'admin' } });
+      if (promoted) return { member: memberRecord(promoted) };
     }
   }
 
   /**
-   * One attempt to demote the admin `id` (see `changeRole`): the membership demoted, `last-admin`
-   * (no other admin and no other demotion under way), `crossed` (no other admin without a mark, but
-   * others being demoted: stepped back), `missed` (it changed since it was read).
+   * Makes the member a plain member, never the tenant's last admin, also against concurrent
+   * demotions (a GuardedDemotion: its membership is marked, its role still admin, while the other
+   * admins without a mark are counted). `changed`: it was admin until now.
    */
-  private async demote(tenantId: string, id: string): Promise<TenantMember | 'last-admin' | 'crossed' | 'missed'> {
-    const token = randomUUID();
-    const unmarked = this.unmarkedFilter();
-    if (!(await this.members.updateOne({ id, role: 'admin', ...unmarked }, { $set: { demoting: { token, at: this.clock() } } }))) return 'missed';
-    const mine = { id, 'demoting.token': token };
-    if ((await this.members.count({ tenantId, role: 'admin', ...this.unmarkedFilter() })) > 0) {
-      const demoted = await this.members.updateOne({ ...mine, 'demoting.at': { $gte: this.clock() - DEMOTION_LEASE_MS } }, { $set: { role: 'member' }, $unset: { demoting: '' } });
-      if (demoted) return memberRecord(demoted);
-      await this.members.updateOne(mine, { $unset: { demoting: '' } });
-      return 'missed';
-    }
-    if (!(await this.members.updateOne(mine, { $unset: { demoting: '' } }))) return 'missed';
-    const others = await this.members.count({ tenantId, role: 'admin', id: { $ne: id }, 'demoting.at': { $gte: this.clock() - DEMOTION_LEASE_MS } });
-    return others > 0 ? 'crossed' : 'last-admin';
+  async demoteAdmin(tenantId: string, userId: string): Promise<{ member: TenantMember; changed: boolean } | 'gone' | 'last-admin' | 'busy'> {
+    const outcome = await this.adminDemotion(tenantId).demote(tenantMemberId(tenantId, userId));
+    if (outcome === 'last') return 'last-admin';
+    if (typeof outcome === 'string') return outcome;
+    return { member: memberRecord(outcome.after), changed: outcome.changed };
   }
 
   /** Gives an admin whose removal was refused after its demotion its role back, unless it changed meanwhile. */
   async restoreAdmin(tenantId: string, userId: string): Promise<void> {
-    await this.members.updateOne({ id: tenantMemberId(tenantId, userId), role: 'member' }, { $set: { role: 'admin' } });
+    await this.adminDemotion(tenantId).giveBack(tenantMemberId(tenantId, userId));
   }
 
-  private freshMark(member: Stored<TenantMember>): { token: string; at: number } | undefined {
-    const mark = member.demoting as { token: string; at: number } | undefined;
-    return mark && mark.at >= this.clock() - DEMOTION_LEASE_MS ? mark : undefined;
-  }
-
-  private unmarkedFilter() {
-    return { $or: [{ demoting: { $exists: false } }, { 'demoting.at': { $lt: this.clock() - DEMOTION_LEASE_MS } }] };
+  private adminDemotion(tenantId: string): GuardedDemotion<Stored<TenantMember>> {
+    return new GuardedDemotion({ collection: this.members, clock: this.clock, markField: 'demoting', holds: { role: 'admin' }, demoted: { role: 'member' }, group: { tenantId } });
   }
 
   /**

@@ -4,12 +4,8 @@ import type { TenantRecord } from '../tenants/tenant-repository';
 import type { IdentityDeps } from '../identity-deps';
 import { membershipChangeMessages, membershipEnded, membershipPut, type MembershipChangeInput } from '../projects/membership-changes';
 import { projectChangeMessages, projectSettingsChanged } from '../projects/project-changes';
-
-/** What keeps an account from being deleted until its user sees to it, with what to do about it. */
-export type DeletionBlocker =
-  | { reason: 'last-platform-owner'; message: string }
-  /** A shared tenant with other members, of which the user is the only admin. */
-  | { reason: 'last-tenant-admin'; tenantId: string; tenantName: string; message: string };
+import { stepDown, type RoleChanging, type StepDownRefusal } from './account-step-down';
+import { lastPlatformOwner, lastTenantAdmin, sameBlocker, type DeletionBlocker } from './deletion-blockers';
 
 /** What deleting the account does, for its user to read first. */
 export interface DeletionPlan {
@@ -22,8 +18,11 @@ export interface DeletionPlan {
 
 type Membership = TenantRecord & { role: TenantRole };
 
-/** A deletion plan with what carrying it out needs: each tenant left with the admin who inherits, and the tenants that go. */
-export type AccountDeletion = DeletionPlan & { leaving: Array<{ tenant: Membership; successorId: string }>; alone: Membership[] };
+/** A deletion plan with what carrying it out needs: the shared tenants left, and those that go. */
+export type AccountDeletion = DeletionPlan & { leaving: Membership[]; alone: Membership[] };
+
+/** Why `deleteAccount` changed nothing: what stands in the way now, or another change of one of the account's roles under way. */
+export type DeletionRefusal = { blockers: DeletionBlocker[] } | RoleChanging;
 
 type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'outbox' | 'bus' | 'clock'>;
 
@@ -40,26 +39,23 @@ async function othersOf(deps: Deps, tenant: Membership, userId: string) {
  */
 export async function planDeletion(deps: Deps, user: { id: string; platformOwner: boolean }): Promise<AccountDeletion> {
   const blockers: DeletionBlocker[] = [];
-  if (user.platformOwner && (await deps.users.countPlatformOwners()) <= 1) blockers.push({ reason: 'last-platform-owner', message: 'You are the only platform owner: make another account platform owner first (promote-owner).' });
-  const leaving: Array<{ tenant: Membership; successorId: string }> = [];
+  if (user.platformOwner && (await deps.users.countPlatformOwners()) <= 1) blockers.push(lastPlatformOwner());
+  const leaving: Membership[] = [];
   const alone: Membership[] = [];
   for (const tenant of await deps.tenants.listForUser(user.id)) {
     if (tenant.personal) continue;
     const others = await othersOf(deps, tenant, user.id);
     if (others.members.length === 0) alone.push(tenant);
-    else if (others.admins.length === 0) {
-      const message = `You are the only admin of the tenant ${tenant.name}, which has other members: make one of them admin first.`;
-      blockers.push({ reason: 'last-tenant-admin', tenantId: tenant.id, tenantName: tenant.name, message });
-    }
-    else leaving.push({ tenant, successorId: others.admins[0]!.userId });
+    else if (others.admins.length === 0) blockers.push(lastTenantAdmin(tenant));
+    else leaving.push(tenant);
   }
-  const handedOver = new Set(leaving.map(({ tenant }) => tenant.id));
+  const handedOver = new Set(leaving.map((tenant) => tenant.id));
   const deleted = new Map<string, { id: string; name: string }>();
   const goes = (project: ProjectRecord | null) => project && !(project.tenantId && handedOver.has(project.tenantId)) && deleted.set(project.id, { id: project.id, name: project.name });
   for (const tenantId of [personalTenantId(user.id), ...alone.map((tenant) => tenant.id)]) for (const project of await deps.tenants.projectsOf(tenantId)) goes(project);
   for (const membership of await deps.projects.membershipsOf(user.id)) if (membership.role === 'owner') goes(await deps.projects.find(membership.projectId));
   const deletedProjects = [...deleted.values()];
-  return { blockers, deletedProjects, leftTenants: leaving.map(({ tenant }) => ({ id: tenant.id, name: tenant.name })), leaving, alone };
+  return { blockers, deletedProjects, leftTenants: leaving.map((tenant) => ({ id: tenant.id, name: tenant.name })), leaving, alone };
 }
 
 /** What the account's user is told of a deletion plan (without whom each tenant passes to). */
@@ -68,20 +64,25 @@ export function shownPlan({ blockers, deletedProjects, leftTenants }: AccountDel
 }
 
 /**
- * Deletes the account as its plan says (the caller has checked there are no blockers): leaves the
- * shared tenants (owned projects pass to an admin), deletes the projects that go with it, ends
- * every project membership (those of the deleted projects too), drops invitations it received,
- * ends every session and access token, tells the other services to erase their copies of the
- * user's personal data (AccountDeleted: the audit trail's display names), and removes the user
- * record last, so an attempt cut short can be made again by signing in (the message is repeated
- * then; every erasure is idempotent).
+ * Deletes the account as its plan says (the caller has checked there are no blockers). First it
+ * gives up its platform ownership and its admin roles through the guarded demotions (see
+ * account-step-down.ts): when one is refused (concurrent deletions or demotions of the other
+ * owners or admins), nothing is changed and the answer is the refusal, with the blockers as they
+ * are now. Then it leaves the shared tenants (owned projects pass to an admin), deletes the
+ * projects that go with it, ends every project membership (those of the deleted projects too),
+ * drops invitations it received, ends every session and access token, tells the other services
+ * to erase their copies of the user's personal data (AccountDeleted: the audit trail's display
+ * names), and removes the user record last, so an attempt cut short can be made again by signing
+ * in (the message is repeated then; every erasure is idempotent).
  */
-export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<void> {
+export async function deleteAccount(deps: Deps, user: { id: string }, planned: AccountDeletion): Promise<DeletionRefusal | 'deleted'> {
+  const stepped = await stepDown(deps, user.id, planned.leaving);
+  if (!('successions' in stepped)) return refusal(deps, user.id, stepped);
   const touched = new Set<string>();
   const ended: ProjectMember[] = [];
   const handedOver: ProjectRecord[] = [];
   const promoted: MembershipChangeInput[] = [];
-  for (const { tenant, successorId } of planned.leaving) {
+  for (const { tenant, successorId } of stepped.successions) {
     const left = await deps.tenants.removeMember(tenant.id, user.id, successorId);
     ended.push(...left.ended);
     handedOver.push(...left.handedOver);
@@ -113,4 +114,12 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   await deps.users.remove(user.id);
   for (const tenant of planned.alone) await deps.tenants.remove(tenant.id);
   await deps.tenants.remove(personalTenantId(user.id));
+  return 'deleted';
+}
+
+/** A refused step-down as answered: the blocker it met first, then whatever else stands in the way now. */
+async function refusal(deps: Deps, userId: string, refused: StepDownRefusal): Promise<DeletionRefusal> {
+  if ('busy' in refused) return refused;
+  const now = await planDeletion(deps, await deps.users.require(userId));
+  return { blockers: [refused.blocker, ...now.blockers.filter((blocker) => !sameBlocker(blocker, refused.blocker))] };
 }

@@ -53,3 +53,46 @@ describe('UserRepository.updateFromCurrent', () => {
     expect(new Set(Object.keys(stored.recentProjects))).toEqual(new Set([...fresh, ...Object.keys(old).slice(30)]));
   });
 });
+
+describe('UserRepository platform ownership', () => {
+  let dataDir: string;
+  let store: DocumentStore;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'user-repository-owners-'));
+    store = await createEmbeddedStore({ dataDir });
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const record = (id: string, platformOwner: boolean): UserRecord => ({ id, email: `${id}@example.org`, passwordHash: 'x', displayName: id, profileFields: {}, recentProjects: {}, platformOwner, createdAt: 0, updatedAt: 0, revision: 0 });
+
+  it('is never taken from the last owner, also when owners demote themselves at once', async () => {
+    const users = new UserRepository(interleavingStore(store), () => 1_000);
+    for (const user of [record('ada', true), record('bob', true), record('cy', false)]) await users.insert(user);
+    expect(await users.demotePlatformOwner('cy')).toEqual({ user: expect.objectContaining({ id: 'cy', platformOwner: false }), changed: false });
+    expect(await users.demotePlatformOwner('nobody')).toBe('gone');
+
+    for (let round = 0; round < 20; round += 1) {
+      const outcomes = await Promise.all([users.demotePlatformOwner('ada'), users.demotePlatformOwner('bob')]);
+      expect(outcomes.filter((outcome) => typeof outcome === 'object' && outcome.changed).length, `round ${round}`).toBeLessThanOrEqual(1);
+      expect(outcomes.filter((outcome) => outcome === 'busy')).toEqual([]);
+      expect(await users.countPlatformOwners()).toBeGreaterThanOrEqual(1);
+      for (const id of ['ada', 'bob']) await users.update(id, { $set: { platformOwner: true } });
+    }
+    expect(await users.demotePlatformOwner('ada')).toEqual({ user: expect.objectContaining({ platformOwner: false }), changed: true });
+    expect(await users.demotePlatformOwner('bob')).toBe('last-owner');
+  });
+
+  it('is given back after a refused change only while the demotion is what is stored', async () => {
+    const users = new UserRepository(store, () => 1_000);
+    for (const user of [record('ada', true), record('bob', true)]) await users.insert(user);
+    expect(await users.demotePlatformOwner('bob')).toMatchObject({ user: { platformOwner: false, revision: 1 }, changed: true });
+    await users.restorePlatformOwner('bob');
+    expect(await users.require('bob')).toMatchObject({ platformOwner: true, revision: 2 });
+    await users.restorePlatformOwner('bob');
+    expect((await users.require('bob')).revision).toBe(2);
+  });
+});

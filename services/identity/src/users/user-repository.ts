@@ -1,6 +1,7 @@
 import type { Clock } from '@platform/kit';
 import type { Collection, DocumentStore, UpdateModifier } from '@platform/storage';
 import { identityError } from '../errors';
+import { GuardedDemotion } from '../guarded-demotion';
 import type { CodeMatch, PendingTwoFactor, TwoFactor } from '../auth/two-factor';
 import { credentialGenerationOf, USERS_COLLECTION, type StoredUser, type UserRecord } from './user-record';
 
@@ -18,12 +19,22 @@ export function withoutSecret(user: UserRecord): StoredUser {
 /** The users collection: one place that knows how users are stored. */
 export class UserRepository {
   private readonly users: Collection<UserDocument>;
+  private readonly ownerDemotion: GuardedDemotion<UserDocument>;
 
   constructor(
     store: DocumentStore,
     private readonly clock: Clock,
   ) {
     this.users = store.collection<UserDocument>(USERS_COLLECTION);
+    this.ownerDemotion = new GuardedDemotion({
+      collection: this.users,
+      clock,
+      markField: 'platformOwnerDemoting',
+      holds: { platformOwner: true },
+      demoted: { platformOwner: false },
+      group: {},
+      stamped: (modifier) => this.stamped(modifier),
+    });
   }
 
   async ensureIndexes(): Promise<void> {
@@ -120,6 +131,24 @@ export class UserRepository {
 
   async countPlatformOwners(): Promise<number> {
     return this.users.count({ platformOwner: true });
+  }
+
+  /**
+   * Takes platform ownership from the user, never from the platform's last owner, also when owners
+   * are demoted or delete their accounts at once (a GuardedDemotion: the user is marked, still
+   * owner, while the other owners without a mark are counted). `changed`: it was owner until now;
+   * `busy`: another demotion of it did not finish in time.
+   */
+  async demotePlatformOwner(id: string): Promise<{ user: StoredUser; changed: boolean } | 'gone' | 'last-owner' | 'busy'> {
+    const outcome = await this.ownerDemotion.demote(id);
+    if (outcome === 'last') return 'last-owner';
+    if (typeof outcome === 'string') return outcome;
+    return { user: withoutSecret(outcome.after), changed: outcome.changed };
+  }
+
+  /** Gives platform ownership back to a user whose demotion was part of a change refused later, unless it changed meanwhile. */
+  async restorePlatformOwner(id: string): Promise<void> {
+    await this.ownerDemotion.giveBack(id);
   }
 
   /** Removes the user's record, and with it every personal field and the password hash; its email is free again. */
