@@ -49,6 +49,9 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 if expiryOf(current) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
+/** How long a command may go unanswered before it fails. */
+const COMMAND_TIMEOUT_MS = 1_000;
+
 const INCREMENT_IF_PRESENT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 return redis.call('INCRBY', KEYS[1], ARGV[1])`;
@@ -66,6 +69,10 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A Redis that keeps the connection and stops answering (a failover that cut it off) would hold
+    // every command until TCP gives up, many minutes: after a second it fails, and callers fall
+    // back (the gateway's cached sessions) or answer 503 as when Redis is down.
+    commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   // Connection errors surface through failing commands and ping; the event itself is expected.

@@ -15,6 +15,12 @@ export interface LocalServer {
   restart(): Promise<void>;
   /** Stops it and removes its data directory, unless the caller named one to keep. */
   dispose(): Promise<void>;
+  /**
+   * Freezes it (SIGSTOP): its connections stay open and nothing answers, as a server a failover
+   * cut off without resetting them; `thaw()` (SIGCONT) lets it go on. Stopping thaws it first.
+   */
+  freeze(): void;
+  thaw(): void;
 }
 
 export interface LocalServerOptions {
@@ -52,24 +58,31 @@ async function startLocalServer(recipe: ServerRecipe, options: LocalServerOption
     });
   };
   await launch();
+  /** The running process, taken from the server to stop it (thawed, so it can answer the signal). */
+  const release = () => {
+    const proc = running;
+    running = undefined;
+    proc?.child.kill('SIGCONT');
+    return proc;
+  };
   return {
     url: recipe.urlFor(port),
     port,
     async stop(options) {
-      const proc = running;
-      running = undefined;
-      await proc?.stop(options?.kill ? 'SIGKILL' : 'SIGTERM');
+      await release()?.stop(options?.kill ? 'SIGKILL' : 'SIGTERM');
     },
     async restart() {
-      const proc = running;
-      running = undefined;
-      await proc?.stop();
+      await release()?.stop();
       await launch();
     },
+    freeze() {
+      running?.child.kill('SIGSTOP');
+    },
+    thaw() {
+      running?.child.kill('SIGCONT');
+    },
     async dispose() {
-      const proc = running;
-      running = undefined;
-      await proc?.stop();
+      await release()?.stop();
       if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -38,4 +38,23 @@ describeWithOwnServer('redis', 'signed-in users while Redis (the session store) 
       await kv.close();
     }
   }, 30_000);
+
+  it('answers signed-in users from the gateway cache while Redis is connected but answers nothing', async () => {
+    const server = ownServer();
+    const kv = await createRedisKeyValue({ url: server.url });
+    const platform = await startIdentityPlatform({ kv });
+    try {
+      const { token, user } = await platform.register('frozen@example.org', { password: 'frozen password' });
+      expect((await platform.call('GET', '/api/me', { token })).body.id).toBe(user.id);
+      server.freeze();
+      // Redis keeps its connections open and never answers (a failover that cut it off): TCP alone
+      // would give up after many minutes, so the request must not wait for that.
+      const me = await Promise.race([platform.call('GET', '/api/me', { token }), new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000))]);
+      expect(me).toMatchObject({ status: 200, body: { id: user.id } });
+    } finally {
+      server.thaw();
+      await platform.close();
+      await kv.close();
+    }
+  }, 30_000);
 });
