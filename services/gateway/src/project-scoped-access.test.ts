@@ -15,6 +15,9 @@ describe('what an access token made for some projects may send', () => {
       ['POST', '/api/auth/logout'],
       ['GET', '/api/health/data'],
       ['GET', '/api/public/domains/example.com'],
+      ['GET', '/api/openapi.json'],
+      ['GET', '/api/docs'],
+      ['GET', '/api/docs/static/index.html'],
     ] as const) {
       expect(openToProjectScope(method, path, scope), `${method} ${path}`).toBe(true);
     }
@@ -28,6 +31,8 @@ describe('what an access token made for some projects may send', () => {
       ['POST', '/api/projects'],
       ['GET', '/api/projects/deleted'],
       ['GET', '/api/tenants'],
+      ['GET', '/api/docsets'],
+      ['GET', '/api/openapi.jsonp'],
       ['GET', '/api/users/u1'],
       ['PUT', '/api/me/profile'],
       ['GET', '/api/me/tokens'],

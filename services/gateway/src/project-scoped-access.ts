@@ -5,7 +5,7 @@ import { hasDotSegment } from './dot-segments';
 const PROJECT_PATH = /^\/api\/(?:realtime\/)?projects\/([^/]+)(?:\/|$)/;
 /** What needs no project: reading who the token acts for, signing the token's use out, a realtime token, and what needs no account. */
 const ACCOUNT_READS = /^\/api\/(?:me|realtime\/token)$/;
-const OPEN = /^\/api\/(?:auth\/logout|health|public|help|schemas)(?:\/|$)/;
+const OPEN = /^\/api\/(?:auth\/logout|health|public|help|schemas|openapi\.json|docs)(?:\/|$)/;
 
 /**
  * Whether an access token made for `projectIds` only may send this request: the routes of those

@@ -16,6 +16,9 @@ describe('what an account whose email must be confirmed first may send', () => {
       ['POST', '/api/auth/verify-email'],
       ['GET', '/api/health/data'],
       ['GET', '/api/public/domains/example.com'],
+      ['GET', '/api/openapi.json'],
+      ['GET', '/api/docs'],
+      ['GET', '/api/docs/static/index.html'],
     ] as const) {
       expect(openToUnconfirmedEmail(method, path), `${method} ${path}`).toBe(true);
     }
@@ -27,6 +30,8 @@ describe('what an account whose email must be confirmed first may send', () => {
       ['POST', '/api/projects'],
       ['GET', '/api/projects/p1/types/notes/data'],
       ['GET', '/api/tenants'],
+      ['GET', '/api/docsets'],
+      ['GET', '/api/openapi.jsonp'],
       ['GET', '/api/users/u1'],
       ['GET', '/api/admin/users'],
       ['POST', '/api/realtime/token'],

@@ -5,11 +5,11 @@ import { hasDotSegment } from './dot-segments';
  * What an account whose email is unconfirmed may reach where the operator requires confirmed
  * emails (IDENTITY_REQUIRE_CONFIRMED_EMAIL): its own account (`/api/me`, to read it, confirm the
  * address, correct a mistyped one, or delete it), the sign-in routes, and what needs no account
- * anyway (health, the public domain routes). Not `/api/schemas` (a project's type schemas) nor
+ * anyway (health, the public domain routes, the API description and its pages). Not `/api/schemas` (a project's type schemas) nor
  * `/api/help` (it names a project in its body, query or Referer): both reach a project. Accepting
  * an invitation joins a project, so it waits for the confirmation like everything else.
  */
-const OPEN_PREFIXES: readonly RegExp[] = [/^\/api\/(?:auth|me|health|public)(?:\/|$)/];
+const OPEN_PREFIXES: readonly RegExp[] = [/^\/api\/(?:auth|me|health|public|openapi\.json|docs)(?:\/|$)/];
 const JOINING: readonly RegExp[] = [/^\/api\/me\/invitations\/[^/]+\/accept$/];
 
 /** Whether an account with an unconfirmed email may send this request. */
