@@ -31,6 +31,12 @@ describe('an access token made for some projects', () => {
     expect((await as(scoped, 'GET', `/api/projects/${inScope}/audit-trail?limit=5`)).items.length).toBeGreaterThan(0);
     expect((await as(scoped, 'GET', `/api/projects/${inScope}`)).name).toBe('In scope');
     expect((await as(scoped, 'GET', '/api/me')).id).toBe(owner.userId);
+    // The projects its user opened lately: only those of the token, the others unknown to it.
+    for (const projectId of [inScope, outOfScope]) await as(owner, 'PUT', '/api/me/last-project', { projectId });
+    expect(Object.keys((await as(owner, 'GET', '/api/me')).recentProjects).sort()).toEqual([inScope, outOfScope].sort());
+    expect(Object.keys((await as(scoped, 'GET', '/api/me')).recentProjects)).toEqual([inScope]);
+    // What needs no account, the API description among it.
+    expect((await call('GET', '/api/openapi.json', scoped.token)).status).toBe(200);
     const stream = await openSyncStream(platform().url, scoped.token, inScope);
     expect(stream).toBeDefined();
     stream?.close();

@@ -17,8 +17,16 @@ export function registerMeRoutes(app: FastifyInstance, deps: IdentityDeps): void
 
   routes.get(
     '/api/me',
-    { preHandler: userGuard, schema: { tags: ['identity'], summary: 'The current user', response: { 200: currentUserSchema } } },
-    async (request) => toCurrentUser(await deps.users.require(requireUser(request).userId), deps.requireConfirmedEmail),
+    {
+      preHandler: userGuard,
+      schema: { tags: ['identity'], summary: 'The current user', description: 'To an access token made for some projects, `recentProjects` holds only those: every other project is unknown to it.', response: { 200: currentUserSchema } },
+    },
+    async (request) => {
+      const { userId, projectIds } = requireUser(request);
+      const current = toCurrentUser(await deps.users.require(userId), deps.requireConfirmedEmail);
+      if (!projectIds) return current;
+      return { ...current, recentProjects: Object.fromEntries(Object.entries(current.recentProjects).filter(([projectId]) => projectIds.includes(projectId))) };
+    },
   );
 
   routes.put(
