@@ -46,6 +46,21 @@ export function runKeyValueContract(adapter: string, open: () => Promise<KeyValu
       expect(await kv.get(key)).toBe(`holder${answers.indexOf(true)}`);
     });
 
+    it('sets only over the value read: of rewrites of one read, one wins, and none over a later write', async () => {
+      const key = `${space()}record`;
+      expect(await kv.set(key, 'wide', { onlyIfValue: 'never stored' })).toBe(false);
+      expect(await kv.get(key)).toBeNull();
+      await kv.set(key, 'wide');
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => kv.set(key, `rewrite${i}`, { onlyIfValue: 'wide' })));
+      expect(answers.filter(Boolean)).toHaveLength(1);
+      const winner = `rewrite${answers.indexOf(true)}`;
+      expect(await kv.get(key)).toBe(winner);
+      expect(await kv.set(key, 'stale', { onlyIfValue: 'wide' })).toBe(false);
+      expect(await kv.set(key, 'short-lived', { ttlMs: WINDOW_MS, onlyIfValue: winner })).toBe(true);
+      await pause(WINDOW_MS + 100);
+      expect(await kv.get(key)).toBeNull();
+    });
+
     it('sets only if present: a rewrite brings back no key deleted before it', async () => {
       const key = `${space()}session`;
       expect(await kv.set(key, 'rewritten', { onlyIfPresent: true })).toBe(false);

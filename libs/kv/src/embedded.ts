@@ -98,6 +98,7 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
     async set(key: string, value: string, setOptions: SetOptions = {}) {
       if (setOptions.onlyIfAbsent && live(key)) return false;
       if (setOptions.onlyIfPresent && !live(key)) return false;
+      if (setOptions.onlyIfValue !== undefined && live(key)?.value !== setOptions.onlyIfValue) return false;
       await write(key, { value, ...(setOptions.ttlMs !== undefined ? { expiresAt: now() + setOptions.ttlMs } : {}) });
       return true;
     },

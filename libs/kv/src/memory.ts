@@ -26,6 +26,7 @@ export function createMemoryKeyValue(options: { now?: () => number } = {}): KeyV
     async set(key: string, value: string, setOptions: SetOptions = {}) {
       if (setOptions.onlyIfAbsent && live(key)) return false;
       if (setOptions.onlyIfPresent && !live(key)) return false;
+      if (setOptions.onlyIfValue !== undefined && live(key)?.value !== setOptions.onlyIfValue) return false;
       entries.set(key, { value, ...(setOptions.ttlMs !== undefined ? { expiresAt: now() + setOptions.ttlMs } : {}) });
       return true;
     },

@@ -14,6 +14,11 @@ export interface SetOptions {
    * such as a revoked session); `set` then answers whether it did.
    */
   onlyIfPresent?: boolean;
+  /**
+   * Only set when the key holds exactly this value (a compare-and-set: a rewrite of a record read
+   * before must not undo another write made since); `set` then answers whether it did.
+   */
+  onlyIfValue?: string;
 }
 
 export interface IncrementOptions {

@@ -49,6 +49,12 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 if expiryOf(current) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
+/** SET (with PX when given) only while the key holds ARGV[1]. */
+const SET_IF_VALUE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], unpack(ARGV, 3))
+return 1`;
+
 /** How long a command may go unanswered before it fails. */
 const COMMAND_TIMEOUT_MS = 1_000;
 
@@ -85,6 +91,7 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     get: (key) => client.get(prefix + key),
     async set(key: string, value: string, setOptions: SetOptions = {}) {
       const ttl = setOptions.ttlMs !== undefined ? ['PX', Math.max(1, Math.round(setOptions.ttlMs))] : [];
+      if (setOptions.onlyIfValue !== undefined) return (await client.eval(SET_IF_VALUE, 1, prefix + key, setOptions.onlyIfValue, value, ...ttl)) === 1;
       const condition = setOptions.onlyIfAbsent ? ['NX'] : setOptions.onlyIfPresent ? ['XX'] : [];
       const answer = await client.call('SET', prefix + key, value, ...ttl, ...condition);
       return answer === 'OK';

@@ -128,4 +128,33 @@ describe('Sessions', () => {
     await sessions.refresh({ ...user, displayName: 'Ada L.' });
     expect(await memory.get(sessionKey(hashToken(opened.token)))).toBeNull();
   });
+
+  it("a refresh and a token's new grant that cross keep both: neither writes over what the other wrote since its read", async () => {
+    const memory = createMemoryKeyValue();
+    let betweenReadAndWrite: (() => Promise<unknown>) | undefined;
+    const kv: KeyValue = {
+      ...memory,
+      kind: memory.kind,
+      get: async (key) => {
+        const value = await memory.get(key);
+        const meanwhile = key.startsWith('session:') ? betweenReadAndWrite : undefined;
+        betweenReadAndWrite = undefined;
+        await meanwhile?.();
+        return value;
+      },
+    };
+    const sessions = new Sessions(kv, () => 1_000);
+    const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
+    const stored = async () => JSON.parse((await memory.get(sessionKey(hashToken(made.token))))!) as Record<string, unknown>;
+
+    // The token is made read-only after the refresh read its record.
+    betweenReadAndWrite = () => sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true } }));
+    await sessions.refresh({ ...user, displayName: 'Ada L.' });
+    expect(await stored()).toMatchObject({ readOnly: true, displayName: 'Ada L.' });
+
+    // The user is renamed after the grant's change read the record.
+    betweenReadAndWrite = () => sessions.refresh({ ...user, displayName: 'Ada Lovelace' });
+    await sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true, projectIds: ['p1'] } }));
+    expect(await stored()).toMatchObject({ readOnly: true, projectIds: ['p1'], displayName: 'Ada Lovelace' });
+  });
 });

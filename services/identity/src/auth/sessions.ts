@@ -84,6 +84,8 @@ export interface TokenState {
 
 /** Marks personal access tokens, so people (and secret scanners) tell them from other strings. */
 const ACCESS_TOKEN_PREFIX = 'pat_';
+/** Rewrites of one session record that may meet another write each before one gives up. */
+const REWRITE_ATTEMPTS = 10;
 
 /** What the sessions of `user` say of it; `requireConfirmedEmail`: whether an unconfirmed email limits them. */
 function sessionFields(user: StoredUser, requireConfirmedEmail: boolean): Pick<SessionRecord, 'userId' | 'platformOwner' | 'displayName' | 'language' | 'emailUnconfirmed'> {
@@ -219,17 +221,15 @@ export class Sessions {
       for (const { field: tokenHash, value } of await this.kv.fields(userSessionsKey(userId))) {
         const entry = readIndexEntry(value);
         if (entry.id !== tokenId || kindOf(entry) !== 'token') continue;
-        const raw = await this.kv.get(sessionKey(tokenHash));
-        if (!raw) return null;
-        const { readOnly, projectIds, ...stored } = JSON.parse(raw) as SessionRecord;
-        const change = await changeOf({ name: entry.name ?? '', readOnly: readOnly === true, projectIds });
-        const session: SessionRecord = { ...stored, ...change.grant };
-        const ttlMs = session.expiresAt - this.clock();
-        if (ttlMs <= 0) return null;
-        // Only over what is still there: a revocation since the read above wins.
-        if (!(await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfPresent: true }))) return null;
-        await this.kv.setField(userSessionsKey(userId), tokenHash, JSON.stringify({ ...entry, name: change.name }), { ttlMs, onlyIfPresent: true });
-        return { tokenHash, session, entry: { ...entry, name: change.name } };
+        let name = entry.name ?? '';
+        const session = await this.rewrite(tokenHash, async ({ readOnly, projectIds, ...stored }) => {
+          const change = await changeOf({ name: entry.name ?? '', readOnly: readOnly === true, projectIds });
+          name = change.name;
+          return { ...stored, ...change.grant };
+        });
+        if (!session) return null;
+        await this.kv.setField(userSessionsKey(userId), tokenHash, JSON.stringify({ ...entry, name }), { ttlMs: session.expiresAt - this.clock(), onlyIfPresent: true });
+        return { tokenHash, session, entry: { ...entry, name } };
       }
       return null;
     });
@@ -280,14 +280,26 @@ export class Sessions {
 
   /** Rewrites the user's live sessions with its current standing, keeping each one's expiry. */
   async refresh(user: StoredUser): Promise<void> {
-    const now = this.clock();
     for (const { field: tokenHash } of await this.kv.fields(userSessionsKey(user.id))) {
+      await this.rewrite(tokenHash, async ({ emailUnconfirmed: _before, ...stored }) => ({ ...stored, ...sessionFields(user, this.requireConfirmedEmail) }));
+    }
+  }
+
+  /**
+   * Writes the session record `change` makes of the stored one, keeping its expiry, only over the
+   * record it read: when another write landed since (a sign-out, a token's new grant, another
+   * rewrite), it reads again and changes that, so neither undoes the other. Answers the record
+   * written, or null when the session is gone or expired.
+   */
+  private async rewrite(tokenHash: string, change: (stored: SessionRecord) => Promise<SessionRecord>): Promise<SessionRecord | null> {
+    for (let attempt = 1; ; attempt += 1) {
       const raw = await this.kv.get(sessionKey(tokenHash));
-      if (!raw) continue;
-      const { emailUnconfirmed: _before, ...stored } = JSON.parse(raw) as SessionRecord;
-      const session: SessionRecord = { ...stored, ...sessionFields(user, this.requireConfirmedEmail) };
-      // Only over what is still there: a sign-out since the read above must not be undone.
-      if (session.expiresAt > now) await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs: session.expiresAt - now, onlyIfPresent: true });
+      if (!raw) return null;
+      const session = await change(JSON.parse(raw) as SessionRecord);
+      const ttlMs = session.expiresAt - this.clock();
+      if (ttlMs <= 0) return null;
+      if (await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfValue: raw })) return session;
+      if (attempt === REWRITE_ATTEMPTS) throw new Error('a session record kept changing while it was rewritten');
     }
   }
 }
