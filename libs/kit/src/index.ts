@@ -29,5 +29,5 @@ export { findLiveProject, ProjectAccess, projectNotFound, type ProjectContext, t
 export { ACCESS_CHANGED_ALL_SUBJECT, ACCESS_CHANGED_PROJECT_FILTER, AccessChanges, sharedProjectAccess, type AccessChange } from './access-changes';
 export { createLogMailer, createSmtpMailer, type Mailer, type MailMessage } from './mailer';
 export { mailFromProblem } from './mail-from';
-export { sessionToken } from './session-token';
+export { sessionCredential, sessionToken } from './session-token';
 export { hashToken } from './token-hash';

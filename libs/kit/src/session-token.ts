@@ -11,8 +11,14 @@ const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
  * passes none of its hooks (services/gateway/src/app.ts).
  */
 export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
+  return sessionCredential(request)?.token;
+}
+
+/** The session token with where it came from: a cookie is an ambient credential, which a browser attaches to requests other pages make. */
+export function sessionCredential(request: Pick<FastifyRequest, 'headers'>): { token: string; from: 'bearer' | 'cookie' } | undefined {
   const { authorization, cookie } = request.headers;
   const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-  if (bearer) return bearer;
-  return cookie ? parseCookie(cookie)[SESSION_COOKIE] || undefined : undefined;
+  if (bearer) return { token: bearer, from: 'bearer' };
+  const token = cookie ? parseCookie(cookie)[SESSION_COOKIE] || undefined : undefined;
+  return token ? { token, from: 'cookie' } : undefined;
 }

@@ -1,6 +1,7 @@
-import { AppError, sessionToken } from '@platform/kit';
+import { AppError, sessionCredential } from '@platform/kit';
 import type { FastifyInstance } from 'fastify';
 import { isConsolePath } from './console-assets';
+import { cookieFromAnotherOrigin, crossOriginCookieRefusal } from './cross-origin-cookie';
 import { isGuidePath } from './guides';
 import { sessionBypassList } from './route-table';
 import { mayChange, readOnlyRefusal } from './read-only-access';
@@ -18,18 +19,20 @@ import { openToProjectScope, projectScopeRefusal } from './project-scoped-access
  * the local cache gets 503 rather than silently signing the user out. A read-only access token
  * gets 403 for any request that could change something, before any service sees it; so does a
  * session of an account whose email must be confirmed first, for anything but its own account,
- * and an access token made for some projects, for anything outside them.
+ * and an access token made for some projects, for anything outside them. A page of another origin
+ * that sends the session cookie with a request that may change something gets 403 too.
  */
 export function registerSessionHook(app: FastifyInstance, loader: SessionLoader, uses: SessionUseRecorder): void {
   // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
   // without the promise and microtask of an async hook.
   app.addHook('onRequest', (request, _reply, done) => {
-    const token = sessionToken(request);
-    if (!token) return done();
+    const credential = sessionCredential(request);
+    if (!credential) return done();
     const path = routedPath(request.url);
     // The console's static files and the guides need no caller, and must load while the session store is down.
     if (sessionBypassList.has(path) || isConsolePath(path) || isGuidePath(path)) return done();
-    loader.load(token).then((lookup) => {
+    if (credential.from === 'cookie' && cookieFromAnotherOrigin(request.method, request.headers)) return done(crossOriginCookieRefusal());
+    loader.load(credential.token).then((lookup) => {
       if (lookup.status === 'store-unavailable') {
         return done(new AppError(503, 'GATEWAY_SESSION_STORE_UNAVAILABLE', 'Sessions cannot be checked right now; try again shortly'));
       }
