@@ -1,4 +1,5 @@
 import { openEventBus, type EventBus } from '@platform/bus';
+import type { Logger } from '@platform/kit';
 import { openKeyValue, type KeyValue } from '@platform/kv';
 import { openDocumentStore, type DocumentStore } from '@platform/storage';
 import type { PlatformConfig } from './config';
@@ -17,17 +18,19 @@ export type GatewayAdapters = Omit<Adapters, 'store'> & { store?: undefined };
 /**
  * Builds each port's adapter once per process: a URL in the environment selects the real backend
  * (MongoDB, NATS JetStream, Redis), otherwise the embedded one serves (documents and key-value data
- * under DATA_DIR, the bus in process). Every hosted service gets these same instances.
+ * under DATA_DIR, the bus in process). Every hosted service gets these same instances. The embedded
+ * ones report their logs' trouble (a failed compaction, a failure that stops writes) to `logger`.
  */
-export async function openAdapters(config: PlatformConfig, options: { withStore: true }): Promise<Adapters>;
-export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters>;
-export async function openAdapters(config: PlatformConfig, options: { withStore: boolean }): Promise<Adapters | GatewayAdapters> {
+export async function openAdapters(config: PlatformConfig, options: { withStore: true; logger: Logger }): Promise<Adapters>;
+export async function openAdapters(config: PlatformConfig, options: { withStore: boolean; logger: Logger }): Promise<Adapters | GatewayAdapters>;
+export async function openAdapters(config: PlatformConfig, options: { withStore: boolean; logger: Logger }): Promise<Adapters | GatewayAdapters> {
+  const { logger } = options;
   const [store, bus, kv] = await Promise.all([
     options.withStore
-      ? namingBackend('MONGO_URL', config.MONGO_URL, openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR }))
+      ? namingBackend('MONGO_URL', config.MONGO_URL, openDocumentStore({ mongoUrl: config.MONGO_URL, mongoDatabase: config.MONGO_DATABASE, dataDir: config.DATA_DIR, logger }))
       : undefined,
     namingBackend('NATS_URL', config.NATS_URL, openEventBus({ natsUrl: config.NATS_URL, natsNamespace: config.NATS_NAMESPACE })),
-    namingBackend('REDIS_URL', config.REDIS_URL, openKeyValue({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, dataDir: config.DATA_DIR })),
+    namingBackend('REDIS_URL', config.REDIS_URL, openKeyValue({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, dataDir: config.DATA_DIR, logger })),
   ]);
   return store ? { store, bus, kv } : { bus, kv };
 }

@@ -90,7 +90,7 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
   // opens it only when given MONGO_URL (an embedded store there would be a different, empty one).
   const realtime = config.REALTIME_ENABLED && config.services.has('gateway') && (hosted.length > 0 || config.MONGO_URL !== undefined);
   if (config.REALTIME_ENABLED && config.services.has('gateway') && !realtime) logger.warn('realtime disabled: a gateway-only process needs MONGO_URL to check subscribers');
-  const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime });
+  const adapters = await openAdapters(config, { withStore: hosted.length > 0 || realtime, logger });
   if (adapters.store) logStoreLoaded(adapters.store, logger, config.EMBEDDED_MEMORY_BUDGET_MB);
   // The bus every hosted service gets carries trace context and counts its messages; the store
   // times its operations (spans inside a trace).

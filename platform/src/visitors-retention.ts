@@ -18,7 +18,7 @@ import { publicUrl } from './public-url';
  */
 export async function runVisitorsRetention(config: PlatformConfig, options: { clock?: Clock; logger?: Logger } = {}): Promise<RetentionResult> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'visitors-retention' });
-  const adapters = await openAdapters(config, { withStore: true });
+  const adapters = await openAdapters(config, { withStore: true, logger });
   const clock = options.clock ?? Date.now;
   const deferred = adapters.bus.kind === 'in-process';
   const bus = deferred ? deferringBus(adapters.bus) : adapters.bus;

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppendLog, lockDirectory, readLog } from '@platform/storage/log-files';
+import { AppendLog, lockDirectory, readLog, type LogReporter } from '@platform/storage/log-files';
 import type { KeyValue, SetOptions } from './port';
 import { FieldMaps } from './field-maps';
 import { liveWithPrefix } from './live-with-prefix';
@@ -25,6 +25,8 @@ export interface EmbeddedKeyValueOptions {
   /** How often expired keys are dropped from memory, so the next compaction leaves them out. */
   sweepIntervalMs?: number;
   now?: () => number;
+  /** Where the log reports a failed compaction and a failure that stops its writes (stderr when not given). */
+  logger?: LogReporter;
 }
 
 const LOG_FILE = 'kv.jsonl';
@@ -67,8 +69,8 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
       else entries.set(record.set, { value: record.value, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}) });
     }
     sweep();
-    log = new AppendLog(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot: () => snapshot().map((line) => JSON.stringify(line)), liveCount });
-    // Overwritten, deleted and expired keys leave the file at every start.
+    log = new AppendLog(file, { fsync: options.fsync ?? true, validBytes, lineCount: records.length, snapshot: () => snapshot().map((line) => JSON.stringify(line)), liveCount, reporter: options.logger });
+    // Overwritten, deleted and expired keys leave the file at every start; a failed rewrite is tried again later, writes go on.
     if (records.length > liveCount()) await log.compact();
   } catch (error) {
     await unlock();
@@ -132,8 +134,9 @@ export async function createEmbeddedKeyValue(options: EmbeddedKeyValueOptions): 
       await log.append({ delField: key, field });
       return true;
     },
+    // Down once the log refuses writes (or is closed): a session or counter written from then on would not outlive a restart.
     async ping() {
-      return true;
+      return log.writable;
     },
     async close() {
       clearInterval(sweeper);

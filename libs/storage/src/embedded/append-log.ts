@@ -1,6 +1,8 @@
 import { constants } from 'node:fs';
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { COMPACT_RETRY_FIRST_MS, CompactionRetry } from './compaction-retry';
+import { stderrReporter, type LogReporter } from './log-reporter';
 
 export class CorruptLogError extends Error {
   constructor(
@@ -94,9 +96,21 @@ export interface AppendLogOptions {
    * answered through a promise calls `taken` at that instant; one answered directly is taken then.
    */
   snapshot: (taken: () => void) => Iterable<string> | Promise<Iterable<string>>;
+  /**
+   * The live records the caller counts (documents, keys). Lines a snapshot writes beyond them (a
+   * collection's indexes) are learned at each compaction and counted as live too.
+   */
   liveCount: () => number;
   /** The size below which a log is never rewritten for its bytes alone (DEFAULT_COMPACT_MIN_BYTES). */
   compactMinBytes?: number;
+  /** The first wait after a failed compaction before another may start (COMPACT_RETRY_FIRST_MS). */
+  compactRetryMs?: number;
+  /** Where trouble is reported (stderr when not given). */
+  reporter?: LogReporter;
+  /** Called once, when the log starts refusing every write (not when it is closed). */
+  onFailure?: (error: Error) => void;
+  /** The clock compaction retries wait by (Date.now). */
+  now?: () => number;
 }
 
 /**
@@ -108,6 +122,8 @@ export interface AppendLogOptions {
  * only, the lines written since the snapshot's instant are copied after it, the file is synced
  * and renamed over the log, and the directory synced. Replaying those lines again on top of the
  * snapshot is harmless (a put holds the whole document, a delete of a missing one does nothing).
+ * A failed append refuses every later one, for good (memory may be ahead of the disk); a failed
+ * compaction does so only when it failed from the rename on, and otherwise is tried again later.
  * The embedded document store keeps all its collections in one such log; the embedded key-value
  * store (libs/kv) keeps its own.
  */
@@ -127,6 +143,10 @@ export class AppendLog {
   private compacting: Promise<void> | undefined;
   /** Set while a compaction swaps the files: batches wait for it. */
   private swapping: Promise<void> | undefined;
+  /** Lines the last snapshot wrote beyond `liveCount()` at its instant: live lines the caller does not count. */
+  private uncountedLiveLines = 0;
+  private readonly compactRetry: CompactionRetry;
+  private readonly reporter: LogReporter;
 
   constructor(
     private readonly file: string,
@@ -137,6 +157,8 @@ export class AppendLog {
     this.batchStart = options.validBytes;
     this.rewrittenBytes = options.validBytes;
     this.compactMinBytes = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    this.compactRetry = new CompactionRetry(options.compactRetryMs ?? COMPACT_RETRY_FIRST_MS, options.now ?? Date.now);
+    this.reporter = options.reporter ?? stderrReporter;
   }
 
   append(record: object): Promise<void> {
@@ -148,15 +170,18 @@ export class AppendLog {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.push({ line: `${json}\n`, resolve, reject });
-      this.flushing ??= this.flush().finally(() => {
-        this.flushing = undefined;
-      });
+      this.flushing ??= this.flush();
     });
   }
 
   /** Bytes of the log on disk, as far as this process has written it. */
   get size(): number {
     return this.validBytes;
+  }
+
+  /** False once the log refuses writes: after a failure (see `onFailure`) or close. */
+  get writable(): boolean {
+    return this.failure === undefined;
   }
 
   /** Waits for every queued append and a running compaction, then closes the file; later appends are refused. */
@@ -168,35 +193,40 @@ export class AppendLog {
   }
 
   private async flush(): Promise<void> {
-    // Let appends issued in the same tick join this batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        while (this.swapping) await this.swapping;
-        // Encoded here: handing the file a string costs more of the event loop's time than a buffer.
-        const bytes = Buffer.from(batch.map((write) => write.line).join(''));
-        this.writing = this.writeBatch(bytes);
-        await this.writing;
-        this.writing = undefined;
-        this.lineCount += batch.length;
-        this.validBytes += bytes.length;
-        this.batchStart = this.validBytes;
-        for (const write of batch) write.resolve();
-        if (!this.compacting && this.dueForCompaction()) {
-          this.compacting = this.compact().finally(() => {
-            this.compacting = undefined;
-          });
-        }
-      } catch (error) {
-        // The memory state may now be ahead of the disk: refuse every further write.
-        this.failure = error as Error;
-        for (const write of this.pending) write.reject(this.failure);
+    try {
+      // Let appends issued in the same tick join this batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.pending.length > 0) {
+        const batch = this.pending;
         this.pending = [];
-        for (const write of batch) write.reject(this.failure);
-        return;
+        try {
+          while (this.swapping) await this.swapping;
+          // Encoded here: handing the file a string costs more of the event loop's time than a buffer.
+          const bytes = Buffer.from(batch.map((write) => write.line).join(''));
+          this.writing = this.writeBatch(bytes);
+          await this.writing;
+          this.writing = undefined;
+          this.lineCount += batch.length;
+          this.validBytes += bytes.length;
+          this.batchStart = this.validBytes;
+          for (const write of batch) write.resolve();
+          if (!this.compacting && this.dueForCompaction()) {
+            this.compacting = this.compact().finally(() => {
+              this.compacting = undefined;
+            });
+          }
+        } catch (error) {
+          // The memory state may now be ahead of the disk: refuse every further write.
+          const failure = this.refuseWrites(error as Error);
+          for (const write of this.pending) write.reject(failure);
+          this.pending = [];
+          for (const write of batch) write.reject(failure);
+          return;
+        }
       }
+    } finally {
+      // Cleared before the callers' continuations run: an append made as soon as one resolves starts the next flush.
+      this.flushing = undefined;
     }
   }
 
@@ -207,8 +237,22 @@ export class AppendLog {
    * which keeps the cost of rewrites below the bytes written.
    */
   private dueForCompaction(): boolean {
-    if (this.lineCount > 1000 && this.lineCount > 2 * this.options.liveCount()) return true;
+    if (!this.compactRetry.allowed) return false;
+    if (this.lineCount > 1000 && this.lineCount > 2 * (this.options.liveCount() + this.uncountedLiveLines)) return true;
     return this.validBytes > this.compactMinBytes && this.validBytes > 2 * this.rewrittenBytes;
+  }
+
+  /** Refuses every append from now on. Only the first failure is reported and handed to `onFailure`, and appends are refused with it. */
+  private refuseWrites(error: Error): Error {
+    if (!this.failure) {
+      this.failure = error;
+      this.reporter.error(
+        { err: error, file: this.file },
+        `embedded log ${this.file} refuses every write from now on (${error.message}): what memory holds may be ahead of the disk; restart the process once the cause (a full disk, an I/O error) is fixed`,
+      );
+      this.options.onFailure?.(error);
+    }
+    return this.failure;
   }
 
   private async writeBatch(bytes: Buffer): Promise<void> {
@@ -236,25 +280,41 @@ export class AppendLog {
 
   /**
    * Rewrites the log from a snapshot of the live state (also called at open by the key-value
-   * store). A failure leaves the log as it was but refuses further writes, as a failed append does.
+   * store). A failure before the rename leaves the log as it was and memory no further ahead of
+   * it, so writes go on and another compaction may start after a wait (CompactionRetry); one from
+   * the rename on refuses further writes, as a failed append does (see `swapIn`).
    */
   async compact(): Promise<void> {
     try {
       let tailStart = -1;
+      let countedAtSnapshot = 0;
       const taken = () => {
         tailStart = this.batchStart;
+        countedAtSnapshot = this.options.liveCount();
       };
       const snapshot = this.options.snapshot(taken);
       if (!(snapshot instanceof Promise)) taken();
       const written = await writeSnapshot(this.file, await snapshot);
       await this.swapIn(written, tailStart);
+      this.uncountedLiveLines = Math.max(0, written.lines - countedAtSnapshot);
+      this.compactRetry.succeeded();
     } catch (error) {
-      this.failure ??= error as Error;
-      await rm(`${this.file}.compact`, { force: true });
+      await rm(`${this.file}.compact`, { force: true }).catch(() => undefined);
+      // Refusing already (a failed append, or the swap): nothing to try again.
+      if (this.failure) return;
+      const retryInMs = this.compactRetry.failed();
+      this.reporter.warn(
+        { err: error, file: this.file, retryInMs },
+        `embedded log ${this.file}: compaction failed (${(error as Error).message}); the log is as it was and takes writes, the next compaction waits ${Math.round(retryInMs / 1000)} s`,
+      );
     }
   }
 
-  /** With appends held, copies what the log gained since the snapshot after it and renames it into place. */
+  /**
+   * With appends held, copies what the log gained since the snapshot after it and renames it into
+   * place. From the rename on, a failure leaves unknown which file the log is and whether the disk
+   * has it (the handle may point at the replaced file), so the log refuses every further write.
+   */
   private async swapIn(snapshot: { bytes: number; lines: number }, tailStart: number): Promise<void> {
     let release!: () => void;
     this.swapping = new Promise<void>((resolve) => {
@@ -271,10 +331,14 @@ export class AppendLog {
       } finally {
         await output.close();
       }
-      await rename(`${this.file}.compact`, this.file);
-      await syncDirectory(dirname(this.file));
-      // The handle still points at the replaced file: the next append opens the new one.
-      await this.handle?.close();
+      try {
+        await rename(`${this.file}.compact`, this.file);
+        await syncDirectory(dirname(this.file));
+        // The handle still points at the replaced file: the next append opens the new one.
+        await this.handle?.close();
+      } catch (error) {
+        throw this.refuseWrites(error as Error);
+      }
       this.handle = undefined;
       this.validBytes = snapshot.bytes + tail.length;
       this.batchStart = this.validBytes;

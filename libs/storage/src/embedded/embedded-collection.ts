@@ -3,28 +3,29 @@ import { applyUpdate } from '../apply-update';
 import { copyJson } from '../copy-json';
 import { assertSupportedModifier } from '../modifier';
 import { DuplicateKeyError, type BoundedFind, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
-import type { CollectionRecord, CollectionWriter } from './store-log';
+import type { CollectionRecord, CollectionWriter, UniqueKeyChange } from './store-log';
+import type { LogReporter } from './log-reporter';
 import { LookupIndex } from './lookup-index';
 import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
 import { Matches } from './matches';
 import { QUERY_OPTIONS } from './query-engine';
-import { sortDocuments, valueAt } from './sort-documents';
+import { sortDocuments } from './sort-documents';
+import { StoredJson } from './stored-json';
 import { projectTopLevel } from './top-level-projection';
-
-interface UniqueIndex {
-  spec: IndexSpec;
-  /** Index key (the indexed values, JSON) to the id of the document holding it. */
-  owners: Map<string, string>;
-}
-
-/** Like MongoDB, a missing field is indexed as null, so two documents without it clash. */
-function indexKey(spec: IndexSpec, document: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(spec.keys).map((path) => valueAt(document, path.split('.')) ?? null));
-}
+import { buildUniqueIndex, duplicateKey, indexKey, releaseKey, replayUniqueIndex, type KeyClash, type UniqueIndex } from './unique-index';
 
 function sameKeys(a: IndexSpec, b: IndexSpec): boolean {
   return JSON.stringify(a.keys) === JSON.stringify(b.keys);
+}
+
+/** Each document's position in `records` at its last put: which of two was written later. */
+function lastPuts(records: CollectionRecord[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  records.forEach((record, position) => {
+    if ('put' in record) positions.set(String(record.put.id), position);
+  });
+  return positions;
 }
 
 /** The filter's plain equality fields: what an upsert starts its new document from. */
@@ -53,22 +54,34 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly lookups = new Map<string, LookupIndex>();
   /** Built the first time a query plan picks the index, then kept up to date. */
   private readonly ordered = new Map<IndexSpec, OrderedIndex<T>>();
-  private readonly serialized = new WeakMap<T, string>();
-  /** The JSON length of a document read from the log, once measured: its text is not kept (memory), only this. */
-  private readonly measured = new WeakMap<T, number>();
+  private readonly json = new StoredJson<T>();
   private writer: CollectionWriter | undefined;
 
   constructor(readonly name: string) {}
 
-  /** Rebuilds the state from the log's records (at open, before any other call). */
-  replay(records: CollectionRecord[]): void {
+  /**
+   * Rebuilds the state from the log's records (at open, before any other call). Two documents
+   * holding one key of a unique index do not stop it (see replayUniqueIndex): each such clash is
+   * told to `warn`.
+   */
+  replay(records: CollectionRecord[], warn: LogReporter['warn']): void {
     for (const record of records) {
       if ('put' in record) this.documents.set(String(record.put.id), record.put as T);
       else if ('del' in record) this.documents.delete(record.del);
       else if ('index' in record && !this.indexes.some((spec) => sameKeys(spec, record.index))) this.indexes.push(record.index);
     }
+    let positions: Map<string, number> | undefined;
+    const writtenAt = (id: string) => (positions ??= lastPuts(records)).get(id) ?? -1;
     for (const spec of this.indexes) {
-      if (spec.unique) this.uniqueIndexes.push(this.buildUniqueIndex(spec));
+      if (spec.unique) {
+        const fields = Object.keys(spec.keys).join(', ');
+        const clashed = ({ key, kept, other }: KeyClash) =>
+          warn(
+            { collection: this.name, index: spec.keys, key, kept, other },
+            `embedded store: documents ${other} and ${kept} of ${this.name} both hold ${key} of the unique index on ${fields}; ${kept}, written later, keeps it, and a write of ${other} that keeps it is refused as a duplicate`,
+          );
+        this.uniqueIndexes.push(replayUniqueIndex(spec, this.documents.values(), writtenAt, clashed));
+      }
       this.addLookup(spec);
     }
   }
@@ -84,10 +97,15 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   /** The JSON of the document with `id` as stored now (undefined when there is none): what an atomic section's line holds. */
   currentJson(id: string): string | undefined {
     const document = this.documents.get(id);
-    return document && this.jsonOf(document);
+    return document && this.json.of(document);
   }
 
-  /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
+  /** Whether the JSON text of the document with `id` is kept (StoredJson: only a write of this process keeps one); for tests. */
+  keepsJsonOf(id: string): boolean {
+    const document = this.documents.get(id);
+    return document !== undefined && this.json.keeps(document);
+  }
+
   /** Whether it holds no document and no index: a snapshot leaves it out. */
   get isEmpty(): boolean {
     return this.documents.size === 0 && this.indexes.length === 0;
@@ -108,6 +126,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     await this.writerOrThrow().drop();
   }
 
+  /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
   snapshot(): { indexes: IndexSpec[]; documents: T[] } {
     return { indexes: [...this.indexes], documents: [...this.documents.values()] };
   }
@@ -123,12 +142,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         if (typeof doc.id !== 'string' || doc.id.length === 0) throw new TypeError(`a document in ${this.name} needs a non-empty string id`);
         if (this.documents.has(doc.id)) throw new DuplicateKeyError(this.name, `id: ${doc.id}`);
         const stored = copyJson(doc);
-        this.serialized.set(stored, JSON.stringify(stored));
-        this.claimUniqueKeys(stored, undefined);
+        this.json.keep(stored, JSON.stringify(stored));
+        const keys = this.claimUniqueKeys(stored, undefined);
         this.documents.set(stored.id, stored);
         for (const lookup of this.lookups.values()) lookup.add(stored);
         for (const index of this.ordered.values()) index.add(stored);
-        writes.push(this.persistPut(stored));
+        writes.push(this.persistPut(stored, keys));
       }
     } finally {
       await Promise.all(writes);
@@ -155,19 +174,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     let bytes = 0;
     for (const document of selected) {
       documents.push(this.present(document, options.projection));
-      bytes += this.storedLength(document);
+      bytes += this.json.lengthOf(document);
       if (bytes > maxBytes) return { documents, stoppedByBytes: documents.length < selected.length };
     }
     return { documents, stoppedByBytes: false };
-  }
-
-  /** A stored document's JSON length: of the text written on insert or update, or measured once. */
-  private storedLength(document: T): number {
-    const length = this.serialized.get(document)?.length ?? this.measured.get(document);
-    if (length !== undefined) return length;
-    const counted = JSON.stringify(document).length;
-    this.measured.set(document, counted);
-    return counted;
   }
 
   /** The stored documents a find answers, in order, before projection. */
@@ -222,10 +232,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const doomed = this.matching(filter, this.plan(filter));
     const writes = doomed.map((document) => {
       this.documents.delete(document.id);
-      for (const index of this.uniqueIndexes) index.owners.delete(indexKey(index.spec, document));
+      const keys = this.releaseUniqueKeys(document);
       for (const lookup of this.lookups.values()) lookup.remove(document);
       for (const index of this.ordered.values()) index.remove(document);
-      return this.writerOrThrow().del(document.id);
+      return this.writerOrThrow().del(document.id, keys);
     });
     await Promise.all(writes);
     return doomed.length;
@@ -234,7 +244,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async ensureIndex(spec: IndexSpec): Promise<void> {
     if (this.indexes.some((existing) => sameKeys(existing, spec))) return;
     const normalized: IndexSpec = { keys: { ...spec.keys }, ...(spec.unique ? { unique: true } : {}) };
-    if (normalized.unique) this.uniqueIndexes.push(this.buildUniqueIndex(normalized));
+    if (normalized.unique) this.uniqueIndexes.push(buildUniqueIndex(this.name, normalized, this.documents.values()));
     this.indexes.push(normalized);
     this.addLookup(normalized);
     await this.writerOrThrow().index(normalized);
@@ -297,14 +307,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return lookup;
   }
 
-  /** A stored document's JSON, made once: stored objects are never changed, only replaced. */
+  /** A stored document's JSON, not kept when made for this call (see StoredJson). */
   jsonOf(document: T): string {
-    let json = this.serialized.get(document);
-    if (json === undefined) {
-      json = JSON.stringify(document);
-      this.serialized.set(document, json);
-    }
-    return json;
+    return this.json.of(document);
   }
 
   private present(document: T, projection: Projection | undefined): T {
@@ -319,45 +324,58 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private applyModifier(current: T, modifier: UpdateModifier): T {
     const next = applyUpdate(current, modifier);
     const json = JSON.stringify(next);
-    if (json === this.jsonOf(current)) return current;
-    this.serialized.set(next, json);
+    if (json === this.json.of(current)) return current;
+    this.json.keep(next, json);
     return next;
   }
 
   private async replace(current: T, next: T): Promise<void> {
-    this.claimUniqueKeys(next, current);
+    const keys = this.claimUniqueKeys(next, current);
     for (const lookup of this.lookups.values()) lookup.replace(current, next);
     for (const index of this.ordered.values()) index.replace(current, next);
     this.documents.set(next.id, next);
-    await this.persistPut(next);
+    await this.persistPut(next, keys);
   }
 
-  /** Checks every unique index for `next`, then moves its keys over from `previous`. */
-  private claimUniqueKeys(next: T, previous: T | undefined): void {
-    for (const index of this.uniqueIndexes) {
-      const key = indexKey(index.spec, next);
+  /**
+   * Checks every unique index for `next`, then moves its keys over from `previous`. Answers the
+   * keys it took and gave up, for the log: a write taking a key an open section gave up must
+   * reach the disk with that section (StoreLog).
+   */
+  private claimUniqueKeys(next: T, previous: T | undefined): UniqueKeyChange | undefined {
+    if (this.uniqueIndexes.length === 0) return undefined;
+    const claims = this.uniqueIndexes.map((index) => ({ index, key: indexKey(index.spec, next) }));
+    for (const { index, key } of claims) {
       const owner = index.owners.get(key);
-      if (owner !== undefined && owner !== next.id) throw new DuplicateKeyError(this.name, `${Object.keys(index.spec.keys).join(', ')}: ${key}`);
+      if (owner !== undefined && owner !== next.id) throw duplicateKey(this.name, index.spec, key);
     }
+    const change: UniqueKeyChange = { claimed: [], freed: [] };
+    for (const { index, key } of claims) {
+      if (previous) {
+        const before = indexKey(index.spec, previous);
+        if (before === key) continue;
+        if (releaseKey(index, previous, before)) change.freed.push(index.name + before);
+      }
+      index.owners.set(key, next.id);
+      change.claimed.push(index.name + key);
+    }
+    return change;
+  }
+
+  /** Gives up the unique keys of `document`, deleted: the keys given up, for the log. */
+  private releaseUniqueKeys(document: T): UniqueKeyChange | undefined {
+    if (this.uniqueIndexes.length === 0) return undefined;
+    const change: UniqueKeyChange = { claimed: [], freed: [] };
     for (const index of this.uniqueIndexes) {
-      if (previous) index.owners.delete(indexKey(index.spec, previous));
-      index.owners.set(indexKey(index.spec, next), next.id);
+      const key = indexKey(index.spec, document);
+      if (releaseKey(index, document, key)) change.freed.push(index.name + key);
     }
+    return change;
   }
 
-  private buildUniqueIndex(spec: IndexSpec): UniqueIndex {
-    const owners = new Map<string, string>();
-    for (const document of this.documents.values()) {
-      const key = indexKey(spec, document);
-      if (owners.has(key)) throw new DuplicateKeyError(this.name, `${Object.keys(spec.keys).join(', ')}: ${key}`);
-      owners.set(key, document.id);
-    }
-    return { spec, owners };
-  }
-
-  /** A document's log line from its JSON, which is already made once per stored document. */
-  private persistPut(document: T): Promise<void> {
-    return this.writerOrThrow().put(document.id, this.jsonOf(document));
+  /** A document's log line from its JSON, which its write has just made. */
+  private persistPut(document: T, keys: UniqueKeyChange | undefined): Promise<void> {
+    return this.writerOrThrow().put(document.id, this.json.of(document), keys);
   }
 
   private writerOrThrow(): CollectionWriter {

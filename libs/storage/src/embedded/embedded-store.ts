@@ -1,12 +1,14 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BackupSummary, Collection, DocumentStore, StoredDocument } from '../port';
-import { readLog, writeLogFile } from './append-log';
+import { readLog, writeLogFile, type AppendLogOptions } from './append-log';
 import { serveControlSocket } from './control-socket';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
+import { stderrReporter, type LogReporter } from './log-reporter';
 import { sectionStore } from './section-store';
 import { recordsByCollection, StoreLog, type CollectionRecord, type StoreLogLine } from './store-log';
+import { snapshotLines } from './store-snapshot';
 
 export interface EmbeddedStoreOptions {
   /** Where the store's log lives (created if missing). */
@@ -15,6 +17,11 @@ export interface EmbeddedStoreOptions {
   fsync?: boolean;
   /** Answer backup requests from tools on `DATA_DIR/control.sock` (the platform turns this on). */
   controlSocket?: boolean;
+  /**
+   * Where the log reports a failed compaction and a failure that stops its writes, and replay two
+   * documents it found holding one unique key (stderr when not given).
+   */
+  logger?: LogReporter;
 }
 
 /** What opening the store found: for the start-up log line and the memory budget. */
@@ -44,21 +51,12 @@ const LEGACY_LOG_SUFFIX = '.jsonl';
 
 type Collections = Map<string, EmbeddedCollection<StoredDocument>>;
 
-function* snapshotLines(collections: Collections): Iterable<string> {
-  // Every collection's indexes and documents are taken now; only their JSON is made later.
-  const taken = [...collections].filter(([, collection]) => !collection.isEmpty).map(([name, collection]) => ({ prefix: `{"c":${JSON.stringify(name)},`, collection, ...collection.snapshot() }));
-  for (const { prefix, collection, indexes, documents } of taken) {
-    for (const index of indexes) yield `${prefix}"index":${JSON.stringify(index)}}`;
-    for (const document of documents) yield `${prefix}"put":${collection.jsonOf(document)}}`;
-  }
-}
-
 /**
  * Reads the store's state. A directory from before the single log (one `<collection>.jsonl` per
  * collection) is converted: its logs are replayed, written as one log, and removed once that log
  * is in place, so a crash in between converts again or finds the finished log.
  */
-async function readState(dataDir: string): Promise<{ byCollection: Map<string, CollectionRecord[]>; validBytes: number; lineCount: number }> {
+async function readState(dataDir: string, warn: LogReporter['warn']): Promise<{ byCollection: Map<string, CollectionRecord[]>; validBytes: number; lineCount: number }> {
   const file = join(dataDir, STORE_LOG_FILE);
   const legacyFiles = (await readdir(dataDir)).filter((name) => name.endsWith(LEGACY_LOG_SUFFIX));
   const exists = await stat(file).then(
@@ -77,11 +75,11 @@ async function readState(dataDir: string): Promise<{ byCollection: Map<string, C
   const converted: Collections = new Map();
   for (const [name, records] of byCollection) {
     const collection = new EmbeddedCollection<StoredDocument>(name);
-    collection.replay(records);
+    collection.replay(records, warn);
     converted.set(name, collection);
   }
   await writeLogFile(file, snapshotLines(converted));
-  return readState(dataDir);
+  return readState(dataDir, warn);
 }
 
 /**
@@ -102,13 +100,29 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     return count;
   };
 
+  /** Set once the log refuses every write: from then on the store answers ping with false. */
+  let logFailure: Error | undefined;
+  // Replay's warnings (two documents holding one unique key) go where the log's own trouble goes.
+  const reporter = options.logger ?? stderrReporter;
+  const warn: LogReporter['warn'] = (fields, message) => reporter.warn(fields, message);
   let log: StoreLog;
   try {
-    const state = await readState(dataDir);
-    log = new StoreLog(join(dataDir, STORE_LOG_FILE), { fsync, validBytes: state.validBytes, lineCount: state.lineCount, liveCount: documentCount }, () => snapshotLines(collections));
+    const state = await readState(dataDir, warn);
+    // The StoreLog hands these on to its AppendLog. Index lines are live too: the AppendLog learns their number at each compaction.
+    const logOptions: Omit<AppendLogOptions, 'snapshot'> = {
+      fsync,
+      validBytes: state.validBytes,
+      lineCount: state.lineCount,
+      liveCount: documentCount,
+      reporter: options.logger,
+      onFailure: (error) => {
+        logFailure = error;
+      },
+    };
+    log = new StoreLog(join(dataDir, STORE_LOG_FILE), logOptions, () => snapshotLines(collections));
     for (const [name, records] of state.byCollection) {
       const collection = new EmbeddedCollection<StoredDocument>(name);
-      collection.replay(records);
+      collection.replay(records, warn);
       collection.attach(log.writerFor(name, (id) => collection.currentJson(id)));
       collections.set(name, collection);
     }
@@ -157,8 +171,9 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     },
     backup,
     stats: () => ({ collections: [...collections.values()].filter((collection) => !collection.isEmpty).length, documents: documentCount(), logBytes: log.size, loadMs }),
+    // Down once the log refuses writes, so health says so: nothing written from then on would outlive a restart.
     async ping() {
-      return !closed;
+      return !closed && logFailure === undefined;
     },
     async close() {
       if (closed) return;

@@ -13,11 +13,20 @@ export type DropRecord = { drop: true };
  */
 export type StoreLogLine = (CollectionRecord & { c: string }) | (DropRecord & { c: string }) | { group: Array<CollectionRecord & { c: string }> };
 
+/**
+ * The keys of unique indexes a write took and gave up, each named by the index's keys as JSON
+ * followed by the key (unique within a collection).
+ */
+export interface UniqueKeyChange {
+  claimed: string[];
+  freed: string[];
+}
+
 /** How a collection hands its changes to the store's log. */
 export interface CollectionWriter {
-  /** `json` is the stored document's JSON. */
-  put(id: string, json: string): Promise<void>;
-  del(id: string): Promise<void>;
+  /** `json` is the stored document's JSON; `keys`, when the collection has unique indexes, what the write did to them. */
+  put(id: string, json: string, keys?: UniqueKeyChange): Promise<void>;
+  del(id: string, keys?: UniqueKeyChange): Promise<void>;
   index(spec: IndexSpec): Promise<void>;
   /** Writes that the collection was removed (never inside an atomic section). */
   drop(): Promise<void>;
@@ -41,6 +50,8 @@ interface Group {
   open: number;
   /** Documents the group wrote, by collection and id: the line holds their state at commit. */
   documents: Map<string, DirtyDocument>;
+  /** Unique keys its writes gave up, by collection prefix and key (StoreLog.freed). */
+  freedKeys: Set<string>;
   indexLines: string[];
   committed: Promise<void>;
   resolve: () => void;
@@ -60,7 +71,7 @@ function newGroup(): Group {
     resolve = ok;
     reject = fail;
   });
-  return { sections: new Set(), open: 0, documents: new Map(), indexLines: [], committed, resolve, reject };
+  return { sections: new Set(), open: 0, documents: new Map(), freedKeys: new Set(), indexLines: [], committed, resolve, reject };
 }
 
 /** Sorts the log's lines into each collection's records, in log order; a dropped collection's records before its drop are left out. */
@@ -89,9 +100,12 @@ export function recordsByCollection(lines: StoreLogLine[]): Map<string, Collecti
  * The line holds each document as memory has it when the section ends, so the log's order
  * follows memory's even when writes interleave with an open section: a section writing a
  * document another open section wrote joins it (they commit as one line once both ended), and
- * a plain write to such a document resolves with that line. Snapshots (compaction, backups) are
- * taken only while no section is open, so they never hold half of one; a wanted snapshot holds
- * new sections back until it is taken.
+ * a plain write to such a document resolves with that line. A write that takes a unique key such
+ * a group gave up joins it the same way: written apart, it could reach the disk without the line
+ * that frees the key, and the log would replay to two documents holding one key.
+ * Snapshots (compaction, backups) are taken only while no section is open, so they never hold
+ * half of one (`collect` takes every document at its call); a wanted snapshot holds new sections
+ * back until it is taken.
  */
 export class StoreLog {
   /**
@@ -101,6 +115,8 @@ export class StoreLog {
   private active: LogSection | undefined;
   /** Documents written by a group that has not committed yet, by `collection prefix + id`. */
   private readonly dirty = new Map<string, Group>();
+  /** Unique keys given up by a group that has not committed yet, by `collection prefix + key`. */
+  private readonly freed = new Map<string, Group>();
   private openSections = 0;
   private snapshotTakers: Array<() => void> = [];
   private snapshotTaken: Promise<void> | undefined;
@@ -109,6 +125,7 @@ export class StoreLog {
   constructor(
     file: string,
     options: { fsync: boolean; validBytes: number; lineCount: number; liveCount: () => number },
+    /** The lines that rebuild the state: the documents are taken at the call, their JSON may be made later. */
     private readonly collect: () => Iterable<string>,
   ) {
     this.log = new AppendLog(file, { ...options, snapshot: (taken) => this.snapshot(taken) });
@@ -117,8 +134,8 @@ export class StoreLog {
   writerFor(collection: string, current: CurrentJson): CollectionWriter {
     const prefix = `{"c":${JSON.stringify(collection)},`;
     return {
-      put: (id, json) => this.writeDocument({ prefix, id, current }, () => `${prefix}"put":${json}}`),
-      del: (id) => this.writeDocument({ prefix, id, current }, () => `${prefix}"del":${JSON.stringify(id)}}`),
+      put: (id, json, keys) => this.writeDocument({ prefix, id, current }, () => `${prefix}"put":${json}}`, keys),
+      del: (id, keys) => this.writeDocument({ prefix, id, current }, () => `${prefix}"del":${JSON.stringify(id)}}`, keys),
       index: (spec) => {
         const line = `${prefix}"index":${JSON.stringify(spec)}}`;
         const section = this.active;
@@ -202,19 +219,31 @@ export class StoreLog {
     for (const take of takers) take();
   }
 
-  /** A put or delete of one document: kept back in an open section, joined to a group that has the document, or appended. */
-  private writeDocument(document: DirtyDocument, line: () => string): Promise<void> {
+  /**
+   * A put or delete of one document: kept back in an open section, joined to the groups that
+   * have the document or gave up a unique key it takes, or appended.
+   */
+  private writeDocument(document: DirtyDocument, line: () => string, keys: UniqueKeyChange | undefined): Promise<void> {
     const key = document.prefix + document.id;
-    const owner = this.dirty.get(key);
-    const section = this.active;
-    if (section?.open) {
-      const group = owner && owner !== section.group ? this.merge(section.group, owner) : section.group;
-      group.documents.set(key, document);
-      this.dirty.set(key, group);
-      return Promise.resolve();
+    const section = this.active?.open ? this.active : undefined;
+    let group = this.joined(section?.group, this.dirty.get(key));
+    if (keys) for (const claimed of keys.claimed) group = this.joined(group, this.freed.get(document.prefix + claimed));
+    if (!group) return this.log.appendSerialized(line());
+    group.documents.set(key, document);
+    this.dirty.set(key, group);
+    if (keys) {
+      for (const freed of keys.freed) {
+        group.freedKeys.add(document.prefix + freed);
+        this.freed.set(document.prefix + freed, group);
+      }
     }
-    if (owner) return owner.committed;
-    return this.log.appendSerialized(line());
+    return section ? Promise.resolve() : group.committed;
+  }
+
+  /** The group a write shares its line with, given one so far and another it must join. */
+  private joined(group: Group | undefined, other: Group | undefined): Group | undefined {
+    if (!group || !other || other === group) return group ?? other;
+    return this.merge(group, other);
   }
 
   /** Moves `other` into `group`: one line for both, written once every section of either has ended. */
@@ -227,6 +256,10 @@ export class StoreLog {
     for (const [key, document] of other.documents) {
       group.documents.set(key, document);
       this.dirty.set(key, group);
+    }
+    for (const key of other.freedKeys) {
+      group.freedKeys.add(key);
+      this.freed.set(key, group);
     }
     group.indexLines.push(...other.indexLines);
     group.committed.then(other.resolve, other.reject);
@@ -241,6 +274,7 @@ export class StoreLog {
       lines.push(json === undefined ? `${prefix}"del":${JSON.stringify(id)}}` : `${prefix}"put":${json}}`);
       if (this.dirty.get(key) === group) this.dirty.delete(key);
     }
+    for (const key of group.freedKeys) if (this.freed.get(key) === group) this.freed.delete(key);
     if (lines.length === 0) return group.resolve();
     const written = this.log.appendSerialized(lines.length === 1 ? (lines[0] as string) : `{"group":[${lines.join(',')}]}`);
     written.then(group.resolve, group.reject);
