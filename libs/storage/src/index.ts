@@ -5,7 +5,7 @@ export { dropCounted } from './drop-counted';
 export { wrappedAtomically, wrappedCollections } from './wrapped-store';
 export { guardedUpdate, type GuardedUpdateRequest, type GuardedUpdateResult } from './guarded-update';
 export { createEmbeddedStore, isEmbeddedStore, STORE_LOG_FILE, type EmbeddedDocumentStore, type EmbeddedStoreOptions, type EmbeddedStoreStats } from './embedded/embedded-store';
-export { CorruptLogError } from './embedded/append-log';
+export { CorruptLogError } from './embedded/read-log';
 export { requestBackup } from './embedded/control-socket';
 export { createMongoStore, type MongoStoreOptions } from './mongodb/mongo-store';
 export { openDocumentStore } from './open-store';

@@ -1,65 +1,8 @@
 import { constants } from 'node:fs';
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COMPACT_RETRY_FIRST_MS, CompactionRetry } from './compaction-retry';
 import { stderrReporter, type LogReporter } from './log-reporter';
-
-export class CorruptLogError extends Error {
-  constructor(
-    readonly file: string,
-    readonly offset: number,
-    line: number,
-  ) {
-    super(`${file} is corrupt at byte offset ${offset} (line ${line}): the line is not JSON and valid lines follow it`);
-    this.name = 'CorruptLogError';
-  }
-}
-
-/**
- * Reads a log. A kill in the middle of a write can leave a torn tail (a partial last line, or
- * after a power loss, garbage); that tail was never acknowledged, so it is cut off. Anything
- * unreadable followed by readable lines is real corruption and stops the open, naming the file
- * and the byte offset of the first bad line.
- */
-export async function readLog<Line extends object>(file: string): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
-  let content: Buffer;
-  try {
-    content = await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], validBytes: 0, tornBytes: 0 };
-    throw error;
-  }
-  const records: Line[] = [];
-  let offset = 0;
-  let validBytes = 0;
-  let firstBad: { offset: number; line: number } | undefined;
-  let lineNumber = 0;
-  while (offset < content.length) {
-    const newline = content.indexOf(10, offset);
-    const end = newline === -1 ? content.length : newline;
-    lineNumber += 1;
-    const record = newline === -1 ? undefined : parseRecord<Line>(content.subarray(offset, end));
-    if (record === undefined) {
-      firstBad ??= { offset, line: lineNumber };
-    } else {
-      if (firstBad !== undefined) throw new CorruptLogError(file, firstBad.offset, firstBad.line);
-      records.push(record);
-      validBytes = end + 1;
-    }
-    offset = end + 1;
-  }
-  return { records, validBytes, tornBytes: content.length - validBytes };
-}
-
-function parseRecord<Line extends object>(line: Buffer): Line | undefined {
-  if (line.length === 0) return undefined;
-  try {
-    const value = JSON.parse(line.toString('utf8')) as unknown;
-    return value !== null && typeof value === 'object' ? (value as Line) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * With O_DSYNC each write returns once its data is on disk: one call where a write and an

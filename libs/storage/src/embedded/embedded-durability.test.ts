@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CorruptLogError } from './append-log';
+import { CorruptLogError } from './read-log';
 import { createEmbeddedStore, STORE_LOG_FILE } from './embedded-store';
 
 const fixture = fileURLToPath(new URL('./crash-writer.fixture.ts', import.meta.url));

@@ -1,7 +1,8 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BackupSummary, Collection, DocumentStore, StoredDocument } from '../port';
-import { readLog, writeLogFile, type AppendLogOptions } from './append-log';
+import { writeLogFile, type AppendLogOptions } from './append-log';
+import { readLog } from './read-log';
 import { serveControlSocket } from './control-socket';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';

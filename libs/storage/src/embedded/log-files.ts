@@ -1,4 +1,5 @@
 /** The embedded store's durable log and directory lock, shared with the embedded key-value store (libs/kv). */
-export { AppendLog, CorruptLogError, readLog } from './append-log';
+export { AppendLog } from './append-log';
+export { CorruptLogError, readLog } from './read-log';
 export { lockDirectory } from './directory-lock';
 export type { LogReporter } from './log-reporter';
