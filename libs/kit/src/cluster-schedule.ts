@@ -70,9 +70,11 @@ export class ClusterSchedule<R extends object> {
     const now = this.clock();
     const scheduledAt = this.next;
     if (now < scheduledAt) return { status: 'not-due' };
+    const lock = `${this.options.lockPrefix}:${new Date(scheduledAt).toISOString()}`;
     let taken: boolean;
     try {
-      taken = await this.kv.set(`${this.options.lockPrefix}:${new Date(scheduledAt).toISOString()}`, this.replicaId, { onlyIfAbsent: true, ttlMs: LOCK_TTL_MS });
+      // A lock already this replica's was taken by an earlier check whose answer did not come back in time (the command ran).
+      taken = (await this.kv.set(lock, this.replicaId, { onlyIfAbsent: true, ttlMs: LOCK_TTL_MS })) || (await this.kv.get(lock)) === this.replicaId;
     } catch (error) {
       // Without the lock no replica may run; the next check tries again.
       this.logger.warn({ err: error }, `${this.options.name} lock unavailable; retrying at the next check`);

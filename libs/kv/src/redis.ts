@@ -56,7 +56,7 @@ redis.call('SET', KEYS[1], ARGV[2], unpack(ARGV, 3))
 return 1`;
 
 /** How long a command may go unanswered before it fails. */
-const COMMAND_TIMEOUT_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 2_000;
 
 const INCREMENT_IF_PRESENT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -76,8 +76,9 @@ export async function createRedisKeyValue(options: RedisKeyValueOptions): Promis
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     // A Redis that keeps the connection and stops answering (a failover that cut it off) would hold
-    // every command until TCP gives up, many minutes: after a second it fails, and callers fall
-    // back (the gateway's cached sessions) or answer 503 as when Redis is down.
+    // every command until TCP gives up, many minutes: after two seconds it fails, and callers fall
+    // back (the gateway's cached sessions) or answer 503 as when Redis is down. Not much less: a
+    // process starved of CPU for a moment must not take its own late answers for an outage.
     commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });

@@ -201,4 +201,26 @@ describe('retention', () => {
     expect(new Date(schedule.nextRunAt).toISOString()).toBe('2024-01-02T04:30:00.000Z');
     expect(runs).toBe(1);
   });
+
+  it('runs an occurrence whose lock it took when the answer was lost: the next check finds the lock its own', async () => {
+    const time = { now: Date.UTC(2024, 0, 1, 4, 0) };
+    const inner = createMemoryKeyValue({ now: () => time.now });
+    const state = { answerLost: true };
+    // The lock's SET ran in the store, and its answer timed out on the way back.
+    const kv: KeyValue = {
+      ...inner,
+      kind: 'memory',
+      set: async (...args) => {
+        const written = await inner.set(...args);
+        return state.answerLost ? Promise.reject(new Error('Command timed out')) : written;
+      },
+    };
+    let runs = 0;
+    const schedule = new ClusterSchedule({ run: async () => ((runs += 1), { visitors: 0, events: 0 }) }, kv, () => time.now, logger, { ...RETENTION_SCHEDULE, cron: '30 4 * * *', timezone: 'UTC' });
+    time.now = Date.UTC(2024, 0, 1, 4, 31);
+    expect(await schedule.tick()).toEqual({ status: 'lock-unavailable' });
+    state.answerLost = false;
+    expect(await schedule.tick()).toMatchObject({ status: 'ran', scheduledAt: Date.UTC(2024, 0, 1, 4, 30) });
+    expect(runs).toBe(1);
+  });
 });
