@@ -19,26 +19,40 @@ export type Successions = Array<{ tenant: Membership; successorId: string }>;
  * Gives up, before an account is deleted, the roles others rely on: its platform ownership and its
  * admin role in each shared tenant it leaves, each through the guarded demotion, which never takes
  * the last owner or a tenant's last admin, also when several of them delete their accounts (or are
- * demoted) at once. Then picks each tenant's successor among the admins left. On a refusal, what
- * was given up is given back (unless it changed meanwhile) and nothing else has changed.
+ * demoted) at once. Then picks each tenant's successor among the admins left. On a refusal, or an
+ * error of the store halfway, what was given up is given back (unless it changed meanwhile) and
+ * nothing else has changed.
  */
 export async function stepDown(deps: Deps, userId: string, leaving: Membership[]): Promise<{ successions: Successions } | StepDownRefusal> {
   const givenUp: Array<() => Promise<void>> = [];
-  async function refuse(refusal: StepDownRefusal): Promise<StepDownRefusal> {
-    for (const giveBack of givenUp.reverse()) await giveBack();
-    return refusal;
+  let outcome: { successions: Successions } | StepDownRefusal;
+  try {
+    outcome = await giveUpRoles(deps, userId, leaving, givenUp);
+  } catch (error) {
+    // A store that failed halfway: the account stays, so it keeps the roles it had.
+    await giveBack(givenUp).catch(() => undefined);
+    throw error;
   }
+  if (!('successions' in outcome)) await giveBack(givenUp);
+  return outcome;
+}
 
+async function giveBack(givenUp: Array<() => Promise<void>>): Promise<void> {
+  for (const restore of givenUp.reverse()) await restore();
+}
+
+/** The demotions and successions; each role given up leaves its give-back in `givenUp`. */
+async function giveUpRoles(deps: Deps, userId: string, leaving: Membership[], givenUp: Array<() => Promise<void>>): Promise<{ successions: Successions } | StepDownRefusal> {
   const owner = await deps.users.demotePlatformOwner(userId);
-  if (owner === 'last-owner') return refuse({ blocker: lastPlatformOwner() });
-  if (owner === 'busy') return refuse({ busy: 'IDENTITY_PLATFORM_OWNER_CHANGING' });
+  if (owner === 'last-owner') return { blocker: lastPlatformOwner() };
+  if (owner === 'busy') return { busy: 'IDENTITY_PLATFORM_OWNER_CHANGING' };
   if (owner !== 'gone' && owner.changed) givenUp.push(() => deps.users.restorePlatformOwner(userId));
 
   const stillMember: Membership[] = [];
   for (const tenant of leaving) {
     const demoted = await deps.tenants.demoteAdmin(tenant.id, userId);
-    if (demoted === 'last-admin') return refuse({ blocker: lastTenantAdmin(tenant) });
-    if (demoted === 'busy') return refuse({ busy: 'IDENTITY_TENANT_ROLE_CHANGING' });
+    if (demoted === 'last-admin') return { blocker: lastTenantAdmin(tenant) };
+    if (demoted === 'busy') return { busy: 'IDENTITY_TENANT_ROLE_CHANGING' };
     // Removed from it meanwhile: nothing left to leave.
     if (demoted === 'gone') continue;
     if (demoted.changed) givenUp.push(() => deps.tenants.restoreAdmin(tenant.id, userId));
@@ -50,7 +64,7 @@ export async function stepDown(deps: Deps, userId: string, leaving: Membership[]
     // Chosen after the demotion, among the admins it left (as the tenant member route does).
     const successor = (await deps.tenants.listMembers(tenant.id)).find((member) => member.role === 'admin' && member.userId !== userId);
     // Not expected (the demotion counted another admin), but then the tenant keeps this one.
-    if (!successor) return refuse({ blocker: lastTenantAdmin(tenant) });
+    if (!successor) return { blocker: lastTenantAdmin(tenant) };
     successions.push({ tenant, successorId: successor.userId });
   }
   return { successions };
