@@ -40,11 +40,13 @@ export class ProjectPurgeJob {
     const due = await projects.dueForPurge(clock() - projectRestorePeriodMs, PURGE_BATCH);
     for (const project of due) {
       const purge: ProjectPurge = { projectId: project.id, deletedAt: project.deletedAt! };
+      // Before the message: an outbox sweep after it could still send an event the audit trail's erasure has passed.
+      const waitingEvents = await outbox.eraseProject(project.id);
       await bus.publish(projectPurgeSubject(project.id), purge, { msgId: projectPurgeMessageId(project.id) });
       const erased = {
         invitations: await invitations.eraseProject(project.id),
         invitationLinks: await emailInvitations.eraseProject(project.id),
-        waitingEvents: await outbox.eraseProject(project.id),
+        waitingEvents,
         memberships: await projects.markPurged(project.id),
       };
       logger.info({ projectId: project.id, erased }, 'identity: purged project erased');
