@@ -43,6 +43,7 @@ export const identityError = errorCatalogue({
   IDENTITY_TENANT_ADMIN_ONLY: [403, 'Only an admin of this tenant may do this'],
   IDENTITY_LAST_TENANT_ADMIN: [409, 'A tenant keeps at least one admin: make someone else admin first'],
   IDENTITY_TENANT_ROLE_CHANGING: [409, "Another change of this member's role is under way: try again in a moment"],
+  IDENTITY_SESSION_CHANGING: [409, 'The session or token kept changing while this change was made: try again in a moment'],
   IDENTITY_PERSONAL_TENANT: [409, 'A personal tenant has only its own user'],
   IDENTITY_TENANT_HAS_PROJECTS: [409, 'This tenant still has projects: move them to another tenant or delete them first'],
   IDENTITY_INVITATION_NOT_FOUND: [404, 'Invitation not found'],

@@ -5,6 +5,7 @@ import { hashToken, type Clock } from '@platform/kit';
 import type { KeyValue } from '@platform/kv';
 import type { StoredUser } from '../users/user-record';
 import { describeDevice, deviceFamily, type SessionDevice } from './session-device';
+import { identityError } from '../errors';
 import { withSessionStore } from './session-store-availability';
 
 /** Sessions last 30 days from creation; using them does not extend them. */
@@ -299,7 +300,7 @@ export class Sessions {
       const ttlMs = session.expiresAt - this.clock();
       if (ttlMs <= 0) return null;
       if (await this.kv.set(sessionKey(tokenHash), JSON.stringify(session), { ttlMs, onlyIfValue: raw })) return session;
-      if (attempt === REWRITE_ATTEMPTS) throw new Error('a session record kept changing while it was rewritten');
+      if (attempt === REWRITE_ATTEMPTS) throw identityError('IDENTITY_SESSION_CHANGING');
     }
   }
 }

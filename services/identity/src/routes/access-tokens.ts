@@ -108,7 +108,8 @@ export function registerAccessTokenRoutes(app: FastifyInstance, deps: IdentityDe
         throw new AppError(401, 'UNAUTHENTICATED', 'Your session ended while the token was being made; sign in again');
       }
       // Counted again once written: of tokens made at once, each that sees more than the limit gives
-      // way (the one written last sees every other), so the limit holds without a lock.
+      // way (the one written last sees every other, so the limit holds without a lock; all of them
+      // may give way, and a request made again then finds room).
       if ((await deps.sessions.list(userId, 'token')).length > MAX_ACCESS_TOKENS) {
         await deps.sessions.revokeById(userId, session.id, 'token');
         throw identityError('IDENTITY_TOO_MANY_TOKENS');
