@@ -20,7 +20,7 @@ describe('AppendLog', () => {
     await log.append({ n: 1 });
     // Made in the very continuation of the first: no other append would start a flush for it.
     const second = log.append({ n: 2 });
-    const waited = new Promise((resolve) => setTimeout(resolve, 1_000, 'still waiting'));
+    const waited = new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'));
     expect(await Promise.race([second.then(() => 'written'), waited])).toBe('written');
     await log.close();
     expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');

@@ -1,6 +1,6 @@
 /** The wait after a compaction that failed; it doubles with each failure in a row, up to COMPACT_RETRY_MAX_MS. */
 export const COMPACT_RETRY_FIRST_MS = 30_000;
-export const COMPACT_RETRY_MAX_MS = 30 * 60_000;
+const COMPACT_RETRY_MAX_MS = 30 * 60_000;
 
 /**
  * When a compaction that failed before its swap (no room for the copy, an I/O error) may run
