@@ -82,7 +82,8 @@ export class SyncHub {
     if (!subscribers) return;
     // One lookup per caller for this notification, however many streams it has open: the answer
     // depends only on what the key holds, and every lookup of one notification runs at once anyway.
-    const readableBy = new Map<string, Promise<'read' | 'unreadable' | 'lost'>>();
+    // `hidden`: the type's own read rule keeps the caller out, so the type is unknown to it (as its 404 says) and nothing of it is told.
+    const readableBy = new Map<string, Promise<'read' | 'unreadable' | 'hidden' | 'lost'>>();
     const readable = (principal: Principal) => {
       const key = standingKey(principal);
       let answer = readableBy.get(key);
@@ -90,8 +91,8 @@ export class SyncHub {
         answer = (async () => {
           const standing = await this.options.projects.require(notification.projectId, principal).catch(() => null);
           if (!standing) return 'lost';
-          const mayRead = rlsAllows(access, 'read', standing.caller) && (await this.options.projects.types.mayRead(notification.projectId, notification.typeId, standing.caller));
-          return mayRead ? 'read' : 'unreadable';
+          if (!(await this.options.projects.types.mayRead(notification.projectId, notification.typeId, standing.caller))) return 'hidden';
+          return rlsAllows(access, 'read', standing.caller) ? 'read' : 'unreadable';
         })();
         readableBy.set(key, answer);
       }
@@ -102,7 +103,7 @@ export class SyncHub {
         const answer = await readable(subscriber.principal);
         if (answer === 'lost') return subscriber.close();
         if (answer === 'read') subscriber.send(notification);
-        else if (accessChanged) subscriber.sendAccessChanged({ projectId: notification.projectId, typeId: notification.typeId });
+        else if (answer === 'unreadable' && accessChanged) subscriber.sendAccessChanged({ projectId: notification.projectId, typeId: notification.typeId });
       }),
     );
   }
