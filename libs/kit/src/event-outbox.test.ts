@@ -39,9 +39,26 @@ describe('EventOutbox', () => {
   it('publishes each message at once and keeps nothing waiting', async () => {
     await outbox.publish([message(1), message(2)]);
     await vi.waitFor(() => expect(received).toEqual([{ subject: 'things.1', data: { n: 1 } }, { subject: 'things.2', data: { n: 2 } }]));
-    expect(await waiting()).toBe(0);
+    // Gone once its consumers have handled it.
+    await vi.waitFor(async () => expect(await waiting()).toBe(0));
     await outbox.publish([]);
     expect(await waiting()).toBe(0);
+  });
+
+  it("keeps a message on the in-process bus until its consumers have handled it, and the sweep does not send it again meanwhile", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow: string[] = [];
+    await bus.subscribe({ durable: 'slow', filter: 'slow.>', handler: async ({ subject }) => (slow.push(subject), await released) });
+    await outbox.publish([{ subject: 'slow.1', msgId: 'slow-1', data: {} }]);
+    await vi.waitFor(() => expect(slow).toEqual(['slow.1']));
+    // Held by its consumer: a process stopping now would send it again at its next start.
+    expect(await waiting()).toBe(1);
+    now += 10_000;
+    expect(await outbox.sweep()).toBe(1);
+    release();
+    await vi.waitFor(async () => expect(await waiting()).toBe(0));
+    expect(slow).toEqual(['slow.1']);
   });
 
   it('drops the waiting messages of a purged project, and only those', async () => {

@@ -30,12 +30,15 @@ interface WaitingMessage extends OutboxMessage {
  * bus did not take stays there, and a sweep on every replica publishes it later (its message id
  * makes a second publish a no-op on the bus, and consumers are idempotent past the bus's window).
  * So a change made while NATS is down is announced once it is back; only a process that stops
- * between the change's write and the outbox's loses one. For changes that are not documents
+ * between the change's write and the outbox's loses one (on the in-process bus a message stays
+ * until its consumers have handled it, see `send`). For changes that are not documents
  * (which carry their own outbox, libs/documents).
  */
 export class EventOutbox {
   private readonly waiting: Collection<WaitingMessage>;
   private timer: NodeJS.Timeout | undefined;
+  /** Messages the in-process bus holds until their consumers have handled them, by outbox id. */
+  private readonly awaitingConsumers = new Set<string>();
 
   constructor(
     private readonly deps: { store: DocumentStore; bus: EventBus; clock: Clock; logger: Logger },
@@ -89,17 +92,34 @@ export class EventOutbox {
     clearInterval(this.timer);
   }
 
-  /** In order; the first the bus refuses stops the rest, which wait for the sweep. */
+  /**
+   * In order; the first the bus refuses stops the rest, which wait for the sweep. A message goes
+   * from the outbox once the bus keeps it (JetStream's stream), or, on the in-process bus, which
+   * keeps it only in memory, once its consumers have handled it: a process stopped before then
+   * sends it again at its next start instead of losing it.
+   */
   private async send(messages: WaitingMessage[]): Promise<void> {
     for (const { id, subject, msgId, data } of messages) {
+      // Published already, its consumers still at it: the sweep leaves it to them.
+      if (this.awaitingConsumers.has(id)) continue;
+      let handled: Promise<void> | undefined;
       try {
-        await this.deps.bus.publish(subject, data, { msgId });
+        ({ handled } = await this.deps.bus.publish(subject, data, { msgId }));
       } catch (error) {
         this.deps.logger.warn({ err: error, outbox: this.collection, waiting: messages.length }, 'events not published yet; the outbox sweep sends them');
         return;
       }
-      // Left behind, it is only published once more: the bus and the consumers drop the repeat.
-      await this.waiting.deleteMany({ id }).catch((error: unknown) => this.deps.logger.warn({ err: error, outbox: this.collection }, 'a published event stays in the outbox'));
+      if (!handled) {
+        await this.remove(id);
+        continue;
+      }
+      this.awaitingConsumers.add(id);
+      void handled.then(() => this.remove(id)).finally(() => this.awaitingConsumers.delete(id));
     }
+  }
+
+  /** Left behind, it is only published once more: the bus and the consumers drop the repeat. */
+  private async remove(id: string): Promise<void> {
+    await this.waiting.deleteMany({ id }).catch((error: unknown) => this.deps.logger.warn({ err: error, outbox: this.collection }, 'a published event stays in the outbox'));
   }
 }

@@ -84,4 +84,31 @@ describe('the project purge job', () => {
     expect(await job().run()).toEqual({ purged: 1 });
     expect((await waiting.find({ 'data.projectId': { $in: [purged, kept] } })).map((entry) => entry.data)).toEqual([{ projectId: kept }]);
   });
+
+  it('marks a project purged only once every consumer of its announcement has handled it (the in-process bus keeps it in memory only)', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: string[] = [];
+    const slow = await deletedProject('Erased slowly');
+    // A new durable is given the purges announced before too: only this project's is held.
+    const erase = async ({ data }: { data: ProjectPurge }) => {
+      if (data.projectId !== slow) return;
+      held.push(data.projectId);
+      await released;
+    };
+    const subscription = await platform.context.bus.subscribe<ProjectPurge>({ durable: 'test-slow-erasure', filter: PROJECT_PURGE_FILTER, handler: erase });
+    try {
+      now += DAY;
+      const running = job().run();
+      await expect.poll(() => held).toEqual([slow]);
+      // A stop now would find it not purged, and announce it again at the next run.
+      expect((await platform.context.store.collection(PROJECTS_COLLECTION).findById(slow))?.purgedAt).toBeUndefined();
+      release();
+      expect(await running).toEqual({ purged: 1 });
+      expect((await platform.context.store.collection(PROJECTS_COLLECTION).findById(slow))?.purgedAt).toBe(now);
+    } finally {
+      release();
+      await subscription.stop();
+    }
+  });
 });

@@ -42,7 +42,10 @@ export class ProjectPurgeJob {
       const purge: ProjectPurge = { projectId: project.id, deletedAt: project.deletedAt! };
       // Before the message: an outbox sweep after it could still send an event the audit trail's erasure has passed.
       const waitingEvents = await outbox.eraseProject(project.id);
-      await bus.publish(projectPurgeSubject(project.id), purge, { msgId: projectPurgeMessageId(project.id) });
+      const { handled } = await bus.publish(projectPurgeSubject(project.id), purge, { msgId: projectPurgeMessageId(project.id) });
+      // The in-process bus holds it only in memory: marked purged before every service erased its
+      // share, a stop in between would never announce it again. JetStream's stream keeps it.
+      await handled;
       const erased = {
         invitations: await invitations.eraseProject(project.id),
         invitationLinks: await emailInvitations.eraseProject(project.id),

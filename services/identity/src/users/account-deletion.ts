@@ -24,7 +24,7 @@ export type AccountDeletion = DeletionPlan & { leaving: Membership[]; alone: Mem
 /** Why `deleteAccount` changed nothing: what stands in the way now, or another change of one of the account's roles under way. */
 export type DeletionRefusal = { blockers: DeletionBlocker[] } | RoleChanging;
 
-type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'outbox' | 'bus' | 'clock'>;
+type Deps = Pick<IdentityDeps, 'users' | 'projects' | 'tenants' | 'invitations' | 'sessions' | 'accessChanges' | 'outbox' | 'clock'>;
 
 /** A shared tenant goes with the account when the user is its only member; else the user leaves it. */
 async function othersOf(deps: Deps, tenant: Membership, userId: string) {
@@ -110,7 +110,8 @@ export async function deleteAccount(deps: Deps, user: { id: string }, planned: A
   await deps.users.endCredentials(user.id);
   await deps.sessions.revokeAll(user.id);
   const deleted: AccountDeleted = { userId: user.id, deletedAt: deps.clock() };
-  await deps.bus.publish(accountDeletedSubject(user.id), deleted, { msgId: accountDeletedMessageId(user.id) });
+  // Through the outbox: kept until the bus has it (or, in process, until its consumers erased the names).
+  await deps.outbox.publish([{ subject: accountDeletedSubject(user.id), msgId: accountDeletedMessageId(user.id), data: { ...deleted } }]);
   await deps.users.remove(user.id);
   for (const tenant of planned.alone) await deps.tenants.remove(tenant.id);
   await deps.tenants.remove(personalTenantId(user.id));
