@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Access } from '@platform/contracts';
+import { PROJECTS_COLLECTION, type Access } from '@platform/contracts';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrailEntry } from './trail-item';
@@ -145,5 +145,20 @@ describe('TrailStore.batches', () => {
       expect(batches.every((batch) => batch.length <= batchSize)).toBe(true);
     }
     expect(paged).toHaveLength(7);
+  });
+
+  it('records nothing of a project once it erased its trail, or whose record says it was purged', async () => {
+    const trail = new TrailStore(store);
+    const of = (projectId: string, entityId: string): TrailEntry => ({ ...entry(entityId, 0), projectId, id: `${projectId}/${entityId}/0`, entityKey: `${projectId}/${entityId}` });
+    await trail.record(of('erased-here', 'before'), { access: undefined, revision: 0 });
+    expect(await trail.eraseProject('erased-here')).toEqual({ items: 1, entities: 1 });
+    // Late events: visitor retention in the same hour, a redelivery, another service's outbox.
+    await trail.record(of('erased-here', 'late'), { access: undefined, revision: 0 });
+    await trail.recordProjectRecordChange({ ...of('erased-here', 'membership'), entityTypeId: 'project.members' });
+    await store.collection(PROJECTS_COLLECTION).insertOne({ id: 'purged-elsewhere', purgedAt: 5 });
+    await trail.record(of('purged-elsewhere', 'late'), { access: undefined, revision: 0 });
+    await trail.record(of('live', 'kept'), { access: undefined, revision: 0 });
+    expect((await trail.items.find({ projectId: { $in: ['erased-here', 'purged-elsewhere', 'live'] } })).map((item) => item.id)).toEqual(['live/kept/0']);
+    expect(await trail.entities.count({ projectId: { $in: ['erased-here', 'purged-elsewhere'] } })).toBe(0);
   });
 });

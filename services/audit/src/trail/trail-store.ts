@@ -4,6 +4,7 @@ import { DuplicateKeyError, type Collection, type DocumentStore, type Filter, ty
 import { inStoreWriteSpan } from '@platform/telemetry';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
+import { PurgedProjects } from './purged-projects';
 import { PROJECT_RECORD_TYPE_IDS, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
 
 /** The entity's access as RLS reads it; a missing access is stored as `{}` (open to members). */
@@ -45,13 +46,16 @@ function sameAccess(a: Access, b: Access): boolean {
 export class TrailStore {
   readonly items: Collection<StoredTrailItem>;
   readonly entities: Collection<TrailEntityRecord>;
+  private readonly purged: PurgedProjects;
 
   constructor(private readonly store: DocumentStore) {
     ({ items: this.items, entities: this.entities } = trailCollections(store));
+    this.purged = new PurgedProjects(store);
   }
 
-  /** Erases a purged project's trail: its items and its entities' access records. */
+  /** Erases a purged project's trail: its items and its entities' access records. Nothing of it is recorded from then on. */
   async eraseProject(projectId: string): Promise<{ items: number; entities: number }> {
+    this.purged.erasing(projectId);
     return { items: await this.items.deleteMany({ projectId }), entities: await this.entities.deleteMany({ projectId }) };
   }
 
@@ -93,12 +97,13 @@ export class TrailStore {
   }
 
   /**
-   * Stores one change (a repeat of the same change is a no-op) and brings the entity's items up
+   * Stores one change (a repeat of the same change is a no-op; none of a purged project) and brings the entity's items up
    * to date. Older items get the new access before the new item appears, so a reader never sees
    * a change whose earlier changes still follow the old access.
    */
   /** `traceContext`: the event's trace (its consumer span), which the section joins as a store span. */
   async record(entry: TrailEntry, snapshot: AccessSnapshot, traceContext?: TraceContext): Promise<void> {
+    if (await this.purged.has(entry.projectId)) return;
     // The entity record, the access spread and the item: one atomic section (embedded store).
     await inStoreWriteSpan(traceContext, this.store, 'insertOne', TRAIL_COLLECTION, () => this.store.atomically((section) => this.recordIn(trailCollections(section), entry, snapshot)));
   }
@@ -227,9 +232,10 @@ export class TrailStore {
   /**
    * Stores one change of a record every member may list, or whose readers the query decides
    * (memberships: the project's read rule, readable-trail-filter.ts): its access is `{}`. A repeat
-   * of the same change is a no-op.
+   * of the same change is a no-op, and so is a change of a purged project.
    */
   async recordProjectRecordChange(entry: TrailEntry): Promise<void> {
+    if (await this.purged.has(entry.projectId)) return;
     try {
       await this.items.insertOne({ ...entry, access: {}, accessRevision: 0 });
     } catch (error) {
