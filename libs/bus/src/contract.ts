@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage, EventBus } from './port';
+import { whileWorking } from './heartbeat';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -156,9 +157,7 @@ export function runEventBusContract(adapter: string, open: () => Promise<EventBu
       const handler = async (message: BusMessage) => {
         deliveries.push(message.deliveryCount);
         // Three ack waits of work, saying so every third of a wait.
-        const heartbeat = setInterval(() => message.working(), 300);
-        await pause(3000);
-        clearInterval(heartbeat);
+        await whileWorking(message, () => pause(3000), options.ackWaitMs);
         message.working(); // once handled, nothing changes
       };
       // Two subscribers: a redelivery would have one to go to.

@@ -1,6 +1,7 @@
 import type { BusMessage, DrainResult, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
 import { ChunkedQueue } from './chunked-queue';
 import { subjectMatcher, subjectMatches } from './subject-filter';
+import { DEFAULT_ACK_WAIT_MS } from './heartbeat';
 
 interface StoredMessage {
   seq: number;
@@ -368,7 +369,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
           filter: subscribeOptions.filter,
           durable: new Durable(log, {
             filter: subscribeOptions.filter,
-            ackWaitMs: subscribeOptions.ackWaitMs ?? 30_000,
+            ackWaitMs: subscribeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
             retryDelayMs: subscribeOptions.retryDelayMs ?? 1000,
             progressed,
             acknowledged,

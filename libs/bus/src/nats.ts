@@ -13,6 +13,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import { DEFAULT_ACK_WAIT_MS } from './heartbeat';
 
 export interface NatsBusOptions {
   url: string;
@@ -148,7 +149,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
         filter_subject: toWire(subscribeOptions.filter),
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ack_wait: nanos(subscribeOptions.ackWaitMs ?? 30_000),
+        ack_wait: nanos(subscribeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
         max_deliver: -1,
       });
       const consumer = await jetstream.consumers.get(stream, subscribeOptions.durable);

@@ -1,4 +1,4 @@
-import type { EventBus, Subscription } from '@platform/bus';
+import { whileWorking, type EventBus, type Subscription } from '@platform/bus';
 import { PROJECT_PURGE_FILTER, type ProjectPurge } from '@platform/contracts';
 import type { Logger } from './logger';
 
@@ -14,8 +14,10 @@ export function erasePurgedProjects(bus: EventBus, service: string, erase: (proj
   return bus.subscribe<ProjectPurge>({
     durable: `${service}-project-purge`,
     filter: PROJECT_PURGE_FILTER,
-    handler: async ({ data }) => {
-      const erased = await erase(data.projectId);
+    handler: async (message) => {
+      const { data } = message;
+      // A large project's erasure can outlast the ack wait.
+      const erased = await whileWorking(message, () => erase(data.projectId));
       logger.info({ projectId: data.projectId, erased }, `${service}: purged project erased`);
     },
   });

@@ -1,4 +1,4 @@
-import type { EventBus, Subscription } from '@platform/bus';
+import { whileWorking, type EventBus, type Subscription } from '@platform/bus';
 import { documentEventSchema } from '@platform/contracts';
 import type { Logger, TraceContext } from '@platform/kit';
 import { actionEventsDeferred, traceLogFields } from '@platform/telemetry';
@@ -50,13 +50,17 @@ export async function startDocumentEventConsumer(
           // An event's actions may together outlast the ack wait (slow webhooks, one after another):
           // without this the bus would deliver it again meanwhile, and the second delivery would
           // run later actions before the earlier ones finished.
-          const heartbeat = setInterval(() => message.working(), Math.max(100, Math.floor(options.ackWaitMs / 3)));
           try {
-            // An event of a write an earlier version made takes the depth that version recorded for it.
-            const event = await options.legacyDepths.complete(parsed.data);
-            await executor.handle(event, message.traceContext as TraceContext | undefined);
+            await whileWorking(
+              message,
+              async () => {
+                // An event of a write an earlier version made takes the depth that version recorded for it.
+                const event = await options.legacyDepths.complete(parsed.data);
+                await executor.handle(event, message.traceContext as TraceContext | undefined);
+              },
+              options.ackWaitMs,
+            );
           } finally {
-            clearInterval(heartbeat);
             share.leave(ticket);
           }
         },

@@ -1,4 +1,4 @@
-import type { Subscription } from '@platform/bus';
+import { whileWorking, type Subscription } from '@platform/bus';
 import { ACCOUNT_DELETED_FILTER, type AccountDeleted } from '@platform/contracts';
 import type { ServiceContext } from '@platform/kit';
 import type { TrailStore } from '../trail/trail-store';
@@ -11,8 +11,10 @@ export function startAccountDeletionsConsumer(context: Pick<ServiceContext, 'bus
   return context.bus.subscribe<AccountDeleted>({
     durable: 'audit-account-deletions',
     filter: ACCOUNT_DELETED_FILTER,
-    handler: async ({ data }) => {
-      const erased = await trail.forgetAuthorName(data.userId);
+    handler: async (message) => {
+      const { data } = message;
+      // A scan of the whole trail, which can outlast the ack wait.
+      const erased = await whileWorking(message, () => trail.forgetAuthorName(data.userId));
       context.logger.info({ userId: data.userId, erased }, "audit: deleted account's name erased");
     },
   });
