@@ -157,4 +157,25 @@ describe('Sessions', () => {
     await sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true, projectIds: ['p1'] } }));
     expect(await stored()).toMatchObject({ readOnly: true, projectIds: ['p1'], displayName: 'Ada Lovelace' });
   });
+
+  it("a change of what a token may do keeps a rename made meanwhile", async () => {
+    const memory = createMemoryKeyValue();
+    let betweenReadAndWrite: (() => Promise<unknown>) | undefined;
+    const kv: KeyValue = {
+      ...memory,
+      kind: memory.kind,
+      get: async (key) => {
+        const value = await memory.get(key);
+        const meanwhile = key.startsWith('session:') ? betweenReadAndWrite : undefined;
+        betweenReadAndWrite = undefined;
+        await meanwhile?.();
+        return value;
+      },
+    };
+    const sessions = new Sessions(kv, () => 1_000);
+    const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
+    betweenReadAndWrite = () => sessions.amendToken(user.id, made.session.id, async ({ readOnly, projectIds }) => ({ name: 'nightly export', grant: { readOnly, ...(projectIds ? { projectIds } : {}) } }));
+    await sessions.amendToken(user.id, made.session.id, async ({ name }) => ({ name, grant: { readOnly: true } }));
+    expect((await sessions.list(user.id, 'token')).map(({ name, readOnly }) => ({ name, readOnly }))).toEqual([{ name: 'nightly export', readOnly: true }]);
+  });
 });

@@ -229,7 +229,9 @@ export class Sessions {
           return { ...stored, ...change.grant };
         });
         if (!session) return null;
-        await this.kv.setField(userSessionsKey(userId), tokenHash, JSON.stringify({ ...entry, name }), { ttlMs: session.expiresAt - this.clock(), onlyIfPresent: true });
+        // Only a rename writes the name: a change of what the token may do must not write back the
+        // name it read over a rename made meanwhile.
+        if (name !== (entry.name ?? '')) await this.kv.setField(userSessionsKey(userId), tokenHash, JSON.stringify({ ...entry, name }), { ttlMs: session.expiresAt - this.clock(), onlyIfPresent: true });
         return { tokenHash, session, entry: { ...entry, name } };
       }
       return null;
