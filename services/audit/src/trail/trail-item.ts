@@ -6,6 +6,8 @@ import type { AuthorNames, TrailReader } from './author-names';
 /** Where the audit service keeps items and the latest access it knows per entity. */
 export const TRAIL_COLLECTION = 'audit-trail';
 export const TRAIL_ENTITIES_COLLECTION = 'audit-trail-entities';
+/** The deleted accounts whose display name the trail forgot: one record each, by user id. */
+export const FORGOTTEN_AUTHORS_COLLECTION = 'audit-forgotten-authors';
 
 // The kinds of the project's own records, as their items name them (`entityTypeId`,
 // `entityTypeName`). A dot cannot occur in a type id, so no type's items can be taken for these.

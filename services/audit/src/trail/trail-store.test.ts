@@ -161,4 +161,16 @@ describe('TrailStore.batches', () => {
     expect((await trail.items.find({ projectId: { $in: ['erased-here', 'purged-elsewhere', 'live'] } })).map((item) => item.id)).toEqual(['live/kept/0']);
     expect(await trail.entities.count({ projectId: { $in: ['erased-here', 'purged-elsewhere'] } })).toBe(0);
   });
+
+  it("keeps no deleted account's name on an item written after the trail forgot it, with the name read before", async () => {
+    const trail = new TrailStore(store);
+    const by = (userId: string, entityId: string): TrailEntry => ({ ...entry(entityId, 0), projectId: 'names', id: `names/${entityId}/0`, entityKey: `names/${entityId}`, userId, userDisplayName: `${userId} Person` });
+    expect(await trail.forgetAuthorName('gone')).toEqual({ items: 0 });
+    // Its event was read, with the name, before the account went; it is written after the scan.
+    await trail.record(by('gone', 'late'), { access: undefined, revision: 0 });
+    await trail.recordProjectRecordChange({ ...by('gone', 'membership'), entityTypeId: 'project.members' });
+    await trail.record(by('here', 'kept'), { access: undefined, revision: 0 });
+    const names = Object.fromEntries((await trail.items.find({ projectId: 'names' })).map((item) => [item.entityId, item.userDisplayName]));
+    expect(names).toEqual({ late: 'gone', membership: 'gone', kept: 'here Person' });
+  });
 });

@@ -5,7 +5,7 @@ import { inStoreWriteSpan } from '@platform/telemetry';
 import stringify from 'safe-stable-stringify';
 import { TRAIL_ORDER } from '../domain/trail-query';
 import { PurgedProjects } from './purged-projects';
-import { PROJECT_RECORD_TYPE_IDS, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
+import { FORGOTTEN_AUTHORS_COLLECTION, PROJECT_RECORD_TYPE_IDS, TRAIL_COLLECTION, TRAIL_ENTITIES_COLLECTION, type StoredTrailItem, type TrailEntityRecord, type TrailEntry } from './trail-item';
 
 /** The entity's access as RLS reads it; a missing access is stored as `{}` (open to members). */
 export interface AccessSnapshot {
@@ -47,10 +47,12 @@ export class TrailStore {
   readonly items: Collection<StoredTrailItem>;
   readonly entities: Collection<TrailEntityRecord>;
   private readonly purged: PurgedProjects;
+  private readonly forgottenAuthors: Collection<{ id: string; userId: string }>;
 
   constructor(private readonly store: DocumentStore) {
     ({ items: this.items, entities: this.entities } = trailCollections(store));
     this.purged = new PurgedProjects(store);
+    this.forgottenAuthors = store.collection(FORGOTTEN_AUTHORS_COLLECTION);
   }
 
   /** Erases a purged project's trail: its items and its entities' access records. Nothing of it is recorded from then on. */
@@ -65,7 +67,16 @@ export class TrailStore {
    * rare erasure): on MongoDB a collection scan, in the background consumer.
    */
   async forgetAuthorName(userId: string): Promise<{ items: number }> {
+    // Marked before the scan: an item the scan passed because it was written meanwhile, with the
+    // name read before the account went, finds the mark once written (forgetNameIfAccountDeleted).
+    await this.forgottenAuthors.updateOne({ id: userId }, { $set: { userId } }, { upsert: true });
     return { items: await this.items.updateMany({ userId, userDisplayName: { $ne: userId } }, { $set: { userDisplayName: userId } }) };
+  }
+
+  /** An item just written with its author's name, whose account was deleted meanwhile, loses the name. */
+  private async forgetNameIfAccountDeleted(entry: TrailEntry): Promise<void> {
+    if (entry.userDisplayName === entry.userId) return;
+    if (await this.forgottenAuthors.findById(entry.userId)) await this.items.updateOne({ id: entry.id }, { $set: { userDisplayName: entry.userId } });
   }
 
   /**
@@ -106,6 +117,7 @@ export class TrailStore {
     if (await this.purged.has(entry.projectId)) return;
     // The entity record, the access spread and the item: one atomic section (embedded store).
     await inStoreWriteSpan(traceContext, this.store, 'insertOne', TRAIL_COLLECTION, () => this.store.atomically((section) => this.recordIn(trailCollections(section), entry, snapshot)));
+    await this.forgetNameIfAccountDeleted(entry);
   }
 
   private async recordIn(trail: TrailCollections, entry: TrailEntry, snapshot: AccessSnapshot): Promise<void> {
@@ -241,6 +253,7 @@ export class TrailStore {
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
+    await this.forgetNameIfAccountDeleted(entry);
   }
 
   /**
