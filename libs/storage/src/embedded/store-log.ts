@@ -227,7 +227,8 @@ export class StoreLog {
     const key = document.prefix + document.id;
     const section = this.active?.open ? this.active : undefined;
     let group = this.joined(section?.group, this.dirty.get(key));
-    if (keys) for (const claimed of keys.claimed) group = this.joined(group, this.freed.get(document.prefix + claimed));
+    // Most writes meet no section that gave up a unique key: no key strings built for them.
+    if (keys && this.freed.size > 0) for (const claimed of keys.claimed) group = this.joined(group, this.freed.get(document.prefix + claimed));
     if (!group) return this.log.appendSerialized(line());
     group.documents.set(key, document);
     this.dirty.set(key, group);
