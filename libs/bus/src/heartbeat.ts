@@ -1,7 +1,4 @@
-import type { BusMessage } from './port';
-
-/** Unacknowledged messages are redelivered after this long unless `SubscribeOptions.ackWaitMs` says otherwise. */
-export const DEFAULT_ACK_WAIT_MS = 30_000;
+import { DEFAULT_ACK_WAIT_MS, type BusMessage } from './port';
 
 /**
  * Runs a handler's `work` on `message`, telling the bus every third of the ack wait that it is

@@ -1,7 +1,6 @@
-import type { BusMessage, DrainResult, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
+import { DEFAULT_ACK_WAIT_MS, type BusMessage, type DrainResult, type EventBus, type LiveMessage, type PublishOptions, type PublishResult, type SubscribeOptions, type Subscription } from './port';
 import { ChunkedQueue } from './chunked-queue';
 import { subjectMatcher, subjectMatches } from './subject-filter';
-import { DEFAULT_ACK_WAIT_MS } from './heartbeat';
 
 interface StoredMessage {
   seq: number;

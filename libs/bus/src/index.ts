@@ -1,5 +1,5 @@
 export type { BusMessage, DrainResult, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
-export { DEFAULT_ACK_WAIT_MS, whileWorking } from './heartbeat';
+export { whileWorking } from './heartbeat';
 export { createInProcessBus, type InProcessBusOptions } from './in-process';
 export { createNatsBus, NATS_NAMESPACE_PATTERN, type NatsBusOptions } from './nats';
 export { openEventBus } from './open-event-bus';

@@ -12,8 +12,7 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
-import type { BusMessage, EventBus, LiveMessage, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './port';
-import { DEFAULT_ACK_WAIT_MS } from './heartbeat';
+import { DEFAULT_ACK_WAIT_MS, type BusMessage, type EventBus, type LiveMessage, type PublishOptions, type PublishResult, type SubscribeOptions, type Subscription } from './port';
 
 export interface NatsBusOptions {
   url: string;

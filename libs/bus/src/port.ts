@@ -60,6 +60,9 @@ export interface BusMessage<T = unknown> {
   working(): void;
 }
 
+/** How long an unacknowledged message waits before it is delivered again, unless `SubscribeOptions.ackWaitMs` says otherwise. */
+export const DEFAULT_ACK_WAIT_MS = 30_000;
+
 export interface SubscribeOptions<T = unknown> {
   /** Durable consumer name. Subscriptions with the same name share its messages (work queue). */
   durable: string;
@@ -69,7 +72,7 @@ export interface SubscribeOptions<T = unknown> {
    * Resolving acknowledges the message; throwing (or rejecting) makes it redeliver after `retryDelayMs`.
    */
   handler: (message: BusMessage<T>) => Promise<void>;
-  /** Unacknowledged messages are redelivered after this long (default 30 s) unless the handler calls `working()`. */
+  /** Unacknowledged messages are redelivered after this long (DEFAULT_ACK_WAIT_MS) unless the handler calls `working()`. */
   ackWaitMs?: number;
   /** Delay before a failed message is redelivered (default 1 s). */
   retryDelayMs?: number;
