@@ -109,13 +109,13 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   let log: StoreLog;
   try {
     const state = await readState(dataDir, warn);
-    // The StoreLog hands these on to its AppendLog. Index lines are live too: the AppendLog learns their number at each compaction.
+    // Index lines are live too: the AppendLog learns their number at each compaction.
     const logOptions: Omit<AppendLogOptions, 'snapshot'> = {
       fsync,
       validBytes: state.validBytes,
       lineCount: state.lineCount,
       liveCount: documentCount,
-      reporter: options.logger,
+      reporter,
       onFailure: (error) => {
         logFailure = error;
       },

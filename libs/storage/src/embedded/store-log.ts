@@ -1,5 +1,5 @@
 import type { IndexSpec } from '../port';
-import { AppendLog } from './append-log';
+import { AppendLog, type AppendLogOptions } from './append-log';
 
 /** One change to one collection; replaying a collection's records in order rebuilds it. */
 export type CollectionRecord = { put: Record<string, unknown> } | { del: string } | { index: IndexSpec };
@@ -124,7 +124,8 @@ export class StoreLog {
 
   constructor(
     file: string,
-    options: { fsync: boolean; validBytes: number; lineCount: number; liveCount: () => number },
+    /** Handed to the AppendLog (its reporter and `onFailure` included); the snapshot is the store's own. */
+    options: Omit<AppendLogOptions, 'snapshot'>,
     /** The lines that rebuild the state: the documents are taken at the call, their JSON may be made later. */
     private readonly collect: () => Iterable<string>,
   ) {

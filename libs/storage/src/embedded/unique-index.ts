@@ -68,7 +68,7 @@ export function replayUniqueIndex(spec: IndexSpec, documents: Iterable<StoredDoc
 }
 
 /** Gives up `document`'s key `key` if it holds it (one a replay left without its key holds none): whether it did. */
-export function releaseKey(index: UniqueIndex, document: StoredDocument, key = indexKey(index.spec, document)): boolean {
+export function releaseKey(index: UniqueIndex, document: StoredDocument, key: string): boolean {
   if (index.owners.get(key) !== document.id) return false;
   index.owners.delete(key);
   return true;
