@@ -19,6 +19,17 @@ const notFound = 'An unknown, answered, withdrawn, replaced or lapsed link is 40
 export function registerInvitationLinkRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
+  /**
+   * The link's pending invitation and its project, else 404. One to a deleted (restorable) project
+   * cannot be answered and stays as it is, for a restore to bring back.
+   */
+  async function answerableLink(token: string) {
+    const invitation = await deps.emailInvitations.findByToken(token);
+    const project = invitation && (await deps.projects.find(invitation.projectId));
+    if (!invitation || !project) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+    return { invitation, project };
+  }
+
   routes.get(
     '/api/invitations/:token',
     {
@@ -26,9 +37,7 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
       schema: { tags, summary: "What an invitation link is for: the project's name and the inviter's", description: notFound, params: invitationTokenParams, response: { 200: linkedInvitationSchema } },
     },
     async (request) => {
-      const invitation = await deps.emailInvitations.findByToken(request.params.token);
-      const project = invitation && (await deps.projects.find(invitation.projectId));
-      if (!invitation || !project) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      const { invitation, project } = await answerableLink(request.params.token);
       return { projectName: project.name, inviterName: await inviterName(deps, invitation.invitedBy) };
     },
   );
@@ -47,9 +56,7 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
     },
     async (request) => {
       const { userId } = requireUser(request);
-      // One to a deleted (restorable) project stays as it is, for a restore to bring back.
-      const pending = await deps.emailInvitations.findByToken(request.params.token);
-      if (!pending || !(await deps.projects.find(pending.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      const { invitation: pending } = await answerableLink(request.params.token);
       if (await deps.projects.findMember(pending.projectId, userId)) throw identityError('IDENTITY_ALREADY_MEMBER');
       const invitation = await deps.emailInvitations.take(request.params.token);
       if (!invitation) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
@@ -61,8 +68,7 @@ export function registerInvitationLinkRoutes(app: FastifyInstance, deps: Identit
     '/api/invitations/:token/decline',
     { preHandler: userGuard, schema: { tags, summary: 'Decline an invitation link; the link stops working', description: notFound, params: invitationTokenParams, response: { 204: z.undefined().describe('Declined') } } },
     async (request, reply) => {
-      const pending = await deps.emailInvitations.findByToken(request.params.token);
-      if (!pending || !(await deps.projects.find(pending.projectId))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
+      await answerableLink(request.params.token);
       if (!(await deps.emailInvitations.take(request.params.token))) throw identityError('IDENTITY_INVITATION_NOT_FOUND');
       return reply.code(204).send();
     },
