@@ -108,8 +108,8 @@ export class TrailStore {
   }
 
   /**
-   * Stores one change (a repeat of the same change is a no-op; none of a purged project) and brings the entity's items up
-   * to date. Older items get the new access before the new item appears, so a reader never sees
+   * Stores one change (a repeat of the same change is a no-op; none of a purged project) and
+   * brings the entity's items up to date. Older items get the new access before the new item appears, so a reader never sees
    * a change whose earlier changes still follow the old access.
    */
   /** `traceContext`: the event's trace (its consumer span), which the section joins as a store span. */

@@ -16,10 +16,11 @@ export interface PurgeResult {
 }
 
 /**
- * Purges deleted projects whose restore period has ended: tells every service to erase its share
+ * Purges deleted projects whose restore period has ended: drops identity's events about the
+ * project still waiting in its outbox, tells every service to erase its share
  * (`platform.projects.<id>.purge`, see ProjectPurge), then erases identity's own (invitations,
- * its events about the project still waiting in the outbox, memberships) and marks the project purged. The message goes first and the mark last, so a run
- * cut short anywhere announces the project again next time; every erasure is idempotent.
+ * memberships) and marks the project purged. The mark goes last, so a run cut short anywhere
+ * announces the project again next time; every erasure is idempotent.
  */
 export class ProjectPurgeJob {
   constructor(
