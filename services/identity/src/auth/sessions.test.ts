@@ -8,6 +8,27 @@ import { MAX_SESSIONS_PER_USER, Sessions } from './sessions';
 
 const user = { id: 'user-1', platformOwner: false, displayName: 'Ada' } as StoredUser;
 
+/**
+ * A memory KeyValue whose next read of a session record is followed, before it answers, by what
+ * `afterNextRead` set up: another write landing between a read of the record and its write.
+ */
+function sessionReadsInterleaved() {
+  const memory = createMemoryKeyValue();
+  let meanwhile: (() => Promise<unknown>) | undefined;
+  const kv: KeyValue = {
+    ...memory,
+    kind: memory.kind,
+    get: async (key) => {
+      const value = await memory.get(key);
+      const next = key.startsWith('session:') ? meanwhile : undefined;
+      meanwhile = undefined;
+      await next?.();
+      return value;
+    },
+  };
+  return { memory, kv, afterNextRead: (write: () => Promise<unknown>) => void (meanwhile = write) };
+}
+
 describe('Sessions', () => {
   it('lists a session opened before devices were kept (its index holds the bare id) without a device, and ends it', async () => {
     const kv = createMemoryKeyValue();
@@ -102,79 +123,43 @@ describe('Sessions', () => {
   });
 
   it('brings back no token or session revoked while it was being changed or refreshed: the revocation wins', async () => {
-    const memory = createMemoryKeyValue();
-    // A store whose next read of a session record is followed by the revocation set up, as if a sign-out came in between.
-    let revokeOnRead: (() => Promise<unknown>) | undefined;
-    const kv: KeyValue = {
-      ...memory,
-      kind: memory.kind,
-      get: async (key) => {
-        const value = await memory.get(key);
-        const revocation = key.startsWith('session:') ? revokeOnRead : undefined;
-        revokeOnRead = undefined;
-        await revocation?.();
-        return value;
-      },
-    };
+    // The revocation comes in between, as a sign-out would.
+    const { memory, kv, afterNextRead } = sessionReadsInterleaved();
     const sessions = new Sessions(kv, () => 1_000);
     const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
-    revokeOnRead = () => sessions.revokeById(user.id, made.session.id, 'token');
+    afterNextRead(() => sessions.revokeById(user.id, made.session.id, 'token'));
     expect(await sessions.amendToken(user.id, made.session.id, async () => ({ name: 'renamed', grant: { readOnly: true } }))).toBeNull();
     expect(await memory.get(sessionKey(hashToken(made.token)))).toBeNull();
     expect(await sessions.list(user.id, 'token')).toEqual([]);
 
     const opened = await sessions.create(user, {});
-    revokeOnRead = () => sessions.revoke(opened.token);
+    afterNextRead(() => sessions.revoke(opened.token));
     await sessions.refresh({ ...user, displayName: 'Ada L.' });
     expect(await memory.get(sessionKey(hashToken(opened.token)))).toBeNull();
   });
 
   it("a refresh and a token's new grant that cross keep both: neither writes over what the other wrote since its read", async () => {
-    const memory = createMemoryKeyValue();
-    let betweenReadAndWrite: (() => Promise<unknown>) | undefined;
-    const kv: KeyValue = {
-      ...memory,
-      kind: memory.kind,
-      get: async (key) => {
-        const value = await memory.get(key);
-        const meanwhile = key.startsWith('session:') ? betweenReadAndWrite : undefined;
-        betweenReadAndWrite = undefined;
-        await meanwhile?.();
-        return value;
-      },
-    };
+    const { memory, kv, afterNextRead } = sessionReadsInterleaved();
     const sessions = new Sessions(kv, () => 1_000);
     const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
     const stored = async () => JSON.parse((await memory.get(sessionKey(hashToken(made.token))))!) as Record<string, unknown>;
 
     // The token is made read-only after the refresh read its record.
-    betweenReadAndWrite = () => sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true } }));
+    afterNextRead(() => sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true } })));
     await sessions.refresh({ ...user, displayName: 'Ada L.' });
     expect(await stored()).toMatchObject({ readOnly: true, displayName: 'Ada L.' });
 
     // The user is renamed after the grant's change read the record.
-    betweenReadAndWrite = () => sessions.refresh({ ...user, displayName: 'Ada Lovelace' });
+    afterNextRead(() => sessions.refresh({ ...user, displayName: 'Ada Lovelace' }));
     await sessions.amendToken(user.id, made.session.id, async () => ({ name: 'script', grant: { readOnly: true, projectIds: ['p1'] } }));
     expect(await stored()).toMatchObject({ readOnly: true, projectIds: ['p1'], displayName: 'Ada Lovelace' });
   });
 
   it("a change of what a token may do keeps a rename made meanwhile", async () => {
-    const memory = createMemoryKeyValue();
-    let betweenReadAndWrite: (() => Promise<unknown>) | undefined;
-    const kv: KeyValue = {
-      ...memory,
-      kind: memory.kind,
-      get: async (key) => {
-        const value = await memory.get(key);
-        const meanwhile = key.startsWith('session:') ? betweenReadAndWrite : undefined;
-        betweenReadAndWrite = undefined;
-        await meanwhile?.();
-        return value;
-      },
-    };
+    const { kv, afterNextRead } = sessionReadsInterleaved();
     const sessions = new Sessions(kv, () => 1_000);
     const made = await sessions.createAccessToken(user, 'script', 60 * 60_000, {});
-    betweenReadAndWrite = () => sessions.amendToken(user.id, made.session.id, async ({ readOnly, projectIds }) => ({ name: 'nightly export', grant: { readOnly, ...(projectIds ? { projectIds } : {}) } }));
+    afterNextRead(() => sessions.amendToken(user.id, made.session.id, async ({ readOnly, projectIds }) => ({ name: 'nightly export', grant: { readOnly, ...(projectIds ? { projectIds } : {}) } })));
     await sessions.amendToken(user.id, made.session.id, async ({ name }) => ({ name, grant: { readOnly: true } }));
     expect((await sessions.list(user.id, 'token')).map(({ name, readOnly }) => ({ name, readOnly }))).toEqual([{ name: 'nightly export', readOnly: true }]);
   });
