@@ -170,6 +170,8 @@ describe('the console in a real browser', () => {
     await first.page.goto(detail);
     await first.page.getByRole('button', { name: 'Delete' }).click();
     await first.page.waitForURL(/\/types\/notes$/);
+    // The delete is on the server before the other context reconnects; sooner, its change would land first.
+    await expect.poll(() => first.page.getByRole('status', { name: 'Pending changes' }).textContent(), { timeout: 10_000 }).toBe('0 pending');
 
     await second.context.setOffline(false);
     const conflict = second.page.getByRole('region', { name: 'Conflict' });
