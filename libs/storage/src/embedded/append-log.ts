@@ -50,8 +50,12 @@ export interface AppendLogOptions {
   compactRetryMs?: number;
   /** Where trouble is reported (stderr when not given). */
   reporter?: LogReporter;
-  /** Called once, when the log starts refusing every write (not when it is closed). */
-  onFailure?: (error: Error) => void;
+  /**
+   * Called once, when the log starts refusing every write (not when it is closed). `durableBytes`:
+   * the file's first bytes hold every acknowledged write and nothing else (after a failed append);
+   * undefined when which file is the log is not known (after a failed swap).
+   */
+  onFailure?: (error: Error, durableBytes: number | undefined) => void;
   /** The clock compaction retries wait by (Date.now). */
   now?: () => number;
 }
@@ -65,8 +69,9 @@ export interface AppendLogOptions {
  * only, the lines written since the snapshot's instant are copied after it, the file is synced
  * and renamed over the log, and the directory synced. Replaying those lines again on top of the
  * snapshot is harmless (a put holds the whole document, a delete of a missing one does nothing).
- * A failed append refuses every later one, for good (memory may be ahead of the disk); a failed
- * compaction does so only when it failed from the rename on, and otherwise is tried again later.
+ * A failed append refuses every later one, for good (the caller's memory may be ahead of the disk:
+ * `onFailure` tells it how much of the file holds what); a failed compaction does so only when it
+ * failed from the rename on, and otherwise is tried again later.
  * The embedded document store keeps all its collections in one such log; the embedded key-value
  * store (libs/kv) keeps its own.
  */
@@ -127,6 +132,11 @@ export class AppendLog {
     return this.failure === undefined;
   }
 
+  /** Why the log refuses writes (a failure, or close); undefined while it takes them. */
+  get refusal(): Error | undefined {
+    return this.failure;
+  }
+
   /** Waits for every queued append and a running compaction, then closes the file; later appends are refused. */
   async close(): Promise<void> {
     while (this.flushing || this.compacting) await (this.flushing ?? this.compacting);
@@ -160,7 +170,7 @@ export class AppendLog {
           }
         } catch (error) {
           // The memory state may now be ahead of the disk: refuse every further write.
-          const failure = this.refuseWrites(error as Error);
+          const failure = this.refuseWrites(error as Error, this.validBytes);
           for (const write of this.pending) write.reject(failure);
           this.pending = [];
           for (const write of batch) write.reject(failure);
@@ -186,14 +196,14 @@ export class AppendLog {
   }
 
   /** Refuses every append from now on. Only the first failure is reported and handed to `onFailure`, and appends are refused with it. */
-  private refuseWrites(error: Error): Error {
+  private refuseWrites(error: Error, durableBytes: number | undefined): Error {
     if (!this.failure) {
       this.failure = error;
       this.reporter.error(
         { err: error, file: this.file },
-        `embedded log ${this.file} refuses every write from now on (${error.message}): what memory holds may be ahead of the disk; restart the process once the cause (a full disk, an I/O error) is fixed`,
+        `embedded log ${this.file} refuses every write from now on (${error.message}); restart the process once the cause (a full disk, an I/O error) is fixed`,
       );
-      this.options.onFailure?.(error);
+      this.options.onFailure?.(error, durableBytes);
     }
     return this.failure;
   }
@@ -280,7 +290,7 @@ export class AppendLog {
         // The handle still points at the replaced file: the next append opens the new one.
         await this.handle?.close();
       } catch (error) {
-        throw this.refuseWrites(error as Error);
+        throw this.refuseWrites(error as Error, undefined);
       }
       this.handle = undefined;
       this.validBytes = snapshot.bytes + tail.length;

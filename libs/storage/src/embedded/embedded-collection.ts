@@ -2,7 +2,7 @@ import { Query } from 'mingo';
 import { applyUpdate } from '../apply-update';
 import { copyJson } from '../copy-json';
 import { assertSupportedModifier } from '../modifier';
-import { DuplicateKeyError, type BoundedFind, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
+import { DuplicateKeyError, StoreUnavailableError, type BoundedFind, type Collection, type Filter, type FindOptions, type IndexSpec, type Projection, type StoredDocument, type UpdateModifier } from '../port';
 import type { CollectionRecord, CollectionWriter, UniqueKeyChange } from './store-log';
 import type { LogReporter } from './log-reporter';
 import { LookupIndex } from './lookup-index';
@@ -10,6 +10,7 @@ import { OrderedIndex } from './ordered-index';
 import { planOrderedScan, type OrderedPlan } from './ordered-plan';
 import { Matches } from './matches';
 import { QUERY_OPTIONS } from './query-engine';
+import { ReadGate } from './read-gate';
 import { sortDocuments } from './sort-documents';
 import { StoredJson } from './stored-json';
 import { projectTopLevel } from './top-level-projection';
@@ -42,7 +43,9 @@ function equalityFields(filter: Filter): Record<string, unknown> {
 /**
  * A collection held in memory and persisted through its log. Every read and write runs its whole
  * match-and-change in one synchronous step, so each single-document write is atomic; the write
- * resolves once its log line is on disk.
+ * resolves once its log line is on disk. Once the log refuses writes, every write is refused
+ * before it changes memory (StoreUnavailableError), and reads wait at the store's gate while the
+ * store brings memory back to what the log holds (`reload`).
  */
 export class EmbeddedCollection<T extends StoredDocument> implements Collection<T> {
   private readonly documents = new Map<string, T>();
@@ -57,7 +60,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly json = new StoredJson<T>();
   private writer: CollectionWriter | undefined;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly gate = new ReadGate(),
+  ) {}
 
   /**
    * Rebuilds the state from the log's records (at open, before any other call). Two documents
@@ -90,6 +96,21 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     this.writer = writer;
   }
 
+  /** Forgets the state, in place, and rebuilds it from `records` (what the log holds after it failed). */
+  reload(records: CollectionRecord[], warn: LogReporter['warn']): void {
+    this.forget();
+    this.replay(records, warn);
+  }
+
+  private forget(): void {
+    this.documents.clear();
+    this.indexes.length = 0;
+    this.uniqueIndexes.length = 0;
+    this.lookupFields.clear();
+    this.lookups.clear();
+    this.ordered.clear();
+  }
+
   get size(): number {
     return this.documents.size;
   }
@@ -117,13 +138,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
    */
   async drop(): Promise<void> {
     if (this.isEmpty) return;
-    this.documents.clear();
-    this.indexes.length = 0;
-    this.uniqueIndexes.length = 0;
-    this.lookupFields.clear();
-    this.lookups.clear();
-    this.ordered.clear();
-    await this.writerOrThrow().drop();
+    const writer = this.writerUnlessRefused();
+    this.forget();
+    await this.persisted(writer.drop());
   }
 
   /** The indexes and documents as they are now (stored documents are never changed, only replaced). */
@@ -136,6 +153,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async insertMany(docs: T[]): Promise<void> {
+    this.writerUnlessRefused();
     const writes: Promise<void>[] = [];
     try {
       for (const doc of docs) {
@@ -150,11 +168,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         writes.push(this.persistPut(stored, keys));
       }
     } finally {
-      await Promise.all(writes);
+      await this.persisted(Promise.all(writes));
     }
   }
 
   async findById(id: string, options?: { projection?: Projection }): Promise<T | null> {
+    if (this.gate.closed) await this.gate.pass(this.name);
     const found = this.documents.get(id);
     return found ? this.present(found, options?.projection) : null;
   }
@@ -165,10 +184,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    if (this.gate.closed) await this.gate.pass(this.name);
     return this.selected(filter, options).map((document) => this.present(document, options.projection));
   }
 
   async findWithin(filter: Filter, options: FindOptions, maxBytes: number): Promise<BoundedFind<T>> {
+    if (this.gate.closed) await this.gate.pass(this.name);
     const selected = this.selected(filter, options);
     const documents: T[] = [];
     let bytes = 0;
@@ -192,10 +213,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async count(filter: Filter = {}): Promise<number> {
+    if (this.gate.closed) await this.gate.pass(this.name);
     return this.matching(filter, this.plan(filter)).length;
   }
 
   async updateOne(filter: Filter, modifier: UpdateModifier, options?: { upsert?: boolean }): Promise<T | null> {
+    this.writerUnlessRefused();
     assertSupportedModifier(modifier);
     const [current] = this.matching(filter, this.plan(filter), 1);
     if (current) {
@@ -212,6 +235,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   async updateMany(filter: Filter, modifier: UpdateModifier): Promise<number> {
+    this.writerUnlessRefused();
     assertSupportedModifier(modifier);
     const writes: Promise<void>[] = [];
     let modified = 0;
@@ -223,31 +247,36 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         modified += 1;
       }
     } finally {
-      await Promise.all(writes);
+      await this.persisted(Promise.all(writes));
     }
     return modified;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
+    const writer = this.writerUnlessRefused();
     const doomed = this.matching(filter, this.plan(filter));
     const writes = doomed.map((document) => {
       this.documents.delete(document.id);
       const keys = this.releaseUniqueKeys(document);
       for (const lookup of this.lookups.values()) lookup.remove(document);
       for (const index of this.ordered.values()) index.remove(document);
-      return this.writerOrThrow().del(document.id, keys);
+      return writer.del(document.id, keys);
     });
-    await Promise.all(writes);
+    await this.persisted(Promise.all(writes));
     return doomed.length;
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
     if (this.indexes.some((existing) => sameKeys(existing, spec))) return;
+    const writer = this.writerOrThrow();
     const normalized: IndexSpec = { keys: { ...spec.keys }, ...(spec.unique ? { unique: true } : {}) };
     if (normalized.unique) this.uniqueIndexes.push(buildUniqueIndex(this.name, normalized, this.documents.values()));
     this.indexes.push(normalized);
     this.addLookup(normalized);
-    await this.writerOrThrow().index(normalized);
+    // A store turned read-only (its log failed) still indexes in memory: an index changes no
+    // document, reads ensure theirs, and the next start ensures it again.
+    if (writer.refusal()) return;
+    await this.persisted(writer.index(normalized));
   }
 
   /** The documents matching `filter`, read through `plan` when there is one; at most `limit`. */
@@ -334,7 +363,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     for (const lookup of this.lookups.values()) lookup.replace(current, next);
     for (const index of this.ordered.values()) index.replace(current, next);
     this.documents.set(next.id, next);
-    await this.persistPut(next, keys);
+    await this.persisted(this.persistPut(next, keys));
   }
 
   /**
@@ -381,5 +410,22 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private writerOrThrow(): CollectionWriter {
     if (!this.writer) throw new Error(`collection ${this.name} has no log attached`);
     return this.writer;
+  }
+
+  /** The writer, unless the log refuses writes: then the write is refused before it changes memory. */
+  private writerUnlessRefused(): CollectionWriter {
+    const writer = this.writerOrThrow();
+    const refusal = writer.refusal();
+    if (refusal) throw new StoreUnavailableError(this.name, refusal);
+    return writer;
+  }
+
+  /** Waits for `write` to reach the disk; the log's refusal (it failed under the write) is StoreUnavailableError, not a raw I/O error. */
+  private async persisted(write: Promise<unknown>): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      throw error !== undefined && error === this.writer?.refusal() ? new StoreUnavailableError(this.name, error) : error;
+    }
   }
 }

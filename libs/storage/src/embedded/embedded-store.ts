@@ -1,12 +1,13 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BackupSummary, Collection, DocumentStore, StoredDocument } from '../port';
+import { StoreUnavailableError, type BackupSummary, type Collection, type DocumentStore, type StoredDocument } from '../port';
 import { writeLogFile, type AppendLogOptions } from './append-log';
 import { readLog } from './read-log';
 import { serveControlSocket } from './control-socket';
 import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
 import { stderrReporter, type LogReporter } from './log-reporter';
+import { ReadGate } from './read-gate';
 import { sectionStore } from './section-store';
 import { recordsByCollection, StoreLog, type CollectionRecord, type StoreLogLine } from './store-log';
 import { snapshotLines } from './store-snapshot';
@@ -87,6 +88,11 @@ async function readState(dataDir: string, warn: LogReporter['warn']): Promise<{ 
  * The embedded DocumentStore: every collection lives in memory and all of them share one
  * append-only write-ahead log under `dataDir`, so the all-in-one shape needs no database server.
  * A write is acknowledged once its log line is synced; reopening replays the log.
+ * When the log fails (a full disk, an I/O error), the store turns read-only until the process
+ * restarts: every write is refused (StoreUnavailableError), memory is brought back to what the
+ * log holds (the writes that failed were applied in memory first), and reads wait for that; when
+ * the log cannot tell what it holds (its compaction failed while swapping files), reads are
+ * refused too.
  */
 export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedDocumentStore> {
   const { dataDir } = options;
@@ -103,6 +109,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
 
   /** Set once the log refuses every write: from then on the store answers ping with false. */
   let logFailure: Error | undefined;
+  const gate = new ReadGate();
   // Replay's warnings (two documents holding one unique key) go where the log's own trouble goes.
   const reporter = options.logger ?? stderrReporter;
   const warn: LogReporter['warn'] = (fields, message) => reporter.warn(fields, message);
@@ -116,13 +123,14 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
       lineCount: state.lineCount,
       liveCount: documentCount,
       reporter,
-      onFailure: (error) => {
+      onFailure: (error, durableBytes) => {
         logFailure = error;
+        gate.holdFor(backToTheLog(durableBytes));
       },
     };
     log = new StoreLog(join(dataDir, STORE_LOG_FILE), logOptions, () => snapshotLines(collections));
     for (const [name, records] of state.byCollection) {
-      const collection = new EmbeddedCollection<StoredDocument>(name);
+      const collection = new EmbeddedCollection<StoredDocument>(name, gate);
       collection.replay(records, warn);
       collection.attach(log.writerFor(name, (id) => collection.currentJson(id)));
       collections.set(name, collection);
@@ -133,9 +141,31 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   }
   const loadMs = Math.round(performance.now() - started);
 
+  /**
+   * After the log failed: memory as the log's first `durableBytes` hold it, every collection
+   * rebuilt in place (handles stay valid). Rejects, and so refuses reads for good, when the
+   * log does not know which bytes are durable or they cannot be read.
+   */
+  async function backToTheLog(durableBytes: number | undefined): Promise<void> {
+    const file = join(dataDir, STORE_LOG_FILE);
+    try {
+      if (durableBytes === undefined) throw new Error('the log failed while swapping in its compacted file: which file holds the writes is not known');
+      const { records } = await readLog<StoreLogLine>(file, { endAt: durableBytes });
+      const byCollection = recordsByCollection(records);
+      for (const name of byCollection.keys()) collectionNamed(name);
+      for (const [name, collection] of collections) collection.reload(byCollection.get(name) ?? [], warn);
+      reporter.warn({ file, documents: documentCount() }, `embedded store: back to what its log holds (${documentCount()} documents); reads go on, writes are refused until the process restarts`);
+    } catch (error) {
+      reporter.error({ err: error, file }, `embedded store: cannot tell what its log holds (${(error as Error).message}); reads are refused too until the process restarts`);
+      throw error;
+    }
+  }
+
   let closed = false;
   const backup = async (directory = join(dataDir, 'backups', `backup-${new Date().toISOString().replace(/[:.]/g, '-')}`)): Promise<BackupSummary> => {
     if (closed) throw new Error('the embedded store is closed');
+    // After a log failure, a backup holds what the log holds, not the writes that failed.
+    if (gate.closed) await gate.pass('(every collection, for a backup)');
     const backupStarted = performance.now();
     const target = resolve(directory);
     await mkdir(target, { recursive: true });
@@ -155,7 +185,7 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
     if (closed) throw new Error('the embedded store is closed');
     let collection = collections.get(name);
     if (!collection) {
-      const created = new EmbeddedCollection<StoredDocument>(name);
+      const created = new EmbeddedCollection<StoredDocument>(name, gate);
       created.attach(log.writerFor(name, (id) => created.currentJson(id)));
       collections.set(name, (collection = created));
     }
@@ -164,7 +194,14 @@ export async function createEmbeddedStore(options: EmbeddedStoreOptions): Promis
   return {
     kind: 'embedded',
     collection: <T extends StoredDocument>(name: string) => collectionNamed(name) as unknown as Collection<T>,
-    atomically: (work) => log.atomically((section) => work(sectionStore(log, section, collectionNamed))),
+    async atomically(work) {
+      try {
+        return await log.atomically((section) => work(sectionStore(log, section, collectionNamed)));
+      } catch (error) {
+        // The section's line was refused by a log that failed: the store is unavailable, not broken.
+        throw error !== undefined && error === log.refusal ? new StoreUnavailableError('an atomic section', error) : error;
+      }
+    },
     // The emptied collection stays in the map (handles to it stay valid) until the store reopens without it.
     async dropCollection(name) {
       if (closed) throw new Error('the embedded store is closed');

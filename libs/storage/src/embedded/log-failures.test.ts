@@ -2,6 +2,8 @@ import { lstat, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../port';
+import { failWritesTo } from '../testing/failing-disk';
 import { createEmbeddedStore, STORE_LOG_FILE } from './embedded-store';
 import type { LogReporter } from './log-reporter';
 
@@ -39,11 +41,52 @@ describe('embedded store when its log fails', () => {
     // A directory where the log should be: the first append fails (EISDIR), as ENOSPC or EIO would.
     await mkdir(logFile());
     const users = store.collection('users');
-    await expect(users.insertOne({ id: 'u1' })).rejects.toMatchObject({ code: 'EISDIR' });
-    await expect(users.insertOne({ id: 'u2' })).rejects.toThrow();
+    await expect(users.insertOne({ id: 'u1' })).rejects.toMatchObject({ name: 'StoreUnavailableError', cause: expect.objectContaining({ code: 'EISDIR' }) });
+    await expect(users.insertOne({ id: 'u2' })).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(await store.ping()).toBe(false);
-    expect(logger.reports).toEqual([{ level: 'error', fields: expect.objectContaining({ file: logFile() }), message: expect.stringContaining('refuses every write') }]);
+    expect(await users.count()).toBe(0);
+    expect(logger.reports).toEqual([
+      { level: 'error', fields: expect.objectContaining({ file: logFile() }), message: expect.stringContaining('refuses every write') },
+      { level: 'warn', fields: expect.objectContaining({ documents: 0 }), message: expect.stringContaining('back to what its log holds') },
+    ]);
     await store.close();
+  });
+
+  it('after a failed append, reads what the log holds: the refused writes are gone, later writes are refused before they change anything', async () => {
+    const logger = recordingReporter();
+    const store = await createEmbeddedStore({ dataDir, fsync: false, logger });
+    const notes = store.collection<{ id: string; title: string }>('notes');
+    await notes.ensureIndex({ keys: { title: 1 }, unique: true });
+    await notes.insertOne({ id: 'kept', title: 'on disk' });
+    await notes.insertOne({ id: 'gone', title: 'deleted on disk' });
+    await notes.deleteMany({ id: 'gone' });
+    const writesWork = await failWritesTo(logFile());
+    try {
+      // Issued together, so one batch the disk refuses: each is applied in memory before its line is written.
+      const refused = [notes.updateOne({ id: 'kept' }, { $set: { title: 'not on disk' } }), notes.insertOne({ id: 'lost', title: 'lost' }), store.atomically(async (section) => section.collection('notes').insertOne({ id: 'in a section', title: 'x' }))];
+      for (const write of refused) await expect(write).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await notes.find({}, { sort: { id: 1 } })).toEqual([{ id: 'kept', title: 'on disk' }]);
+      expect(await notes.findOne({ title: 'not on disk' })).toBeNull();
+      expect(await notes.count({ title: 'on disk' })).toBe(1);
+
+      // Refused before memory changes: nothing of them is read.
+      await expect(notes.insertOne({ id: 'later', title: 'later' })).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(notes.updateOne({ id: 'kept' }, { $set: { title: 'later' } })).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(notes.deleteMany({})).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.dropCollection('notes')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await notes.find({})).toEqual([{ id: 'kept', title: 'on disk' }]);
+      // A read that ensures its index still gets it: an index changes no document.
+      await notes.ensureIndex({ keys: { title: 1, id: 1 } });
+      expect(await notes.find({ title: { $gte: 'a' } }, { sort: { title: 1, id: 1 } })).toEqual([{ id: 'kept', title: 'on disk' }]);
+      expect(await store.ping()).toBe(false);
+      expect(logger.reports.map((report) => report.level)).toEqual(['error', 'warn']);
+    } finally {
+      writesWork();
+    }
+    await store.close();
+    const reopened = await createEmbeddedStore({ dataDir, fsync: false });
+    expect(await reopened.collection('notes').find({})).toEqual([{ id: 'kept', title: 'on disk' }]);
+    await reopened.close();
   });
 
   it('goes on taking writes after a compaction that failed before its swap, and does not start another at the next write', async () => {

@@ -2,4 +2,5 @@
 export { AppendLog } from './append-log';
 export { CorruptLogError, readLog } from './read-log';
 export { lockDirectory } from './directory-lock';
-export type { LogReporter } from './log-reporter';
+export { ReadGate } from './read-gate';
+export { stderrReporter, type LogReporter } from './log-reporter';

@@ -22,9 +22,13 @@ const READ_CHUNK_BYTES = 16 << 20;
  * Reads a log. A kill in the middle of a write can leave a torn tail (a partial last line, or
  * after a power loss, garbage); that tail was never acknowledged, so it is cut off. Anything
  * unreadable followed by readable lines is real corruption and stops the open, naming the file
- * and the byte offset of the first bad line. `chunkBytes` is for tests of lines across pieces.
+ * and the byte offset of the first bad line. `endAt` reads only the file's first bytes (what a
+ * log knows it wrote, when it may have written more); `chunkBytes` is for tests of lines across pieces.
  */
-export async function readLog<Line extends object>(file: string, chunkBytes = READ_CHUNK_BYTES): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
+export async function readLog<Line extends object>(
+  file: string,
+  { endAt = Number.MAX_SAFE_INTEGER, chunkBytes = READ_CHUNK_BYTES }: { endAt?: number; chunkBytes?: number } = {},
+): Promise<{ records: Line[]; validBytes: number; tornBytes: number }> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -42,7 +46,8 @@ export async function readLog<Line extends object>(file: string, chunkBytes = RE
   const piece = Buffer.allocUnsafe(chunkBytes);
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(piece, 0, chunkBytes, pendingAt + pending.length);
+      const position = pendingAt + pending.length;
+      const { bytesRead } = await handle.read(piece, 0, Math.min(chunkBytes, endAt - position), position);
       if (bytesRead === 0) break;
       // Copied: the piece's buffer is read into again.
       const content = Buffer.concat([pending, piece.subarray(0, bytesRead)]);

@@ -30,6 +30,8 @@ export interface CollectionWriter {
   index(spec: IndexSpec): Promise<void>;
   /** Writes that the collection was removed (never inside an atomic section). */
   drop(): Promise<void>;
+  /** Why the log refuses writes (it failed, or is closed): a write then changes nothing. Every refused write rejects with this error. */
+  refusal(): Error | undefined;
 }
 
 /** A stored document's JSON as it is in memory now, or undefined once it is deleted. */
@@ -145,12 +147,18 @@ export class StoreLog {
         return Promise.resolve();
       },
       drop: () => this.log.appendSerialized(`${prefix}"drop":true}`),
+      refusal: () => this.log.refusal,
     };
   }
 
   /** Bytes of the log on disk. */
   get size(): number {
     return this.log.size;
+  }
+
+  /** Why the log refuses writes (AppendLog.refusal). */
+  get refusal(): Error | undefined {
+    return this.log.refusal;
   }
 
   /**

@@ -43,3 +43,4 @@ export async function temporaryMongoStore(url: string, prefix: string): Promise<
 
 export { interleavedReads, type InterleavedReads } from './interleaved-reads';
 export { readRendezvous, type ReadRendezvous } from './read-rendezvous';
+export { failWritesTo } from './failing-disk';
