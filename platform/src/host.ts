@@ -1,5 +1,5 @@
 import { createActionsService } from '@platform/actions';
-import { backendServiceNames, serviceNames, type BackendServiceName } from '@platform/contracts';
+import { backendServiceNames, serviceNames, sessionCookieName, type BackendServiceName } from '@platform/contracts';
 import { buildGateway } from '@platform/gateway';
 import cookie from '@fastify/cookie';
 import {
@@ -117,6 +117,8 @@ export async function startPlatform(config: PlatformConfig, options: { clock?: C
       clock,
       principalSecret,
       principalSecretFallback: config.principalSecretFallback,
+      // Identity sets it Secure outside development (services/identity/src/auth/session-cookie.ts).
+      sessionCookie: sessionCookieName(!config.dev),
       local: context ? { services, context } : undefined,
       remotes,
       dependencyProbes: adapterProbes(adapters, config.EMBEDDED_MEMORY_BUDGET_MB),

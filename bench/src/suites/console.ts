@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sessionCookieName } from '@platform/contracts';
 import { chromium, type Browser } from 'playwright-core';
 import { forEachConcurrently, signedInClient, type ApiClient } from '../api-client';
+import { runsImageBuild } from '../image-build';
 import { repositoryRoot } from '../processes';
 import { formatRow, writeSection } from '../report';
 import { withPlatformProcess } from '../shapes';
@@ -24,7 +26,9 @@ async function initialJavaScriptGzipped(): Promise<number> {
 
 async function withSession(browser: Browser, baseUrl: string, client: ApiClient) {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 } });
-  await context.addCookies([{ name: 'session', value: client.token, url: baseUrl }]);
+  // The image runs with NODE_ENV=production, where the cookie is Secure and `__Host-` (Chromium sends it to http://127.0.0.1).
+  const secure = runsImageBuild();
+  await context.addCookies([{ name: sessionCookieName(secure), value: client.token, url: baseUrl, secure }]);
   return context;
 }
 

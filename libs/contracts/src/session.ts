@@ -29,7 +29,20 @@ export const sessionRecordSchema = z.object({
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
+/** The session cookie's name on plain-HTTP development hosts. */
 export const SESSION_COOKIE = 'session';
+/** Its name where it is Secure (outside development): see sessionCookieName. */
+export const SECURE_SESSION_COOKIE = '__Host-session';
+
+/**
+ * The session cookie's name: `__Host-session` when the cookie is Secure, which browsers take only
+ * from the platform's own host (Secure, `Path=/`, no `Domain`), so a page on a sibling subdomain
+ * (a published application on `*.example.com`, say) cannot plant a session of its choosing for the
+ * platform to read; `session` in development, where the cookie cannot be Secure over plain HTTP.
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 /**
  * KeyValue key where gateways note when a session (or access token) was last used, by the SHA-256

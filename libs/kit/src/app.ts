@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { errorBodySchema, type ErrorBody } from '@platform/contracts';
+import { errorBodySchema, SESSION_COOKIE, type ErrorBody } from '@platform/contracts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { OpenAPIV3 } from 'openapi-types';
@@ -27,6 +27,8 @@ export interface AppOptions {
   title: string;
   /** Serve `/api/openapi.json` and the Swagger UI at `/api/docs`. */
   openapi?: boolean;
+  /** The session cookie's name in the OpenAPI document's security scheme (sessionCookieName; `session` when absent). */
+  sessionCookie?: string;
   /**
    * Adds to this app's OpenAPI document before it is served at `/api/openapi.json` and `/api/docs`
    * (the microservice gateway adds the paths of the services it proxies to).
@@ -162,7 +164,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         info: { title: options.title, version: '0.1.0', description: API_DESCRIPTION },
         components: {
           securitySchemes: {
-            sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+            sessionCookie: { type: 'apiKey', in: 'cookie', name: options.sessionCookie ?? SESSION_COOKIE },
             bearer: { type: 'http', scheme: 'bearer' },
           },
         },

@@ -1,4 +1,3 @@
-import { SESSION_COOKIE } from '@platform/contracts';
 import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 
@@ -6,19 +5,20 @@ import type { FastifyRequest } from 'fastify';
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
- * The session token from an `Authorization: Bearer` header, else the `session` cookie, read from
- * the Cookie header itself: the gateway's own hooks need no cookie plugin, so a proxied request
- * passes none of its hooks (services/gateway/src/app.ts).
+ * The session token from an `Authorization: Bearer` header, else the session cookie `cookieName`
+ * (sessionCookieName: one name per deployment, never the other), read from the Cookie header
+ * itself: the gateway's own hooks need no cookie plugin, so a proxied request passes none of its
+ * hooks (services/gateway/src/app.ts).
  */
-export function sessionToken(request: Pick<FastifyRequest, 'headers'>): string | undefined {
-  return sessionCredential(request)?.token;
+export function sessionToken(request: Pick<FastifyRequest, 'headers'>, cookieName: string): string | undefined {
+  return sessionCredential(request, cookieName)?.token;
 }
 
 /** The session token with where it came from: a cookie is an ambient credential, which a browser attaches to requests other pages make. */
-export function sessionCredential(request: Pick<FastifyRequest, 'headers'>): { token: string; from: 'bearer' | 'cookie' } | undefined {
+export function sessionCredential(request: Pick<FastifyRequest, 'headers'>, cookieName: string): { token: string; from: 'bearer' | 'cookie' } | undefined {
   const { authorization, cookie } = request.headers;
   const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
   if (bearer) return { token: bearer, from: 'bearer' };
-  const token = cookie ? parseCookie(cookie)[SESSION_COOKIE] || undefined : undefined;
+  const token = cookie ? parseCookie(cookie)[cookieName] || undefined : undefined;
   return token ? { token, from: 'cookie' } : undefined;
 }

@@ -30,6 +30,8 @@ export interface GatewayOptions {
   principalSecretFallback?: string | undefined;
   /** Services mounted in this process, with the context they share. */
   local: { services: ServiceDefinition[]; context: ServiceContext } | undefined;
+  /** The session cookie's name: sessionCookieName(the cookie is Secure), as identity sets it. */
+  sessionCookie: string;
   /** Services reached over HTTP: name to base URL. */
   remotes: ReadonlyMap<BackendServiceName, string>;
   /** Probes of the backends this process holds (store, bus, kv). */
@@ -85,6 +87,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const app = await createApp({
     logger: options.logger,
     title: 'Platform API',
+    sessionCookie: options.sessionCookie,
     trustRequestId: false,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
@@ -94,7 +97,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await registerSecurityHeaders(app);
   await registerCors(app, options.corsOrigins ?? []);
   const sessions = new SessionLoader(options.kv, options.clock);
-  registerSessionHook(app, sessions, new SessionUseRecorder(options.kv, options.clock, app.log));
+  registerSessionHook(app, sessions, new SessionUseRecorder(options.kv, options.clock, app.log), options.sessionCookie);
   // Before any route: it joins each route's onRequest hooks as the route is added.
   if (options.rateLimit) await registerRateLimit(app, options.rateLimit, options.kv, options.clock);
 
@@ -104,13 +107,13 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   for (const [name, url] of options.remotes) services.register(name, () => remoteHealthy(url), url);
   for (const { name, kind, probe } of options.dependencyProbes) dependencies.register(name, probe, kind);
   const shape: HealthBody['shape'] = options.remotes.size === 0 ? 'all-in-one' : 'microservices';
-  const healthDetail = platformOwnerSession(sessions);
+  const healthDetail = platformOwnerSession(sessions, options.sessionCookie);
   registerHealthRoute(app, { services, dependencies }, shape, healthDetail, options.accessChanges);
   registerLocalServiceHealthRoutes(app, services, (options.local?.services ?? []).map((service) => service.name), healthDetail);
   registerAgentDocsRoutes(app);
   if (options.guidesRoot) registerGuides(app, { root: options.guidesRoot, logger: options.logger });
   if (options.consoleRoot) await registerConsole(app, { root: options.consoleRoot, logger: options.logger });
-  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, principalSecretFallback: options.principalSecretFallback, sessions, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs, limits: options.realtimeLimits, maxBufferedBytes: options.realtimeMaxBufferedBytes });
+  await registerRealtime(app, { channel: options.realtime, principalSecret: options.principalSecret, principalSecretFallback: options.principalSecretFallback, sessions, sessionCookie: options.sessionCookie, clock: options.clock, logger: options.logger, sessionCheckMs: options.realtimeSessionCheckMs, keepAliveMs: options.realtimeKeepAliveMs, limits: options.realtimeLimits, maxBufferedBytes: options.realtimeMaxBufferedBytes });
 
   if (options.local) {
     const { services: hosted, context } = options.local;

@@ -1,13 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { SESSION_COOKIE } from '@platform/contracts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '@platform/contracts';
 import type { FastifyRequest } from 'fastify';
+
+/** Both names a session cookie may have (sessionCookieName): neither reaches a service, whichever the deployment reads. */
+const SESSION_COOKIES: ReadonlySet<string> = new Set([SESSION_COOKIE, SECURE_SESSION_COOKIE]);
 
 /** The cookie header without the session cookie; undefined when nothing else is left. */
 function withoutSessionCookie(cookie: string): string | undefined {
   const kept = cookie
     .split(';')
     .map((pair) => pair.trim())
-    .filter((pair) => pair !== '' && (pair.split('=', 1)[0] ?? '').trim() !== SESSION_COOKIE);
+    .filter((pair) => pair !== '' && !SESSION_COOKIES.has((pair.split('=', 1)[0] ?? '').trim()));
   return kept.length > 0 ? kept.join('; ') : undefined;
 }
 
@@ -26,5 +29,5 @@ export function stripCredentialHeaders(headers: IncomingHttpHeaders): void {
 /** The same for a request served in-process: its headers and its parsed cookies. */
 export function stripClientCredentials(request: FastifyRequest): void {
   stripCredentialHeaders(request.headers);
-  if (request.cookies) delete request.cookies[SESSION_COOKIE];
+  if (request.cookies) for (const name of SESSION_COOKIES) delete request.cookies[name];
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessBus } from '@platform/bus';
-import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { SESSION_COOKIE, sessionKey, type SessionRecord } from '@platform/contracts';
 import { createApp, createLogger, createLogMailer, hashToken, PRINCIPAL_HEADER, requireUser, sharedProjectAccess, signPrincipal, trustSignedPrincipal, userGuard, type ServiceContext, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore } from '@platform/storage';
@@ -74,6 +74,7 @@ describe('gateway in the all-in-one shape', () => {
       kv: switchable.kv,
       clock: () => now,
       principalSecret: secret,
+      sessionCookie: SESSION_COOKIE,
       local: { services: [whoamiService], context },
       remotes: new Map(),
       dependencyProbes: [{ name: 'kv', kind: 'memory', probe: () => switchable.kv.ping() }],
@@ -212,6 +213,7 @@ describe('gateway in the microservice shape', () => {
       kv,
       clock: Date.now,
       principalSecret: secret,
+      sessionCookie: SESSION_COOKIE,
       local: undefined,
       remotes: new Map([['identity', `http://127.0.0.1:${port}`]]),
       dependencyProbes: [],

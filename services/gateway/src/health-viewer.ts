@@ -13,9 +13,9 @@ export type HealthDetailCheck = (request: FastifyRequest) => Promise<boolean>;
  * session store is down), so it reads the caller's session itself, only when one is presented,
  * and briefly: a store that is down or slow means no detail, never a failed health check.
  */
-export function platformOwnerSession(loader: SessionLoader): HealthDetailCheck {
+export function platformOwnerSession(loader: SessionLoader, cookieName: string): HealthDetailCheck {
   return async (request) => {
-    const token = sessionToken(request);
+    const token = sessionToken(request, cookieName);
     if (!token) return false;
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<null>((resolve) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sessionKey, type SessionRecord } from '@platform/contracts';
+import { SESSION_COOKIE, sessionKey, type SessionRecord } from '@platform/contracts';
 import { createLogger, hashToken, PRINCIPAL_HEADER, verifyPrincipal } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -40,6 +40,7 @@ describe('proxy to a remote service', () => {
       kv,
       clock: Date.now,
       principalSecret: secret,
+      sessionCookie: SESSION_COOKIE,
       local: undefined,
       remotes: new Map([['data', address]]),
       dependencyProbes: [],
@@ -125,6 +126,7 @@ describe('proxy to a service that is down or restarting', () => {
       kv,
       clock: Date.now,
       principalSecret: secret,
+      sessionCookie: SESSION_COOKIE,
       local: undefined,
       remotes: new Map([
         ['data', dropping],

@@ -22,11 +22,11 @@ import { openToProjectScope, projectScopeRefusal } from './project-scoped-access
  * and an access token made for some projects, for anything outside them. A page of another origin
  * that sends the session cookie with a request that may change something gets 403 too.
  */
-export function registerSessionHook(app: FastifyInstance, loader: SessionLoader, uses: SessionUseRecorder): void {
+export function registerSessionHook(app: FastifyInstance, loader: SessionLoader, uses: SessionUseRecorder, cookieName: string): void {
   // A callback hook: a request without a token (health probes, anonymous calls) continues at once,
   // without the promise and microtask of an async hook.
   app.addHook('onRequest', (request, _reply, done) => {
-    const credential = sessionCredential(request);
+    const credential = sessionCredential(request, cookieName);
     if (!credential) return done();
     const path = routedPath(request.url);
     // The console's static files and the guides need no caller, and must load while the session store is down.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SESSION_COOKIE } from '@platform/contracts';
 import { createLogger, type HttpTimeouts, type ServiceDefinition } from '@platform/kit';
 import { createMemoryKeyValue } from '@platform/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,7 @@ beforeAll(async () => {
     kv: createMemoryKeyValue(),
     clock: Date.now,
     principalSecret: randomBytes(32).toString('hex'),
+    sessionCookie: SESSION_COOKIE,
     local: { services: [slowService], context: {} as never },
     remotes: new Map(),
     dependencyProbes: [],

@@ -3,15 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, type EventBus } from '@platform/bus';
-import {
-  PROJECT_MEMBERS_COLLECTION,
-  PROJECTS_COLLECTION,
-  projectMemberId,
-  scopePermission,
-  sessionKey,
-  type Access,
-  type SessionRecord,
-} from '@platform/contracts';
+import { PROJECT_MEMBERS_COLLECTION, projectMemberId, PROJECTS_COLLECTION, scopePermission, sessionCookieName, sessionKey, type Access, type SessionRecord } from '@platform/contracts';
 import { createLogger, createLogMailer, hashToken, sharedProjectAccess, type Logger, type Mailer, type ServiceContext, type ServiceDefinition, type TrustProxy } from '@platform/kit';
 import { createMemoryKeyValue, type KeyValue } from '@platform/kv';
 import { createEmbeddedStore, type DocumentStore } from '@platform/storage';
@@ -92,6 +84,7 @@ export async function startTestGateway(options: {
     kv: context.kv,
     clock,
     principalSecret: randomBytes(32).toString('hex'),
+    sessionCookie: sessionCookieName(!context.dev),
     local: { services: options.services, context },
     remotes: new Map(),
     dependencyProbes: [],

@@ -26,6 +26,8 @@ export interface RealtimeOptions {
   principalSecretFallback?: string | undefined;
   /** Looks up the session behind each stream, when it opens and while it stays open. */
   sessions: SessionLoader;
+  /** The session cookie's name (sessionCookieName). */
+  sessionCookie: string;
   clock: () => number;
   logger: Logger;
   /** How often an idle stream carries an SSE comment, so proxies keep it open (default 15 s); announced in the `ready` event. */
@@ -83,7 +85,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
     async (request) => {
       requireUser(request);
       if (!hub) throw realtimeError('REALTIME_DISABLED');
-      const { principal, sessionHash } = sessionCaller(request);
+      const { principal, sessionHash } = sessionCaller(request, options.sessionCookie);
       return { ...issueRealtimeToken({ userId: principal.userId, sessionHash }, options.principalSecret, options.clock()), streamPath: '/api/realtime/projects/{projectId}/sync', heartbeatMs: HEARTBEAT_POLL_MS };
     },
   );
@@ -104,7 +106,7 @@ export async function registerRealtime(app: FastifyInstance, options: RealtimeOp
       const { token } = request.query;
       const { principal, sessionHash } = token
         ? await tokenCaller(token, { loader: options.sessions, secrets: acceptedSecrets(options.principalSecret, options.principalSecretFallback), now: options.clock() })
-        : sessionCaller(request);
+        : sessionCaller(request, options.sessionCookie);
       const { projectId } = request.params;
       const { caller } = await projects.require(projectId, principal);
 

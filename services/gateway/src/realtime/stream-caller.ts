@@ -13,8 +13,8 @@ export interface StreamCaller {
 }
 
 /** The caller whose session this request presents (the session hook has just loaded it); 401 without one. */
-export function sessionCaller(request: FastifyRequest): StreamCaller {
-  const presented = sessionToken(request);
+export function sessionCaller(request: FastifyRequest, cookieName: string): StreamCaller {
+  const presented = sessionToken(request, cookieName);
   if (!presented || request.principal.kind !== 'user') throw realtimeError('REALTIME_TOKEN_INVALID');
   return { principal: request.principal, sessionHash: hashToken(presented) };
 }

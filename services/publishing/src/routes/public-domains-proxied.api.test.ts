@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus } from '@platform/bus';
-import { sessionKey } from '@platform/contracts';
+import { SESSION_COOKIE, sessionKey } from '@platform/contracts';
 import { dataService } from '@platform/data';
 import { buildGateway, type Gateway } from '@platform/gateway';
 import { createApp, createLogger, createLogMailer, hashToken, sharedProjectAccess, trustSignedPrincipal, type ServiceContext } from '@platform/kit';
@@ -48,6 +48,7 @@ describe('public resolution through a proxying gateway', () => {
       kv,
       clock: Date.now,
       principalSecret: secret,
+      sessionCookie: SESSION_COOKIE,
       local: undefined,
       remotes: new Map([
         ['data', serviceUrl],
