@@ -1,3 +1,4 @@
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '@platform/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../config';
 import { startIdentityPlatform, type IdentityTestPlatform } from '../testing/identity-test-platform';
@@ -13,8 +14,8 @@ afterAll(async () => {
   await platform?.close();
 });
 
-function cookieOf(response: { headers: Headers }): string {
-  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('session='));
+function cookieOf(response: { headers: Headers }, name = SESSION_COOKIE): string {
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
   expect(cookie).toBeDefined();
   return cookie!;
 }
@@ -251,12 +252,16 @@ describe('registration throttling', () => {
 });
 
 describe('in production', () => {
-  it('marks the session cookie Secure', async () => {
+  it('sets the session cookie Secure as __Host-session, for the whole host and no other', async () => {
     const production = await startIdentityPlatform({ dev: false });
     try {
       const response = await production.call('POST', '/api/auth/register', { body: { email: 'prod@example.org', password: 'production pw' } });
       expect(response.status).toBe(201);
-      expect(cookieOf(response)).toMatch(/Secure/i);
+      const cookie = cookieOf(response, SECURE_SESSION_COOKIE);
+      expect(cookie).toMatch(/; Secure(;|$)/);
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).not.toMatch(/Domain=/i);
+      expect(response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION_COOKIE}=`))).toEqual([]);
     } finally {
       await production.close();
     }
