@@ -16,9 +16,11 @@ export interface ThrottleLimits {
 /**
  * Limits sign-in attempts per account and per IP in fixed windows. Every attempt is counted before
  * its password is checked; once either count passes its limit, sign-in answers 429 with
- * Retry-After without checking the password, whether or not it would be right. A successful
- * sign-in clears the account's count and gives its attempt back to the IP, so both counts hold
- * failures (and attempts still in flight).
+ * Retry-After without checking the password, whether or not it would be right. The address is
+ * counted first, and an attempt its address may not make is not counted against the account it
+ * names: otherwise one address past its own limit could go on locking out any account it liked.
+ * A successful sign-in clears the account's count and gives its attempt back to the IP, so both
+ * counts hold failures (and attempts still in flight).
  */
 export class LoginThrottle {
   private readonly window: FixedWindowLimit;
@@ -41,10 +43,7 @@ export class LoginThrottle {
   /** Counts the attempt; throws 429 when it is over either limit. */
   async takeAttempt(email: string, ip: string): Promise<void> {
     const keys = this.keys(email, ip);
-    const allowed = await this.window.take([
-      { key: keys.account, limit: this.limits.perAccount },
-      { key: keys.ip, limit: this.limits.perIp },
-    ]);
+    const allowed = (await this.window.take([{ key: keys.ip, limit: this.limits.perIp }])) && (await this.window.take([{ key: keys.account, limit: this.limits.perAccount }]));
     if (allowed) return;
     loginThrottled.inc();
     throw identityError('IDENTITY_TOO_MANY_ATTEMPTS', { details: { retryAfterSeconds: this.window.retryAfterSeconds } });

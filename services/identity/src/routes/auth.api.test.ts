@@ -182,6 +182,19 @@ describe('sign-in throttling under parallel attempts', () => {
     now += 15 * 60 * 1000;
   });
 
+  it('does not count against an account the attempts that its address may no longer make: one address cannot lock out accounts past its own limit', async () => {
+    const limited = await startIdentityPlatform({ clock: () => now, trustProxy: 1, config: { loginLimits: { perAccount: 3, perIp: 2, windowMs: 15 * 60_000 } } });
+    try {
+      await limited.register('victim@example.org', { password: 'victim pw' });
+      const signIn = (from: string, email: string, password: string) => limited.call('POST', '/api/auth/login', { headers: { 'x-forwarded-for': from }, body: { email, password } });
+      for (const email of ['one@example.org', 'two@example.org']) expect((await signIn('203.0.113.7', email, 'guess')).status).toBe(401);
+      for (let attempt = 0; attempt < 10; attempt += 1) expect((await signIn('203.0.113.7', 'victim@example.org', `guess ${attempt}`)).status).toBe(429);
+      expect((await signIn('198.51.100.4', 'victim@example.org', 'victim pw')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('takes its limits and window from the environment', async () => {
     expect(loadIdentityConfig({}).loginLimits).toEqual({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 });
     const loginLimits = loadIdentityConfig({ IDENTITY_LOGIN_FAILURES_PER_ACCOUNT: '2', IDENTITY_LOGIN_FAILURES_PER_IP: '50', IDENTITY_LOGIN_WINDOW_MINUTES: '3' }).loginLimits;
