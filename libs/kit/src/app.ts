@@ -79,8 +79,11 @@ const withErrorBody: typeof jsonSchemaTransform = (input) => {
   return jsonSchemaTransform({ ...input, schema: { ...schema, response: { ...response, default: errorBodySchema.describe('Error') } } });
 };
 
+/** The longest path parameter the router takes: a fully qualified hostname, 253 characters and a dot. */
+const MAX_PATH_PARAMETER_LENGTH = 254;
+
 /**
- * The router's own refusals (a path parameter over 100 characters, a malformed percent escape)
+ * The router's own refusals (a path parameter over MAX_PATH_PARAMETER_LENGTH characters, a malformed percent escape)
  * answer the shared error body too, instead of Fastify's `{ error, message, statusCode }`.
  */
 function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -111,7 +114,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: (request) => (trustRequestId ? givenRequestId(request.headers) : undefined) ?? randomUUID(),
     // One access line per request (the onResponse hook below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter may be as long as a hostname may (253 characters, and a trailing dot; the
+    // public domain route takes one); the router's default of 100 refused long verified domains.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     clientErrorHandler: answerClientError,
     frameworkErrors: answerRouterError,
     // A request that arrives while the app closes (on a kept-alive connection, or pipelined behind a

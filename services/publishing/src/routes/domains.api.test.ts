@@ -5,6 +5,7 @@ import { startTestGateway, type TestGateway, type TestResponse } from '@platform
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPublishingService } from '../app';
 import { FakeDns } from '../testing/fake-dns';
+import { longestHostname } from '../testing/longest-hostname';
 import { versionsCollection } from '../stores/versions';
 
 let platform: TestGateway;
@@ -352,6 +353,16 @@ describe('public resolution', () => {
     await assign(domainId, { targetType: 'application', targetId: appId, targetVersionId: null });
     expect((await resolve(name)).body).toMatchObject({ pinned: false, version: { id: `${appId}:3`, versionNumber: 3 } });
     expect((await resolve(name.toUpperCase(), owner)).body.version.versionNumber).toBe(3);
+  });
+
+  it('resolves a hostname as long as DNS allows (253 characters), in any case', async () => {
+    const name = longestHostname(`long-${randomBytes(4).toString('hex')}`);
+    expect(name).toHaveLength(253);
+    const appId = await application();
+    await publish(appId);
+    await verifiedDomain({ hostname: name, targetType: 'application', targetId: appId });
+    expect(await resolve(name)).toMatchObject({ status: 200, body: { hostname: name, applicationId: appId } });
+    expect((await resolve(name.toUpperCase())).status).toBe(200);
   });
 
   it('answers 404 for unknown hostnames, domains without target, and after a rename or removal; 400 for a malformed one', async () => {
