@@ -46,6 +46,7 @@ export function createActionsDeps(context: ServiceContext, config: ActionsConfig
     logger,
     maxDepth: config.maxDepth,
     runLeaseMs: config.runLeaseMs,
+    manualRunLimits: config.manualRunLimits,
     services: { mailer: context.mailer, data, config, clock, http, policy, chainBudget: new ActionChainBudget(context.kv, config.maxChainWrites) },
   });
   const actionChanges = new EventOutbox({ store, bus: context.bus, clock, logger }, ACTION_CHANGES_OUTBOX_COLLECTION);

@@ -1,6 +1,7 @@
 import { commaList, ConfigError, parseEnv } from '@platform/kit';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { MANUAL_RUN_LIMITS, type ManualRunLimits } from './executor/manual-run-slots';
 import { RUN_LEASE_MS } from './executor/run-store';
 
 const cidr = z.string().refine((value) => ipaddr.isValidCIDR(value), 'must be a CIDR range such as 10.0.0.0/8 or ::1/128');
@@ -58,6 +59,13 @@ export const actionsEnvSchema = z.object({
   ACTIONS_RUN_LEASE_MS: z.coerce.number().int().min(300).max(86_400_000).default(RUN_LEASE_MS),
 });
 
+/**
+ * How long one run may take, all its blocks together. A call-webhook block alone may take about
+ * 5 minutes at its most (four 30 s attempts, waits of up to a minute between them), so 100 of them
+ * held an executor slot for hours; past the budget the block under way stops and the rest fail.
+ */
+export const RUN_TIME_BUDGET_MS = 5 * 60_000;
+
 export interface ActionsConfig {
   webhookAllowedNetworks: string[];
   webhookSecret?: string;
@@ -80,6 +88,10 @@ export interface ActionsConfig {
   executorAckWaitMs: number;
   /** How long a running run's lease lasts unrenewed (ms); a live run renews it every third of it. */
   runLeaseMs: number;
+  /** How long one run may take, its blocks together (RUN_TIME_BUDGET_MS, not read from the environment). */
+  runTimeBudgetMs: number;
+  /** Runs by hand under way at once, per project and in the process; past either, 429 (MANUAL_RUN_LIMITS, not read from the environment). */
+  manualRunLimits: ManualRunLimits;
 }
 
 /** Reads the environment once; a bad value throws a ConfigError naming the variable. */
@@ -103,5 +115,7 @@ export function loadActionsConfig(env: NodeJS.ProcessEnv = process.env): Actions
     runRetentionCheckMs: parsed.ACTIONS_RUN_RETENTION_CHECK_MS,
     executorAckWaitMs: parsed.ACTIONS_EXECUTOR_ACK_WAIT_MS,
     runLeaseMs: parsed.ACTIONS_RUN_LEASE_MS,
+    runTimeBudgetMs: RUN_TIME_BUDGET_MS,
+    manualRunLimits: MANUAL_RUN_LIMITS,
   };
 }

@@ -17,6 +17,9 @@ export const actionsError = errorCatalogue({
   ACTIONS_INCOMPATIBLE_SOCKETS: [400, 'A connection joins sockets of incompatible types'],
   ACTIONS_CYCLE: [400, 'The connections form a cycle'],
   ACTIONS_WEBHOOK_ADDRESS_REFUSED: [400, 'A webhook URL names an address webhooks may not reach'],
+  ACTIONS_TOO_LARGE: [400, 'The action is larger than an action may be'],
+  ACTIONS_TOO_MANY_MANUAL_RUNS_PER_PROJECT: [429, 'As many runs by hand as a project may have at once are under way in this project; try again after Retry-After'],
+  ACTIONS_TOO_MANY_MANUAL_RUNS: [429, 'As many runs by hand as this server takes at once are under way; try again after Retry-After'],
 });
 
 export type ActionsErrorCode = Parameters<typeof actionsError>[0];
@@ -29,6 +32,8 @@ export const runErrorCodes = {
   interrupted: 'ACTIONS_RUN_INTERRUPTED',
   webhookRefused: 'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
   webhookTimeout: 'ACTIONS_WEBHOOK_TIMEOUT',
+  templateTooLarge: 'ACTIONS_TEMPLATE_TOO_LARGE',
+  runTimeBudget: 'ACTIONS_RUN_TIME_BUDGET',
 } as const;
 
 /** What a run cut off by its process stopping records: it is never repeated. */

@@ -4,6 +4,7 @@ import type { Clock, Mailer, TraceContext } from '@platform/kit';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { ActionsConfig } from '../config';
+import { runErrorCodes } from '../errors';
 import type { TriggerName } from '../domain/action-schema';
 import type { NetworkPolicy } from '../domain/network-policy';
 import type { ActionSocket } from '../domain/sockets';
@@ -44,6 +45,8 @@ export interface BlockRunContext {
   services: BlockServices;
   /** The block's span (in the run's trace), which its writes join; absent outside a recorded trace. */
   traceContext?: TraceContext;
+  /** Aborted once the run's time budget (ActionsConfig.runTimeBudgetMs) is spent: a block that waits (a webhook's calls and retries) stops. */
+  timeBudget: AbortSignal;
 }
 
 export interface BlockOutcome {
@@ -85,6 +88,11 @@ export class BlockError extends Error {
     super(message);
     this.name = 'BlockError';
   }
+}
+
+/** What a block records that the run's time budget cut short or left no time for. */
+export function runTimeBudgetError(budgetMs: number): BlockError {
+  return new BlockError(runErrorCodes.runTimeBudget, `Not finished: the run's time budget of ${budgetMs} ms (all its blocks together) was spent; a webhook that hangs or is tried again takes the most`);
 }
 
 /** The trigger's data payload (spec Events 1: `{ triggerName, data }`); see docs/actions.md. */

@@ -4,7 +4,7 @@ import { fetch } from 'undici';
 import { z } from 'zod';
 import { runErrorCodes } from '../errors';
 import { PROJECT_HEADER, projectWebhookKey, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../domain/webhook-signature';
-import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
+import { BlockError, eventData, runTimeBudgetError, settings, type BlockDefinition, type BlockRunContext } from './block';
 import { AddressRefusedError } from './guarded-http';
 import { retryAfterMs } from './retry-after';
 
@@ -85,7 +85,9 @@ export const callWebhookBlock: BlockDefinition<z.infer<typeof configuration>> = 
         throw new BlockError(outcome.error.code, `${outcome.error.message} (attempt ${attempt} of ${retries + 1})`);
       }
       const backoffMs = services.config.webhookRetryDelayMs * 4 ** (attempt - 1);
-      await sleep(Math.min(Math.max(backoffMs, outcome.retryAfterMs ?? 0), MAX_RETRY_WAIT_MS));
+      await sleep(Math.min(Math.max(backoffMs, outcome.retryAfterMs ?? 0), MAX_RETRY_WAIT_MS), undefined, { signal: context.timeBudget }).catch(() => {
+        throw runTimeBudgetError(services.config.runTimeBudgetMs);
+      });
     }
   },
 };
@@ -96,7 +98,7 @@ async function attemptCall(context: BlockRunContext, url: URL, body: string, hea
   try {
     // The call's span carries the answer's reading too; its traceparent lets a traced receiver join the trace.
     const answer = await inHttpClientSpan(context.traceContext, 'POST', url, headers, async () => {
-      const response = await fetch(url, { method: 'POST', body, redirect: 'manual', dispatcher: context.services.http, signal: AbortSignal.timeout(timeoutMs), headers });
+      const response = await fetch(url, { method: 'POST', body, redirect: 'manual', dispatcher: context.services.http, signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), context.timeBudget]), headers });
       return { status: response.status, text: await readCapped(response.body, MAX_RESPONSE_BYTES), contentType: response.headers.get('content-type'), retryAfter: response.headers.get('retry-after') };
     });
     if (answer.status >= 200 && answer.status <= 299) return { ok: true, ...answer };
@@ -104,6 +106,7 @@ async function attemptCall(context: BlockRunContext, url: URL, body: string, hea
     const wait = retryAfterMs(answer.retryAfter, context.services.clock());
     return { ok: false, error, retryable: answer.status === 408 || answer.status === 429 || answer.status >= 500, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   } catch (failure) {
+    if (context.timeBudget.aborted) return { ok: false, error: runTimeBudgetError(context.services.config.runTimeBudgetMs), retryable: false };
     const error = webhookError(failure, url, timeoutMs);
     // A refused address stays refused; no answer or a timeout may pass.
     return { ok: false, error, retryable: error.code !== runErrorCodes.webhookRefused };

@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { renderTemplate } from '../domain/templates';
+import { MAX_PLACEHOLDERS, placeholderCount, renderTemplate } from '../domain/templates';
 import { BlockError, eventData, settings, type BlockDefinition } from './block';
+import { TemplateBudget } from './template-budget';
 
 const configuration = z.strictObject({
   to: z.string().min(1).max(320).optional(),
   subject: z.string().max(500).optional(),
-  text: z.string().max(50_000).optional(),
+  text: z
+    .string()
+    .max(50_000)
+    .refine((text) => placeholderCount(text) <= MAX_PLACEHOLDERS, `may hold at most ${MAX_PLACEHOLDERS} placeholders`)
+    .optional(),
 });
 
 const email = z.email();
@@ -30,10 +35,12 @@ export const sendMailBlock: BlockDefinition<z.infer<typeof configuration>> = {
   async run(config, context) {
     const merged = settings(config, context.inputs);
     const templateData = { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs };
-    const to = renderTemplate(String(merged.to ?? ''), templateData).trim();
+    // One budget for the whole mail: its three settings together must not pass it.
+    const budget = new TemplateBudget();
+    const to = renderTemplate(String(merged.to ?? ''), templateData, budget).trim();
     if (!email.safeParse(to).success) throw new BlockError('ACTIONS_MAIL_INVALID_RECIPIENT', `"${to}" is not an email address`);
-    const subject = renderTemplate(String(merged.subject ?? ''), templateData);
-    await context.services.mailer.send({ to, subject, text: renderTemplate(String(merged.text ?? ''), templateData) }, { traceContext: context.traceContext });
+    const subject = renderTemplate(String(merged.subject ?? ''), templateData, budget);
+    await context.services.mailer.send({ to, subject, text: renderTemplate(String(merged.text ?? ''), templateData, budget) }, { traceContext: context.traceContext });
     return { outputs: { sent: true }, summary: { to, subject } };
   },
 };

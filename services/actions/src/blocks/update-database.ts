@@ -1,11 +1,19 @@
 import { documentsCollection, publicView, updateDocumentAs } from '@platform/documents';
 import { AppError } from '@platform/kit';
 import { z } from 'zod';
-import { renderTemplate } from '../domain/templates';
+import { MAX_PLACEHOLDERS, placeholderCount, renderTemplate, type OutputBudget } from '../domain/templates';
 import { runErrorCodes } from '../errors';
 import { BlockError, eventData, settings, type BlockDefinition, type BlockRunContext } from './block';
+import { TemplateBudget } from './template-budget';
 
 const localId = z.string().min(1).max(64);
+
+/**
+ * The most a configured modifier may weigh, as UTF-8 bytes of its JSON: ample for the fields an
+ * action sets (a large value comes in through a placeholder or the `modifier` socket), where the
+ * request body's 1 MiB was the only bound before.
+ */
+export const MAX_MODIFIER_BYTES = 64 * 1024;
 
 const configuration = z.strictObject({
   /** The type of the target document; the triggering document's type when absent. */
@@ -13,7 +21,11 @@ const configuration = z.strictObject({
   /** The target document; the triggering document when absent. */
   documentId: localId.optional(),
   /** An update modifier (`$set`, `$inc`, ...) with the same rules as a PATCH. */
-  modifier: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  modifier: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .refine((modifier) => Buffer.byteLength(JSON.stringify(modifier)) <= MAX_MODIFIER_BYTES, `may be at most ${MAX_MODIFIER_BYTES} bytes of JSON`)
+    .refine((modifier) => placeholderCount(modifier) <= MAX_PLACEHOLDERS, `may hold at most ${MAX_PLACEHOLDERS} placeholders in its values`)
+    .optional(),
   /** Apply only while the target is at this revision; see docs/actions.md for the default. */
   baseRevision: z.number().int().min(0).optional(),
 });
@@ -45,6 +57,8 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
     const target = { typeId, documentId };
     const collection = documentsCollection(context.projectId, typeId);
     const baseRevision = config.baseRevision ?? (await defaultBaseRevision(context, typeId, collection, documentId));
+    // Filled before the chain's budget is taken from: a modifier too large to fill attempts no write.
+    const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs }, new TemplateBudget());
     const budget = services.chainBudget;
     if (!(await budget.take(context.chain))) {
       throw new BlockError(
@@ -54,7 +68,6 @@ export const updateDatabaseBlock: BlockDefinition<z.infer<typeof configuration>>
       );
     }
     try {
-      const modifier = renderStrings(merged.modifier, { triggerName: context.triggerName, data: eventData(context), inputs: context.inputs });
       // The write carries its depth and chain to its own event (the loop guard, docs/actions.md):
       // nothing kept beside it that a concurrent run's write or failure could overwrite or remove.
       const updated = await updateDocumentAs(services.data, {
@@ -96,10 +109,10 @@ async function defaultBaseRevision(context: BlockRunContext, typeId: string, col
   return current.revision as number;
 }
 
-/** Fills placeholders in the string values of a modifier (never in its keys: paths stay as written). */
-function renderStrings(value: unknown, context: unknown): unknown {
-  if (typeof value === 'string') return renderTemplate(value, context);
-  if (Array.isArray(value)) return value.map((item) => renderStrings(item, context));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, renderStrings(inner, context)]));
+/** Fills placeholders in the string values of a modifier (never in its keys: paths stay as written), all from one budget. */
+function renderStrings(value: unknown, context: unknown, budget: OutputBudget): unknown {
+  if (typeof value === 'string') return renderTemplate(value, context, budget);
+  if (Array.isArray(value)) return value.map((item) => renderStrings(item, context, budget));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, renderStrings(inner, context, budget)]));
   return value;
 }

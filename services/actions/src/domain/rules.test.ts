@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCondition } from './condition';
 import { NetworkPolicy } from './network-policy';
 import { socketsCompatible, valueFits } from './sockets';
-import { renderTemplate } from './templates';
+import { TemplateBudget } from '../blocks/template-budget';
+import { MAX_PLACEHOLDERS, placeholderCount, renderTemplate } from './templates';
 import { projectWebhookKey, verifyWebhookSignature, webhookSignature } from './webhook-signature';
 
 describe('NetworkPolicy', () => {
@@ -84,8 +85,21 @@ describe('sockets', () => {
 describe('renderTemplate', () => {
   it('fills paths, writes objects as JSON and missing values as nothing', () => {
     const context = { data: { document: { title: 'Report', tags: ['a'] } } };
-    expect(renderTemplate('New: {{ data.document.title }} {{data.document.tags}} {{data.missing}}!', context)).toBe('New: Report ["a"] !');
-    expect(renderTemplate('{{constructor}}{{data.__proto__}}', context)).toBe('');
+    expect(renderTemplate('New: {{ data.document.title }} {{data.document.tags}} {{data.missing}}!', context, new TemplateBudget())).toBe('New: Report ["a"] !');
+    expect(renderTemplate('{{constructor}}{{data.__proto__}}', context, new TemplateBudget())).toBe('');
+  });
+
+  it('fails with ACTIONS_TEMPLATE_TOO_LARGE once what it fills passes the budget, counting every template of the block together', () => {
+    const context = { data: { document: { body: 'x'.repeat(10_000) } } };
+    const within = new TemplateBudget();
+    expect(renderTemplate('{{data.document.body}}'.repeat(100), context, within)).toHaveLength(1_000_000);
+    expect(() => renderTemplate('{{data.document.body}}'.repeat(5), context, within)).toThrow(expect.objectContaining({ code: 'ACTIONS_TEMPLATE_TOO_LARGE' }));
+    expect(() => renderTemplate('{{data}}'.repeat(MAX_PLACEHOLDERS), context, new TemplateBudget())).toThrow(/would pass 1048576 characters/);
+  });
+
+  it('counts placeholders in a string, or in every string value of a modifier, never in its keys', () => {
+    expect(placeholderCount('{{a}} and {{ b.c }} but not {{a b}} or {a}')).toBe(2);
+    expect(placeholderCount({ $set: { '{{key}}': '{{a}}', list: ['{{b}}', 3, { deep: '{{c}}{{d}}' }] } })).toBe(4);
   });
 });
 

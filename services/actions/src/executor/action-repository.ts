@@ -36,13 +36,25 @@ const WITHOUT_BLOCKS = { blocksJson: 0, blocks: 0 } as const;
 /** Whole actions kept parsed, by id, each as of one revision. */
 const PARSED_ACTIONS_KEPT = 1_000;
 
+/**
+ * And at most this many characters of their JSON. Parsed JSON can take 15 times its length in
+ * memory (small nested arrays): bounded by count alone, ~290 actions of 1 MB ran the process out
+ * of memory. 16 Mi characters hold every action of a project at the usual few kB each, and at
+ * worst about 250 MB of heap.
+ */
+const PARSED_ACTIONS_KEPT_CHARACTERS = 16 * 1024 * 1024;
+
 /** Where actions live: one collection for all projects, every query scoped by `projectId`. */
 export class ActionRepository {
   // Asked once: every document event looks up its actions here, and asking the store for the
   // collection each time built a new instrumented wrapper (2% of a PATCH in the all-in-one).
   private readonly collection: Collection<StoredRecord>;
   /** Actions read whole, least recently used first: an event's matching actions are parsed once per revision, not once per event. */
-  private readonly parsed = new LRUCache<string, StoredAction>({ max: PARSED_ACTIONS_KEPT });
+  private readonly parsed = new LRUCache<string, StoredAction>({
+    max: PARSED_ACTIONS_KEPT,
+    maxSize: PARSED_ACTIONS_KEPT_CHARACTERS,
+    sizeCalculation: (action) => JSON.stringify(action).length,
+  });
 
   constructor(store: DocumentStore) {
     this.collection = store.collection<StoredRecord>(ACTIONS_COLLECTION);
@@ -100,7 +112,7 @@ export class ActionRepository {
   /**
    * The live actions of a project with a trigger of this name, in the order they run (oldest
    * first), without their blocks: every document event reads these, so they leave out the bytes
-   * (up to a megabyte an action) only the matching ones need. The type filter of a trigger is
+   * (up to MAX_ACTION_BYTES an action, a megabyte for ones saved before that limit) only the matching ones need. The type filter of a trigger is
    * applied by the caller, and `whole` reads a matching action's blocks.
    */
   async triggeredBy(projectId: string, triggerName: TriggerName): Promise<ActionHead[]> {

@@ -149,6 +149,31 @@ describe('blocks', () => {
     expect(platform.mailsTo('support@example.org')).toEqual([{ to: 'support@example.org', subject: 'Ticket: Printer on fire', text: 'By owner' }]);
   });
 
+  it('send-mail and update-database fail with ACTIONS_TEMPLATE_TOO_LARGE once filling their placeholders passes 1 MiB, and send or write nothing', async () => {
+    const projectId = await platform.projectWithType('owner', 'essays');
+    // 200 placeholders (the most a template may hold) of a 6,000-character field: 1.2 million characters.
+    const copies = '{{data.document.body}}'.repeat(200);
+    const action = await platform.createAction(projectId, owner, {
+      title: 'Multiply the essay',
+      triggers: [trigger('documentCreated', 'essays')],
+      blocks: [
+        { id: 'mail', blockName: 'send-mail', configuration: { to: 'essays@example.org', subject: 'Essay', text: copies } },
+        { id: 'copy', blockName: 'update-database', configuration: { modifier: { $set: { copies } } } },
+      ],
+    });
+    const essay = await createDocument(projectId, 'essays', { body: 'x'.repeat(6_000) });
+    const [run] = await platform.runsOf(projectId, action.id, owner, 1);
+    expect(run).toMatchObject({
+      status: 'failed',
+      blocks: [
+        { blockId: 'mail', status: 'failed', error: { code: 'ACTIONS_TEMPLATE_TOO_LARGE', message: expect.stringContaining('1048576 characters') } },
+        { blockId: 'copy', status: 'failed', error: { code: 'ACTIONS_TEMPLATE_TOO_LARGE' } },
+      ],
+    });
+    expect(platform.mailsTo('essays@example.org')).toEqual([]);
+    expect((await platform.call('GET', `/api/projects/${projectId}/types/essays/data/${essay.id}`, { token: owner })).body).toMatchObject({ revision: 0 });
+  });
+
   it('update-database writes as the action owner with history, and respects RLS and baseRevision', async () => {
     const projectId = await platform.projectWithType('owner', 'orders', [{ userId: 'member' }]);
     const action = await platform.createAction(projectId, member, {

@@ -5,12 +5,13 @@ import { RESERVED_TYPE_IDS } from '@platform/documents';
 import { rlsAllows, type Logger, type ProjectAccess, type ProjectCaller } from '@platform/kit';
 import { actionBlockRuns, actionRuns, inChildSpan, traceLogFields, type TraceContext } from '@platform/telemetry';
 import type { BlockDefinition, BlockServices } from '../blocks/block';
-import { BlockError } from '../blocks/block';
+import { BlockError, runTimeBudgetError } from '../blocks/block';
 import type { StoredAction, TriggerName } from '../domain/action-schema';
 import { topologicalOrder } from '../domain/graph';
 import { valueFits } from '../domain/sockets';
 import { RUN_INTERRUPTED, runErrorCodes } from '../errors';
 import type { ActionRepository } from './action-repository';
+import { ManualRunSlots, type ManualRunLimits } from './manual-run-slots';
 import { ownerStanding } from './owner-standing';
 import { manualRunId, RUN_LEASE_MS, runId, type ActionRun, type BlockResult, type BlockStatus, type DocumentRef, type RunStore } from './run-store';
 
@@ -43,6 +44,8 @@ export interface ExecutorDeps {
   maxDepth: number;
   /** ACTIONS_RUN_LEASE_MS: a running run renews its lease every third of it. */
   runLeaseMs?: number;
+  /** Runs by hand under way at once, per project and in the process. */
+  manualRunLimits: ManualRunLimits;
 }
 
 /**
@@ -55,10 +58,13 @@ export class Executor {
   /** Runs by hand under way (startManualRun), which no redelivery would finish if the process stopped during them. */
   private readonly manualRuns = new Set<Promise<void>>();
 
+  private readonly manualRunSlots: ManualRunSlots;
+
   private readonly leaseMs: number;
 
   constructor(private readonly deps: ExecutorDeps) {
     this.leaseMs = deps.runLeaseMs ?? RUN_LEASE_MS;
+    this.manualRunSlots = new ManualRunSlots(deps.manualRunLimits);
   }
 
   /** `traceContext`: the delivery's consumer span, which each run's span joins. */
@@ -95,18 +101,28 @@ export class Executor {
    * again by latestChangeEvent): a run of its own, whatever the action's triggers, at depth 0 (a
    * person asked), the start of a chain of its own. Answers the run as it starts; its blocks run
    * after the answer, as a triggered run's do, and its record says how they went. The caller has checked that `startedBy` owns the
-   * action and may read the document.
+   * action and may read the document. Past the runs by hand a project or the process may have
+   * under way at once, throws 429 and records nothing (ManualRunSlots).
    */
   async startManualRun(action: StoredAction, event: DocumentEvent, eventId: string, startedBy: string, traceContext?: TraceContext): Promise<ActionRun> {
+    const release = this.manualRunSlots.take(action.projectId);
     const id = manualRunId();
     const trigger = { eventId, triggerName: TRIGGER_OF_KIND[event.kind], depth: 0, chain: id };
     const run = this.newRun(action, event, { ...trigger, id, startedBy });
-    await this.deps.runs.claim(run);
+    try {
+      await this.deps.runs.claim(run);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const started = structuredClone(run);
     const work = this.ownerOf(action)
       .then((owner) => this.runInSpan(action, event, trigger, owner, run, traceContext))
       .catch((error: unknown) => this.deps.logger.warn({ err: error, actionId: action.id, runId: run.id, ...traceLogFields(traceContext) }, 'a run by hand could not finish'))
-      .finally(() => this.manualRuns.delete(work));
+      .finally(() => {
+        release();
+        this.manualRuns.delete(work);
+      });
     this.manualRuns.add(work);
     return started;
   }
@@ -170,7 +186,8 @@ export class Executor {
         message: `Not run: this event comes from a chain of ${trigger.depth} writes made by actions (limit ${this.deps.maxDepth}); an action probably triggers itself`,
       };
     } else {
-      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId }, run.id, traceContext);
+      const timeBudget = AbortSignal.timeout(this.deps.services.config.runTimeBudgetMs);
+      run.blocks = await this.runBlocks(action, event, { ...trigger, ownerId: action.ownerId }, run.id, timeBudget, traceContext);
     }
     run.status = run.error || run.blocks.some((block) => block.status === 'failed') ? 'failed' : 'succeeded';
     run.finishedAt = this.deps.services.clock();
@@ -179,7 +196,8 @@ export class Executor {
     actionRuns.inc({ status: run.status });
   }
 
-  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: RunTrigger & { ownerId: string }, runId: string, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
+  /** `timeBudget`: aborted once the run's time budget is spent; the block under way stops waiting, and every later one fails. */
+  private async runBlocks(action: StoredAction, event: DocumentEvent, trigger: RunTrigger & { ownerId: string }, runId: string, timeBudget: AbortSignal, traceContext: TraceContext | undefined): Promise<BlockResult[]> {
     const blocks = new Map(action.blocks.map((block) => [block.id, block]));
     const outputs = new Map<string, Record<string, unknown>>();
     const statuses = new Map<string, BlockStatus>();
@@ -218,6 +236,11 @@ export class Executor {
         record('skipped', { reason: 'Nothing reached it: every block feeding it was skipped or took the other branch' });
         continue;
       }
+      if (timeBudget.aborted) {
+        const { code, message } = runTimeBudgetError(this.deps.services.config.runTimeBudgetMs);
+        record('failed', { error: { code, message } });
+        continue;
+      }
       if (!definition) {
         record('failed', { error: { code: 'ACTIONS_UNKNOWN_BLOCK', message: `"${block.blockName}" is not a registered block` } });
         continue;
@@ -248,6 +271,7 @@ export class Executor {
             revisions,
             services: this.deps.services,
             traceContext: blockContext,
+            timeBudget,
           }),
         );
         outputs.set(id, outcome.outputs);

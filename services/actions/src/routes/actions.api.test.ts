@@ -217,6 +217,34 @@ describe('validation: 400 naming the problem, nothing stored', () => {
       'ACTIONS_WEBHOOK_ADDRESS_REFUSED',
       'blocks.0.configuration.url: 2002:c0a8:101::1 is the 6to4 form of 192.168.1.1, a private address',
     ],
+    [
+      'a mail text with more placeholders than a template may hold',
+      { title: 't', blocks: [block('m', 'send-mail', { to: 'a@example.org', text: '{{data}}'.repeat(201) })] },
+      'ACTIONS_INVALID_CONFIGURATION',
+      'blocks.0.configuration.text: send-mail block "m": may hold at most 200 placeholders',
+    ],
+    [
+      'a modifier with more placeholders than a template may hold',
+      { title: 't', blocks: [block('u', 'update-database', { modifier: { $set: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`f${i}`, '{{data.revision}}'])) } })] },
+      'ACTIONS_INVALID_CONFIGURATION',
+      'blocks.0.configuration.modifier: update-database block "u": may hold at most 200 placeholders in its values',
+    ],
+    [
+      'a modifier past 64 KiB',
+      { title: 't', blocks: [block('u', 'update-database', { modifier: { $set: { note: 'x'.repeat(64 * 1024) } } })] },
+      'ACTIONS_INVALID_CONFIGURATION',
+      'blocks.0.configuration.modifier: update-database block "u": may be at most 65536 bytes of JSON',
+    ],
+    [
+      'an action past 256 KiB',
+      {
+        title: 't',
+        // Small nested arrays, what parsed takes the most memory for its size.
+        blocks: Array.from({ length: 5 }, (_, i) => block(`c${i}`, 'conditional-logic', { operator: 'equals', value: Array.from({ length: 14_000 + i }, () => [0]) })),
+      },
+      'ACTIONS_TOO_LARGE',
+      'blocks.4: the action is',
+    ],
   ])('refuses %s', async (_name, body, code, named) => {
     const projectId = await project();
     const response = await platform.call('POST', `/api/projects/${projectId}/actions`, { token: token.owner, body });

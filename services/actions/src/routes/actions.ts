@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ActionsDeps } from '../actions-deps';
 import { blockRegistry } from '../blocks/registry';
 import { actionBodySchema, type ActionBody, type StoredAction } from '../domain/action-schema';
+import { actionSizeProblems } from '../domain/action-size';
 import { validateGraph, type GraphProblem } from '../domain/graph';
 import type { NetworkPolicy } from '../domain/network-policy';
 import { refusedWebhookAddresses } from '../domain/webhook-addresses';
@@ -35,8 +36,9 @@ function refuse(problems: GraphProblem[]): void {
   if (first) throw new AppError(400, first.code, `Invalid ${first.field}: ${first.message}`, { problems });
 }
 
-/** The graph's problems, then (once it is sound) its webhook addresses'. */
+/** The action's size, then its graph's problems, then (once it is sound) its webhook addresses'. */
 function checkGraph(body: ActionBody, policy: NetworkPolicy): void {
+  refuse(actionSizeProblems(body));
   const graphProblems = validateGraph({ triggers: body.triggers ?? [], blocks: body.blocks ?? [], connections: body.connections ?? [] }, blockRegistry);
   refuse(graphProblems.length ? graphProblems : refusedWebhookAddresses(body.blocks ?? [], policy));
 }

@@ -1,3 +1,5 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startActionsPlatform, type ActionsTestPlatform } from '../testing/actions-test-platform';
 
@@ -151,5 +153,67 @@ describe('GET .../actions/{actionId}/runs/{runId}: one run', () => {
     expect((await get(await platform.signIn('outsider'), action.id, started.body.id)).status).toBe(404);
     expect((await get(undefined, action.id, started.body.id)).status).toBe(401);
     expect((await get(owner, action.id, 'x'.repeat(65))).status).toBe(400);
+  });
+});
+
+describe('runs by hand under way at once', () => {
+  let limited: ActionsTestPlatform;
+  let receiver: Server;
+  /** Calls the receiver holds unanswered until answerAll. */
+  const held: ServerResponse[] = [];
+  let answering = false;
+  const answerAll = () => {
+    answering = true;
+    for (const response of held.splice(0)) response.writeHead(204).end();
+  };
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      request.resume();
+      if (answering) response.writeHead(204).end();
+      else held.push(response);
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    limited = await startActionsPlatform({ manualRunLimits: { perProject: 2, total: 3 } });
+  });
+  afterAll(async () => {
+    answerAll();
+    receiver?.close();
+    await limited?.close();
+  });
+
+  it('answers 429 with Retry-After past the limit of a project and of the process, records nothing for it, and starts runs again once others end', async () => {
+    const token = await limited.signIn('owner');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hold`;
+    const targets: Array<{ projectId: string; actionId: string; documentId: string }> = [];
+    for (let index = 0; index < 3; index += 1) {
+      const projectId = await limited.projectWithType('owner', 'tickets');
+      const action = await limited.createAction(projectId, token, { title: 'Call and wait', blocks: [{ id: 'hook', blockName: 'call-webhook', configuration: { url, retries: 0, timeoutMs: 30_000 } }] });
+      const ticket = await limited.call('POST', `/api/projects/${projectId}/types/tickets/data`, { token, body: { title: `Ticket ${index}` } });
+      targets.push({ projectId, actionId: action.id, documentId: ticket.body.id });
+    }
+    const start = (index: number) => {
+      const { projectId, actionId, documentId } = targets[index]!;
+      return limited.call('POST', runsPath(projectId, actionId), { token, body: { typeId: 'tickets', documentId } });
+    };
+
+    expect((await start(0)).status).toBe(202);
+    expect((await start(0)).status).toBe(202);
+    const perProject = await start(0);
+    expect(perProject).toMatchObject({ status: 429, body: { code: 'ACTIONS_TOO_MANY_MANUAL_RUNS_PER_PROJECT', details: { limit: 2, retryAfterSeconds: 5 } } });
+    expect(perProject.headers.get('retry-after')).toBe('5');
+    expect((await start(1)).status).toBe(202);
+    const inProcess = await start(2);
+    expect(inProcess).toMatchObject({ status: 429, body: { code: 'ACTIONS_TOO_MANY_MANUAL_RUNS', details: { limit: 3, retryAfterSeconds: 5 } } });
+    expect(inProcess.headers.get('retry-after')).toBe('5');
+
+    answerAll();
+    const finished = await limited.runsOf(targets[0]!.projectId, targets[0]!.actionId, token, 2);
+    expect(finished.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
+    expect((await limited.call('GET', runsPath(targets[0]!.projectId, targets[0]!.actionId), { token })).body.total).toBe(2);
+    expect((await limited.call('GET', runsPath(targets[2]!.projectId, targets[2]!.actionId), { token })).body.total).toBe(0);
+    // A run frees its place as it ends.
+    await vi.waitFor(async () => expect((await start(2)).status).toBe(202), { timeout: 5_000, interval: 20 });
+    expect(await limited.runsOf(targets[2]!.projectId, targets[2]!.actionId, token, 1)).toMatchObject([{ status: 'succeeded' }]);
   });
 });
