@@ -13,6 +13,7 @@ export const documentErrorEntries = {
   DATA_VALIDATION_TOO_SLOW: [422, 'Validating the document against its type schema took longer than the server allows'],
   DATA_DOCUMENT_TOO_LARGE: [400, 'The document would be larger than the server stores'],
   DATA_ARRAY_TOO_LONG: [400, 'An array of the document would be longer than the server stores'],
+  DATA_ARRAY_GROWTH_TOO_LARGE: [400, "A modifier would add more array elements past the arrays' ends than the server allows at once"],
   DATA_DOCUMENT_TOO_DEEP: [400, 'The document would nest deeper than the server stores'],
   DATA_NUMBER_OUT_OF_RANGE: [400, 'A number of the document would not fit a double (an $inc or $mul past its range)'],
   DATA_TYPE_SCHEMA_INVALID: [400, "The type's stored schema is not valid; change the type schema"],

@@ -3,6 +3,7 @@ export * from './config';
 export * from './data-deps';
 export * from './domain/access-rules';
 export * from './domain/agent-record';
+export * from './domain/array-growth';
 export * from './domain/check-in-bindings';
 export * from './domain/collections';
 export * from './domain/conflict';

@@ -530,6 +530,52 @@ describe('push batches and the body limit', () => {
   });
 });
 
+describe('push answers without documents', () => {
+  it('reads back the version of a write a bulk answer carried without its document (its budget spent on large documents), even when others wrote since', async () => {
+    const typeId = await freshType();
+    const path = `/api/projects/${projectId}/types/${typeId}/data`;
+    // Twelve documents of about 800 kB: a bulk answer carries about 8 MiB of documents.
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const id = `large-${index}`;
+      expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
+      for (let revision = 0; revision < 3; revision += 1) {
+        const grown = await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
+        expect(grown.status).toBe(200);
+      }
+      ids.push(id);
+    }
+    const requests: string[] = [];
+    let writtenMeanwhile: string | undefined;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = String(input);
+      requests.push(`${init?.method ?? 'GET'} ${url.slice(url.indexOf('/data'))}`);
+      const readBack = /\/data\/([^/]+)\/revisions\/4$/.exec(url);
+      // Another member writes the first document read back between the push's answer and its read.
+      if (readBack && writtenMeanwhile === undefined) {
+        writtenMeanwhile = decodeURIComponent(readBack[1] as string);
+        expect((await platform.call('PATCH', `${path}/${writtenMeanwhile}`, { token: tokens.owner, body: { modifier: { $set: { title: 'theirs' } }, baseRevision: 4 } })).status).toBe(200);
+      }
+      return globalThis.fetch(input, init);
+    };
+    const alice = client(tokens.alice, [typeId], { fetch });
+    await alice.sync();
+    const notes = alice.collection(typeId);
+    for (const id of ids) await notes.update(id, { title: 'mine' });
+    await alice.push();
+
+    expect(requests.filter((request) => request.startsWith('POST') && request.endsWith('/bulk'))).toHaveLength(1);
+    expect(writtenMeanwhile).toBeDefined();
+    expect(notes.conflicts()).toEqual([]);
+    for (const id of ids) {
+      expect(notes.state(id)).toBe('synced');
+      expect(notes.get(id)).toMatchObject({ title: 'mine', revision: 4, part3: 'x'.repeat(200_000) });
+    }
+    await alice.sync();
+    expect(notes.get(writtenMeanwhile as string)).toMatchObject({ title: 'theirs', revision: 5 });
+  });
+});
+
 describe('convergence', () => {
   it('two clients editing the same and different entities offline converge after resolving', async () => {
     const typeId = await freshType();

@@ -202,6 +202,8 @@ interface ErrorBody extends RefusalBody {
     /** A bulk answer's conflict past the server's budget of details: send the write again alone. */
     detailsOmitted?: boolean;
   };
+  /** A bulk answer's success past the server's budget of documents: the body holds only the version (see pushAnswerOf). */
+  bodyOmitted?: boolean;
 }
 
 /**
@@ -1176,7 +1178,8 @@ export class SyncClient {
    * as a whole, too large (413) or malformed (400: a key its JSON parser refuses, say), is split in
    * halves and each pushed on its own: only one write alone answered so is that write's refusal,
    * the others are not held back by it. A revision conflict answered without its details (the
-   * server bounds an answer's conflict details) is sent again alone, where it gets them.
+   * server bounds an answer's conflict details) is sent again alone, where it gets them; a success
+   * answered without its document (the server bounds an answer's documents too) is read back.
    */
   private async pushBatch(collection: Collection, batch: QueuedWrite[]): Promise<void> {
     const outcome = await this.sendBatch(collection, batch);
@@ -1191,8 +1194,8 @@ export class SyncClient {
 
   /**
    * Sends one batch and applies its answers. `split` when the server refused the request of
-   * several writes as a whole (413, 400), nothing applied; otherwise the writes whose conflict
-   * came without details, not applied either.
+   * several writes as a whole (413, 400), nothing applied; otherwise the writes to send again
+   * alone (see pushAnswerOf), not applied either.
    */
   private async sendBatch(collection: Collection, batch: QueuedWrite[]): Promise<'split' | QueuedWrite[]> {
     const { typeId } = collection.options;
@@ -1213,11 +1216,17 @@ export class SyncClient {
       if ((answer.status === 413 || answer.status === 400) && batch.length > 1) return 'split';
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = (answer.status === 200 ? answer.body.results : batch.map(() => answer)) as Array<HttpAnswer<ErrorBody>>;
-      const omitted = results.map((result) => result?.body?.details?.detailsOmitted === true);
-      const outcomes = await Promise.allSettled(batch.map((write, index) => (omitted[index] ? undefined : this.applyPushAnswer(collection, write, results[index] as HttpAnswer<ErrorBody>))));
+      const sendAgain = new Set<QueuedWrite>();
+      const outcomes = await Promise.allSettled(
+        batch.map(async (write, index) => {
+          const answer = await this.pushAnswerOf(typeId, write, results[index] as HttpAnswer<ErrorBody>);
+          if (answer) await this.applyPushAnswer(collection, write, answer);
+          else sendAgain.add(write);
+        }),
+      );
       const failed = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
-      return batch.filter((_, index) => omitted[index]);
+      return batch.filter((write) => sendAgain.has(write));
     } finally {
       for (const key of keys) {
         this.inFlight.delete(key);
@@ -1228,6 +1237,23 @@ export class SyncClient {
         }
       }
     }
+  }
+
+  /**
+   * One write's bulk result as its single route answers it, or undefined when the write is to be
+   * sent again alone: a conflict without its details, or a success without its document
+   * (`bodyOmitted`, only its `id`, `revision`, `createdAt`, `updatedAt`, `deletedAt`) whose fields
+   * cannot be read back. Such a success is applied all the same: its fields are those of its
+   * revision (`GET .../{id}/revisions/{revision}`), whatever others wrote since. One no longer
+   * readable is sent again alone, where it answers as a write whose answer was lost.
+   */
+  private async pushAnswerOf(typeId: string, { record }: QueuedWrite, result: HttpAnswer<ErrorBody>): Promise<HttpAnswer<ErrorBody> | undefined> {
+    if (result?.body?.details?.detailsOmitted === true) return undefined;
+    if (result?.body?.bodyOmitted !== true) return result;
+    const { bodyOmitted: _omitted, ...version } = result.body as ErrorBody & { revision: number };
+    const read = await this.readForPush<{ state?: Record<string, unknown> }>(`${this.dataPath(typeId)}/${encodeURIComponent(record.id)}/revisions/${version.revision}`);
+    if (read.status !== 200 || !read.body?.state) return undefined;
+    return { status: result.status, body: { ...fieldsOf(read.body.state), ...version } };
   }
 
   /** One write's answer, as its single route gives it: accepted, retried later, merged, or a conflict. */
@@ -1336,7 +1362,7 @@ export class SyncClient {
   private async settleDuplicateId(collection: Collection, record: EntityRecord, entityPath: string, answer: HttpAnswer<ErrorBody>): Promise<void> {
     const { typeId } = collection.options;
     const error = refusalOf(answer.status, answer.body);
-    const stored = await this.readForDuplicate<Record<string, unknown>>(entityPath);
+    const stored = await this.readForPush<Record<string, unknown>>(entityPath);
     if (stored.status !== 200) return this.storeConflict(typeId, record, { reason: 'rejected', fields: [], error });
     const server = serverDocument(stored.body);
     if (server.deletedAt !== undefined) {
@@ -1347,7 +1373,7 @@ export class SyncClient {
     }
     let created: SyncDocument | undefined = server;
     if (server.revision > 0) {
-      const first = await this.readForDuplicate<{ state?: Record<string, unknown> }>(`${entityPath}/revisions/0`);
+      const first = await this.readForPush<{ state?: Record<string, unknown> }>(`${entityPath}/revisions/0`);
       created = first.status === 200 && first.body?.state ? { ...fieldsOf(first.body.state), id: server.id, revision: 0, createdAt: server.createdAt, updatedAt: server.createdAt } : undefined;
     }
     const scope = { projectId: this.options.projectId, typeId };
@@ -1366,8 +1392,8 @@ export class SyncClient {
     if (server.revision > 0 && record.server === server) this.events.emit('change', { typeId, added: [], modified: [server], removed: [], reason: 'pull', source: 'remote' });
   }
 
-  /** A GET made to settle a duplicate id: a busy or unreachable server keeps the write queued. */
-  private async readForDuplicate<T>(path: string): Promise<HttpAnswer<T & ErrorBody>> {
+  /** A GET made to settle a pushed write's answer: a busy or unreachable server keeps the write queued. */
+  private async readForPush<T>(path: string): Promise<HttpAnswer<T & ErrorBody>> {
     const answer = await this.http.request<T & ErrorBody>('GET', path);
     if (isTransientStatus(answer.status)) throw new TransientError(answer.status, answer.retryAfterMs);
     if (answer.status === 404 && answer.body?.code === PROJECT_NOT_FOUND) {

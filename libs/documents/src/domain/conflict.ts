@@ -51,3 +51,14 @@ export function conflictDetails(input: {
   }));
   return { baseRevision: input.baseRevision, currentRevision: input.current.revision, current: input.current, changesSince: input.changesSince, fields };
 }
+
+/**
+ * Asked before a 409's details are computed, with the revisions of history they replay: a bulk
+ * request spends a budget on them. False answers the conflict without them (omittedConflictDetails).
+ */
+export type ConflictDetailsGate = (replayedRevisions: number) => boolean;
+
+/** A conflict's details when they were not computed: sending the write again alone gets them. */
+export function omittedConflictDetails(baseRevision: number, currentRevision: number): { baseRevision: number; currentRevision: number; detailsOmitted: true } {
+  return { baseRevision, currentRevision, detailsOmitted: true };
+}

@@ -4,6 +4,8 @@ import { AppError, rlsAllows, type ProjectCaller } from '@platform/kit';
 import { applyUpdate, type UpdateModifier } from '@platform/storage';
 import type { TraceContext } from '@platform/telemetry';
 import { accessRuleProblems } from '../domain/access-rules';
+import { arrayGrowthProblem } from '../domain/array-growth';
+import type { ConflictDetailsGate } from '../domain/conflict';
 import { changesOnlyAccess } from '../domain/deleted-entity-rules';
 import { indexBeyondLimit, limitProblem, type DocumentLimits, type LimitProblem } from '../domain/document-limits';
 import { checkClientModifier, touchedPaths, type ModifierProblem } from '../domain/modifier-rules';
@@ -69,6 +71,8 @@ export interface PatchRequest {
   traceContext?: TraceContext;
   /** Set by the actions executor only: what the write's event carries (see ActionCause). */
   actionCause?: ActionCause;
+  /** Set by a bulk request: whether a 409 may still compute its details (see EntityWriter.conflict). */
+  mayExplainConflict?: ConflictDetailsGate;
 }
 
 /**
@@ -100,7 +104,10 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   if (farIndex) throw limitExceeded(farIndex);
   // A baseRevision ahead of this read could be reached by another write before ours lands, and
   // the modifier would then apply to a state nobody checked.
-  if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision, caller);
+  if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision, caller, request.mayExplainConflict);
+  // Before applying: the engine would fill every gap with nulls, and the limits would walk them all.
+  const growth = arrayGrowthProblem(entity, modifier, deps.limits.maxArrayLength);
+  if (growth) throw documentError('DATA_ARRAY_GROWTH_TOO_LARGE', { message: `Invalid ${growth.field}: ${growth.message}`, details: { field: growth.field, limit: growth.limit, elements: growth.elements } });
   const mismatched = targetTypeProblems(entity, modifier);
   if (mismatched.length) throw badModifier(mismatched);
   let after: Record<string, unknown>;
@@ -121,5 +128,5 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   const storable = !touchedPaths(modifier).some((path) => path.split('.').some((segment) => segment.startsWith('$')));
   const written = prepared === fields && storable ? modifier : replacingModifier(ownFields(entity), prepared);
   if (isDeepStrictEqual(after, entity) && prepared === fields) return entity;
-  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller, actionCause: request.actionCause });
+  return deps.writer.patch(resolved.scope, entity.id, written, { userId: caller.userId, baseRevision: request.baseRevision, traceContext: request.traceContext, reader: caller, actionCause: request.actionCause, mayExplain: request.mayExplainConflict });
 }

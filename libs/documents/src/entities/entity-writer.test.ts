@@ -87,6 +87,33 @@ describe('EntityWriter on the embedded store', () => {
     }
   });
 
+  it("explains a conflict from the changes the process keeps, and omits its details without reading history when the gate declines", async () => {
+    const historyReads: unknown[] = [];
+    const counting = (collection: Collection<StoredDocument>): Collection<StoredDocument> => {
+      if (collection.name !== historyCollection(scope.collection)) return collection;
+      return Object.assign(Object.create(collection) as Collection<StoredDocument>, {
+        find: (...args: Parameters<Collection<StoredDocument>['find']>) => (historyReads.push(args[0]), collection.find(...args)),
+      });
+    };
+    const countingStore: DocumentStore = { ...store, collection: wrappedCollections(store, counting), atomically: wrappedAtomically(store, counting) };
+    const history = new History(countingStore);
+    const keptWriter = new EntityWriter(countingStore, history, new OutboxDrainer(countingStore, bus, history, Date.now, createLogger({ level: 'silent' })), new UpdatedAtClock(Date.now), undefined);
+    await keptWriter.create(scope, { title: 'a' }, { userId: 'u1', id: 'kept' });
+    await keptWriter.patch(scope, 'kept', { $set: { title: 'b' } }, { userId: 'u1', baseRevision: 0 });
+    await keptWriter.patch(scope, 'kept', { $set: { note: 'c' } }, { userId: 'u1', baseRevision: 1 });
+    const current = (await store.collection(scope.collection).findById('kept')) as StoredEntity;
+    historyReads.length = 0;
+
+    const asked: number[] = [];
+    const explained = await keptWriter.conflict(scope, current, { $set: { title: 'mine' } }, 0, undefined, (revisions) => (asked.push(revisions), true));
+    expect(explained).toMatchObject({ statusCode: 409, details: { baseRevision: 0, currentRevision: 2, fields: [{ path: 'title', base: 'a', theirs: 'b', mine: 'mine', serverTouched: true }] } });
+    expect((explained as { details: { changesSince: unknown[] } }).details.changesSince).toHaveLength(2);
+    expect(asked).toEqual([3]);
+    const declined = await keptWriter.conflict(scope, current, { $set: { title: 'mine' } }, 0, undefined, () => false);
+    expect(declined).toMatchObject({ statusCode: 409, code: 'DATA_REVISION_CONFLICT', details: { baseRevision: 0, currentRevision: 2, detailsOmitted: true } });
+    expect(historyReads).toEqual([]);
+  });
+
   it('writes an entity again only once the outbox pull of its last write has landed', async () => {
     // On a store that updates a document by reading and replacing it (the MongoDB-compatible test
     // server), a pull overlapping the next write put the document back and the write's revision was lost.

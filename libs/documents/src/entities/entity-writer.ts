@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '@platform/contracts';
 import { rlsAllows, type ProjectCaller } from '@platform/kit';
-import { DuplicateKeyError, guardedUpdate, type DocumentStore, type StoreSection, type UpdateModifier } from '@platform/storage';
+import { DuplicateKeyError, guardedUpdate, replayUpdates, type DocumentStore, type StoreSection, type UpdateModifier } from '@platform/storage';
 import { inStoreWriteSpan, type TraceContext } from '@platform/telemetry';
-import { conflictDetails } from '../domain/conflict';
+import { conflictDetails, omittedConflictDetails, type ConflictDetailsGate } from '../domain/conflict';
 import { accessFieldsOf, scopeAccessFields, scopeAccessModifier, unscopableAccessPaths } from '../domain/scoped-access';
 import { documentError } from '../errors';
 import { storeChange, type ActionCause, type EntityScope, type OutboxEntry, type StoredEntity } from './entity';
@@ -98,14 +98,15 @@ export class EntityWriter {
 
   /**
    * Applies a modifier if the stored revision is `baseRevision`; 409 with conflict details if not
-   * (see `conflict`: `reader` is whom they are for). Permission names it writes into access rules
-   * are scoped to the project (400 for operators that could store them otherwise).
+   * (see `conflict`: `reader` is whom they are for, `mayExplain` whether they may be computed).
+   * Permission names it writes into access rules are scoped to the project (400 for operators that
+   * could store them otherwise).
    */
   async patch(
     scope: EntityScope,
     id: string,
     given: UpdateModifier,
-    options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller; actionCause?: ActionCause },
+    options: { userId: string; baseRevision: number; preceding?: PrecedingWrites; traceContext?: TraceContext; reader?: ProjectCaller; actionCause?: ActionCause; mayExplain?: ConflictDetailsGate },
   ): Promise<StoredEntity> {
     const accessFields = accessFieldsOf(scope.typeId);
     const unscopable = unscopableAccessPaths(given, accessFields);
@@ -141,7 +142,7 @@ export class EntityWriter {
       stamp.end();
     }
     if (result.status === 'not-found') throw documentError('DATA_ENTITY_NOT_FOUND');
-    if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision, options.reader);
+    if (result.status === 'conflict') throw await this.conflict(scope, result.current as StoredEntity, modifier, options.baseRevision, options.reader, options.mayExplain);
     const stored = await this.settle(scope, result.document as StoredEntity, stamp.at);
     await this.drainer.drain(scope, stored, { inHistory: change.revision, traceContext: options.traceContext });
     return stored;
@@ -195,17 +196,20 @@ export class EntityWriter {
    * revision does not exist. The details hold the entity and its changes, so a `reader` who may no
    * longer read it (a write in between took their access) gets the 404 of an entity they cannot
    * read. A modifier that cannot apply to the base at all is a 400, as it would be on the current
-   * revision: no rebase makes it valid.
+   * revision: no rebase makes it valid. The details read and replay the entity's history (its
+   * kept changes when the process has them), so `mayExplain` is asked first; when it declines,
+   * the 409 says only that they were omitted.
    */
-  async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number, reader?: ProjectCaller) {
+  async conflict(scope: EntityScope, current: StoredEntity, modifier: UpdateModifier, baseRevision: number, reader?: ProjectCaller, mayExplain: ConflictDetailsGate = () => true) {
     if (reader !== undefined && !rlsAllows(current.access, 'read', reader)) return documentError('DATA_ENTITY_NOT_FOUND');
     if (baseRevision > current.revision || baseRevision < 0) {
       return documentError('DATA_REVISION_CONFLICT', { details: { baseRevision, currentRevision: current.revision, reason: 'baseRevision does not exist' } });
     }
-    const [base, changesSince] = await Promise.all([
-      this.history.stateAt(scope.collection, current.id, baseRevision),
-      this.history.changes(scope.collection, current, baseRevision),
-    ]);
+    if (!mayExplain(current.revision + 1)) return documentError('DATA_REVISION_CONFLICT', { details: omittedConflictDetails(baseRevision, current.revision) });
+    // A change's baseRevision is the revision before it: those below the base made it, the others came since.
+    const changes = await this.history.changes(scope.collection, current);
+    const base = { ...replayUpdates(changes.filter((change) => change.baseRevision < baseRevision).map((change) => change.modifier as UpdateModifier)), revision: baseRevision };
+    const changesSince = changes.filter((change) => change.baseRevision >= baseRevision);
     const { _outbox, ...visible } = current;
     try {
       return documentError('DATA_REVISION_CONFLICT', { details: conflictDetails({ base, current: visible, baseRevision, changesSince, modifier }) });

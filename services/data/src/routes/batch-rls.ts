@@ -58,7 +58,8 @@ export async function registerBatchRlsRoute(app: FastifyInstance, deps: DataDeps
       const { projectId, typeId } = request.params;
       const { project, caller } = await deps.projects.require(projectId, request.principal);
       if (!rlsAllows(project.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'Batch RLS needs the update permission on the project' });
-      const type = await deps.types.require(projectId, typeId);
+      // The type's read rule binds the project's updaters too: one it excludes gets the 404 of an unknown type.
+      const type = await deps.types.requireReadable(projectId, typeId, caller);
       const body = request.body;
       if (body.action === 'resetToDefault' && !type.defaultAccess) throw dataError('DATA_NO_DEFAULT_ACCESS');
 

@@ -4,7 +4,8 @@ import { startTestGateway, type TestGateway } from '@platform/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataService } from '../app';
 import { BULK_MAX_OPERATIONS } from './bulk';
-import { BULK_CONFLICT_DETAILS_BUDGET } from './bulk-conflict-budget';
+import { BULK_CONFLICT_DETAILS_BUDGET, BULK_CONFLICT_REPLAY_BUDGET } from './bulk-conflict-budget';
+import { BULK_DOCUMENTS_BUDGET } from './bulk-document-budget';
 
 let platform: TestGateway;
 let projectId: string;
@@ -184,6 +185,62 @@ describe('POST .../data/bulk', () => {
     expect(alone.body.results[0].body.details).toEqual(whole[0]?.body.details);
     const after = await platform.call('GET', `${dataPath(typeId)}/${large}`, { token: tokens.owner });
     expect(after.body).toMatchObject({ revision: 4, title: 'theirs' });
+  });
+
+  it('bounds the history one request’s conflicts replay: past the budget a stale patch answers detailsOmitted, changes nothing, and sent alone gets its details', async () => {
+    const typeId = await createType();
+    const counter = await create(typeId, { id: 'counter', n: 0 });
+    const grown = await bulk(typeId, { operations: Array.from({ length: 200 }, (_, revision) => ({ op: 'patch', id: counter, modifier: { $inc: { n: 1 } }, baseRevision: revision })) });
+    expect(grown.body.results.every((result: { status: number }) => result.status === 200)).toBe(true);
+    // Each conflict's details replay the entity's 201 revisions; each is small, so only the replay budget ends them.
+    const stalePatch = { op: 'patch', id: counter, modifier: { $inc: { n: 1 } }, baseRevision: 199 };
+    const answer = await bulk(typeId, { operations: Array.from({ length: 500 }, () => stalePatch) });
+    const results = answer.body.results as Array<{ status: number; body: { code: string; details: Record<string, unknown> } }>;
+    expect(results.every((result) => result.status === 409 && result.body.code === 'DATA_REVISION_CONFLICT')).toBe(true);
+    const explained = Math.ceil(BULK_CONFLICT_REPLAY_BUDGET / 201);
+    expect(results.slice(0, explained).every((result) => result.body.details.current !== undefined)).toBe(true);
+    for (const { body } of results.slice(explained)) expect(body.details).toEqual({ baseRevision: 199, currentRevision: 200, detailsOmitted: true });
+
+    const alone = await bulk(typeId, { operations: [stalePatch] });
+    expect(alone.body.results[0].body.details).toEqual(results[0]?.body.details);
+    expect((await platform.call('GET', `${dataPath(typeId)}/${counter}`, { token: tokens.owner })).body).toMatchObject({ n: 200, revision: 200 });
+  });
+
+  it('bounds the documents of one answer: past the budget a success answers its version without the body, and is applied all the same', async () => {
+    const typeId = await createType();
+    // Twelve documents of about 800 kB: a write's modifier takes at most 256 kB, so each comes in four parts.
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const id = await create(typeId, { id: `large-${index}`, title: 'first', part0: 'x'.repeat(200_000) });
+      for (let revision = 0; revision < 3; revision += 1) {
+        const grown = await platform.call('PATCH', `${dataPath(typeId)}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
+        expect(grown.status).toBe(200);
+      }
+      ids.push(id);
+    }
+    const patched = await bulk(typeId, { operations: ids.map((id) => ({ op: 'patch', id, modifier: { $set: { title: 'second' } }, baseRevision: 3 })) });
+    const results = patched.body.results as Array<{ status: number; body: Record<string, unknown> }>;
+    expect(results.every((result) => result.status === 200)).toBe(true);
+    const whole = results.filter((result) => result.body.part0 !== undefined);
+    const omitted = results.filter((result) => result.body.bodyOmitted === true);
+    expect(whole.length).toBeGreaterThan(0);
+    expect(omitted.length).toBeGreaterThan(0);
+    expect(whole.length + omitted.length).toBe(12);
+    const oneDocument = JSON.stringify(whole[0]?.body).length;
+    expect(JSON.stringify(patched.body).length).toBeLessThan(BULK_DOCUMENTS_BUDGET + oneDocument + 12 * 200);
+    for (const { body } of omitted) {
+      expect(body).toEqual({ id: expect.any(String), revision: 4, createdAt: expect.any(Number), updatedAt: expect.any(Number), bodyOmitted: true });
+      const stored = await platform.call('GET', `${dataPath(typeId)}/${body.id}`, { token: tokens.owner });
+      expect(stored.body).toMatchObject({ revision: 4, title: 'second', updatedAt: body.updatedAt });
+      const state = await platform.call('GET', `${dataPath(typeId)}/${body.id}/revisions/4`, { token: tokens.owner });
+      expect(state.body.state).toMatchObject({ title: 'second', part3: 'x'.repeat(200_000) });
+    }
+
+    // No-op patches answer the document as it is: held to the same budget.
+    const noOps = await bulk(typeId, { operations: Array.from({ length: 20 }, () => ({ op: 'patch', id: ids[0], modifier: { $set: { title: 'second' } }, baseRevision: 4 })) });
+    expect(noOps.body.results.every((result: { status: number }) => result.status === 200)).toBe(true);
+    expect(noOps.body.results.filter((result: { body: Record<string, unknown> }) => result.body.bodyOmitted === true).length).toBeGreaterThan(0);
+    expect(JSON.stringify(noOps.body).length).toBeLessThan(BULK_DOCUMENTS_BUDGET + oneDocument + 20 * 200);
   });
 
   it('is in the OpenAPI document', async () => {

@@ -3,8 +3,9 @@ import { StoreUnavailableError } from '@platform/storage';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ID_PATTERN, typeIdSchema, publicView, patchEntity, type DataDeps, documentsKind } from '@platform/documents';
-import { BULK_CONFLICT_DETAILS_BUDGET, conflictDetailsWithin } from './bulk-conflict-budget';
+import { ID_PATTERN, typeIdSchema, publicView, patchEntity, type ConflictDetailsGate, type DataDeps, documentsKind } from '@platform/documents';
+import { BULK_CONFLICT_DETAILS_BUDGET, BULK_CONFLICT_REPLAY_BUDGET, ConflictDetailsBudget } from './bulk-conflict-budget';
+import { BULK_DOCUMENTS_BUDGET, documentsWithin } from './bulk-document-budget';
 import { createEntity, entityIdSchema, removeEntity, type EntityWriteContext } from './entity-writes';
 
 /** Operations per request: a client with more queued writes sends several requests. */
@@ -29,7 +30,7 @@ const resultSchema = z.object({
   body: z
     .record(z.string(), z.unknown())
     .describe(
-      `The document (without changes), or the error body \`{ error, code, details? }\` the single route would answer. Revision conflicts carry their details up to about ${BULK_CONFLICT_DETAILS_BUDGET / 1024 / 1024} MiB of them an answer (the first always); later ones answer \`details: { baseRevision, currentRevision, detailsOmitted: true }\`: send that operation again, alone or first, to get them`,
+      `The document (without changes), or the error body \`{ error, code, details? }\` the single route would answer. Documents are answered up to about ${BULK_DOCUMENTS_BUDGET / 1024 / 1024} MiB of them an answer (the first always); later successes answer \`{ id, revision, createdAt, updatedAt, deletedAt?, bodyOmitted: true }\` (applied all the same: read that revision with GET .../data/{id}/revisions/{revision}). Revision conflicts carry their details up to about ${BULK_CONFLICT_DETAILS_BUDGET / 1024 / 1024} MiB of them an answer and ${BULK_CONFLICT_REPLAY_BUDGET} revisions of history replayed for them (the first always); later ones answer \`details: { baseRevision, currentRevision, detailsOmitted: true }\`: send that operation again, alone or first, to get them`,
     ),
 });
 
@@ -37,12 +38,12 @@ const responseSchema = z.object({ results: z.array(resultSchema).describe('One p
 
 type Result = z.infer<typeof resultSchema>;
 
-async function apply(writer: EntityWriteContext, operation: Operation): Promise<Result> {
+async function apply(writer: EntityWriteContext, operation: Operation, mayExplainConflict: ConflictDetailsGate): Promise<Result> {
   if (operation.op === 'create') return { status: 201, body: publicView(await createEntity(writer, operation.fields, 'fields')) };
   if (operation.op === 'delete') return { status: 200, body: publicView(await removeEntity(writer, operation.id)) };
   writer.resolved.checkModifier?.(operation.modifier);
   const { deps, resolved, caller, projectAccess } = writer;
-  return { status: 200, body: publicView(await patchEntity(deps, resolved, { id: operation.id, modifier: operation.modifier, baseRevision: operation.baseRevision, caller, projectAccess, traceContext: writer.traceContext })) };
+  return { status: 200, body: publicView(await patchEntity(deps, resolved, { id: operation.id, modifier: operation.modifier, baseRevision: operation.baseRevision, caller, projectAccess, traceContext: writer.traceContext, mayExplainConflict })) };
 }
 
 /** One operation's failure as the single route's error handler would answer it. */
@@ -63,11 +64,13 @@ function entityOf(operation: Operation): string | undefined {
 
 /**
  * Runs every operation, up to BULK_CONCURRENCY at once, operations naming the same entity one
- * after another in their order; answers the results in the operations' order.
+ * after another in their order; answers the results in the operations' order, their documents and
+ * conflict details held to the answer's budgets.
  */
 async function applyAll(writer: EntityWriteContext, operations: Operation[], log: FastifyBaseLogger): Promise<Result[]> {
   const results: Result[] = [];
-  const withinBudget = conflictDetailsWithin(BULK_CONFLICT_DETAILS_BUDGET);
+  const conflicts = new ConflictDetailsBudget();
+  const documents = documentsWithin(BULK_DOCUMENTS_BUDGET);
   const previousOf = new Map<string, Promise<unknown>>();
   let running = 0;
   const slots: Array<() => void> = [];
@@ -76,7 +79,8 @@ async function applyAll(writer: EntityWriteContext, operations: Operation[], log
     if (running >= BULK_CONCURRENCY) await new Promise<void>((resolve) => slots.push(resolve));
     running += 1;
     try {
-      results[index] = withinBudget(await apply(writer, operation).catch((error: unknown) => failure(error, log)));
+      const result = await apply(writer, operation, conflicts.mayExplain).catch((error: unknown) => failure(error, log));
+      results[index] = documents(conflicts.within(result));
     } finally {
       running -= 1;
       slots.shift()?.();

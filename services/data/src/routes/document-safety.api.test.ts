@@ -157,6 +157,23 @@ describe('bounded documents', () => {
     expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ tags: [], revision: 0 });
   });
 
+  it('refuses a modifier adding more than 10,000 array elements past the arrays’ ends in all, naming the field, and writes nothing (PATCH and bulk)', async () => {
+    const typeId = await createType({ name: 'Many lists' });
+    const document = await createDocument(typeId, Object.fromEntries(Array.from({ length: 499 }, (_, index) => [`a${index}`, []])));
+    // Each index alone is within the array limit; together they would add 4,990,000 nulls.
+    const farWrites = { $set: Object.fromEntries(Array.from({ length: 499 }, (_, index) => [`a${index}.9999`, 1])) };
+    const patched = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: farWrites, baseRevision: 0 } });
+    expect(patched.status).toBe(400);
+    expect(patched.body).toMatchObject({ code: 'DATA_ARRAY_GROWTH_TOO_LARGE', error: expect.stringContaining('a0'), details: { field: 'a0', limit: 10_000, elements: 4_990_000 } });
+    const bulk = await platform.call('POST', `${dataPath(typeId)}/bulk`, { token, body: { operations: Array.from({ length: 3 }, () => ({ op: 'patch', id: document.id, modifier: farWrites, baseRevision: 0 })) } });
+    expect(bulk.body.results.map((result: { status: number; body: { code: string } }) => [result.status, result.body.code])).toEqual(Array.from({ length: 3 }, () => [400, 'DATA_ARRAY_GROWTH_TOO_LARGE']));
+    expect((await platform.call('GET', `${dataPath(typeId)}/${document.id}`, { token })).body).toMatchObject({ a0: [], a498: [], revision: 0 });
+
+    const atLimit = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { 'a0.4999': 1, 'a1.4999': 1 } }, baseRevision: 0 } });
+    expect(atLimit.status).toBe(200);
+    expect([atLimit.body.a0.length, atLimit.body.a1.length]).toEqual([5_000, 5_000]);
+  });
+
   it('checks every array of the state after the modifier and of a created document', async () => {
     const typeId = await createType({ name: 'Lists' });
     const document = await createDocument(typeId, { list: { items: [] } });

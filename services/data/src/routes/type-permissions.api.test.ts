@@ -243,6 +243,27 @@ describe("a type's read rule guards its schema and documents (finding 10)", () =
     expect(documents.body.items).toEqual([expect.objectContaining({ id: 's1', amount: 100, revision: 0 })]);
   });
 
+  it('binds the project updaters it excludes too: batch RLS (dry run or not) and restore answer 404 and change nothing, as a PATCH of the type does', async () => {
+    await ownerCreates('/types', { id: 'bonuses', name: 'Bonuses', access: { read: { permission: `${projectId}::readers` } } });
+    await ownerCreates('/types/bonuses/data', { id: 'b1', amount: 5 });
+    for (const dryRun of [true, false]) {
+      const batch = await as('admin', 'POST', '/types/bonuses/batch-rls', { action: 'setPermission', operations: ['read'], permission: 'manage', dryRun });
+      expect({ dryRun, status: batch.status, code: batch.body.code, sample: batch.body.sample }).toEqual({ dryRun, status: 404, code: 'DATA_TYPE_NOT_FOUND', sample: undefined });
+    }
+    const document = await as('owner', 'GET', '/types/bonuses/data/b1');
+    expect(document.body).toMatchObject({ revision: 0 });
+    expect(document.body.access).toBeUndefined();
+    expect((await as('admin', 'PATCH', '/types/bonuses', { modifier: { $unset: { access: '' } }, baseRevision: 0 })).status).toBe(404);
+
+    expect((await as('owner', 'DELETE', '/types/bonuses')).status).toBe(200);
+    const restore = await as('admin', 'POST', '/types/bonuses/restore');
+    expect({ status: restore.status, code: restore.body.code, name: restore.body.name }).toEqual({ status: 404, code: 'DATA_TYPE_NOT_FOUND', name: undefined });
+    // Still deleted: its documents stay out of reach until a caller the rule admits restores it.
+    expect((await as('owner', 'GET', '/types/bonuses/data/b1')).status).toBe(404);
+    expect((await as('owner', 'POST', '/types/bonuses/restore')).body).toMatchObject({ id: 'bonuses', revision: 2 });
+    expect((await as('owner', 'POST', '/types/bonuses/batch-rls', { action: 'setPermission', operations: ['read'], permission: 'manage', dryRun: true })).body).toMatchObject({ matchingCount: 1 });
+  });
+
   it('serves a member the read rule admits', async () => {
     expect((await as('reader', 'GET', '/types/salaries/schema')).body.schema.properties).toHaveProperty('amount');
     expect((await as('reader', 'GET', '/types/salaries/data/s1')).body).toMatchObject({ name: 'Ada' });

@@ -13,7 +13,7 @@ const typeSchema = z
 /**
  * POST .../types/{typeId}/restore: undoes a type's soft delete (a revision and a change like any
  * write). Its documents were never touched, so they are reachable again as they were. Needs the
- * project's update permission, whoever deleted the type.
+ * project's update permission, whoever deleted the type, and the type's read rule.
  */
 export async function registerTypeRestoreRoute(app: FastifyInstance, deps: DataDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -32,7 +32,8 @@ export async function registerTypeRestoreRoute(app: FastifyInstance, deps: DataD
       const { project, caller } = await deps.projects.require(projectId, request.principal);
       if (!rlsAllows(project.access, 'update', caller)) throw dataError('DATA_FORBIDDEN', { message: 'Restoring a type needs the update permission on the project' });
       const type = await deps.types.find(projectId, typeId);
-      if (!type) throw dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
+      // A type whose read rule excludes the caller is one they cannot see, deleted or not: the 404 of an unknown type.
+      if (!type || !rlsAllows(type.access, 'read', caller)) throw dataError('DATA_TYPE_NOT_FOUND', { message: `Type ${typeId} not found in this project` });
       if (type.deletedAt === undefined) throw dataError('DATA_TYPE_NOT_DELETED', { message: `Type ${typeId} is not deleted` });
       const scope = TypeDirectory.typesScope(projectId);
       const restored = await deps.writer.patch(scope, typeId, { $unset: { deletedAt: '' } }, { userId: caller.userId, baseRevision: type.revision, traceContext: requestTraceContext(request) });
