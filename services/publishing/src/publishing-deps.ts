@@ -18,6 +18,8 @@ import { uncheckedVerifier } from './verification/unchecked-verifier';
  */
 export const RESOLUTION_TTL_MS = 1_000;
 const RESOLUTION_CACHE_SIZE = 10_000;
+/** And the characters of their JSON: 32 Mi, thousands of usual answers, 30-odd of the largest. */
+const RESOLUTION_CACHE_CHARACTERS = 32 * 1024 * 1024;
 
 export interface PublishingDeps {
   config: PublishingConfig;
@@ -49,7 +51,7 @@ export function createPublishingDeps(context: ServiceContext, config: Publishing
   const domains = new DomainStore(context.store);
   const verifier = domainVerifier(context, config, resolveTxt);
   const resolver = new DomainResolver(domains, applications, versions, context.store);
-  const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE });
+  const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE, maxCharacters: RESOLUTION_CACHE_CHARACTERS });
   const publisher = new Publisher(applications, versions, data.writer, context.clock, (projectId, applicationId) => resolutions.forgetApplication(projectId, applicationId));
   const domainChanges = new EventOutbox({ store: context.store, bus: context.bus, clock: context.clock, logger: context.logger }, DOMAIN_CHANGES_OUTBOX_COLLECTION);
   return { config, data, applications, versions, domains, domainChanges, verifier, publisher, resolutions, clock: context.clock };

@@ -23,9 +23,21 @@ function counting(answer: (hostname: string, call: number) => Answer) {
 }
 
 describe('ResolutionCache', () => {
+  it('keeps answers only up to its characters of JSON: past them the least recently used is loaded again', async () => {
+    const routes = 'r'.repeat(400);
+    const { calls, load } = counting((hostname) => ({ value: hostname.length, routes }) as Answer);
+    const cache = new ResolutionCache(load, { ttlMs: 60_000, max: 100, maxCharacters: 1_000 });
+    for (const hostname of ['a.example.com', 'b.example.com', 'c.example.com']) await cache.get(hostname);
+    await cache.get('c.example.com');
+    await cache.get('b.example.com');
+    expect(calls).toEqual(['a.example.com', 'b.example.com', 'c.example.com']);
+    await cache.get('a.example.com');
+    expect(calls).toEqual(['a.example.com', 'b.example.com', 'c.example.com', 'a.example.com']);
+  });
+
   it('answers repeated lookups from memory until the TTL passes', async () => {
     const { calls, load } = counting((_h, call) => ({ value: call }));
-    const cache = new ResolutionCache(load, { ttlMs: 40, max: 10 });
+    const cache = new ResolutionCache(load, { ttlMs: 40, max: 10, maxCharacters: 1_000_000 });
     expect((await cache.get('a.example.com')).value).toBe(1);
     expect((await cache.get('a.example.com')).value).toBe(1);
     expect(calls).toHaveLength(1);
@@ -42,7 +54,7 @@ describe('ResolutionCache', () => {
         await gate.promise;
         return { value: loads };
       },
-      { ttlMs: 10_000, max: 10 },
+      { ttlMs: 10_000, max: 10, maxCharacters: 1_000_000 },
     );
     const answers = Promise.all(Array.from({ length: 10 }, () => cache.get('a.example.com')));
     gate.resolve();
@@ -52,7 +64,7 @@ describe('ResolutionCache', () => {
 
   it('forgets an application: its hostnames reload, others stay cached', async () => {
     const { calls, load } = counting((hostname, call) => ({ projectId: 'p', applicationId: hostname.startsWith('a') ? 'app1' : 'app2', value: call }));
-    const cache = new ResolutionCache(load, { ttlMs: 10_000, max: 10 });
+    const cache = new ResolutionCache(load, { ttlMs: 10_000, max: 10, maxCharacters: 1_000_000 });
     await cache.get('a.example.com');
     await cache.get('b.example.com');
     cache.forgetApplication('p', 'app1');
@@ -73,7 +85,7 @@ describe('ResolutionCache', () => {
         await gate.promise;
         return { projectId: 'p', applicationId: 'app1', value: seen === 'old' ? 1 : 2 };
       },
-      { ttlMs: 10_000, max: 10 },
+      { ttlMs: 10_000, max: 10, maxCharacters: 1_000_000 },
     );
     const stale = cache.get('a.example.com');
     state = 'new';

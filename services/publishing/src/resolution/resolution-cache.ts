@@ -7,8 +7,10 @@ export interface ResolutionSubject {
 }
 
 /**
- * A per-process cache of hostname resolutions in front of the store: a bounded LRU with a short
- * TTL, concurrent misses for one hostname share one load, and `forget` drops entries at once.
+ * A per-process cache of hostname resolutions in front of the store: an LRU with a short TTL,
+ * bounded by entries and by the characters of their JSON (an answer carries its version's routes,
+ * up to a megabyte: bounded by count alone, 10,000 verified hostnames on one large application
+ * could hold gigabytes), concurrent misses for one hostname share one load, and `forget` drops entries at once.
  * A load that was running when something was forgotten is answered to its callers but not kept,
  * so a resolution that read the old state can never be cached after the change that replaced it.
  */
@@ -20,9 +22,9 @@ export class ResolutionCache<V extends ResolutionSubject> {
 
   constructor(
     private readonly load: (hostname: string) => Promise<V>,
-    options: { ttlMs: number; max: number },
+    options: { ttlMs: number; max: number; maxCharacters: number },
   ) {
-    this.entries = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs });
+    this.entries = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs, maxSize: options.maxCharacters, sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length) });
   }
 
   async get(hostname: string): Promise<V> {
