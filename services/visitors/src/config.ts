@@ -33,7 +33,19 @@ export const visitorsEnvSchema = z.object({
   VISITORS_RATE_LIMIT_PER_PROJECT: z.coerce.number().int().min(1).default(600),
   /** Requests per minute one address may always make to a kiosk binding, even when the binding's budget is spent. */
   VISITORS_RATE_LIMIT_RESERVED_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** JSON bytes a public caller may store in one visitor record or event (its `data`): a kiosk form, not a file store. */
+  VISITORS_PUBLIC_MAX_DATA_BYTES: z.coerce.number().int().min(1).default(16 * 1024),
+  /** Public writes (check-ins, changes, events) one kiosk binding stores per day (UTC), from all public callers together. */
+  VISITORS_PUBLIC_WRITES_PER_DAY: z.coerce.number().int().min(1).default(3_000),
 });
+
+/** What public callers (kiosks, secret holders) may store; project members are held to the data service's limits only. */
+export interface PublicWriteLimits {
+  /** JSON bytes of the fields a public caller stores in one visitor record or event. */
+  maxDataBytes: number;
+  /** Public writes per kiosk binding per day (UTC). */
+  perKioskPerDay: number;
+}
 
 export interface VisitorsConfig {
   retentionCron: string;
@@ -41,6 +53,7 @@ export interface VisitorsConfig {
   /** How often the schedule checks for a due occurrence (ms); the schedule's one minute when unset. */
   retentionCheckMs?: number;
   rateLimit: RateLimits;
+  publicWrites: PublicWriteLimits;
 }
 
 /** Reads the visitors service's environment; a bad value stops start-up naming the variable. */
@@ -55,6 +68,10 @@ export function loadVisitorsConfig(env: NodeJS.ProcessEnv = process.env): Visito
       perKiosk: parsed.VISITORS_RATE_LIMIT_PER_PROJECT,
       reservedPerIp: parsed.VISITORS_RATE_LIMIT_RESERVED_PER_IP,
       windowMs: 60_000,
+    },
+    publicWrites: {
+      maxDataBytes: parsed.VISITORS_PUBLIC_MAX_DATA_BYTES,
+      perKioskPerDay: parsed.VISITORS_PUBLIC_WRITES_PER_DAY,
     },
   };
 }

@@ -5,6 +5,7 @@ import type { VisitorsConfig } from './config';
 import { RetentionJob } from './retention/retention-job';
 import { RetentionLedger } from './retention/retention-ledger';
 import type { VisitorsDeps } from './routes/context';
+import { DailyWriteQuota } from './visitors/daily-write-quota';
 import { RateLimiter } from './visitors/rate-limiter';
 import { VisitorRecords } from './visitors/visitor-records';
 import { VisitorSecrets } from './visitors/visitor-secrets';
@@ -26,6 +27,8 @@ export function visitorsDeps(context: ServiceContext, config: VisitorsConfig): V
     secrets,
     ledger,
     rateLimiter: new RateLimiter(context.kv, config.rateLimit, context.clock, context.logger),
+    publicMaxDataBytes: config.publicWrites.maxDataBytes,
+    writeQuota: new DailyWriteQuota(context.kv, config.publicWrites.perKioskPerDay, context.clock, context.logger),
     retention: new RetentionJob(data, ledger, secrets, context.clock, context.logger),
   };
   depsByContext.set(context, deps);

@@ -33,6 +33,26 @@ export async function limitKiosk(deps: VisitorsDeps, request: FastifyRequest, wh
   if (who.kind === 'public') await deps.rateLimiter.checkKiosk(collection, request.ip);
 }
 
+/** The JSON bytes a public caller may store in one record; members are held to the data service's limits only. */
+export function publicDataLimit(deps: VisitorsDeps, who: VisitorCaller): number | undefined {
+  return who.kind === 'public' ? deps.publicMaxDataBytes : undefined;
+}
+
+/**
+ * Runs a public caller's write within its kiosk binding's daily quota (members' writes are not
+ * counted). A write that fails gives its count back: a refused write stores nothing, so it spends nothing.
+ */
+export async function withinDailyQuota<T>(deps: VisitorsDeps, who: VisitorCaller, collection: string, write: () => Promise<T>): Promise<T> {
+  if (who.kind === 'member') return write();
+  const spent = await deps.writeQuota.spend(collection);
+  try {
+    return await write();
+  } catch (error) {
+    await spent.giveBack();
+    throw error;
+  }
+}
+
 /**
  * May this caller do `operation` to this visitor? A member by the record's RLS; anyone else only
  * with the visitor's secret. A public caller without the right secret, and a member who may not

@@ -1,6 +1,7 @@
 import type { DataDeps } from '@platform/documents';
 import type { CheckInDirectory } from '../check-in/check-in-directory';
 import type { RetentionLedger } from '../retention/retention-ledger';
+import type { DailyWriteQuota } from '../visitors/daily-write-quota';
 import type { RateLimiter } from '../visitors/rate-limiter';
 import type { VisitorRecords } from '../visitors/visitor-records';
 import type { VisitorSecrets } from '../visitors/visitor-secrets';
@@ -14,4 +15,7 @@ export interface VisitorsDeps {
   secrets: VisitorSecrets;
   ledger: RetentionLedger;
   rateLimiter: RateLimiter;
+  /** JSON bytes a public caller may store in one visitor record or event. */
+  publicMaxDataBytes: number;
+  writeQuota: DailyWriteQuota;
 }

@@ -4,10 +4,11 @@ import { requestTraceContext } from '@platform/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { assertPublicDataSize } from '../domain/public-data-size';
 import { chooseDeletionPeriod, retentionFields } from '../domain/retention-rules';
 import { EVENT_TYPES, INTERNAL_VISITOR_FIELDS, SERVER_EVENT_FIELDS, withoutServerFields } from '../domain/visitor-fields';
 import { visitorsError } from '../errors';
-import { authorizeVisitor, limitKiosk, openProject, SECRET_HEADER, type VisitorCaller } from './access';
+import { authorizeVisitor, limitKiosk, openProject, publicDataLimit, SECRET_HEADER, withinDailyQuota, type VisitorCaller } from './access';
 import type { VisitorsDeps } from './context';
 import { resolveEventCollection, resolveVisitorCollection, type TypeRecord } from './resolve-collection';
 
@@ -66,19 +67,31 @@ function schemaProblems(limits: DataLimits, schema: unknown, record: Record<stri
 }
 
 /**
- * The client's fields after the server-owned ones are dropped, checked by the data service's own
- * rules (no system, internal or access fields, safe keys), its limits on the record as it would be
- * stored (`existing` fields, then these, then the server's `serverFields`), and the type's schema.
+ * The data service's rules for new fields, problems named under `data`; those of the whole (its
+ * size, depth or path count) name the data service's `modifier`, which here is `data`.
+ */
+function newFieldProblems(fields: Record<string, unknown>): Array<{ path: string; message: string }> {
+  if (!Object.keys(fields).length) return [];
+  return checkNewFields(fields, 'data', { allowAccess: false }).map((problem) => (problem.path === 'modifier' ? { ...problem, path: 'data' } : problem));
+}
+
+/**
+ * The client's fields after the server-owned ones are dropped, checked against a public caller's
+ * `maxBytes` (with the record's `existing` fields), by the data service's own rules (no system,
+ * internal or access fields, safe keys), its limits on the record as it would be stored (`existing`
+ * fields, then these, then the server's `serverFields`), and the type's schema.
  */
 function clientFields(
   limits: DataLimits,
   input: Record<string, unknown>,
   owned: readonly string[],
   type: TypeRecord,
-  { existing = {}, serverFields = {} }: { existing?: Record<string, unknown>; serverFields?: Record<string, unknown> } = {},
+  { existing = {}, serverFields = {}, maxBytes }: { existing?: Record<string, unknown>; serverFields?: Record<string, unknown>; maxBytes?: number | undefined } = {},
 ): Record<string, unknown> {
   const { fields } = withoutServerFields(input, owned);
-  const keyProblems = Object.keys(fields).length ? checkNewFields(fields, 'data', { allowAccess: false }) : [];
+  // First: a public caller's oversized data is refused before any work is spent on it.
+  assertPublicDataSize(fields, { existing, owned, maxBytes });
+  const keyProblems = newFieldProblems(fields);
   const first = keyProblems[0];
   if (first) throw visitorsError('VISITORS_INVALID_DATA', { message: `Invalid ${first.path}: ${first.message}`, details: { problems: keyProblems.map((problem) => ({ field: problem.path, message: problem.message })) } });
   // Before the schema: validating a 50,000-element array only to refuse it would be wasted work.
@@ -158,21 +171,23 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       const period = periodFor(target.periods, request.body.deletionPeriod);
       const retention = retentionFields(deps.clock(), period.duration);
       const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
-      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { serverFields: { ...retention, ...access } });
+      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { serverFields: { ...retention, ...access }, maxBytes: publicDataLimit(deps, who) });
       // The erasure date and the secret are written with the document (before it on MongoDB), so no
       // visitor is ever created without its erasure date.
       const visitorId = randomUUID();
       let secret = '';
-      const visitor = await deps.records.create(target.scope, { ...fields, ...retention }, {
-        id: visitorId,
-        userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
-        defaultAccess: target.type.defaultAccess,
-        traceContext: requestTraceContext(request),
-        preceding: async (section) => {
-          await deps.ledger.schedule(target.scope, visitorId, retention, section);
-          secret = await deps.secrets.issue(target.scope.collection, visitorId, section);
-        },
-      });
+      const visitor = await withinDailyQuota(deps, who, target.scope.collection, () =>
+        deps.records.create(target.scope, { ...fields, ...retention }, {
+          id: visitorId,
+          userId: who.kind === 'member' ? who.caller.userId : 'anonymous',
+          defaultAccess: target.type.defaultAccess,
+          traceContext: requestTraceContext(request),
+          preceding: async (section) => {
+            await deps.ledger.schedule(target.scope, visitorId, retention, section);
+            secret = await deps.secrets.issue(target.scope.collection, visitorId, section);
+          },
+        }),
+      );
       return reply.code(201).send({ id: visitor.id, secret });
     },
   );
@@ -216,28 +231,32 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       if (visitor.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
       const period = request.body.deletionPeriod === undefined ? undefined : periodFor(target.periods, request.body.deletionPeriod);
       const retention = period ? retentionFields(deps.clock(), period.duration) : undefined;
-      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { existing: ownFields(visitor), serverFields: retention });
+      const maxBytes = publicDataLimit(deps, who);
+      const fields = clientFields(deps.data.limits, request.body.data, INTERNAL_VISITOR_FIELDS, target.type, { existing: ownFields(visitor), serverFields: retention, maxBytes });
       // Only a visitor the service manages has an erasure date to move (one in its retention ledger).
       const managed = retention !== undefined && (await deps.ledger.preferenceOf(target.scope, visitor.id)) !== undefined;
       if (!Object.keys(fields).length && !managed) return visitorView(who, visitor);
       const set = { ...fields, ...(managed ? retention : {}) };
-      const updated = await deps.records.update(
-        target.scope,
-        visitor.id,
-        userId,
-        (current) => {
-          // Deleted since it was read: as for a visitor deleted before.
-          if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
-          // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
-          return storableSet(deps.data.limits, current, set);
-        },
-        {
-          // The ledger's date moves with the visitor's, in its write: a PATCH that fails moves neither.
-          preceding: async (section) => {
-            if (managed) await deps.ledger.reschedule(target.scope, visitor.id, retention, section);
+      const updated = await withinDailyQuota(deps, who, target.scope.collection, () =>
+        deps.records.update(
+          target.scope,
+          visitor.id,
+          userId,
+          (current) => {
+            // Deleted since it was read: as for a visitor deleted before.
+            if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+            // Checked again on the state the write applies to: concurrent changes must not add up past the limits.
+            assertPublicDataSize(fields, { existing: ownFields(current), owned: INTERNAL_VISITOR_FIELDS, maxBytes });
+            return storableSet(deps.data.limits, current, set);
           },
-          traceContext: requestTraceContext(request),
-        },
+          {
+            // The ledger's date moves with the visitor's, in its write: a PATCH that fails moves neither.
+            preceding: async (section) => {
+              if (managed) await deps.ledger.reschedule(target.scope, visitor.id, retention, section);
+            },
+            traceContext: requestTraceContext(request),
+          },
+        ),
       );
       return visitorView(who, updated);
     },
@@ -287,38 +306,41 @@ export async function registerVisitorRoutes(app: FastifyInstance, deps: Visitors
       if (target.localOnlyVisitorCollections.has(found.scope.collection)) throw documentError('DATA_LOCAL_ONLY_TYPE');
       const now = deps.clock();
       const access = target.type.defaultAccess ? { access: target.type.defaultAccess } : {};
-      const fields = clientFields(deps.data.limits, request.body.data, SERVER_EVENT_FIELDS, target.type, { serverFields: { visitorId: visitor.id, timestamp: now, ...access } });
+      const fields = clientFields(deps.data.limits, request.body.data, SERVER_EVENT_FIELDS, target.type, { serverFields: { visitorId: visitor.id, timestamp: now, ...access }, maxBytes: publicDataLimit(deps, who) });
       const preference = await deps.ledger.preferenceOf(found.scope, visitor.id);
       // A visit restarts the retention period the visitor chose (as the server recorded it).
       const retention = preference === undefined ? undefined : retentionFields(now, preference);
       const eventType = request.body.data.eventType;
-      // The visitor first, then its event: when the visitor's update gives up (503 VISITORS_BUSY,
-      // others changing it all along), no event is stored, so the kiosk's retry records the visit once.
-      await deps.records.update(
-        found.scope,
-        visitor.id,
-        userId,
-        (current) => {
-          if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
-          return storableSet(deps.data.limits, current, { latestEventType: eventType, latestEventAt: now, ...retention });
-        },
-        {
-          preceding: async (section) => {
-            if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
-          },
-          traceContext: requestTraceContext(request),
-        },
-      );
       const eventId = randomUUID();
-      // Events of a visitor the service manages are erased with it; recorded with (before) them.
-      const event = await deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, {
-        id: eventId,
-        userId,
-        defaultAccess: target.type.defaultAccess,
-        traceContext: requestTraceContext(request),
-        preceding: async (section) => {
-          if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id, section);
-        },
+      // One write of the event binding's quota: the visitor's update and its event.
+      const event = await withinDailyQuota(deps, who, target.scope.collection, async () => {
+        // The visitor first, then its event: when the visitor's update gives up (503 VISITORS_BUSY,
+        // others changing it all along), no event is stored, so the kiosk's retry records the visit once.
+        await deps.records.update(
+          found.scope,
+          visitor.id,
+          userId,
+          (current) => {
+            if (current.deletedAt !== undefined) throw visitorsError('VISITORS_NOT_FOUND', { message: 'Visitor is deleted' });
+            return storableSet(deps.data.limits, current, { latestEventType: eventType, latestEventAt: now, ...retention });
+          },
+          {
+            preceding: async (section) => {
+              if (retention) await deps.ledger.reschedule(found.scope, visitor.id, retention, section);
+            },
+            traceContext: requestTraceContext(request),
+          },
+        );
+        // Events of a visitor the service manages are erased with it; recorded with (before) them.
+        return deps.records.create(target.scope, { ...fields, visitorId: visitor.id, timestamp: now }, {
+          id: eventId,
+          userId,
+          defaultAccess: target.type.defaultAccess,
+          traceContext: requestTraceContext(request),
+          preceding: async (section) => {
+            if (preference !== undefined) await deps.ledger.recordEvent(target.scope, eventId, found.scope, visitor.id, section);
+          },
+        });
       });
       return reply.code(201).send({ id: event.id });
     },

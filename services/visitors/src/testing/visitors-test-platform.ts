@@ -10,10 +10,12 @@ import type { VisitorsConfig } from '../config';
 
 export const DAY = 24 * 60 * 60 * 1000;
 
-export const testConfig = (overrides: Partial<VisitorsConfig['rateLimit']> = {}): VisitorsConfig => ({
+/** Limits out of the way unless a test sets them: the public data cap above the data service's own limits, so those are reached. */
+export const testConfig = (overrides: Partial<VisitorsConfig['rateLimit']> = {}, publicWrites: Partial<VisitorsConfig['publicWrites']> = {}): VisitorsConfig => ({
   retentionCron: '0 3 * * *',
   retentionTimezone: 'UTC',
   rateLimit: { perIp: 10_000, perKiosk: 10_000, reservedPerIp: 10_000, windowMs: 60_000, ...overrides },
+  publicWrites: { maxDataBytes: 64 * 1024 * 1024, perKioskPerDay: 10_000, ...publicWrites },
 });
 
 export interface CheckInPlatform {
