@@ -7,6 +7,7 @@ import { DomainResolver, type Resolution } from './resolution/resolver';
 import { ApplicationReader } from './stores/applications';
 import { DOMAIN_CHANGES_OUTBOX_COLLECTION } from './stores/domain-changes';
 import { DomainStore } from './stores/domains';
+import { TakeoverKeyStore } from './stores/takeover-key';
 import { VersionStore } from './stores/versions';
 import { DnsTxtVerifier, systemResolveTxt, type ResolveTxt } from './verification/dns-txt-verifier';
 import type { DomainVerifier } from './verification/domain-verifier';
@@ -30,6 +31,8 @@ export interface PublishingDeps {
   /** Every change of a domain by a user, for the audit trail (stores/domain-changes.ts). */
   domainChanges: EventOutbox;
   verifier: DomainVerifier;
+  /** The key of the DNS records that take a hostname from another project's unverified claim. */
+  takeoverKey: TakeoverKeyStore;
   publisher: Publisher;
   resolutions: ResolutionCache<Resolution>;
   clock: () => number;
@@ -50,9 +53,10 @@ export function createPublishingDeps(context: ServiceContext, config: Publishing
   const versions = new VersionStore(context.store);
   const domains = new DomainStore(context.store);
   const verifier = domainVerifier(context, config, resolveTxt);
+  const takeoverKey = new TakeoverKeyStore(context.store);
   const resolver = new DomainResolver(domains, applications, versions, context.store);
   const resolutions = new ResolutionCache<Resolution>((hostname) => resolver.resolve(hostname), { ttlMs: RESOLUTION_TTL_MS, max: RESOLUTION_CACHE_SIZE, maxCharacters: RESOLUTION_CACHE_CHARACTERS });
   const publisher = new Publisher(applications, versions, data.writer, context.clock, (projectId, applicationId) => resolutions.forgetApplication(projectId, applicationId));
   const domainChanges = new EventOutbox({ store: context.store, bus: context.bus, clock: context.clock, logger: context.logger }, DOMAIN_CHANGES_OUTBOX_COLLECTION);
-  return { config, data, applications, versions, domains, domainChanges, verifier, publisher, resolutions, clock: context.clock };
+  return { config, data, applications, versions, domains, domainChanges, verifier, takeoverKey, publisher, resolutions, clock: context.clock };
 }

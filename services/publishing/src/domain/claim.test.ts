@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimStatus, pendingClaim, renameModifier, verificationRecord, verifiedModifier } from './claim';
+import { claimStatus, pendingClaim, provenClaim, renameModifier, verificationRecord, verifiedModifier } from './claim';
 
 describe('domain claims', () => {
   it('names the TXT record after the hostname and holds the token', () => {
@@ -22,9 +22,17 @@ describe('domain claims', () => {
   });
 
   it('a rename starts a new pending claim and drops verifiedAt; verifying drops the claim', () => {
-    const rename = renameModifier('new.example.com', 10, 5);
+    const rename = renameModifier('new.example.com', pendingClaim(10, 5), 10);
     expect(rename.$set).toMatchObject({ hostname: 'new.example.com', verificationToken: expect.any(String), verificationExpiresAt: 15, updatedAt: 10 });
     expect(rename.$unset).toEqual({ verifiedAt: '' });
     expect(verifiedModifier(20)).toEqual({ $set: { verifiedAt: 20, updatedAt: 20 }, $unset: { verificationToken: '', verificationExpiresAt: '' }, $inc: { revision: 1 } });
+  });
+
+  it('a rename proven at once (a takeover by DNS) is verified and drops the pending claim', () => {
+    expect(renameModifier('new.example.com', provenClaim(10), 10)).toEqual({
+      $set: { hostname: 'new.example.com', verifiedAt: 10, updatedAt: 10 },
+      $unset: { verificationToken: '', verificationExpiresAt: '' },
+      $inc: { revision: 1 },
+    });
   });
 });

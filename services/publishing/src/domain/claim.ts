@@ -34,9 +34,20 @@ export function pendingClaim(now: number, ttlMs: number): Required<Pick<ClaimFie
   return { verificationToken: randomBytes(16).toString('hex'), verificationExpiresAt: now + ttlMs };
 }
 
-/** A rename starts a new pending claim: control of the old hostname proves nothing about the new one. */
-export function renameModifier(hostname: string, now: number, ttlMs: number): UpdateModifier {
-  return { $set: { hostname, ...pendingClaim(now, ttlMs), updatedAt: now }, $unset: { verifiedAt: '' }, $inc: { revision: 1 } };
+/** A claim proven as it is made (a takeover by DNS, routes/hostname-claim.ts): verified from the start. */
+export function provenClaim(now: number): ClaimFields {
+  return { verifiedAt: now };
+}
+
+const CLAIM_FIELDS = ['verificationToken', 'verificationExpiresAt', 'verifiedAt'] as const;
+
+/**
+ * A rename starts a new claim, `claim` (pending, or proven): control of the old hostname proves
+ * nothing about the new one, so the old claim's fields go.
+ */
+export function renameModifier(hostname: string, claim: ClaimFields, now: number): UpdateModifier {
+  const dropped = CLAIM_FIELDS.filter((field) => claim[field] === undefined);
+  return { $set: { hostname, ...claim, updatedAt: now }, $unset: Object.fromEntries(dropped.map((field) => [field, ''])), $inc: { revision: 1 } };
 }
 
 export function verifiedModifier(now: number): UpdateModifier {

@@ -3,14 +3,15 @@ import { requireUser, rlsAllows, type ProjectCaller } from '@platform/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { claimStatus, pendingClaim, renameModifier, verificationRecord } from '../domain/claim';
+import { claimStatus, renameModifier, verificationRecord } from '../domain/claim';
 import { assignModifier, assignsNothing, pinChange, pinnedAfter, type PinChange } from '../domain/pin';
 import { publishingError } from '../errors';
 import type { PublishingDeps } from '../publishing-deps';
 import { domainChangeMessages } from '../stores/domain-changes';
 import type { StoredDomain } from '../stores/domains';
-import type { VerificationFailure } from '../verification/domain-verifier';
+import { claimHostname } from './hostname-claim';
 import { domainSchema, hostnameSchema, idSchema, targetVersionIdSchema } from './schemas';
+import { verificationFailed } from './verification-failure';
 
 const projectParams = z.object({ projectId: idSchema });
 const domainParams = projectParams.extend({ domainId: idSchema });
@@ -33,18 +34,6 @@ function domainView(domain: StoredDomain, now: number): z.infer<typeof domainSch
     createdAt,
     updatedAt,
   };
-}
-
-function verificationFailed(hostname: string, token: string, failure: VerificationFailure) {
-  const record = verificationRecord(hostname, token);
-  if (failure === 'lookup-failed') {
-    return publishingError('PUBLISHING_VERIFICATION_UNAVAILABLE', { message: `The DNS lookup of ${record.name} failed; try again shortly`, details: { retryAfterSeconds: 30 } });
-  }
-  const found = failure === 'no-record' ? `No TXT record ${record.name} was found` : `The TXT records of ${record.name} do not hold ${record.value}`;
-  return publishingError('PUBLISHING_VERIFICATION_FAILED', {
-    message: `${found}: add a TXT record ${record.name} with the value ${record.value}, wait until DNS serves it, and verify again`,
-    details: { record },
-  });
 }
 
 /** How often a change of a domain is decided again on a fresh read when the domain changed meanwhile. */
@@ -129,7 +118,9 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
     {
       schema: {
         tags: ['domains'],
-        summary: 'Add a domain, pending until verified (hostname unique platform-wide), optionally with its target',
+        summary: "Add a domain, pending until verified (hostname unique platform-wide), optionally with its target; another project's unverified claim is taken with the DNS record its 409 names",
+        description:
+          "409 PUBLISHING_HOSTNAME_TAKEN when a verified domain, or a claim of this project, has the hostname. When another project's unverified claim has it, the 409's details.record is a TXT record to publish: sent again once it is in DNS, the domain is created verified and that claim removed.",
         params: projectParams,
         body: z
           .object({ hostname: hostnameSchema, targetType: z.literal('application').optional(), targetId: idSchema.optional(), targetVersionId: targetVersionIdSchema })
@@ -147,18 +138,23 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       if (targetId) await checkTarget(projectId, caller, targetId, pin, undefined);
       const now = deps.clock();
       const pinned = pinnedAfter(pin, undefined);
-      const domain: StoredDomain = {
-        id: randomUUID(),
-        projectId,
-        hostname,
-        ...(targetId ? { targetType: 'application' as const, targetId } : {}),
-        ...(pinned ? { targetVersionId: pinned } : {}),
-        ...pendingClaim(now, deps.config.claimTtlMs),
-        revision: 0,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await deps.domains.create(domain, now);
+      const id = randomUUID();
+      // Pending, or verified at once when it took the hostname from another project's unverified claim.
+      const domain = await claimHostname(deps, projectId, hostname, now, async (claim) => {
+        const claimed: StoredDomain = {
+          id,
+          projectId,
+          hostname,
+          ...(targetId ? { targetType: 'application' as const, targetId } : {}),
+          ...(pinned ? { targetVersionId: pinned } : {}),
+          ...claim,
+          revision: 0,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await deps.domains.create(claimed, now);
+        return claimed;
+      });
       deps.resolutions.forgetHostnames([hostname]);
       await deps.domainChanges.publish(await domainChangeMessages('created', { after: domain }, caller.userId, now, versionNumber));
       return reply.code(201).send(domainView(domain, now));
@@ -184,7 +180,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
         // The same hostname again changes nothing: no write, no revision, no audit item.
         if (hostname === before.hostname) return domainView(before, deps.clock());
         const now = deps.clock();
-        const updated = await deps.domains.renameAt(projectId, domainId, before.revision, hostname, renameModifier(hostname, now, deps.config.claimTtlMs), now);
+        const updated = await claimHostname(deps, projectId, hostname, now, (claim) => deps.domains.renameAt(projectId, domainId, before.revision, hostname, renameModifier(hostname, claim, now), now));
         if (!updated) return null;
         deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
         await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));

@@ -89,6 +89,15 @@ export class DomainStore {
     return this.domains.updateOne({ id, projectId, hostname, verificationToken }, verifiedModifier(now));
   }
 
+  /**
+   * Removes another project's unverified claim that a takeover by DNS proved this project may
+   * replace, only while it is still the claim that was checked (same token: not verified, renamed
+   * or replaced since); false when it is not. Of concurrent takers exactly one removes it.
+   */
+  async removeUnverifiedClaim(id: string, hostname: string, verificationToken: string): Promise<boolean> {
+    return (await this.domains.deleteMany({ id, hostname, verificationToken })) > 0;
+  }
+
   /** Removes the domain, only if it is still at `revision` (the state answered and recorded); false when it changed or is gone. */
   async removeAt(projectId: string, id: string, revision: number): Promise<boolean> {
     return (await this.domains.deleteMany({ id, projectId, revision })) > 0;

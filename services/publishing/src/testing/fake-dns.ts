@@ -1,4 +1,5 @@
 import type { ResolveTxt } from '../verification/dns-txt-verifier';
+import { gate, type Gate } from './gate';
 
 function dnsError(code: string, name: string): Error {
   return Object.assign(new Error(`queryTxt ${code} ${name}`), { code });
@@ -13,11 +14,14 @@ export class FakeDns {
   private readonly failing = new Set<string>();
   /** Runs during the next lookup, before it answers (to change things while a check is in flight). */
   private duringNextLookup: (() => Promise<void>) | undefined;
+  /** Lookups held until as many have started as `holdLookups` asked for. */
+  private held: { missing: number; allStarted: Gate } | undefined;
 
   readonly resolveTxt: ResolveTxt = async (name) => {
     const during = this.duringNextLookup;
     this.duringNextLookup = undefined;
     await during?.();
+    await this.waitForHeld();
     if (this.failing.has(name)) throw dnsError('ESERVFAIL', name);
     const found = this.records.get(name);
     if (!found) throw dnsError('ENOTFOUND', name);
@@ -35,5 +39,21 @@ export class FakeDns {
 
   onNextLookup(action: () => Promise<void>): void {
     this.duringNextLookup = action;
+  }
+
+  /** Holds the next `count` lookups until all of them have started, so concurrent requests all pass the reads before them before any answers. */
+  holdLookups(count: number): void {
+    this.held = { missing: count, allStarted: gate() };
+  }
+
+  private async waitForHeld(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    held.missing -= 1;
+    if (held.missing === 0) {
+      this.held = undefined;
+      held.allStarted.open();
+    }
+    await held.allStarted.opened;
   }
 }
