@@ -39,7 +39,8 @@ describeWithBackends(['mongo', 'nats', 'redis'], 'one API description: the micro
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'openapi-all-in-one-'));
     const [platform, services] = await Promise.all([
-      startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' })),
+      // In production, as the topology runs docker-compose.yml's services: the session cookie's name, which the document gives, follows NODE_ENV.
+      startPlatform(loadPlatformConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production', PRINCIPAL_SECRET: randomBytes(32).toString('hex') })),
       startLocalTopology({ backendUrls: urls, extraEnvironment: { LOG_LEVEL: 'warn', MONGO_DATABASE: `openapi_${randomBytes(4).toString('hex')}` } }),
     ]);
     allInOne = platform;
