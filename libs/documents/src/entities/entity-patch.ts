@@ -102,12 +102,12 @@ export async function patchEntity(deps: DataDeps, resolved: ResolvedKind, reques
   // Before applying: the update engine would fill an array up to the index first.
   const farIndex = indexBeyondLimit(modifier, deps.limits.maxArrayLength);
   if (farIndex) throw limitExceeded(farIndex);
+  // Before applying, a conflict's rebase included: the engine would fill every gap with nulls, and the limits would walk them all.
+  const growth = arrayGrowthProblem(entity, modifier, deps.limits.maxArrayLength);
+  if (growth) throw documentError('DATA_ARRAY_GROWTH_TOO_LARGE', { message: `Invalid ${growth.field}: ${growth.message}`, details: { field: growth.field, limit: growth.limit, elements: growth.elements } });
   // A baseRevision ahead of this read could be reached by another write before ours lands, and
   // the modifier would then apply to a state nobody checked.
   if (entity.revision !== request.baseRevision) throw await deps.writer.conflict(resolved.scope, entity, modifier, request.baseRevision, caller, request.mayExplainConflict);
-  // Before applying: the engine would fill every gap with nulls, and the limits would walk them all.
-  const growth = arrayGrowthProblem(entity, modifier, deps.limits.maxArrayLength);
-  if (growth) throw documentError('DATA_ARRAY_GROWTH_TOO_LARGE', { message: `Invalid ${growth.field}: ${growth.message}`, details: { field: growth.field, limit: growth.limit, elements: growth.elements } });
   const mismatched = targetTypeProblems(entity, modifier);
   if (mismatched.length) throw badModifier(mismatched);
   let after: Record<string, unknown>;

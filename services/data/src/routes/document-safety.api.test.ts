@@ -172,6 +172,9 @@ describe('bounded documents', () => {
     const atLimit = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: { $set: { 'a0.4999': 1, 'a1.4999': 1 } }, baseRevision: 0 } });
     expect(atLimit.status).toBe(200);
     expect([atLimit.body.a0.length, atLimit.body.a1.length]).toEqual([5_000, 5_000]);
+    // A stale base is refused the same way, before its conflict is worked out (the rebase would apply the modifier).
+    const stale = await platform.call('PATCH', `${dataPath(typeId)}/${document.id}`, { token, body: { modifier: farWrites, baseRevision: 0 } });
+    expect(stale).toMatchObject({ status: 400, body: { code: 'DATA_ARRAY_GROWTH_TOO_LARGE' } });
   });
 
   it('checks every array of the state after the modifier and of a created document', async () => {
