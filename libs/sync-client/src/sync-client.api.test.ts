@@ -534,9 +534,9 @@ describe('push answers without documents', () => {
   it('reads back the version of a write a bulk answer carried without its document (its budget spent on large documents), even when others wrote since', async () => {
     const typeId = await freshType();
     const path = `/api/projects/${projectId}/types/${typeId}/data`;
-    // Twelve documents of about 800 kB: a bulk answer carries about 8 MiB of documents.
+    // Fourteen documents of about 800 kB: a bulk answer carries about 8 MiB of documents, the last few without theirs.
     const ids: string[] = [];
-    for (let index = 0; index < 12; index += 1) {
+    for (let index = 0; index < 14; index += 1) {
       const id = `large-${index}`;
       expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
       for (let revision = 0; revision < 3; revision += 1) {
@@ -547,16 +547,26 @@ describe('push answers without documents', () => {
     }
     const requests: string[] = [];
     let writtenMeanwhile: string | undefined;
+    let readingBack = 0;
+    let mostReadBacksAtOnce = 0;
     const fetch: typeof globalThis.fetch = async (input, init) => {
       const url = String(input);
-      requests.push(`${init?.method ?? 'GET'} ${url.slice(url.indexOf('/data'))}`);
-      const readBack = /\/data\/([^/]+)\/revisions\/4$/.exec(url);
+      const method = init?.method ?? 'GET';
+      requests.push(`${method} ${url.slice(url.indexOf('/data'))}`);
+      const readBack = method === 'GET' ? /\/data\/([^/?]+)(?:\/revisions\/\d+)?$/.exec(url) : null;
+      if (!readBack) return globalThis.fetch(input, init);
       // Another member writes the first document read back between the push's answer and its read.
-      if (readBack && writtenMeanwhile === undefined) {
+      if (writtenMeanwhile === undefined) {
         writtenMeanwhile = decodeURIComponent(readBack[1] as string);
         expect((await platform.call('PATCH', `${path}/${writtenMeanwhile}`, { token: tokens.owner, body: { modifier: { $set: { title: 'theirs' } }, baseRevision: 4 } })).status).toBe(200);
       }
-      return globalThis.fetch(input, init);
+      readingBack += 1;
+      mostReadBacksAtOnce = Math.max(mostReadBacksAtOnce, readingBack);
+      try {
+        return await globalThis.fetch(input, init);
+      } finally {
+        readingBack -= 1;
+      }
     };
     const alice = client(tokens.alice, [typeId], { fetch });
     await alice.sync();
@@ -566,6 +576,10 @@ describe('push answers without documents', () => {
 
     expect(requests.filter((request) => request.startsWith('POST') && request.endsWith('/bulk'))).toHaveLength(1);
     expect(writtenMeanwhile).toBeDefined();
+    // The entity still at its revision is read as it is; only the one written since needs its revision's state.
+    expect(requests.filter((request) => request.includes('/revisions/'))).toEqual([`GET /data/${writtenMeanwhile}/revisions/4`]);
+    expect(requests.filter((request) => /^GET \/data\/[^/?]+$/.test(request)).length).toBeGreaterThan(1);
+    expect(mostReadBacksAtOnce).toBe(1);
     expect(notes.conflicts()).toEqual([]);
     for (const id of ids) {
       expect(notes.state(id)).toBe('synced');
@@ -573,6 +587,17 @@ describe('push answers without documents', () => {
     }
     await alice.sync();
     expect(notes.get(writtenMeanwhile as string)).toMatchObject({ title: 'theirs', revision: 5 });
+
+    // Deletes answered without their document need no read: a delete changes no field.
+    requests.length = 0;
+    for (const id of ids) await notes.remove(id);
+    await alice.push();
+    expect(requests.filter((request) => request.startsWith('POST') && request.endsWith('/bulk'))).toHaveLength(1);
+    expect(requests.filter((request) => request.startsWith('GET'))).toEqual([]);
+    expect(notes.conflicts()).toEqual([]);
+    for (const id of ids) expect(notes.get(id)).toBeUndefined();
+    const onServer = await platform.call('GET', `${path}/${ids[13]}`, { token: tokens.owner });
+    expect(onServer.body).toMatchObject({ deletedAt: expect.any(Number) });
   });
 });
 

@@ -1217,9 +1217,13 @@ export class SyncClient {
       // A refusal of the whole request (the type is gone, say) is every item's answer.
       const results = (answer.status === 200 ? answer.body.results : batch.map(() => answer)) as Array<HttpAnswer<ErrorBody>>;
       const sendAgain = new Set<QueuedWrite>();
+      // Read-backs of omitted documents one at a time: hundreds at once would be the load the server's budget spared.
+      let readBacks: Promise<unknown> = Promise.resolve();
       const outcomes = await Promise.allSettled(
         batch.map(async (write, index) => {
-          const answer = await this.pushAnswerOf(typeId, write, results[index] as HttpAnswer<ErrorBody>);
+          const turn = readBacks.then(() => this.pushAnswerOf(typeId, write, results[index] as HttpAnswer<ErrorBody>));
+          readBacks = turn.catch(() => undefined);
+          const answer = await turn;
           if (answer) await this.applyPushAnswer(collection, write, answer);
           else sendAgain.add(write);
         }),
@@ -1247,13 +1251,27 @@ export class SyncClient {
    * revision (`GET .../{id}/revisions/{revision}`), whatever others wrote since. One no longer
    * readable is sent again alone, where it answers as a write whose answer was lost.
    */
-  private async pushAnswerOf(typeId: string, { record }: QueuedWrite, result: HttpAnswer<ErrorBody>): Promise<HttpAnswer<ErrorBody> | undefined> {
+  private async pushAnswerOf(typeId: string, { record, operation }: QueuedWrite, result: HttpAnswer<ErrorBody>): Promise<HttpAnswer<ErrorBody> | undefined> {
     if (result?.body?.details?.detailsOmitted === true) return undefined;
     if (result?.body?.bodyOmitted !== true) return result;
     const { bodyOmitted: _omitted, ...version } = result.body as ErrorBody & { revision: number };
-    const read = await this.readForPush<{ state?: Record<string, unknown> }>(`${this.dataPath(typeId)}/${encodeURIComponent(record.id)}/revisions/${version.revision}`);
-    if (read.status !== 200 || !read.body?.state) return undefined;
-    return { status: result.status, body: { ...fieldsOf(read.body.state), ...version } };
+    // A delete changes no field: its version on the fields this copy has is the deleted document.
+    if (operation === 'delete') return { status: result.status, body: { ...fieldsOf(record.server ?? {}), ...version } };
+    const fields = await this.fieldsAtRevision(typeId, record.id, version.revision);
+    return fields && { status: result.status, body: { ...fields, ...version } };
+  }
+
+  /**
+   * The entity's fields at `revision`: the entity itself while it is still at that revision (one
+   * read), else that revision's state (which the server rebuilds from the history); undefined when
+   * neither can be read.
+   */
+  private async fieldsAtRevision(typeId: string, id: string, revision: number): Promise<Record<string, unknown> | undefined> {
+    const entityPath = `${this.dataPath(typeId)}/${encodeURIComponent(id)}`;
+    const current = await this.readForPush<Record<string, unknown> & { revision?: number }>(entityPath);
+    if (current.status === 200 && current.body?.revision === revision) return fieldsOf(current.body);
+    const read = await this.readForPush<{ state?: Record<string, unknown> }>(`${entityPath}/revisions/${revision}`);
+    return read.status === 200 && read.body?.state ? fieldsOf(read.body.state) : undefined;
   }
 
   /** One write's answer, as its single route gives it: accepted, retried later, merged, or a conflict. */
