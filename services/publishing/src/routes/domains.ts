@@ -9,7 +9,7 @@ import { publishingError } from '../errors';
 import type { PublishingDeps } from '../publishing-deps';
 import { domainChangeMessages } from '../stores/domain-changes';
 import type { StoredDomain } from '../stores/domains';
-import { claimHostname } from './hostname-claim';
+import { hostnameClaim } from './hostname-claim';
 import { domainSchema, hostnameSchema, idSchema, targetVersionIdSchema } from './schemas';
 import { verificationFailed } from './verification-failure';
 
@@ -140,7 +140,7 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const pinned = pinnedAfter(pin, undefined);
       const id = randomUUID();
       // Pending, or verified at once when it took the hostname from another project's unverified claim.
-      const domain = await claimHostname(deps, projectId, hostname, now, async (claim) => {
+      const domain = await hostnameClaim(deps, projectId, hostname)(now, async (claim) => {
         const claimed: StoredDomain = {
           id,
           projectId,
@@ -176,11 +176,13 @@ export function registerDomainRoutes(app: FastifyInstance, deps: PublishingDeps)
       const { projectId, domainId } = request.params;
       const { hostname } = request.body;
       const caller = await manager(request, projectId);
+      // One for every attempt: a takeover proven by DNS stays proven when the domain changed meanwhile.
+      const claim = hostnameClaim(deps, projectId, hostname);
       return changeDomain(projectId, domainId, async (before) => {
         // The same hostname again changes nothing: no write, no revision, no audit item.
         if (hostname === before.hostname) return domainView(before, deps.clock());
         const now = deps.clock();
-        const updated = await claimHostname(deps, projectId, hostname, now, (claim) => deps.domains.renameAt(projectId, domainId, before.revision, hostname, renameModifier(hostname, claim, now), now));
+        const updated = await claim(now, (fields) => deps.domains.renameAt(projectId, domainId, before.revision, hostname, renameModifier(hostname, fields, now), now));
         if (!updated) return null;
         deps.resolutions.forgetHostnames([before.hostname, updated.hostname]);
         await deps.domainChanges.publish(await domainChangeMessages('renamed', { after: updated, before }, caller.userId, now, versionNumber));

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { dataService } from '@platform/data';
 import { startTestGateway, type TestGateway, type TestResponse } from '@platform/gateway/testing';
+import { wrappedCollections, type Collection, type DocumentStore, type StoredDocument } from '@platform/storage';
+import { temporaryEmbeddedStore, type TemporaryStore } from '@platform/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishingService } from '../app';
+import { DOMAINS_COLLECTION } from '../stores/domains';
 import { FakeDns } from '../testing/fake-dns';
 
 /**
@@ -10,14 +13,37 @@ import { FakeDns } from '../testing/fake-dns';
  * that publishes the takeover record the 409 names takes the hostname, verified at once.
  */
 let platform: TestGateway;
+let temporary: TemporaryStore;
 const dns = new FakeDns();
+/** Runs once, right after the next removal of domains (a takeover's, before the taker writes), before that removal answers. */
+let afterNextDomainRemoval: (() => Promise<void>) | undefined;
+
+/** `store` with its removals of domains watched for `afterNextDomainRemoval`. */
+function watchingRemovals(store: DocumentStore): DocumentStore {
+  const watching = Object.create(store) as DocumentStore;
+  watching.collection = wrappedCollections(store, (collection: Collection<StoredDocument>) =>
+    Object.assign(Object.create(collection) as Collection<StoredDocument>, {
+      deleteMany: async (...args: Parameters<Collection<StoredDocument>['deleteMany']>) => {
+        const removed = await collection.deleteMany(...args);
+        const meanwhile = afterNextDomainRemoval;
+        if (meanwhile && removed > 0 && collection.name === DOMAINS_COLLECTION) {
+          afterNextDomainRemoval = undefined;
+          await meanwhile();
+        }
+        return removed;
+      },
+    }),
+  );
+  return watching;
+}
 /** The squatter claims hostnames it does not control; the owner controls their DNS; a third project also wants them. */
 let squatter: { project: string; token: string };
 let owner: { project: string; token: string };
 let third: { project: string; token: string };
 
 beforeAll(async () => {
-  platform = await startTestGateway({ services: [dataService, createPublishingService({ resolveTxt: dns.resolveTxt })] });
+  temporary = await temporaryEmbeddedStore('hostname-takeover');
+  platform = await startTestGateway({ services: [dataService, createPublishingService({ resolveTxt: dns.resolveTxt })], store: watchingRemovals(temporary.store) });
   const member = async (userId: string) => ({ token: await platform.signIn(userId), project: await platform.seedProject({ ownerId: userId }) });
   squatter = await member('squatter');
   owner = await member('owner');
@@ -26,6 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close();
+  await temporary?.dispose();
 });
 
 const hostname = () => `shop-${randomBytes(4).toString('hex')}.victim.com`;
@@ -179,5 +206,57 @@ describe('taking a hostname from another project’s unverified claim by DNS', (
     expect(stored[0]).toMatchObject({ id: answers.find((answer) => answer.status === 201)!.body.id, verifiedAt: expect.any(Number) });
     expect(stored[0]).not.toHaveProperty('verificationToken');
     expect((await read(squatter, squatterDomain.id)).status).toBe(404);
+  });
+
+  it('a rename whose domain changes between the proof and the write still ends verified: the retry keeps the proof', async () => {
+    const name = hostname();
+    const squatterDomain = await squatted(name);
+    const mine = await claim(owner, { hostname: hostname() });
+    publish(takeoverRecord(await rename(owner, mine.body.id, name)));
+    // While the record is looked up, another request of the project renames the domain elsewhere: the takeover's write misses and is decided again.
+    dns.onNextLookup(async () => {
+      expect((await rename(owner, mine.body.id, hostname())).body.status).toBe('pending');
+    });
+
+    const renamed = await rename(owner, mine.body.id, name);
+    expect(renamed).toMatchObject({ status: 200, body: { id: mine.body.id, hostname: name, status: 'verified', verifiedAt: expect.any(Number) } });
+    expect(renamed.body).not.toHaveProperty('verification');
+    expect((await read(owner, mine.body.id)).body).toMatchObject({ hostname: name, status: 'verified' });
+    expect((await read(squatter, squatterDomain.id)).status).toBe(404);
+  });
+
+  it('a claim made on the hostname the takeover freed, before the taker writes, is taken too: the taker ends verified', async () => {
+    const name = hostname();
+    const squatterDomain = await squatted(name);
+    publish(takeoverRecord(await claim(owner, { hostname: name })));
+    let between: TestResponse<DomainBody> | undefined;
+    afterNextDomainRemoval = async () => {
+      between = await claim(third, { hostname: name });
+    };
+
+    const taken = await claim(owner, { hostname: name });
+    expect(between).toMatchObject({ status: 201, body: { hostname: name, status: 'pending' } });
+    expect(taken).toMatchObject({ status: 201, body: { hostname: name, status: 'verified', verifiedAt: expect.any(Number) } });
+    expect((await read(third, between!.body.id)).status).toBe(404);
+    expect((await read(squatter, squatterDomain.id)).status).toBe(404);
+    const stored = await platform.context.store.collection(DOMAINS_COLLECTION).find({ hostname: name });
+    expect(stored).toMatchObject([{ id: taken.body.id, projectId: owner.project, verifiedAt: expect.any(Number) }]);
+  });
+
+  it('a domain verified on the freed hostname before the taker writes keeps it: the taker gets 409', async () => {
+    const name = hostname();
+    await squatted(name);
+    publish(takeoverRecord(await claim(owner, { hostname: name })));
+    let between: TestResponse<DomainBody> | undefined;
+    afterNextDomainRemoval = async () => {
+      between = await claim(third, { hostname: name });
+      publish(between.body.verification!.record);
+      expect((await platform.call('POST', `/api/projects/${third.project}/domains/${between.body.id}/verify`, { token: third.token })).body.status).toBe('verified');
+    };
+
+    const refused = await claim(owner, { hostname: name });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'PUBLISHING_HOSTNAME_TAKEN' } });
+    expect(refused.body).not.toHaveProperty('details');
+    expect((await read(third, between!.body.id)).body).toMatchObject({ hostname: name, status: 'verified' });
   });
 });
