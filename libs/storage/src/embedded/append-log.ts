@@ -80,6 +80,8 @@ export class AppendLog {
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
+  /** Where the file should have been cut after a refused batch, when cutting it failed too. */
+  private uncut: number | undefined;
   private lineCount: number;
   private validBytes: number;
   /** The log's size after its last rewrite, or at open: past twice this the log is rewritten. */
@@ -195,13 +197,21 @@ export class AppendLog {
     return this.validBytes > this.compactMinBytes && this.validBytes > 2 * this.rewrittenBytes;
   }
 
+  /**
+   * What the operator must do when a refused batch could not be cut off the file: its whole lines
+   * would be replayed at the next start, bringing back writes that were answered as failed.
+   */
+  private uncutAdvice(validBytes: number): string {
+    return `; the refused writes could not be cut off the file: before restarting, cut it to its first ${validBytes} bytes (truncate -s ${validBytes} ${this.file}), or they come back`;
+  }
+
   /** Refuses every append from now on. Only the first failure is reported and handed to `onFailure`, and appends are refused with it. */
   private refuseWrites(error: Error, durableBytes: number | undefined): Error {
     if (!this.failure) {
       this.failure = error;
       this.reporter.error(
         { err: error, file: this.file },
-        `embedded log ${this.file} refuses every write from now on (${error.message}); restart the process once the cause (a full disk, an I/O error) is fixed`,
+        `embedded log ${this.file} refuses every write from now on (${error.message}); restart the process once the cause (a full disk, an I/O error) is fixed${this.uncut === undefined ? '' : this.uncutAdvice(this.uncut)}`,
       );
       this.options.onFailure?.(error, durableBytes);
     }
@@ -214,7 +224,9 @@ export class AppendLog {
       await writeFully(handle, bytes);
     } catch (error) {
       // Part of the batch may be on disk (the disk filled up): cut it off, so nothing follows a torn line.
-      await handle.truncate(this.validBytes).catch(() => undefined);
+      await handle.truncate(this.validBytes).catch(() => {
+        this.uncut = this.validBytes;
+      });
       throw error;
     }
     if (this.options.fsync && O_DSYNC === 0) await handle.datasync();

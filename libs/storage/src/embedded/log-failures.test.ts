@@ -89,6 +89,21 @@ describe('embedded store when its log fails', () => {
     await reopened.close();
   });
 
+  it('tells the operator to cut the file when a refused batch could not be cut off it (a restart would replay it)', async () => {
+    const logger = recordingReporter();
+    const store = await createEmbeddedStore({ dataDir, fsync: false, logger });
+    await store.collection('notes').insertOne({ id: 'kept' });
+    const { size } = await stat(logFile());
+    const writesWork = await failWritesTo(logFile(), { truncate: true });
+    try {
+      await expect(store.collection('notes').insertOne({ id: 'refused' })).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      writesWork();
+    }
+    expect(logger.reports[0]).toMatchObject({ level: 'error', message: expect.stringContaining(`before restarting, cut it to its first ${size} bytes (truncate -s ${size} ${logFile()})`) });
+    await store.close();
+  });
+
   it('goes on taking writes after a compaction that failed before its swap, and does not start another at the next write', async () => {
     const logger = recordingReporter();
     const store = await createEmbeddedStore({ dataDir, fsync: false, logger });
