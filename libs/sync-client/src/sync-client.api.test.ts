@@ -33,6 +33,21 @@ async function serverDocuments(typeId: string): Promise<Array<Record<string, unk
   return response.body.items.filter((item: { deletedAt?: number }) => item.deletedAt === undefined);
 }
 
+/** `count` documents `large-<n>` of about 800 kB at `path` (four parts of 200 kB), each at revision 3; answers their ids. */
+async function largeDocuments(path: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const id = `large-${index}`;
+    expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
+    for (let revision = 0; revision < 3; revision += 1) {
+      const grown = await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
+      expect(grown.status).toBe(200);
+    }
+    ids.push(id);
+  }
+  return ids;
+}
+
 beforeAll(async () => {
   platform = await startTestGateway({ services: [dataService], realtime: true });
   for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[name] = await platform.signIn(name);
@@ -495,16 +510,7 @@ describe('push batches and the body limit', () => {
     const typeId = await freshType();
     const path = `/api/projects/${projectId}/types/${typeId}/data`;
     // Twelve documents of about 800 kB: a bulk answer carries about 8 MiB of conflict details.
-    const ids: string[] = [];
-    for (let index = 0; index < 12; index += 1) {
-      const id = `large-${index}`;
-      expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
-      for (let revision = 0; revision < 3; revision += 1) {
-        const grown = await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
-        expect(grown.status).toBe(200);
-      }
-      ids.push(id);
-    }
+    const ids = await largeDocuments(path, 12);
     const bulkSizes: number[] = [];
     const fetch: typeof globalThis.fetch = async (input, init) => {
       if (String(input).endsWith('/bulk')) bulkSizes.push((JSON.parse(init?.body as string) as { operations: unknown[] }).operations.length);
@@ -535,16 +541,7 @@ describe('push answers without documents', () => {
     const typeId = await freshType();
     const path = `/api/projects/${projectId}/types/${typeId}/data`;
     // Fourteen documents of about 800 kB: a bulk answer carries about 8 MiB of documents, the last few without theirs.
-    const ids: string[] = [];
-    for (let index = 0; index < 14; index += 1) {
-      const id = `large-${index}`;
-      expect((await platform.call('POST', path, { token: tokens.owner, body: { id, title: 'first', part0: 'x'.repeat(200_000) } })).status).toBe(201);
-      for (let revision = 0; revision < 3; revision += 1) {
-        const grown = await platform.call('PATCH', `${path}/${id}`, { token: tokens.owner, body: { modifier: { $set: { [`part${revision + 1}`]: 'x'.repeat(200_000) } }, baseRevision: revision } });
-        expect(grown.status).toBe(200);
-      }
-      ids.push(id);
-    }
+    const ids = await largeDocuments(path, 14);
     const requests: string[] = [];
     let writtenMeanwhile: string | undefined;
     let readingBack = 0;
